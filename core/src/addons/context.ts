@@ -1,0 +1,72 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type {
+  AddonApp,
+  AddonContext,
+  AddonInfo,
+  Database,
+  EventBus,
+  ProjectStorage,
+  RequestHook,
+  ServiceMap,
+} from '@pipewright/sdk';
+
+/** Services offered by addons, each remembered with the addon that provides it. */
+export class ServiceRegistry {
+  private readonly entries = new Map<string, { provider: string; service: unknown }>();
+
+  provide(provider: string, name: string, service: unknown): void {
+    const existing = this.entries.get(name);
+    if (existing) throw new Error(`Addon "${provider}" provides the service "${name}", already provided by "${existing.provider}"`);
+    this.entries.set(name, { provider, service });
+  }
+
+  /** A service for a consumer that may only use what its declared dependencies provide. */
+  use(consumer: string, allowedProviders: Set<string>, name: string): unknown {
+    const entry = this.entries.get(name);
+    if (!entry) throw new Error(`Addon "${consumer}" uses the service "${name}", which no enabled addon provides`);
+    if (!allowedProviders.has(entry.provider)) {
+      throw new Error(`Addon "${consumer}" uses the service "${name}" of "${entry.provider}" without declaring it in dependsOn`);
+    }
+    return entry.service;
+  }
+
+  get(name: string): unknown {
+    return this.entries.get(name)?.service;
+  }
+}
+
+/** What the core shares with every addon's context. */
+export interface KernelParts {
+  db: Database;
+  events: EventBus;
+  log: FastifyBaseLogger;
+  projects: ProjectStorage;
+  dataDir: string;
+  services: ServiceRegistry;
+  requestHooks: RequestHook[];
+  closers: (() => Promise<void> | void)[];
+  addons: () => AddonInfo[];
+}
+
+/** Build the context one addon's setup receives. */
+export function createAddonContext(
+  kernel: KernelParts,
+  addon: AddonInfo,
+  app: AddonApp,
+  dependencies: Set<string>,
+): AddonContext {
+  return {
+    addon,
+    app,
+    db: kernel.db,
+    events: kernel.events,
+    log: kernel.log.child({ addon: addon.name }),
+    projects: kernel.projects,
+    dataDir: kernel.dataDir,
+    addons: kernel.addons,
+    provide: (name, service) => kernel.services.provide(addon.name, name as string, service),
+    use: <K extends keyof ServiceMap>(name: K) => kernel.services.use(addon.name, dependencies, name as string) as ServiceMap[K],
+    addRequestHook: (hook) => void kernel.requestHooks.push(hook),
+    onClose: (fn) => void kernel.closers.push(fn),
+  };
+}

@@ -1,0 +1,33 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { AddonDefinition } from '@pipewright/sdk';
+
+/** An addon package found on disk, with its definition loaded. */
+export interface DiscoveredAddon {
+  definition: AddonDefinition;
+  directory: string;
+  internal: boolean;
+}
+
+/** The folder holding the server's internal addons (plugins/ at the repository root). */
+export const INTERNAL_ADDONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../plugins');
+
+/** Import an addon package from its folder: the "." export of its package.json is its entry. */
+export async function importAddon(directory: string, internal: boolean): Promise<DiscoveredAddon> {
+  const manifest = JSON.parse(await readFile(join(directory, 'package.json'), 'utf8'));
+  const entry = typeof manifest.exports === 'string' ? manifest.exports : (manifest.exports?.['.'] ?? manifest.main ?? 'index.js');
+  const module = await import(pathToFileURL(join(directory, typeof entry === 'string' ? entry : entry.default)).href);
+  const definition = module.default as AddonDefinition | undefined;
+  if (!definition?.name || !definition.version) {
+    throw new Error(`${directory} does not export an addon definition (export default defineAddon({...}))`);
+  }
+  return { definition, directory, internal };
+}
+
+/** Every internal addon under plugins/. */
+export async function discoverInternalAddons(root = INTERNAL_ADDONS_DIR): Promise<DiscoveredAddon[]> {
+  const entries = await readdir(root, { withFileTypes: true });
+  const folders = entries.filter((entry) => entry.isDirectory()).map((entry) => join(root, entry.name));
+  return Promise.all(folders.map((folder) => importAddon(folder, true)));
+}

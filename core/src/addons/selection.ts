@@ -1,0 +1,40 @@
+import type { Database } from '@pipewright/sdk';
+import type { DiscoveredAddon } from './discover.js';
+
+/** What the production bundle says about addons: name -> version, or null when switched off. */
+export async function productionBundleAddons(db: Database): Promise<Record<string, string | null> | null> {
+  const bundle = await db.selectFrom('public.bundles').select('data').where('is_production', '=', true).executeTakeFirst();
+  if (!bundle) return null;
+  return ((bundle.data as { addons?: Record<string, string | null> }).addons ?? {}) as Record<string, string | null>;
+}
+
+/**
+ * Which addons run. Without a production bundle every internal addon runs. With one, an addon runs when the bundle
+ * names a version of it; an internal addon the bundle does not mention keeps running, one set to null is off.
+ * An addon whose dependency is off cannot run either; it is reported, not silently dropped.
+ */
+export function selectActive(
+  available: DiscoveredAddon[],
+  bundle: Record<string, string | null> | null,
+): { active: DiscoveredAddon[]; skipped: { addon: DiscoveredAddon; reason: string }[] } {
+  const enabled = (addon: DiscoveredAddon) => {
+    if (!bundle) return addon.internal;
+    const wanted = bundle[addon.definition.name];
+    if (wanted === undefined) return addon.internal;
+    return wanted !== null && wanted === addon.definition.version;
+  };
+  let active = available.filter(enabled);
+  const skipped: { addon: DiscoveredAddon; reason: string }[] = [];
+  // Drop addons whose dependencies are off until nothing changes (dependencies of dependencies).
+  for (;;) {
+    const names = new Set(active.map((addon) => addon.definition.name));
+    const blocked = active.filter((addon) => (addon.definition.dependsOn ?? []).some((d) => !names.has(d)));
+    if (blocked.length === 0) break;
+    for (const addon of blocked) {
+      const missing = (addon.definition.dependsOn ?? []).filter((d) => !names.has(d));
+      skipped.push({ addon, reason: `needs ${missing.join(', ')}, which is not enabled` });
+    }
+    active = active.filter((addon) => !blocked.includes(addon));
+  }
+  return { active, skipped };
+}

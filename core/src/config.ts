@@ -1,0 +1,48 @@
+import { resolve } from 'node:path';
+
+/** Server settings, read once from the environment. */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  /** Where the embedded database, uploads and installed addons live. */
+  dataDir: string;
+  /** A PostgreSQL server; when absent the embedded PGlite database under dataDir is used. */
+  databaseUrl: string | null;
+  /** Redis for pub/sub between several server processes; optional for one process. */
+  redisUrl: string | null;
+  redisChannel: string;
+  logLevel: string;
+  /** Largest number of pooled connections to the PostgreSQL server. */
+  databasePoolSize: number;
+}
+
+/** The AYON server API version Pipewright speaks; clients gate features on it. */
+export const API_VERSION = '1.11.3';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function integer(env: NodeJS.ProcessEnv, key: string, fallback: number, min: number, max: number): number {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${key} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+/** Read the configuration; a malformed value stops start-up with a message naming the variable. */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  return {
+    port: integer(env, 'PORT', 5000, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    dataDir: resolve(env.DATA_DIR || 'data'),
+    databaseUrl: env.DATABASE_URL || null,
+    redisUrl: env.REDIS_URL || null,
+    redisChannel: env.REDIS_CHANNEL || 'pipewright.events',
+    logLevel,
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 20, 4, 500),
+  };
+}

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { createClient } from 'redis';
+import {
+  Conflict,
+  newId,
+  topicMatches,
+  type Database,
+  type EventBus,
+  type EventHandler,
+  type EventInput,
+  type EventMessage,
+} from '@pipewright/sdk';
+
+type RedisClient = ReturnType<typeof createClient>;
+
+/** Redis pub/sub between server processes; each process ignores its own messages (delivered locally already). */
+export interface EventRelay {
+  publish(message: EventMessage): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function connectRedisRelay(
+  url: string,
+  channel: string,
+  deliver: (message: EventMessage) => void,
+  log: FastifyBaseLogger,
+): Promise<EventRelay> {
+  const origin = randomUUID();
+  const publisher: RedisClient = createClient({ url });
+  publisher.on('error', (error) => log.error({ err: error }, 'redis publisher error'));
+  await publisher.connect();
+  const subscriber = publisher.duplicate();
+  subscriber.on('error', (error) => log.error({ err: error }, 'redis subscriber error'));
+  await subscriber.connect();
+  await subscriber.subscribe(channel, (raw) => {
+    try {
+      const envelope = JSON.parse(raw) as { origin: string; message: EventMessage };
+      if (envelope.origin !== origin) deliver(envelope.message);
+    } catch (error) {
+      log.warn({ err: error }, 'ignored a malformed message on the event channel');
+    }
+  });
+  return {
+    async publish(message) {
+      await publisher.publish(channel, JSON.stringify({ origin, message }));
+    },
+    async close() {
+      await subscriber.quit().catch(() => undefined);
+      await publisher.quit().catch(() => undefined);
+    },
+  };
+}
+
+interface Subscription {
+  pattern: string;
+  handler: EventHandler;
+}
+
+/** Persists events in public.events and delivers them to subscribers here and, through the relay, elsewhere. */
+export class CoreEventBus implements EventBus {
+  private readonly subscriptions = new Set<Subscription>();
+  private relay: EventRelay | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  useRelay(relay: EventRelay): void {
+    this.relay = relay;
+  }
+
+  async emit(input: EventInput): Promise<{ id: string }> {
+    const id = newId();
+    const store = input.store !== false;
+    const now = new Date();
+    const message: EventMessage = {
+      id,
+      hash: input.hash ?? id,
+      topic: input.topic,
+      project: input.project ?? null,
+      user: input.user ?? null,
+      sender: input.sender ?? null,
+      senderType: input.senderType ?? null,
+      dependsOn: input.dependsOn ?? null,
+      description: input.description ?? '',
+      summary: input.summary ?? {},
+      status: input.status ?? 'finished',
+      progress: input.progress ?? null,
+      recipients: input.recipients ?? null,
+      store,
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    };
+    if (store) {
+      const inserted = await this.db
+        .insertInto('public.events')
+        .values({
+          id,
+          hash: message.hash,
+          topic: message.topic,
+          sender: message.sender,
+          sender_type: message.senderType,
+          project_name: message.project,
+          user_name: message.user,
+          depends_on: message.dependsOn,
+          status: message.status,
+          description: message.description,
+          summary: JSON.stringify(message.summary),
+          payload: JSON.stringify(input.payload ?? {}),
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict((oc) => oc.column('hash').doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (!inserted) throw new Conflict(`An event with hash ${message.hash} already exists`, 'duplicate-hash');
+    }
+    await this.announce(message);
+    return { id };
+  }
+
+  async announce(message: EventMessage): Promise<void> {
+    this.deliver(message);
+    if (this.relay) {
+      await this.relay.publish(message).catch((error) => this.log.error({ err: error }, 'could not publish event to redis'));
+    }
+  }
+
+  subscribe(pattern: string, handler: EventHandler): () => void {
+    const subscription = { pattern, handler };
+    this.subscriptions.add(subscription);
+    return () => this.subscriptions.delete(subscription);
+  }
+
+  /** Hand a message to every matching subscriber; one failing subscriber never affects the others. */
+  deliver(message: EventMessage): void {
+    for (const { pattern, handler } of this.subscriptions) {
+      if (!topicMatches(pattern, message.topic)) continue;
+      Promise.resolve()
+        .then(() => handler(message))
+        .catch((error) => this.log.error({ err: error, topic: message.topic }, 'event subscriber failed'));
+    }
+  }
+
+  async close(): Promise<void> {
+    this.subscriptions.clear();
+    await this.relay?.close();
+  }
+}

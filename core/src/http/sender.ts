@@ -1,0 +1,20 @@
+import type { FastifyRequest } from 'fastify';
+import { ValidationFailed } from '@pipewright/sdk';
+
+const SENDER = /^[a-zA-Z0-9_]([a-zA-Z0-9_.-]*[a-zA-Z0-9_])?$/;
+
+function header(request: FastifyRequest, name: string): string | null {
+  const value = request.headers[name];
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** Read x-sender and x-sender-type (default "api") so services can pass them on to the events they emit. */
+export function readSender(request: FastifyRequest): void {
+  const sender = header(request, 'x-sender');
+  const senderType = header(request, 'x-sender-type') ?? 'api';
+  const problems = [];
+  if (sender !== null && !SENDER.test(sender)) problems.push({ loc: ['header', 'x-sender'], msg: 'must be letters, digits, underscore, with inner dots and hyphens', type: 'pattern' });
+  if (!SENDER.test(senderType)) problems.push({ loc: ['header', 'x-sender-type'], msg: 'must be letters, digits, underscore, with inner dots and hyphens', type: 'pattern' });
+  if (problems.length) throw new ValidationFailed(problems, 'Invalid sender headers');
+  request.sender = { sender, senderType };
+}

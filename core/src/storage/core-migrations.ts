@@ -1,0 +1,55 @@
+import { sql } from 'kysely';
+import type { Migration } from '@pipewright/sdk';
+
+/** Tables the kernel itself owns: the event log and the bundles that choose which addons run. */
+export const coreMigrations: Migration[] = [
+  {
+    name: '0001_events',
+    async up(db) {
+      await sql`
+        CREATE TABLE events (
+          id uuid PRIMARY KEY,
+          hash text NOT NULL UNIQUE,
+          topic text NOT NULL,
+          sender text,
+          sender_type text,
+          project_name text,
+          user_name text,
+          depends_on uuid REFERENCES events(id) ON DELETE SET NULL,
+          status text NOT NULL DEFAULT 'finished'
+            CHECK (status IN ('pending', 'in_progress', 'finished', 'failed', 'aborted', 'restarted')),
+          retries integer NOT NULL DEFAULT 0,
+          description text NOT NULL DEFAULT '',
+          summary jsonb NOT NULL DEFAULT '{}',
+          payload jsonb NOT NULL DEFAULT '{}',
+          created_at timestamptz NOT NULL DEFAULT now(),
+          updated_at timestamptz NOT NULL DEFAULT now(),
+          creation_order bigserial
+        )`.execute(db);
+      await sql`CREATE INDEX events_topic_idx ON events (topic text_pattern_ops)`.execute(db);
+      await sql`CREATE INDEX events_depends_on_idx ON events (depends_on)`.execute(db);
+      await sql`CREATE INDEX events_updated_at_idx ON events (updated_at)`.execute(db);
+      await sql`CREATE INDEX events_project_idx ON events (project_name)`.execute(db);
+    },
+  },
+  {
+    name: '0002_bundles',
+    async up(db) {
+      // data: {addons: {name: version | null}, installerVersion, dependencyPackages, addonDevelopment, isProject}
+      await sql`
+        CREATE TABLE bundles (
+          name text PRIMARY KEY,
+          is_production boolean NOT NULL DEFAULT false,
+          is_staging boolean NOT NULL DEFAULT false,
+          is_dev boolean NOT NULL DEFAULT false,
+          is_archived boolean NOT NULL DEFAULT false,
+          active_user text,
+          data jsonb NOT NULL DEFAULT '{}',
+          created_at timestamptz NOT NULL DEFAULT now(),
+          updated_at timestamptz NOT NULL DEFAULT now()
+        )`.execute(db);
+      await sql`CREATE UNIQUE INDEX bundles_one_production ON bundles (is_production) WHERE is_production`.execute(db);
+      await sql`CREATE UNIQUE INDEX bundles_one_staging ON bundles (is_staging) WHERE is_staging`.execute(db);
+    },
+  },
+];

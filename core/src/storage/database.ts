@@ -1,0 +1,71 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from '@pipewright/sdk';
+
+const INT8 = 20;
+const UUID = 2950;
+
+// Ids travel as 32 hex characters; counts as numbers. Both drivers get the same parsers so the SQL and the
+// results are identical on PGlite and on a PostgreSQL server.
+const parseInt8 = (value: string) => Number(value);
+const parseUuid = (value: string) => value.replaceAll('-', '');
+
+/** An open database with what the core needs to manage it. */
+export interface OpenDatabase {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  /** Free connections left in the pool (PGlite has one, shared). */
+  idleConnections(): number;
+  close(): Promise<void>;
+}
+
+/** The embedded database: PGlite persisted in a folder, or in memory when no folder is given. */
+export async function openPGlite(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<OpenDatabase> {
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const pglite = await PGlite.create({
+    dataDir: options.dataDir,
+    loadDataDir: options.loadDataDir,
+    parsers: { [INT8]: parseInt8, [UUID]: parseUuid },
+  });
+  const db = new Kysely<any>({ dialect: new PGliteDialect({ pglite }) });
+  return {
+    db,
+    kind: 'pglite',
+    idleConnections: () => 1,
+    close: () => db.destroy(),
+  };
+}
+
+/** A PostgreSQL server through a node-postgres pool. */
+export async function openPostgres(url: string, poolSize: number): Promise<OpenDatabase> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    idleTimeoutMillis: 20_000,
+    connectionTimeoutMillis: 20_000,
+    types: {
+      getTypeParser: ((oid: number, format?: any) => {
+        if (oid === INT8) return parseInt8;
+        if (oid === UUID) return parseUuid;
+        return pg.types.getTypeParser(oid, format);
+      }) as typeof pg.types.getTypeParser,
+    },
+  });
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'postgres',
+    idleConnections: () => pool.options.max - pool.totalCount + pool.idleCount,
+    close: () => db.destroy(),
+  };
+}
+
+/** The database the configuration names: DATABASE_URL, else PGlite under DATA_DIR/pglite. */
+export function openConfiguredDatabase(config: { databaseUrl: string | null; dataDir: string; databasePoolSize: number }) {
+  return config.databaseUrl
+    ? openPostgres(config.databaseUrl, config.databasePoolSize)
+    : openPGlite({ dataDir: join(config.dataDir, 'pglite') });
+}

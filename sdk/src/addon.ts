@@ -1,0 +1,128 @@
+import type { IncomingMessage, ServerResponse, Server } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, FastifyReply } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TObject } from '@sinclair/typebox';
+import type { Kysely, Transaction } from 'kysely';
+import type { EventBus } from './events.js';
+import type { ServiceMap } from './services.js';
+
+/** The Fastify instance an addon registers its routes on, with TypeBox typing of request and reply. */
+export type AddonApp = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** The database handle addons receive: a Kysely instance over PGlite or a PostgreSQL server. */
+export type Database = Kysely<any>;
+export type DatabaseTransaction = Transaction<any>;
+
+/**
+ * A forward-only migration. Studio migrations run in the public schema; project migrations run once in
+ * every project_<name> schema with search_path set to that schema (then public), so plain table names work.
+ */
+export interface Migration {
+  name: string;
+  up(db: DatabaseTransaction): Promise<void>;
+}
+
+/** A Module Federation remote an addon's UI exposes, served under /addons/{name}/{version}/frontend/. */
+export interface FrontendScope {
+  /** Who sees it: everyone by default. */
+  access?: 'admin' | 'manager' | 'user';
+  /** Shown in the sidebar of its scope. */
+  sidebar?: string;
+  [option: string]: unknown;
+}
+
+/** A background process the addon wants run by a service host (described here, never started by the server). */
+export interface AddonServiceDescription {
+  image?: string;
+  env?: Record<string, string>;
+  [field: string]: unknown;
+}
+
+/** Everything an addon declares about itself. */
+export interface AddonDefinition {
+  /** Lowercase identifier, also the URL segment: letters, digits, underscore, hyphen. */
+  name: string;
+  /** Semantic version of this addon build. */
+  version: string;
+  title: string;
+  description?: string;
+  /** Names of addons that must be set up before this one (their services become usable). */
+  dependsOn?: string[];
+  migrations?: { studio?: Migration[]; project?: Migration[] };
+  /** TypeBox schemas with defaults; overrides are merged by the settings addon. */
+  settings?: { studio?: TObject; site?: TObject };
+  /** Scope name (project, settings, dashboard, ...) to its options. */
+  frontendScopes?: Record<string, FrontendScope>;
+  /** Module Federation remote name to the modules it exposes (./Component, ...). */
+  frontendModules?: Record<string, string[]>;
+  services?: Record<string, AddonServiceDescription>;
+  /** Registers routes, provides and uses services, subscribes to events. */
+  setup?(ctx: AddonContext): void | Promise<void>;
+}
+
+/** A loaded addon as the server knows it. */
+export interface AddonInfo {
+  name: string;
+  version: string;
+  title: string;
+  description: string;
+  /** Internal areas of the server itself (plugins/), as opposed to installed addons. */
+  internal: boolean;
+  /** Folder holding the addon's package (frontend/, public/, private/ are looked up under it). */
+  directory: string;
+  dependsOn: string[];
+  frontendScopes: Record<string, FrontendScope>;
+  frontendModules: Record<string, string[]>;
+  services: Record<string, AddonServiceDescription>;
+  hasSettings: boolean;
+  hasSiteSettings: boolean;
+  isBroken: boolean;
+  reason: string | null;
+}
+
+/** Project schemas: every project's data lives in its own PostgreSQL schema. */
+export interface ProjectStorage {
+  /** The schema name for a project (project_<lowercase name>). */
+  schemaName(projectName: string): string;
+  /** Create the schema and run every active addon's project migrations in it, inside the given transaction. */
+  create(projectName: string, trx: DatabaseTransaction): Promise<void>;
+  /** Drop the schema and everything in it. */
+  drop(projectName: string, trx: DatabaseTransaction): Promise<void>;
+}
+
+/** Hook that runs on every request of the server before the route, whichever addon owns the route. */
+export type RequestHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/** What setup(ctx) receives. */
+export interface AddonContext {
+  readonly addon: AddonInfo;
+  /** Internal addons register absolute /api/... paths; installed addons are mounted under /api/addons/{name}/{version}. */
+  readonly app: AddonApp;
+  readonly db: Database;
+  readonly events: EventBus;
+  readonly log: FastifyBaseLogger;
+  readonly projects: ProjectStorage;
+  /** Directory where the server keeps files (thumbnails, uploads, installed addons, ...). */
+  readonly dataDir: string;
+  /** Every addon the server loaded, in setup order. */
+  readonly addons: () => AddonInfo[];
+  /** Offer a service to addons that declare this one in dependsOn. */
+  provide<K extends keyof ServiceMap>(name: K, service: ServiceMap[K]): void;
+  /** Use a service provided by an addon this one depends on. */
+  use<K extends keyof ServiceMap>(name: K): ServiceMap[K];
+  /** Run a hook on every request of the server (used by auth to resolve the caller). */
+  addRequestHook(hook: RequestHook): void;
+  /** Run when the server shuts down. */
+  onClose(fn: () => Promise<void> | void): void;
+}
+
+/** Declares an addon; the default export of every addon package. */
+export function defineAddon(definition: AddonDefinition): AddonDefinition {
+  if (!/^[a-z0-9][a-z0-9_-]*$/.test(definition.name)) {
+    throw new Error(`Addon name "${definition.name}" must be lowercase letters, digits, underscore or hyphen`);
+  }
+  if (!/^\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?$/.test(definition.version)) {
+    throw new Error(`Addon ${definition.name}: version "${definition.version}" is not semver`);
+  }
+  return definition;
+}

@@ -1,0 +1,78 @@
+/** One problem found while validating input, located as FastAPI does: ["body", "name"]. */
+export interface Problem {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+/** Base of every error an addon throws on purpose; the core turns it into an HTTP answer. */
+export class PipewrightError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** Machine-readable reason, reported by batch operations as errorCode. */
+    readonly errorCode: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** 400: the request is understood but cannot be carried out as asked. */
+export class BadRequest extends PipewrightError {
+  constructor(message = 'Bad request', errorCode = 'bad-request') {
+    super(400, message, errorCode);
+  }
+}
+
+/** 401: no valid credentials. */
+export class Unauthorized extends PipewrightError {
+  constructor(message = 'Not logged in', errorCode = 'unauthorized') {
+    super(401, message, errorCode);
+  }
+}
+
+/** 403: logged in, but not allowed to do this. */
+export class Forbidden extends PipewrightError {
+  constructor(message = 'Not allowed', errorCode = 'forbidden') {
+    super(403, message, errorCode);
+  }
+}
+
+/** 404: the thing asked for does not exist (or is not visible to the caller). */
+export class NotFound extends PipewrightError {
+  constructor(message = 'Not found', errorCode = 'not-found') {
+    super(404, message, errorCode);
+  }
+}
+
+/** 409: the change conflicts with the current state (a duplicate name, a published version, ...). */
+export class Conflict extends PipewrightError {
+  constructor(message = 'Conflict', errorCode = 'conflict') {
+    super(409, message, errorCode);
+  }
+}
+
+/** 422: input that passed the schema but breaks a rule; carries the AYON problem list. */
+export class ValidationFailed extends PipewrightError {
+  constructor(
+    readonly problems: Problem[],
+    message = 'Validation error',
+  ) {
+    super(422, message, 'invalid-data');
+  }
+}
+
+/** 429: too many attempts in a short time. */
+export class TooManyRequests extends PipewrightError {
+  constructor(message = 'Too many requests', errorCode = 'rate-limited') {
+    super(429, message, errorCode);
+  }
+}
+
+/** 503: the server cannot take this now (pool nearly full, shutting down, ...). */
+export class ServiceUnavailable extends PipewrightError {
+  constructor(message = 'Service unavailable', errorCode = 'unavailable') {
+    super(503, message, errorCode);
+  }
+}

@@ -1,0 +1,63 @@
+/** Lifecycle of an event that stands for a job. */
+export type EventStatus = 'pending' | 'in_progress' | 'finished' | 'failed' | 'aborted' | 'restarted';
+
+/** What an addon passes to events.emit. */
+export interface EventInput {
+  topic: string;
+  project?: string | null;
+  user?: string | null;
+  sender?: string | null;
+  senderType?: string | null;
+  /** Deduplication key; defaults to the event id. */
+  hash?: string;
+  dependsOn?: string | null;
+  description?: string;
+  summary?: Record<string, unknown>;
+  /** Stored but never broadcast. */
+  payload?: Record<string, unknown>;
+  status?: EventStatus;
+  progress?: number;
+  /** When set, only these users receive the live message. */
+  recipients?: string[];
+  /** false: broadcast only, nothing written to the events table. */
+  store?: boolean;
+}
+
+/** What subscribers receive, in-process and over Redis (never the payload). */
+export interface EventMessage {
+  id: string;
+  hash: string;
+  topic: string;
+  project: string | null;
+  user: string | null;
+  sender: string | null;
+  senderType: string | null;
+  dependsOn: string | null;
+  description: string;
+  summary: Record<string, unknown>;
+  status: EventStatus;
+  progress: number | null;
+  recipients: string[] | null;
+  store: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type EventHandler = (message: EventMessage) => void | Promise<void>;
+
+/** The core event bus: persists events and fans them out to this and every other server process. */
+export interface EventBus {
+  /** Store (unless store is false) and broadcast an event; answers its id. */
+  emit(event: EventInput): Promise<{ id: string }>;
+  /** Broadcast a message about an event that changed (status, progress) without writing it again. */
+  announce(message: EventMessage): Promise<void>;
+  /** Listen to topics: an exact topic, a prefix ending in '.*' or '*', or '*' for all. Answers an unsubscribe function. */
+  subscribe(pattern: string, handler: EventHandler): () => void;
+}
+
+/** True when a topic matches a subscription pattern ('*', 'entity.*', 'entity.folder*' or an exact topic). */
+export function topicMatches(pattern: string, topic: string): boolean {
+  if (pattern === '*') return true;
+  if (pattern.endsWith('*')) return topic.startsWith(pattern.slice(0, -1));
+  return pattern === topic;
+}

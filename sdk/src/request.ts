@@ -1,0 +1,57 @@
+import { Forbidden, Unauthorized } from './errors.js';
+
+/** The caller of a request, as the auth addon resolved it. */
+export interface RequestUser {
+  name: string;
+  isAdmin: boolean;
+  isManager: boolean;
+  isService: boolean;
+  isGuest: boolean;
+  /** Project name -> access group names (normal users reach a project only through these). */
+  accessGroups: Record<string, string[]>;
+  /** The session the request came with (absent for a fresh API-key check). */
+  sessionId: string | null;
+  isApiKey: boolean;
+}
+
+/** Who sent a change: x-sender and x-sender-type, passed on to events so a client can ignore its own echoes. */
+export interface Sender {
+  sender: string | null;
+  senderType: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: RequestUser | null;
+    sender: Sender;
+  }
+}
+
+interface HasUser {
+  user: RequestUser | null;
+}
+
+/** The logged-in user, or 401. */
+export function requireUser(req: HasUser): RequestUser {
+  if (!req.user) throw new Unauthorized('Not logged in');
+  return req.user;
+}
+
+/** A manager or an admin (service users count as both), or 401/403. */
+export function requireManager(req: HasUser): RequestUser {
+  const user = requireUser(req);
+  if (!isManagerOrAbove(user)) throw new Forbidden('Managers only');
+  return user;
+}
+
+/** An admin (or a service user), or 401/403. */
+export function requireAdmin(req: HasUser): RequestUser {
+  const user = requireUser(req);
+  if (!(user.isAdmin || user.isService)) throw new Forbidden('Administrators only');
+  return user;
+}
+
+/** True for managers, admins and service users. */
+export function isManagerOrAbove(user: RequestUser): boolean {
+  return user.isAdmin || user.isManager || user.isService;
+}

@@ -1,0 +1,62 @@
+import type { DatabaseTransaction } from './addon.js';
+import type { RequestUser } from './request.js';
+
+/** A user as stored and as shown on the wire (GET /api/users/{name}). */
+export interface UserRecord {
+  name: string;
+  active: boolean;
+  attrib: Record<string, unknown>;
+  /** Role flags (isAdmin, isManager, isService, isGuest, isDeveloper), accessGroups, frontendPreferences, ... */
+  data: Record<string, unknown>;
+  hasPassword: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Provided by the users addon: who exists and how they prove it. */
+export interface UserDirectory {
+  /** Look a user up by name, case-insensitively. */
+  get(name: string): Promise<UserRecord | null>;
+  /** The user whose password this is, if the user may log in with a password. */
+  authenticate(name: string, password: string): Promise<UserRecord | null>;
+  /** The active user owning this API key, if the key is valid and not expired. */
+  findByApiKey(key: string): Promise<UserRecord | null>;
+  /** True when at least one active administrator exists. */
+  hasAdmin(): Promise<boolean>;
+  /** Create a user inside a transaction (onboarding, invitations, setup templates). */
+  create(
+    trx: DatabaseTransaction,
+    user: { name: string; password?: string; attrib?: Record<string, unknown>; data?: Record<string, unknown> },
+  ): Promise<UserRecord>;
+  /** The request identity of a stored user. */
+  toRequestUser(user: UserRecord, session: { sessionId: string | null; isApiKey: boolean }): RequestUser;
+  /** The user as the API shows it. */
+  present(user: UserRecord): Record<string, unknown>;
+}
+
+/** What login, onboarding and password reset answer. */
+export interface LoginResponse {
+  detail: string;
+  token: string;
+  user: Record<string, unknown>;
+}
+
+/** Information about the client, taken from the request (ip, x-ayon-site-id, x-ayon-platform, ...). */
+export type ClientInfo = Record<string, string | null>;
+
+/** Provided by the auth addon: sessions that outlive a process and are shared by all of them. */
+export interface SessionManager {
+  /** Open a session for a user and answer as a successful login does. */
+  login(user: UserRecord, clientInfo: ClientInfo): Promise<LoginResponse>;
+  /** End every session of a user (deactivated, deleted, password changed). */
+  closeAll(userName: string, options?: { except?: string | null }): Promise<void>;
+}
+
+/**
+ * Services addons provide to each other, by name. Addons that provide a service of their own can extend this
+ * interface by declaration merging, so ctx.use('name') is typed for their dependants.
+ */
+export interface ServiceMap {
+  users: UserDirectory;
+  auth: SessionManager;
+}
