@@ -1,4 +1,6 @@
 // Shared Jest settings: ESM mode with swc, TypeScript sources imported with .js suffixes.
+const esmRequiredByCjs = ['cookie', 'content-disposition'];
+
 export function jestConfig(displayName) {
   return {
     displayName,
@@ -7,10 +9,10 @@ export function jestConfig(displayName) {
     moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
     transform: {
       '^.+\\.tsx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript', tsx: true } }, module: { type: 'es6' } }],
-      // light-my-request pulls in the ESM-only cookie package, which Jest must see as CommonJS.
-      '^.+/node_modules/cookie/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }],
+      // ESM-only packages that CommonJS dependencies require (Node 20.19 can, Jest cannot): compile them to CommonJS.
+      [`^.+/node_modules/(${esmRequiredByCjs.join('|')})/.+\\.js$`]: ['@swc/jest', { module: { type: 'commonjs' } }],
     },
-    transformIgnorePatterns: ['/node_modules/(?!(cookie)/)'],
+    transformIgnorePatterns: [`/node_modules/(?!(${esmRequiredByCjs.join('|')})/)`],
     testMatch: ['<rootDir>/test/**/*.test.ts'],
     testTimeout: 30000,
   };

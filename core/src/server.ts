@@ -1,6 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
-import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -95,9 +94,11 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
       events.useRelay(await connectRedisRelay(config.redisUrl, config.redisChannel, (m) => events.deliver(m), app.log));
     }
 
-    const available = [...(await discoverInternalAddons()), ...(options.extraAddons ?? [])];
+    const extras = options.extraAddons ?? [];
+    const available = [...(await discoverInternalAddons()), ...extras];
     const candidates = options.only ? withDependencies(wrap(available), options.only).map((w) => w.addon) : available;
-    const { active, skipped } = selectActive(candidates, await productionBundleAddons(db));
+    const onByDefault = (addon: DiscoveredAddon) => addon.internal || extras.includes(addon);
+    const { active, skipped } = selectActive(candidates, await productionBundleAddons(db), onByDefault);
     for (const { addon, reason } of skipped) app.log.warn(`addon ${addon.definition.name} is not loaded: ${reason}`);
     const ordered = orderByDependencies(wrap(active)).map((w) => w.addon);
     const byName = new Map(ordered.map((addon) => [addon.definition.name, addon]));
@@ -129,7 +130,6 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
     app.decorateRequest('user', null);
     app.decorateRequest('sender', null as any);
     await app.register(cookie);
-    await app.register(rateLimit, { global: false });
     await app.register(fastifyStatic, { root: config.dataDir, serve: false });
     await app.register(swagger, {
       openapi: {

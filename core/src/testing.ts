@@ -88,9 +88,12 @@ export async function bootTestCore(options: {
     ? await freshPostgresDatabase(config.databaseUrl)
     : await openPGlite({ loadDataDir: await pgliteTemplate() });
   const server = await createServer({ config, database, only: options.addons, extraAddons: options.extraAddons });
-  server.app.addHook('onClose', () => rm(dataDir, { recursive: true, force: true }));
   return {
     ...server,
+    async close() {
+      await server.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
     async request(method, url, { token, apiKey, body, headers = {} } = {}) {
       const allHeaders: Record<string, string> = { ...headers };
       if (token) allHeaders.authorization = `Bearer ${token}`;

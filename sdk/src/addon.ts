@@ -19,7 +19,7 @@ export type DatabaseTransaction = Transaction<any>;
  */
 export interface Migration {
   name: string;
-  up(db: DatabaseTransaction): Promise<void>;
+  up(db: DatabaseTransaction): Promise<unknown>;
 }
 
 /** A Module Federation remote an addon's UI exposes, served under /addons/{name}/{version}/frontend/. */

@@ -13,14 +13,20 @@ export interface UserRecord {
   updatedAt: Date;
 }
 
-/** Provided by the users addon: who exists and how they prove it. */
-export interface UserDirectory {
+/** Where the auth addon finds users: the extension point the users addon (or an LDAP/SSO addon) fills. */
+export interface UserSource {
   /** Look a user up by name, case-insensitively. */
   get(name: string): Promise<UserRecord | null>;
   /** The user whose password this is, if the user may log in with a password. */
   authenticate(name: string, password: string): Promise<UserRecord | null>;
   /** The active user owning this API key, if the key is valid and not expired. */
   findByApiKey(key: string): Promise<UserRecord | null>;
+  /** The user as the API shows it to the user themself. */
+  present(user: UserRecord): Record<string, unknown>;
+}
+
+/** Provided by the users addon: the user directory, beyond what auth needs. */
+export interface UserDirectory extends UserSource {
   /** True when at least one active administrator exists. */
   hasAdmin(): Promise<boolean>;
   /** Create a user inside a transaction (onboarding, invitations, setup templates). */
@@ -28,10 +34,6 @@ export interface UserDirectory {
     trx: DatabaseTransaction,
     user: { name: string; password?: string; attrib?: Record<string, unknown>; data?: Record<string, unknown> },
   ): Promise<UserRecord>;
-  /** The request identity of a stored user. */
-  toRequestUser(user: UserRecord, session: { sessionId: string | null; isApiKey: boolean }): RequestUser;
-  /** The user as the API shows it. */
-  present(user: UserRecord): Record<string, unknown>;
 }
 
 /** What login, onboarding and password reset answer. */
@@ -45,11 +47,17 @@ export interface LoginResponse {
 export type ClientInfo = Record<string, string | null>;
 
 /** Provided by the auth addon: sessions that outlive a process and are shared by all of them. */
-export interface SessionManager {
+export interface AuthService {
+  /** Register the source of users; exactly one addon does this. */
+  setUserSource(source: UserSource): void;
   /** Open a session for a user and answer as a successful login does. */
   login(user: UserRecord, clientInfo: ClientInfo): Promise<LoginResponse>;
-  /** End every session of a user (deactivated, deleted, password changed). */
-  closeAll(userName: string, options?: { except?: string | null }): Promise<void>;
+  /** End every session of a user (deactivated, deleted, password changed), optionally keeping one. */
+  closeSessions(userName: string, options?: { except?: string | null }): Promise<void>;
+  /** Carry a user's sessions over to the user's new name. */
+  renameSessions(oldName: string, newName: string, trx: DatabaseTransaction): Promise<void>;
+  /** The request identity of a stored user. */
+  toRequestUser(user: UserRecord, session: { sessionId: string | null; isApiKey: boolean }): RequestUser;
 }
 
 /**
@@ -57,6 +65,6 @@ export interface SessionManager {
  * interface by declaration merging, so ctx.use('name') is typed for their dependants.
  */
 export interface ServiceMap {
+  auth: AuthService;
   users: UserDirectory;
-  auth: SessionManager;
 }

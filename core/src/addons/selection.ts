@@ -9,18 +9,19 @@ export async function productionBundleAddons(db: Database): Promise<Record<strin
 }
 
 /**
- * Which addons run. Without a production bundle every internal addon runs. With one, an addon runs when the bundle
- * names a version of it; an internal addon the bundle does not mention keeps running, one set to null is off.
+ * Which addons run. An addon the production bundle names runs in the version it names; one set to null is off.
+ * An addon the bundle does not mention (or every addon, without a production bundle) runs when it is on by
+ * default: the internal areas and addons the caller passed explicitly.
  * An addon whose dependency is off cannot run either; it is reported, not silently dropped.
  */
 export function selectActive(
   available: DiscoveredAddon[],
   bundle: Record<string, string | null> | null,
+  onByDefault: (addon: DiscoveredAddon) => boolean,
 ): { active: DiscoveredAddon[]; skipped: { addon: DiscoveredAddon; reason: string }[] } {
   const enabled = (addon: DiscoveredAddon) => {
-    if (!bundle) return addon.internal;
-    const wanted = bundle[addon.definition.name];
-    if (wanted === undefined) return addon.internal;
+    const wanted = bundle?.[addon.definition.name];
+    if (wanted === undefined) return onByDefault(addon);
     return wanted !== null && wanted === addon.definition.version;
   };
   let active = available.filter(enabled);

@@ -43,7 +43,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (error instanceof PipewrightError) {
       return send(reply, error.status, { code: error.status, detail: error.message });
     }
-    if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
       // FastAPI answers a body that is not JSON with 422 as well.
       const problems = [{ loc: ['body'], msg: error.message, type: 'json_invalid' }];
       return send(reply, 422, { detail: 'The request body is not valid JSON', errors: problems });

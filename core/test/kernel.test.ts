@@ -1,0 +1,134 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { bootTestCore, type TestCore } from '../src/testing.js';
+import { importAddon } from '../src/addons/discover.js';
+import type { EventMessage } from '@pipewright/sdk';
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+
+describe('the kernel with a fixture addon', () => {
+  let core: TestCore;
+  beforeAll(async () => {
+    const extraAddons = [await importAddon(join(fixtures, 'widgets'), false), await importAddon(join(fixtures, 'gadgets'), false)];
+    core = await bootTestCore({ addons: ['gadgets'], extraAddons });
+  });
+  afterAll(() => core.close());
+
+  it('loads only the requested addon and its dependencies', () => {
+    expect(core.addons.map((a) => a.name)).toEqual(['widgets', 'gadgets']);
+  });
+
+  it('mounts an installed addon under /api/addons/{name}/{version} and lets it use a dependency service', async () => {
+    await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', { body: { name: 'sprocket' } });
+    const res = await core.request('GET', '/api/addons/gadgets/0.1.0/count');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ widgets: 1 });
+  });
+
+  it('answers bad input with 422 in the AYON shape, listing every problem', async () => {
+    const res = await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', { body: { name: '-bad-', size: 0, colour: 'red' } });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toMatch(/^Validation error/);
+    const locs = res.body.errors.map((e: any) => e.loc);
+    expect(locs).toEqual(expect.arrayContaining([['body', 'name'], ['body', 'size'], ['body', 'colour']]));
+    for (const e of res.body.errors) expect(Object.keys(e).sort()).toEqual(['loc', 'msg', 'type']);
+  });
+
+  it('does not coerce JSON body types but does coerce query strings', async () => {
+    const body = await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', { body: { name: 12 } });
+    expect(body.status).toBe(422);
+    expect(body.body.errors[0]).toMatchObject({ loc: ['body', 'name'], type: 'type' });
+    const query = await core.request('GET', `/api/addons/widgets/1.2.0/api/widgets/${'a'.repeat(32)}?limit=abc`);
+    expect(query.status).toBe(422);
+    expect(query.body.errors[0].loc).toEqual(['query', 'limit']);
+  });
+
+  it('reports path parameter and malformed JSON problems as 422', async () => {
+    const path = await core.request('GET', '/api/addons/widgets/1.2.0/api/widgets/not-an-id');
+    expect(path.status).toBe(422);
+    expect(path.body.errors[0].loc).toEqual(['path', 'widget_id']);
+    const json = await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', {
+      body: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(json.status).toBe(422);
+    expect(json.body.errors[0]).toMatchObject({ loc: ['body'], type: 'json_invalid' });
+  });
+
+  it('turns typed errors into {code, detail} and hides internals of unexpected ones', async () => {
+    const missing = await core.request('GET', `/api/addons/widgets/1.2.0/api/widgets/${'b'.repeat(32)}`);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ code: 404, detail: `Widget ${'b'.repeat(32)} not found` });
+    const dup = await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', { body: { name: 'sprocket' } });
+    expect(dup.body).toEqual({ code: 409, detail: 'A widget named sprocket already exists' });
+    const crash = await core.request('GET', '/api/addons/widgets/1.2.0/api/widgets-crash');
+    expect(crash.status).toBe(500);
+    expect(crash.text).not.toContain('secret');
+  });
+
+  it('answers unknown /api paths with 404 in the same shape', async () => {
+    const res = await core.request('GET', '/api/nothing/here?x=1');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ code: 404, detail: 'Not found: GET /api/nothing/here' });
+  });
+
+  it('validates x-sender headers and passes them on to events', async () => {
+    const bad = await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', { body: { name: 'x' }, headers: { 'x-sender': 'bad sender!' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].loc).toEqual(['header', 'x-sender']);
+    const seen: EventMessage[] = [];
+    const stop = core.events.subscribe('widget.*', (m) => void seen.push(m));
+    await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', { body: { name: 'cog' }, headers: { 'x-sender': 'tray-42', 'x-sender-type': 'publisher' } });
+    stop();
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ topic: 'widget.created', sender: 'tray-42', senderType: 'publisher' });
+    const stored = await core.db.selectFrom('events').selectAll().where('id', '=', seen[0].id).executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({ topic: 'widget.created', sender: 'tray-42', sender_type: 'publisher', status: 'finished' });
+    expect(stored.id).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('refuses a second event with the same hash', async () => {
+    await core.events.emit({ topic: 'widget.checked', hash: 'h-1' });
+    await expect(core.events.emit({ topic: 'widget.checked', hash: 'h-1' })).rejects.toMatchObject({ status: 409 });
+  });
+
+  it('creates project schemas with every addon project migration', async () => {
+    const res = await core.request('POST', '/api/addons/widgets/1.2.0/api/widget-projects/Demo_1');
+    expect(res.status).toBe(204);
+    const parts = await core.db.withSchema('project_demo_1').selectFrom('parts').select('name').execute();
+    expect(parts).toEqual([{ name: 'bolt' }]);
+    const history = await core.db.selectFrom('addon_migrations').select(['addon', 'name']).where('schema_name', '=', 'project_demo_1').execute();
+    expect(history).toEqual([{ addon: 'widgets', name: '0001_parts' }]);
+  });
+
+  it('publishes an OpenAPI document with every route tagged by its addon', async () => {
+    const res = await core.request('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toMatch(/^3\./);
+    expect(res.body.paths['/api/addons/widgets/1.2.0/api/widgets'].post.tags).toEqual(['Widgets']);
+    expect(res.body.paths['/api/addons/gadgets/0.1.0/count'].get.tags).toEqual(['Gadgets']);
+  });
+});
+
+describe('the production bundle', () => {
+  it('switches an addon off, and its dependants with it, and their routes are gone', async () => {
+    const extraAddons = [await importAddon(join(fixtures, 'widgets'), false), await importAddon(join(fixtures, 'gadgets'), false)];
+    const first = await bootTestCore({ addons: ['gadgets'], extraAddons });
+    // Same storage, new process: write the bundle, then boot a second core on the same database.
+    await first.db
+      .insertInto('bundles')
+      .values({ name: 'prod', is_production: true, data: JSON.stringify({ addons: { widgets: null, gadgets: '0.1.0' } }) })
+      .execute();
+    const { createServer } = await import('../src/server.js');
+    const second = await createServer({ config: first.config, database: { ...first.database, close: async () => undefined }, only: ['gadgets'], extraAddons });
+    try {
+      expect(second.addons.find((a) => a.name === 'gadgets')).toMatchObject({ isBroken: true, reason: 'needs widgets, which is not enabled' });
+      const gone = await second.app.inject({ method: 'GET', url: '/api/addons/gadgets/0.1.0/count' });
+      expect(gone.statusCode).toBe(404);
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
+});

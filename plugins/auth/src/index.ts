@@ -1,0 +1,24 @@
+import { defineAddon } from '@pipewright/sdk';
+import { studioMigrations } from './migrations.js';
+import { authRoutes } from './routes.js';
+import { Authenticator } from './service.js';
+import { SessionStore } from './sessions.js';
+
+// Who is calling. Sessions live in PostgreSQL so every server process shares them and restarts keep them;
+// users come from whichever addon registers itself as the user source (the users addon by default).
+export default defineAddon({
+  name: 'auth',
+  version: '1.0.0',
+  title: 'Authentication',
+  description: 'Login, logout, sessions and API-key credentials',
+  migrations: { studio: studioMigrations },
+  async setup(ctx) {
+    const sessions = new SessionStore(ctx.db);
+    const auth = new Authenticator(sessions, ctx.events);
+    ctx.provide('auth', auth);
+    ctx.addRequestHook(async (request) => {
+      request.user = await auth.identify(request);
+    });
+    await ctx.app.register(authRoutes(auth, sessions));
+  },
+});

@@ -1,0 +1,129 @@
+import {
+  Forbidden,
+  NoContent,
+  NotFound,
+  Unauthorized,
+  isManagerOrAbove,
+  requireAdmin,
+  requireUser,
+  type AddonApp,
+  type RequestUser,
+} from '@pipewright/sdk';
+import { clientInfo } from './credentials.js';
+import type { Authenticator } from './service.js';
+import type { SessionRow, SessionStore } from './sessions.js';
+import { LoginThrottle } from './throttle.js';
+import {
+  CreateSessionRequest,
+  DetailResponse,
+  LoginRequest,
+  LoginResponse,
+  SessionList,
+  SessionParams,
+  UserSessionParams,
+} from './schemas.js';
+
+
+function present(session: SessionRow, caller: RequestUser) {
+  return {
+    id: session.id,
+    token: session.id,
+    user: session.userName,
+    created: session.createdAt.toISOString(),
+    lastUsed: session.lastUsed.toISOString(),
+    isApiKey: session.isApiKey,
+    isCurrent: session.id === caller.sessionId,
+    clientInfo: session.clientInfo,
+  };
+}
+
+/** A user's own sessions, or anyone's for managers. */
+function requireSelfOrManager(caller: RequestUser, userName: string) {
+  if (caller.name.toLowerCase() !== userName.toLowerCase() && !isManagerOrAbove(caller)) {
+    throw new Forbidden("Only managers may see or end other users' sessions");
+  }
+}
+
+export function authRoutes(auth: Authenticator, sessions: SessionStore) {
+  const throttle = new LoginThrottle();
+  return async (app: AddonApp) => {
+    app.post(
+      '/api/auth/login',
+      {
+        schema: { summary: 'Log in with a name and a password', security: [], body: LoginRequest, response: { 200: LoginResponse } },
+      },
+      async (request) => {
+        throttle.check(request.ip);
+        const user = await auth.users?.authenticate(request.body.name, request.body.password);
+        if (!user) {
+          throttle.fail(request.ip);
+          throw new Unauthorized('Invalid user name or password', 'invalid-credentials');
+        }
+        throttle.succeed(request.ip);
+        return auth.login(user, clientInfo(request));
+      },
+    );
+
+    app.post(
+      '/api/auth/logout',
+      { schema: { summary: 'End the current session', response: { 200: DetailResponse } } },
+      async (request) => {
+        const user = requireUser(request);
+        if (user.sessionId) await sessions.close(user.sessionId);
+        return { detail: `Logged out ${user.name}` };
+      },
+    );
+
+    app.get(
+      '/api/auth/sessions',
+      { schema: { summary: 'Live sessions: all of them for admins, your own otherwise', response: { 200: SessionList } } },
+      async (request) => {
+        const user = requireUser(request);
+        const rows = await sessions.list(user.isAdmin || user.isService ? undefined : user.name);
+        return { sessions: rows.map((row) => present(row, user)) };
+      },
+    );
+
+    app.post(
+      '/api/auth/sessions',
+      {
+        schema: {
+          summary: 'Open a session for another user (administrators and services)',
+          body: CreateSessionRequest,
+          response: { 200: LoginResponse },
+        },
+      },
+      async (request) => {
+        requireAdmin(request);
+        const user = await auth.users?.get(request.body.userName);
+        if (!user || !user.active) throw new NotFound(`User ${request.body.userName} not found`);
+        return auth.login(user, clientInfo(request));
+      },
+    );
+
+    app.get(
+      '/api/users/:user_name/sessions',
+      { schema: { summary: "A user's live sessions", params: UserSessionParams, response: { 200: SessionList } } },
+      async (request) => {
+        const caller = requireUser(request);
+        requireSelfOrManager(caller, request.params.user_name);
+        const rows = await sessions.list(request.params.user_name);
+        return { sessions: rows.map((row) => present(row, caller)) };
+      },
+    );
+
+    app.delete(
+      '/api/users/:user_name/sessions/:session_id',
+      { schema: { summary: 'End one session of a user', params: SessionParams, response: { 204: NoContent } } },
+      async (request, reply) => {
+        const caller = requireUser(request);
+        requireSelfOrManager(caller, request.params.user_name);
+        const owned = (await sessions.list(request.params.user_name)).some((s) => s.id === request.params.session_id);
+        if (!owned || !(await sessions.close(request.params.session_id))) {
+          throw new NotFound(`Session ${request.params.session_id} of ${request.params.user_name} not found`);
+        }
+        return reply.code(204).send(null);
+      },
+    );
+  };
+}

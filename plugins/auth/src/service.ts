@@ -1,0 +1,85 @@
+import type { FastifyRequest } from 'fastify';
+import type {
+  AuthService,
+  ClientInfo,
+  DatabaseTransaction,
+  EventBus,
+  LoginResponse,
+  RequestUser,
+  UserRecord,
+  UserSource,
+} from '@pipewright/sdk';
+import { readCredentials } from './credentials.js';
+import type { SessionStore } from './sessions.js';
+
+const flag = (data: Record<string, unknown>, key: string) => data[key] === true;
+
+/** Sessions, identities and the one user source the server trusts. */
+export class Authenticator implements AuthService {
+  private source: UserSource | null = null;
+
+  constructor(
+    private readonly sessions: SessionStore,
+    private readonly events: EventBus,
+  ) {}
+
+  setUserSource(source: UserSource): void {
+    if (this.source) throw new Error('A user source is already registered with the auth addon');
+    this.source = source;
+  }
+
+  /** The registered source; without one nobody can log in. */
+  get users(): UserSource | null {
+    return this.source;
+  }
+
+  async login(user: UserRecord, info: ClientInfo): Promise<LoginResponse> {
+    const { token } = await this.sessions.open(user.name, info);
+    await this.events.emit({ topic: 'auth.login', user: user.name, description: `${user.name} logged in`, summary: { ip: info.ip ?? null } });
+    return { detail: `Logged in as ${user.name}`, token, user: this.source!.present(user) };
+  }
+
+  closeSessions(userName: string, options: { except?: string | null } = {}): Promise<void> {
+    return this.sessions.closeAll(userName, options.except ?? null);
+  }
+
+  renameSessions(oldName: string, newName: string, trx: DatabaseTransaction): Promise<void> {
+    return this.sessions.rename(oldName, newName, trx);
+  }
+
+  toRequestUser(user: UserRecord, session: { sessionId: string | null; isApiKey: boolean }): RequestUser {
+    const accessGroups = (user.data.accessGroups ?? {}) as Record<string, string[]>;
+    return {
+      name: user.name,
+      isAdmin: flag(user.data, 'isAdmin'),
+      isManager: flag(user.data, 'isManager'),
+      isService: flag(user.data, 'isService'),
+      isGuest: flag(user.data, 'isGuest'),
+      accessGroups,
+      sessionId: session.sessionId,
+      isApiKey: session.isApiKey,
+    };
+  }
+
+  /** Who is calling: a live session or a valid API key of an active user, else nobody. */
+  async identify(request: FastifyRequest): Promise<RequestUser | null> {
+    const credentials = readCredentials(request);
+    if (!credentials || !this.source) return null;
+    let caller: RequestUser | null = null;
+    if (credentials.kind === 'apiKey') {
+      const user = await this.source.findByApiKey(credentials.key);
+      if (user?.active) caller = this.toRequestUser(user, { sessionId: null, isApiKey: true });
+    } else {
+      const session = await this.sessions.resolve(credentials.token);
+      const user = session ? await this.source.get(session.userName) : null;
+      if (session && user?.active) caller = this.toRequestUser(user, { sessionId: session.id, isApiKey: session.isApiKey });
+    }
+    // Service users act on behalf of artists (a farm publishing a render) with x-as-user.
+    const asUser = request.headers['x-as-user'];
+    if (caller?.isService && typeof asUser === 'string' && asUser) {
+      const user = await this.source.get(asUser);
+      return user?.active ? this.toRequestUser(user, { sessionId: caller.sessionId, isApiKey: caller.isApiKey }) : null;
+    }
+    return caller;
+  }
+}

@@ -1,0 +1,182 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createServer, importAddon } from '@pipewright/core';
+import { bootTestCore, type TestCore } from '@pipewright/core/testing';
+import { PASSWORD, SERVICE_KEY } from './fixtures/static-users/index.js';
+
+const fixture = join(dirname(fileURLToPath(import.meta.url)), 'fixtures/static-users');
+
+let core: TestCore;
+beforeAll(async () => {
+  core = await bootTestCore({ addons: ['static-users'], extraAddons: [await importAddon(fixture, false)] });
+});
+afterAll(() => core.close());
+
+async function login(name: string, password = PASSWORD) {
+  const res = await core.request('POST', '/api/auth/login', { body: { name, password } });
+  expect(res.status).toBe(200);
+  return res.body.token as string;
+}
+
+const whoAmI = async (options: Parameters<TestCore['request']>[2]) => {
+  const res = await core.request('GET', '/api/auth/sessions', options);
+  return res.status === 200 ? res.body.sessions : res.status;
+};
+
+describe('login', () => {
+  it('answers detail, a 64-hex token and the user', async () => {
+    const res = await core.request('POST', '/api/auth/login', { body: { name: 'Alice', password: PASSWORD } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ detail: 'Logged in as alice', token: expect.stringMatching(/^[0-9a-f]{64}$/), user: expect.objectContaining({ name: 'alice' }) });
+  });
+
+  it('refuses a wrong password, an unknown user, an inactive user and a service user with 401', async () => {
+    for (const [name, password] of [['alice', 'nope'], ['nobody', PASSWORD], ['gone', PASSWORD], ['svc', PASSWORD]]) {
+      const res = await core.request('POST', '/api/auth/login', { body: { name, password } });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ code: 401, detail: 'Invalid user name or password' });
+    }
+  });
+
+  it('answers a login without password with 422', async () => {
+    const res = await core.request('POST', '/api/auth/login', { body: { name: 'alice' } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([{ loc: ['body', 'password'], msg: expect.any(String), type: 'required' }]);
+  });
+
+  it('records an auth.login event', async () => {
+    await login('boss');
+    const event = await core.db.selectFrom('events').selectAll().where('topic', '=', 'auth.login').where('user_name', '=', 'boss').executeTakeFirst();
+    expect(event).toBeDefined();
+  });
+});
+
+describe('credentials', () => {
+  it('accepts the token as Bearer, as the accessToken cookie and as ?token=', async () => {
+    const token = await login('alice');
+    expect(await whoAmI({ token })).toEqual(expect.arrayContaining([expect.objectContaining({ user: 'alice', isCurrent: true })]));
+    expect(await whoAmI({ headers: { cookie: `accessToken=${token}` } })).not.toBe(401);
+    const byQuery = await core.request('GET', `/api/auth/sessions?token=${token}`);
+    expect(byQuery.status).toBe(200);
+  });
+
+  it('accepts an API key as x-api-key and as "Authorization: ApiKey"', async () => {
+    expect(await whoAmI({ apiKey: SERVICE_KEY })).not.toBe(401);
+    expect(await whoAmI({ headers: { authorization: `ApiKey ${SERVICE_KEY}` } })).not.toBe(401);
+    expect(await whoAmI({ apiKey: 'f'.repeat(32) })).toBe(401);
+  });
+
+  it('answers 401 without credentials or with an unknown token', async () => {
+    expect(await whoAmI({})).toBe(401);
+    const res = await core.request('GET', '/api/auth/sessions', { token: 'a'.repeat(64) });
+    expect(res.body).toEqual({ code: 401, detail: 'Not logged in' });
+  });
+
+  it('lets a service user act as another user with x-as-user', async () => {
+    const sessions = await whoAmI({ apiKey: SERVICE_KEY, headers: { 'x-as-user': 'alice' } });
+    // Admin-only listing is not visible to alice: only her own sessions come back.
+    expect(sessions.every((s: any) => s.user === 'alice')).toBe(true);
+  });
+});
+
+describe('sessions', () => {
+  it('ends the session on logout', async () => {
+    const token = await login('alice');
+    const res = await core.request('POST', '/api/auth/logout', { token });
+    expect(res.body).toEqual({ detail: 'Logged out alice' });
+    expect(await whoAmI({ token })).toBe(401);
+  });
+
+  it('expires a session unused for 24 hours and extends one in use', async () => {
+    const stale = await login('alice');
+    const fresh = await login('alice');
+    const mine = await whoAmI({ token: stale });
+    const staleId = mine.find((s: any) => s.isCurrent).id;
+    await core.db.updateTable('sessions').set({ last_used: new Date(Date.now() - 25 * 3600_000) }).where('id', '=', staleId).execute();
+    expect(await whoAmI({ token: stale })).toBe(401);
+    const freshId = (await whoAmI({ token: fresh })).find((s: any) => s.isCurrent).id;
+    await core.db.updateTable('sessions').set({ last_used: new Date(Date.now() - 23 * 3600_000) }).where('id', '=', freshId).execute();
+    expect(await whoAmI({ token: fresh })).not.toBe(401);
+    const row = await core.db.selectFrom('sessions').select('last_used').where('id', '=', freshId).executeTakeFirstOrThrow();
+    expect(Date.now() - new Date(row.last_used).getTime()).toBeLessThan(60_000);
+  });
+
+  it("shows a user's sessions to the user and to managers, not to other users", async () => {
+    const alice = await login('alice');
+    const boss = await login('boss');
+    expect((await core.request('GET', '/api/users/alice/sessions', { token: alice })).status).toBe(200);
+    expect((await core.request('GET', '/api/users/alice/sessions', { token: boss })).status).toBe(200);
+    const other = await core.request('GET', '/api/users/boss/sessions', { token: alice });
+    expect(other.status).toBe(403);
+  });
+
+  it('lets a manager end one session of a user', async () => {
+    const alice = await login('alice');
+    const boss = await login('boss');
+    const id = (await whoAmI({ token: alice })).find((s: any) => s.isCurrent).id;
+    const res = await core.request('DELETE', `/api/users/alice/sessions/${id}`, { token: boss });
+    expect(res.status).toBe(204);
+    expect(await whoAmI({ token: alice })).toBe(401);
+    const again = await core.request('DELETE', `/api/users/alice/sessions/${id}`, { token: boss });
+    expect(again.status).toBe(404);
+  });
+
+  it('validates session routes: bad user names and session ids get 422', async () => {
+    const token = await login('root');
+    const badUser = await core.request('GET', '/api/users/-x-/sessions', { token });
+    expect(badUser.status).toBe(422);
+    expect(badUser.body.errors[0].loc).toEqual(['path', 'user_name']);
+    const badId = await core.request('DELETE', '/api/users/alice/sessions/123', { token });
+    expect(badId.status).toBe(422);
+    expect(badId.body.errors[0].loc).toEqual(['path', 'session_id']);
+    const badBody = await core.request('POST', '/api/auth/sessions', { token, body: { userName: '' } });
+    expect(badBody.status).toBe(422);
+  });
+
+  it('lets an admin open a session for another user, not a normal user', async () => {
+    const root = await login('root');
+    const res = await core.request('POST', '/api/auth/sessions', { token: root, body: { userName: 'alice' } });
+    expect(res.status).toBe(200);
+    expect(await whoAmI({ token: res.body.token })).not.toBe(401);
+    const alice = await login('alice');
+    expect((await core.request('POST', '/api/auth/sessions', { token: alice, body: { userName: 'boss' } })).status).toBe(403);
+  });
+
+  it('is shared by another server process on the same database', async () => {
+    const token = await login('alice');
+    const other = await createServer({
+      config: core.config,
+      database: { ...core.database, close: async () => undefined },
+      only: ['static-users'],
+      extraAddons: [await importAddon(fixture, false)],
+    });
+    try {
+      const res = await other.app.inject({ method: 'GET', url: '/api/auth/sessions', headers: { authorization: `Bearer ${token}` } });
+      expect(res.statusCode).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('failed login throttle', () => {
+  it('refuses logins from an address after 10 failures within a minute, with 429', async () => {
+    const statuses = [];
+    for (let i = 0; i < 11; i++) {
+      statuses.push((await core.request('POST', '/api/auth/login', { body: { name: 'alice', password: 'wrong' }, headers: { 'x-forwarded-for': '10.9.9.9' } })).status);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    const right = await core.request('POST', '/api/auth/login', { body: { name: 'alice', password: PASSWORD }, headers: { 'x-forwarded-for': '10.9.9.9' } });
+    expect(right.status).toBe(429);
+    expect(right.body.detail).toMatch(/^Too many failed logins/);
+  });
+
+  it('does not count successful logins, so a studio behind one address is never locked out', async () => {
+    for (let i = 0; i < 15; i++) {
+      const res = await core.request('POST', '/api/auth/login', { body: { name: 'alice', password: PASSWORD }, headers: { 'x-forwarded-for': '10.8.8.8' } });
+      expect(res.status).toBe(200);
+    }
+  });
+});
