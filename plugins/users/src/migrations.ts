@@ -1,0 +1,33 @@
+import { sql } from 'kysely';
+import type { Migration } from '@pipewright/sdk';
+
+export const studioMigrations: Migration[] = [
+  {
+    name: '0001_users',
+    async up(db) {
+      await sql`
+        CREATE TABLE users (
+          name text PRIMARY KEY,
+          active boolean NOT NULL DEFAULT true,
+          attrib jsonb NOT NULL DEFAULT '{}',
+          data jsonb NOT NULL DEFAULT '{}',
+          password_hash text,
+          created_at timestamptz NOT NULL DEFAULT now(),
+          updated_at timestamptz NOT NULL DEFAULT now()
+        )`.execute(db);
+      // Names are unique regardless of case: "Alice" and "alice" are one person at a login prompt.
+      await sql`CREATE UNIQUE INDEX users_name_lower_idx ON users (lower(name))`.execute(db);
+      await sql`
+        CREATE TABLE api_keys (
+          id uuid PRIMARY KEY,
+          user_name text NOT NULL REFERENCES users(name) ON UPDATE CASCADE ON DELETE CASCADE,
+          label text NOT NULL,
+          key_hash text NOT NULL UNIQUE,
+          preview text NOT NULL,
+          created_at timestamptz NOT NULL DEFAULT now(),
+          expires_at timestamptz
+        )`.execute(db);
+      await sql`CREATE INDEX api_keys_user_idx ON api_keys (user_name)`.execute(db);
+    },
+  },
+];

@@ -1,0 +1,95 @@
+import { Id, JsonObject, Type, UserName } from '@pipewright/sdk';
+import { PASSWORD_MIN_LENGTH } from './passwords.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const Password = Type.String({
+  minLength: PASSWORD_MIN_LENGTH,
+  maxLength: 1024,
+  description: `At least ${PASSWORD_MIN_LENGTH} characters`,
+});
+
+const ApiKeyValue = Type.String({ pattern: '^[0-9a-f]{32}$', description: '32 lowercase hex characters' });
+
+/** Built-in user attributes; studios may add more (user-scoped attributes), hence additionalProperties. */
+const attribFields = {
+  fullName: Type.String({ maxLength: 255 }),
+  email: Type.String({ maxLength: 255, pattern: '^$|^[^@\\s]+@[^@\\s]+$' }),
+  avatarUrl: Type.String({ maxLength: 2048 }),
+  developerMode: Type.Boolean(),
+};
+
+const roleFields = {
+  isAdmin: Type.Boolean(),
+  isManager: Type.Boolean(),
+  isService: Type.Boolean(),
+  isGuest: Type.Boolean(),
+  isDeveloper: Type.Boolean(),
+  defaultAccessGroups: Type.Array(Type.String()),
+};
+
+const optional = <T extends Record<string, any>>(fields: T, nullable: boolean) =>
+  Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(nullable ? Nullable(v) : v)])) as {
+    [K in keyof T]: ReturnType<typeof Type.Optional<T[K]>>;
+  };
+
+export const UserAttrib = Type.Object(optional(attribFields, false), { additionalProperties: true });
+export const UserAttribPatch = Type.Object(optional(attribFields, true), { additionalProperties: true });
+export const UserData = Type.Object(optional(roleFields, false), { additionalProperties: true });
+export const UserDataPatch = Type.Object(optional(roleFields, true), { additionalProperties: true });
+
+export const NewUser = Type.Object(
+  {
+    active: Type.Optional(Type.Boolean({ default: true })),
+    attrib: Type.Optional(UserAttrib),
+    data: Type.Optional(UserData),
+    password: Type.Optional(Password),
+    apiKey: Type.Optional(ApiKeyValue),
+  },
+  { additionalProperties: false },
+);
+
+export const UserPatch = Type.Object(
+  { active: Type.Optional(Type.Boolean()), attrib: Type.Optional(UserAttribPatch), data: Type.Optional(UserDataPatch) },
+  { additionalProperties: false },
+);
+
+export const User = Type.Object({
+  name: Type.String(),
+  active: Type.Boolean(),
+  attrib: JsonObject,
+  data: JsonObject,
+  hasPassword: Type.Boolean(),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+
+export const UserList = Type.Object({ count: Type.Integer(), users: Type.Array(User) });
+export const UserListQuery = Type.Object({ active: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+
+export const UserParams = Type.Object({ user_name: UserName });
+export const ApiKeyParams = Type.Object({ user_name: UserName, entity_id: Id });
+
+export const PasswordChange = Type.Object({ password: Password }, { additionalProperties: false });
+export const RenameRequest = Type.Object({ newName: UserName }, { additionalProperties: false });
+
+export const ApiKey = Type.Object({
+  id: Id,
+  label: Type.String(),
+  preview: Type.String(),
+  created: Type.String({ format: 'date-time' }),
+  expires: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+export const NewApiKey = Type.Object(
+  {
+    label: Type.String({ minLength: 1, maxLength: 128 }),
+    key: Type.Optional(ApiKeyValue),
+    expires: Type.Optional(Type.String({ format: 'date-time' })),
+  },
+  { additionalProperties: false },
+);
+export const ApiKeyCreated = Type.Object({ id: Id, key: ApiKeyValue });
+export const ApiKeyPatch = Type.Object(
+  { label: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })), expires: Type.Optional(Nullable(Type.String({ format: 'date-time' }))) },
+  { additionalProperties: false },
+);

@@ -1,0 +1,288 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import {
+  Conflict,
+  NotFound,
+  newId,
+  type AuthService,
+  type Database,
+  type DatabaseTransaction,
+  type EventBus,
+  type Sender,
+  type UserDirectory,
+  type UserRecord,
+} from '@pipewright/sdk';
+import type { Static } from '@pipewright/sdk';
+import type { User } from './schemas.js';
+import { hashApiKey, hashPassword, previewApiKey, verifyDecoy, verifyPassword } from './passwords.js';
+
+type Json = Record<string, unknown>;
+
+export interface ApiKey {
+  id: string;
+  label: string;
+  preview: string;
+  created: string;
+  expires: string | null;
+}
+
+/** Set keys from a patch, remove those set to null: how attrib and data are updated everywhere. */
+export function mergePatch(base: Json, patch: Json | undefined): Json {
+  const merged = { ...base };
+  for (const [key, value] of Object.entries(patch ?? {})) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
+function toRecord(row: Record<string, any>): UserRecord {
+  return {
+    name: row.name,
+    active: row.active,
+    attrib: row.attrib,
+    data: row.data,
+    hasPassword: row.password_hash !== null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+const byName = (name: string) => sql<boolean>`lower(name) = ${name.toLowerCase()}`;
+
+function uniqueViolation(error: unknown): boolean {
+  return (error as { code?: string }).code === '23505';
+}
+
+/** The studio's users, with their passwords and API keys. */
+export class UserService implements UserDirectory {
+  constructor(
+    private readonly db: Database,
+    private readonly events: EventBus,
+    private readonly auth: AuthService,
+  ) {}
+
+  async get(name: string, db: Database = this.db): Promise<UserRecord | null> {
+    const row = await db.selectFrom('users').selectAll().where(byName(name)).executeTakeFirst();
+    return row ? toRecord(row) : null;
+  }
+
+  async require(name: string, db: Database = this.db): Promise<UserRecord> {
+    const user = await this.get(name, db);
+    if (!user) throw new NotFound(`User ${name} not found`);
+    return user;
+  }
+
+  async list(filter: { active?: boolean } = {}): Promise<UserRecord[]> {
+    let query = this.db.selectFrom('users').selectAll().orderBy('name');
+    if (filter.active !== undefined) query = query.where('active', '=', filter.active);
+    return (await query.execute()).map(toRecord);
+  }
+
+  async authenticate(name: string, password: string): Promise<UserRecord | null> {
+    const row = await this.db.selectFrom('users').selectAll().where(byName(name)).executeTakeFirst();
+    // Service users authenticate with API keys only; users without a password (SSO, invited) cannot log in here.
+    if (!row || !row.active || !row.password_hash || row.data.isService === true) {
+      await verifyDecoy(password);
+      return null;
+    }
+    return (await verifyPassword(row.password_hash, password)) ? toRecord(row) : null;
+  }
+
+  async findByApiKey(key: string): Promise<UserRecord | null> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .innerJoin('users', 'users.name', 'api_keys.user_name')
+      .selectAll('users')
+      .where('api_keys.key_hash', '=', hashApiKey(key))
+      .where((eb) => eb.or([eb('api_keys.expires_at', 'is', null), eb('api_keys.expires_at', '>', sql<Date>`now()`)]))
+      .executeTakeFirst();
+    return row ? toRecord(row) : null;
+  }
+
+  async hasAdmin(): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('name')
+      .where('active', '=', true)
+      .where(sql<boolean>`data @> '{"isAdmin": true}'`)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async create(
+    trx: DatabaseTransaction,
+    user: { name: string; password?: string; attrib?: Json; data?: Json; active?: boolean; apiKey?: string },
+  ): Promise<UserRecord> {
+    const passwordHash = user.password ? await hashPassword(user.password) : null;
+    const inserted = await trx
+      .insertInto('users')
+      .values({
+        name: user.name,
+        active: user.active ?? true,
+        attrib: JSON.stringify(user.attrib ?? {}),
+        data: JSON.stringify(user.data ?? {}),
+        password_hash: passwordHash,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (!inserted) throw new Conflict(`User ${user.name} already exists`, 'user-exists');
+    if (user.apiKey) await this.insertApiKey(trx, inserted.name, { label: 'default', key: user.apiKey });
+    return toRecord(inserted);
+  }
+
+  async update(name: string, patch: { active?: boolean; attrib?: Json; data?: Json }): Promise<UserRecord> {
+    const updated = await this.db.transaction().execute(async (trx) => {
+      const current = await this.require(name, trx);
+      const row = await trx
+        .updateTable('users')
+        .set({
+          active: patch.active ?? current.active,
+          attrib: JSON.stringify(mergePatch(current.attrib, patch.attrib)),
+          data: JSON.stringify(mergePatch(current.data, patch.data)),
+          updated_at: sql`now()`,
+        })
+        .where('name', '=', current.name)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toRecord(row);
+    });
+    if (!updated.active) await this.auth.closeSessions(updated.name);
+    return updated;
+  }
+
+  async remove(name: string): Promise<void> {
+    const user = await this.require(name);
+    await this.db.deleteFrom('users').where('name', '=', user.name).execute();
+    await this.auth.closeSessions(user.name);
+  }
+
+  /** Change a password and end the user's other sessions (keeping the one that made the change). */
+  async setPassword(name: string, password: string, keepSession: string | null): Promise<void> {
+    const user = await this.require(name);
+    await this.db
+      .updateTable('users')
+      .set({ password_hash: await hashPassword(password), updated_at: sql`now()` })
+      .where('name', '=', user.name)
+      .execute();
+    await this.auth.closeSessions(user.name, { except: keepSession });
+  }
+
+  /** Rename a user; sessions and API keys follow. A name taken in any letter case is refused. */
+  async rename(oldName: string, newName: string): Promise<UserRecord> {
+    return this.db.transaction().execute(async (trx) => {
+      const user = await this.require(oldName, trx);
+      const taken = await this.get(newName, trx);
+      if (taken && taken.name !== user.name) throw new Conflict(`User ${newName} already exists`, 'user-exists');
+      try {
+        const row = await trx
+          .updateTable('users')
+          .set({ name: newName, updated_at: sql`now()` })
+          .where('name', '=', user.name)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await this.auth.renameSessions(user.name, newName, trx);
+        return toRecord(row);
+      } catch (error) {
+        if (uniqueViolation(error)) throw new Conflict(`User ${newName} already exists`, 'user-exists');
+        throw error;
+      }
+    });
+  }
+
+  async setFrontendPreferences(name: string, preferences: Json): Promise<void> {
+    const user = await this.require(name);
+    const merged = mergePatch((user.data.frontendPreferences ?? {}) as Json, preferences);
+    await this.update(user.name, { data: { frontendPreferences: merged } });
+  }
+
+  async listApiKeys(name: string): Promise<ApiKey[]> {
+    const user = await this.require(name);
+    const rows = await this.db.selectFrom('api_keys').selectAll().where('user_name', '=', user.name).orderBy('created_at').execute();
+    return rows.map((row) => ({
+      id: row.id,
+      label: row.label,
+      preview: row.preview,
+      created: new Date(row.created_at).toISOString(),
+      expires: row.expires_at ? new Date(row.expires_at).toISOString() : null,
+    }));
+  }
+
+  /** Add a key; the caller may choose it (AYON clients do), otherwise one is generated and shown once. */
+  async addApiKey(name: string, input: { label: string; key?: string; expires?: string }): Promise<{ id: string; key: string }> {
+    const user = await this.require(name);
+    const key = input.key ?? randomBytes(16).toString('hex');
+    const id = await this.db.transaction().execute((trx) => this.insertApiKey(trx, user.name, { ...input, key }));
+    return { id, key };
+  }
+
+  async updateApiKey(name: string, id: string, patch: { label?: string; expires?: string | null }): Promise<void> {
+    const user = await this.require(name);
+    const changes: Json = {};
+    if (patch.label !== undefined) changes.label = patch.label;
+    if (patch.expires !== undefined) changes.expires_at = patch.expires === null ? null : new Date(patch.expires);
+    if (Object.keys(changes).length === 0) return;
+    const result = await this.db.updateTable('api_keys').set(changes).where('id', '=', id).where('user_name', '=', user.name).executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw new NotFound(`API key ${id} of ${user.name} not found`);
+  }
+
+  async removeApiKey(name: string, id: string): Promise<void> {
+    const user = await this.require(name);
+    const result = await this.db.deleteFrom('api_keys').where('id', '=', id).where('user_name', '=', user.name).executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) throw new NotFound(`API key ${id} of ${user.name} not found`);
+  }
+
+  present(user: UserRecord): Static<typeof User> {
+    return {
+      name: user.name,
+      active: user.active,
+      attrib: user.attrib,
+      data: user.data,
+      hasPassword: user.hasPassword,
+      createdAt: user.createdAt.toISOString(),
+      updatedAt: user.updatedAt.toISOString(),
+    };
+  }
+
+  /** What other users may see of someone: who they are, not their settings or access. */
+  presentPublic(user: UserRecord): Static<typeof User> {
+    const { fullName, email, avatarUrl } = user.attrib;
+    const roles = ['isAdmin', 'isManager', 'isService', 'isGuest'].filter((k) => user.data[k] === true);
+    return {
+      ...this.present(user),
+      attrib: { fullName, email, avatarUrl },
+      data: Object.fromEntries(roles.map((k) => [k, true])),
+    };
+  }
+
+  emit(topic: string, userName: string, sender: Sender, actor: string, summary: Json = {}) {
+    return this.events.emit({
+      topic,
+      user: actor,
+      sender: sender.sender,
+      senderType: sender.senderType,
+      description: `${topic.split('.')[1]} ${userName}`,
+      summary: { userName, ...summary },
+    });
+  }
+
+  private async insertApiKey(trx: DatabaseTransaction, userName: string, input: { label: string; key: string; expires?: string }) {
+    const id = newId();
+    const inserted = await trx
+      .insertInto('api_keys')
+      .values({
+        id,
+        user_name: userName,
+        label: input.label,
+        key_hash: hashApiKey(input.key),
+        preview: previewApiKey(input.key),
+        expires_at: input.expires ? new Date(input.expires) : null,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) throw new Conflict('This API key is already in use', 'api-key-exists');
+    return id;
+  }
+}

@@ -1,0 +1,16 @@
+import type { TestCore } from '@pipewright/core/testing';
+import type { UserDirectory } from '@pipewright/sdk';
+
+export const PASSWORD = 'correct horse battery';
+
+/** Put a user straight into the directory (as onboarding or an admin would have). */
+export async function seedUser(core: TestCore, name: string, data: Record<string, unknown> = {}, password = PASSWORD) {
+  const users = core.services.get('users') as UserDirectory;
+  await core.db.transaction().execute((trx) => users.create(trx, { name, password, data }));
+}
+
+export async function login(core: TestCore, name: string, password = PASSWORD): Promise<string> {
+  const res = await core.request('POST', '/api/auth/login', { body: { name, password } });
+  if (res.status !== 200) throw new Error(`login of ${name} failed: ${res.status} ${res.text}`);
+  return res.body.token;
+}

@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { bootTestCore, type TestCore } from '@pipewright/core/testing';
+import { PASSWORD, login, seedUser } from './helpers.js';
+
+let core: TestCore;
+let admin: string;
+let manager: string;
+
+beforeAll(async () => {
+  core = await bootTestCore({ addons: ['users'] });
+  await seedUser(core, 'root', { isAdmin: true });
+  await seedUser(core, 'boss', { isManager: true });
+  admin = await login(core, 'root');
+  manager = await login(core, 'boss');
+});
+afterAll(() => core.close());
+
+const create = (token: string, name: string, body: Record<string, unknown> = { password: PASSWORD }) =>
+  core.request('PUT', `/api/users/${name}`, { token, body });
+
+describe('creating users', () => {
+  it('lets a manager create a user who can then log in', async () => {
+    const res = await create(manager, 'alice', { password: PASSWORD, attrib: { fullName: 'Alice Liddell', email: 'alice@studio.test' } });
+    expect(res.status).toBe(204);
+    const token = await login(core, 'alice');
+    const me = await core.request('GET', '/api/users/me', { token });
+    expect(me.body).toMatchObject({ name: 'alice', active: true, hasPassword: true, attrib: { fullName: 'Alice Liddell' } });
+    const event = await core.db.selectFrom('events').selectAll().where('topic', '=', 'user.created').executeTakeFirstOrThrow();
+    expect(event.summary).toEqual({ userName: 'alice' });
+    expect(event.user_name).toBe('boss');
+  });
+
+  it('refuses a name that exists in any letter case with 409', async () => {
+    const res = await create(admin, 'ALICE');
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ code: 409, detail: 'User ALICE already exists' });
+  });
+
+  it('answers bad input with 422 naming each problem', async () => {
+    const badName = await create(admin, '-dash-');
+    expect(badName.status).toBe(422);
+    expect(badName.body.errors[0].loc).toEqual(['path', 'user_name']);
+    const badBody = await create(admin, 'bob', { password: 'short', attrib: { email: 'not an email' }, apiKey: 'XYZ', colour: 'red' });
+    expect(badBody.status).toBe(422);
+    const locs = badBody.body.errors.map((e: any) => e.loc.join('.'));
+    expect(locs).toEqual(expect.arrayContaining(['body.password', 'body.attrib.email', 'body.apiKey', 'body.colour']));
+  });
+
+  it('lets only managers create users, and only admins create admins or service users', async () => {
+    const alice = await login(core, 'alice');
+    expect((await create(alice, 'eve')).status).toBe(403);
+    expect((await core.request('PUT', '/api/users/eve', { body: { password: PASSWORD } })).status).toBe(401);
+    expect((await create(manager, 'eve', { password: PASSWORD, data: { isAdmin: true } })).status).toBe(403);
+    expect((await create(admin, 'eve', { password: PASSWORD, data: { isAdmin: true } })).status).toBe(204);
+  });
+});
+
+describe('service users and API keys', () => {
+  const key = 'a1'.repeat(16);
+
+  it('lets a service user call the API with its key but never log in with a password', async () => {
+    expect((await create(admin, 'farm', { password: PASSWORD, apiKey: key, data: { isService: true } })).status).toBe(204);
+    const me = await core.request('GET', '/api/users/me', { apiKey: key });
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ name: 'farm', data: { isService: true } });
+    expect((await core.request('POST', '/api/auth/login', { body: { name: 'farm', password: PASSWORD } })).status).toBe(401);
+  });
+
+  it('lists keys by preview only, honours expiry and revocation', async () => {
+    const alice = await login(core, 'alice');
+    const added = await core.request('POST', '/api/users/alice/apikeys', { token: alice, body: { label: 'laptop' } });
+    expect(added.status).toBe(201);
+    expect(added.body.key).toMatch(/^[0-9a-f]{32}$/);
+    const list = await core.request('GET', '/api/users/alice/apikeys', { token: alice });
+    expect(list.body).toEqual([{ id: added.body.id, label: 'laptop', preview: `****${added.body.key.slice(-4)}`, created: expect.any(String), expires: null }]);
+    expect(list.text).not.toContain(added.body.key);
+    expect((await core.request('GET', '/api/users/me', { apiKey: added.body.key })).body.name).toBe('alice');
+
+    const past = new Date(Date.now() - 1000).toISOString();
+    expect((await core.request('PATCH', `/api/users/alice/apikeys/${added.body.id}`, { token: alice, body: { label: 'old laptop', expires: past } })).status).toBe(204);
+    expect((await core.request('GET', '/api/users/me', { apiKey: added.body.key })).status).toBe(401);
+    await core.request('PATCH', `/api/users/alice/apikeys/${added.body.id}`, { token: alice, body: { expires: null } });
+    expect((await core.request('GET', '/api/users/me', { apiKey: added.body.key })).status).toBe(200);
+
+    expect((await core.request('DELETE', `/api/users/alice/apikeys/${added.body.id}`, { token: alice })).status).toBe(204);
+    expect((await core.request('GET', '/api/users/me', { apiKey: added.body.key })).status).toBe(401);
+    expect((await core.request('DELETE', `/api/users/alice/apikeys/${added.body.id}`, { token: alice })).status).toBe(404);
+  });
+
+  it("keeps other users away from someone's keys and validates key routes", async () => {
+    const alice = await login(core, 'alice');
+    expect((await core.request('GET', '/api/users/boss/apikeys', { token: alice })).status).toBe(403);
+    const duplicate = await core.request('POST', '/api/users/alice/apikeys', { token: alice, body: { label: 'x', key } });
+    expect(duplicate.status).toBe(409);
+    const bad = await core.request('POST', '/api/users/alice/apikeys', { token: alice, body: { label: '', expires: 'tomorrow' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((e: any) => e.loc.join('.'))).toEqual(expect.arrayContaining(['body.label', 'body.expires']));
+    expect((await core.request('PATCH', '/api/users/alice/apikeys/nope', { token: alice, body: {} })).status).toBe(422);
+    expect((await core.request('DELETE', '/api/users/alice/apikeys/nope', { token: alice })).status).toBe(422);
+  });
+});
+
+describe('changing users', () => {
+  it('merges attrib and data, a null removing the key', async () => {
+    const patch = (body: object) => core.request('PATCH', '/api/users/alice', { token: manager, body });
+    expect((await patch({ attrib: { fullName: 'Alice L.' }, data: { isManager: true, team: 'comp' } })).status).toBe(204);
+    expect((await patch({ data: { isManager: null } })).status).toBe(204);
+    const alice = (await core.request('GET', '/api/users/alice', { token: manager })).body;
+    expect(alice.attrib).toEqual({ fullName: 'Alice L.', email: 'alice@studio.test' });
+    expect(alice.data).toEqual({ team: 'comp' });
+  });
+
+  it('lets users edit their own attributes but not their roles', async () => {
+    const alice = await login(core, 'alice');
+    expect((await core.request('PATCH', '/api/users/alice', { token: alice, body: { attrib: { fullName: 'Al' } } })).status).toBe(204);
+    const promote = await core.request('PATCH', '/api/users/alice', { token: alice, body: { data: { isManager: true } } });
+    expect(promote.status).toBe(403);
+    expect((await core.request('PATCH', '/api/users/boss', { token: alice, body: { attrib: { fullName: 'x' } } })).status).toBe(403);
+  });
+
+  it('keeps managers away from administrators', async () => {
+    expect((await core.request('PATCH', '/api/users/root', { token: manager, body: { active: false } })).status).toBe(403);
+    expect((await core.request('DELETE', '/api/users/root', { token: manager })).status).toBe(403);
+  });
+
+  it('validates the patch body', async () => {
+    const res = await core.request('PATCH', '/api/users/alice', { token: manager, body: { active: 'yes', data: { isAdmin: 'sure' } } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: any) => e.loc.join('.'))).toEqual(expect.arrayContaining(['body.active', 'body.data.isAdmin']));
+  });
+
+  it('ends the sessions of a deactivated user and refuses their logins', async () => {
+    await create(admin, 'temp');
+    const token = await login(core, 'temp');
+    expect((await core.request('PATCH', '/api/users/temp', { token: manager, body: { active: false } })).status).toBe(204);
+    expect((await core.request('GET', '/api/users/me', { token })).status).toBe(401);
+    expect((await core.request('POST', '/api/auth/login', { body: { name: 'temp', password: PASSWORD } })).status).toBe(401);
+  });
+
+  it('never removes the last active administrator', async () => {
+    await core.request('PATCH', '/api/users/eve', { token: admin, body: { active: false } });
+    const demote = await core.request('PATCH', '/api/users/root', { token: admin, body: { data: { isAdmin: false } } });
+    expect(demote.status).toBe(409);
+    expect(demote.body.detail).toBe('root is the last active administrator');
+    expect((await core.request('DELETE', '/api/users/root', { token: admin })).status).toBe(409);
+    await core.request('PATCH', '/api/users/eve', { token: admin, body: { active: true } });
+  });
+
+  it('deletes a user with their keys and sessions', async () => {
+    await create(admin, 'leaver', { password: PASSWORD, apiKey: 'b2'.repeat(16) });
+    const token = await login(core, 'leaver');
+    expect((await core.request('DELETE', '/api/users/leaver', { token: manager })).status).toBe(204);
+    expect((await core.request('GET', '/api/users/me', { token })).status).toBe(401);
+    expect((await core.request('GET', '/api/users/me', { apiKey: 'b2'.repeat(16) })).status).toBe(401);
+    expect((await core.request('GET', '/api/users/leaver', { token: manager })).status).toBe(404);
+    expect((await core.request('DELETE', '/api/users/boss', { token: manager })).status).toBe(409);
+  });
+});
+
+describe('passwords', () => {
+  it('changes a password, keeps the session that did it and ends the others', async () => {
+    await create(admin, 'pat');
+    const here = await login(core, 'pat');
+    const elsewhere = await login(core, 'pat');
+    const res = await core.request('PATCH', '/api/users/pat/password', { token: here, body: { password: 'a new long secret' } });
+    expect(res.status).toBe(204);
+    expect((await core.request('GET', '/api/users/me', { token: here })).status).toBe(200);
+    expect((await core.request('GET', '/api/users/me', { token: elsewhere })).status).toBe(401);
+    expect((await core.request('POST', '/api/auth/login', { body: { name: 'pat', password: PASSWORD } })).status).toBe(401);
+    expect(await login(core, 'pat', 'a new long secret')).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("lets only the user or an admin set a password, and only a long enough one", async () => {
+    expect((await core.request('PATCH', '/api/users/pat/password', { token: manager, body: { password: 'manager sets it' } })).status).toBe(403);
+    expect((await core.request('PATCH', '/api/users/pat/password', { token: admin, body: { password: 'admin resets it' } })).status).toBe(204);
+    const short = await core.request('PATCH', '/api/users/pat/password', { token: admin, body: { password: 'short' } });
+    expect(short.status).toBe(422);
+  });
+
+  it('checks a password against the rules', async () => {
+    expect((await core.request('POST', '/api/users/alice/checkPassword', { token: manager, body: { password: 'long enough' } })).status).toBe(204);
+    const weak = await core.request('POST', '/api/users/alice/checkPassword', { token: manager, body: { password: 'weak' } });
+    expect(weak.status).toBe(422);
+    expect(weak.body.errors[0].loc).toEqual(['body', 'password']);
+  });
+});
+
+describe('renaming users', () => {
+  it('moves the user, their sessions and keys to the new name', async () => {
+    await create(admin, 'carl', { password: PASSWORD, apiKey: 'c3'.repeat(16) });
+    const token = await login(core, 'carl');
+    expect((await core.request('PATCH', '/api/users/carl/rename', { token: manager, body: { newName: 'carlos' } })).status).toBe(204);
+    expect((await core.request('GET', '/api/users/me', { token })).body.name).toBe('carlos');
+    expect((await core.request('GET', '/api/users/me', { apiKey: 'c3'.repeat(16) })).body.name).toBe('carlos');
+    expect((await core.request('GET', '/api/users/carl', { token: manager })).status).toBe(404);
+    const event = await core.db.selectFrom('events').selectAll().where('topic', '=', 'user.renamed').executeTakeFirstOrThrow();
+    expect(event.summary).toEqual({ userName: 'carlos', oldName: 'carl' });
+  });
+
+  it('refuses a name already taken, in any case, and refuses normal users', async () => {
+    const taken = await core.request('POST', '/api/users/carlos/rename', { token: manager, body: { newName: 'Alice' } });
+    expect(taken.status).toBe(409);
+    const alice = await login(core, 'alice');
+    expect((await core.request('PATCH', '/api/users/carlos/rename', { token: alice, body: { newName: 'carl' } })).status).toBe(403);
+    expect((await core.request('PATCH', '/api/users/carlos/rename', { token: manager, body: { newName: 'bad name' } })).status).toBe(422);
+  });
+});
+
+describe('reading users', () => {
+  it("shows managers everything and other users only who someone is", async () => {
+    const all = await core.request('GET', '/api/users', { token: manager });
+    expect(all.body.count).toBe(all.body.users.length);
+    expect(all.body.users.find((u: any) => u.name === 'alice').data).toEqual({ team: 'comp' });
+    const alice = await login(core, 'alice');
+    const seen = await core.request('GET', '/api/users', { token: alice });
+    expect(seen.body.users.find((u: any) => u.name === 'alice').data).toEqual({ team: 'comp' });
+    expect(seen.body.users.find((u: any) => u.name === 'farm').data).toEqual({ isService: true });
+    const inactive = await core.request('GET', '/api/users?active=false', { token: manager });
+    expect(inactive.body.users.map((u: any) => u.name)).toEqual(['temp']);
+    expect((await core.request('GET', '/api/users?active=maybe', { token: manager })).status).toBe(422);
+    expect((await core.request('GET', '/api/users')).status).toBe(401);
+  });
+
+  it('merges frontend preferences for the user', async () => {
+    const alice = await login(core, 'alice');
+    await core.request('PATCH', '/api/users/alice/frontendPreferences', { token: alice, body: { theme: 'light', pinned: ['a'] } });
+    await core.request('PATCH', '/api/users/alice/frontendPreferences', { token: alice, body: { theme: null, grid: 3 } });
+    expect((await core.request('GET', '/api/users/me', { token: alice })).body.data.frontendPreferences).toEqual({ pinned: ['a'], grid: 3 });
+    expect((await core.request('PATCH', '/api/users/alice/frontendPreferences', { token: alice, body: [1] })).status).toBe(422);
+    expect((await core.request('PATCH', '/api/users/boss/frontendPreferences', { token: alice, body: {} })).status).toBe(403);
+  });
+});
