@@ -14,10 +14,10 @@ export interface ServerConfig {
   logLevel: string;
   /** Largest number of pooled connections to the PostgreSQL server. */
   databasePoolSize: number;
+  /** Shown on the login page (LOGIN_MESSAGE). */
+  loginMessage: string | null;
 }
 
-/** The AYON server API version Pipewright speaks; clients gate features on it. */
-export const API_VERSION = '1.11.3';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -44,5 +44,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     redisChannel: env.REDIS_CHANNEL || 'pipewright.events',
     logLevel,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 20, 4, 500),
+    loginMessage: env.LOGIN_MESSAGE || null,
   };
 }

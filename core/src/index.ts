@@ -1,4 +1,4 @@
-export { readConfig, API_VERSION, type ServerConfig } from './config.js';
+export { readConfig, type ServerConfig } from './config.js';
 export { createServer, type PipewrightServer, type ServerOptions } from './server.js';
 export { importAddon, type DiscoveredAddon } from './addons/discover.js';
 export { openPGlite, openPostgres, type OpenDatabase } from './storage/database.js';

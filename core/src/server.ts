@@ -3,8 +3,8 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AddonApp, AddonInfo, Database, RequestHook } from '@pipewright/sdk';
-import { API_VERSION, type ServerConfig } from './config.js';
+import { API_VERSION, type AddonApp, type AddonInfo, type Database, type RequestHook } from '@pipewright/sdk';
+import type { ServerConfig } from './config.js';
 import { openConfiguredDatabase, type OpenDatabase } from './storage/database.js';
 import { ensureMigrationHistory, migrate } from './storage/migrations.js';
 import { coreMigrations } from './storage/core-migrations.js';
@@ -123,6 +123,7 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
       requestHooks: [] as RequestHook[],
       closers: [],
       addons: () => infos,
+      server: { apiVersion: API_VERSION, startedAt: new Date(), loginMessage: config.loginMessage },
     };
 
     app.setValidatorCompiler(createValidatorCompiler());

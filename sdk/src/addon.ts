@@ -93,9 +93,19 @@ export interface ProjectStorage {
 /** Hook that runs on every request of the server before the route, whichever addon owns the route. */
 export type RequestHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
+/** Facts about the running server that addons report (GET /api/info, ...). */
+export interface ServerIdentity {
+  /** The AYON API version the server speaks. */
+  apiVersion: string;
+  startedAt: Date;
+  /** Shown on the login page; set by the operator. */
+  loginMessage: string | null;
+}
+
 /** What setup(ctx) receives. */
 export interface AddonContext {
   readonly addon: AddonInfo;
+  readonly server: ServerIdentity;
   /** Internal addons register absolute /api/... paths; installed addons are mounted under /api/addons/{name}/{version}. */
   readonly app: AddonApp;
   readonly db: Database;

@@ -5,4 +5,5 @@ export * from './ids.js';
 export * from './request.js';
 export * from './schemas.js';
 export * from './services.js';
+export * from './version.js';
 export { Type, type Static, type TSchema } from '@sinclair/typebox';

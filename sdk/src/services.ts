@@ -1,4 +1,5 @@
-import type { DatabaseTransaction } from './addon.js';
+import type { FastifyRequest } from 'fastify';
+import type { Database, DatabaseTransaction } from './addon.js';
 import type { RequestUser } from './request.js';
 
 /** A user as stored and as shown on the wire (GET /api/users/{name}). */
@@ -27,8 +28,8 @@ export interface UserSource {
 
 /** Provided by the users addon: the user directory, beyond what auth needs. */
 export interface UserDirectory extends UserSource {
-  /** True when at least one active administrator exists. */
-  hasAdmin(): Promise<boolean>;
+  /** True when at least one active administrator exists (read through db when given, e.g. a transaction). */
+  hasAdmin(db?: Database): Promise<boolean>;
   /** Create a user inside a transaction (onboarding, invitations, setup templates). */
   create(
     trx: DatabaseTransaction,
@@ -50,8 +51,8 @@ export type ClientInfo = Record<string, string | null>;
 export interface AuthService {
   /** Register the source of users; exactly one addon does this. */
   setUserSource(source: UserSource): void;
-  /** Open a session for a user and answer as a successful login does. */
-  login(user: UserRecord, clientInfo: ClientInfo): Promise<LoginResponse>;
+  /** Open a session for a user, remembering the client that asked, and answer as a successful login does. */
+  login(user: UserRecord, request: FastifyRequest): Promise<LoginResponse>;
   /** End every session of a user (deactivated, deleted, password changed), optionally keeping one. */
   closeSessions(userName: string, options?: { except?: string | null }): Promise<void>;
   /** Carry a user's sessions over to the user's new name. */

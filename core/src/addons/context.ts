@@ -7,6 +7,7 @@ import type {
   EventBus,
   ProjectStorage,
   RequestHook,
+  ServerIdentity,
   ServiceMap,
 } from '@pipewright/sdk';
 
@@ -46,6 +47,7 @@ export interface KernelParts {
   requestHooks: RequestHook[];
   closers: (() => Promise<void> | void)[];
   addons: () => AddonInfo[];
+  server: ServerIdentity;
 }
 
 /** Build the context one addon's setup receives. */
@@ -57,6 +59,7 @@ export function createAddonContext(
 ): AddonContext {
   return {
     addon,
+    server: kernel.server,
     app,
     db: kernel.db,
     events: kernel.events,

@@ -9,7 +9,6 @@ import {
   type AddonApp,
   type RequestUser,
 } from '@pipewright/sdk';
-import { clientInfo } from './credentials.js';
 import type { Authenticator } from './service.js';
 import type { SessionRow, SessionStore } from './sessions.js';
 import { LoginThrottle } from './throttle.js';
@@ -60,7 +59,7 @@ export function authRoutes(auth: Authenticator, sessions: SessionStore) {
           throw new Unauthorized('Invalid user name or password', 'invalid-credentials');
         }
         throttle.succeed(request.ip);
-        return auth.login(user, clientInfo(request));
+        return auth.login(user, request);
       },
     );
 
@@ -97,7 +96,7 @@ export function authRoutes(auth: Authenticator, sessions: SessionStore) {
         requireAdmin(request);
         const user = await auth.users?.get(request.body.userName);
         if (!user || !user.active) throw new NotFound(`User ${request.body.userName} not found`);
-        return auth.login(user, clientInfo(request));
+        return auth.login(user, request);
       },
     );
 

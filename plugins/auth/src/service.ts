@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type {
   AuthService,
-  ClientInfo,
   DatabaseTransaction,
   EventBus,
   LoginResponse,
@@ -9,7 +8,7 @@ import type {
   UserRecord,
   UserSource,
 } from '@pipewright/sdk';
-import { readCredentials } from './credentials.js';
+import { clientInfo, readCredentials } from './credentials.js';
 import type { SessionStore } from './sessions.js';
 
 const flag = (data: Record<string, unknown>, key: string) => data[key] === true;
@@ -33,7 +32,8 @@ export class Authenticator implements AuthService {
     return this.source;
   }
 
-  async login(user: UserRecord, info: ClientInfo): Promise<LoginResponse> {
+  async login(user: UserRecord, request: FastifyRequest): Promise<LoginResponse> {
+    const info = clientInfo(request);
     const { token } = await this.sessions.open(user.name, info);
     await this.events.emit({ topic: 'auth.login', user: user.name, description: `${user.name} logged in`, summary: { ip: info.ip ?? null } });
     return { detail: `Logged in as ${user.name}`, token, user: this.source!.present(user) };

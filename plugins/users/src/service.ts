@@ -100,8 +100,8 @@ export class UserService implements UserDirectory {
     return row ? toRecord(row) : null;
   }
 
-  async hasAdmin(): Promise<boolean> {
-    const row = await this.db
+  async hasAdmin(db: Database = this.db): Promise<boolean> {
+    const row = await db
       .selectFrom('users')
       .select('name')
       .where('active', '=', true)

@@ -1,0 +1,90 @@
+import { sql } from 'kysely';
+import {
+  Conflict,
+  NoContent,
+  requireAdmin,
+  type AddonContext,
+  type AuthService,
+  type UserDirectory,
+} from '@pipewright/sdk';
+import { Info, InfoQuery, InitializeRequest, LoginResponse } from './schemas.js';
+
+// Serialises initialize calls of every server process, so two people racing through the form make one admin.
+const INITIALIZE_LOCK = 7_140_002;
+
+export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: AuthService) {
+  const setFinished = (finished: boolean) =>
+    ctx.db.updateTable('onboarding_state').set({ finished, updated_at: sql`now()` }).execute();
+
+  return async (app: AddonContext['app']) => {
+    app.get(
+      '/api/info',
+      {
+        schema: {
+          summary: 'Server information: the login message, the API version and whether an administrator exists; more once logged in',
+          security: [],
+          querystring: InfoQuery,
+          response: { 200: Info },
+        },
+      },
+      async (request) => {
+        const base = { motd: ctx.server.loginMessage, version: ctx.server.apiVersion, noAdminUser: !(await users.hasAdmin()) };
+        if (!request.user) return base;
+        const me = await users.get(request.user.name);
+        const state = await ctx.db.selectFrom('onboarding_state').select('finished').executeTakeFirstOrThrow();
+        const info = {
+          ...base,
+          onboarding: request.user.isAdmin && !state.finished,
+          uptime: (Date.now() - ctx.server.startedAt.getTime()) / 1000,
+          user: me ? users.present(me) : undefined,
+        };
+        if (!request.query.full) return info;
+        const addons = Object.fromEntries(ctx.addons().filter((a) => !a.isBroken).map((a) => [a.name, a.version]));
+        return { ...info, serverTime: new Date().toISOString(), addons };
+      },
+    );
+
+    app.post(
+      '/api/onboarding/initialize',
+      {
+        schema: {
+          summary: 'Create the first administrator and log in (only while no administrator exists)',
+          security: [],
+          body: InitializeRequest,
+          response: { 200: LoginResponse },
+        },
+      },
+      async (request) => {
+        const { adminName, adminPassword, adminFullName, adminEmail } = request.body;
+        const admin = await ctx.db.transaction().execute(async (trx) => {
+          await sql`SELECT pg_advisory_xact_lock(${INITIALIZE_LOCK})`.execute(trx);
+          if (await users.hasAdmin(trx)) throw new Conflict('The server is already initialized: an administrator exists', 'already-initialized');
+          const attrib = { ...(adminFullName ? { fullName: adminFullName } : {}), ...(adminEmail ? { email: adminEmail } : {}) };
+          return users.create(trx, { name: adminName, password: adminPassword, attrib, data: { isAdmin: true } });
+        });
+        await ctx.events.emit({ topic: 'server.initialized', user: admin.name, description: `${admin.name} created as the first administrator` });
+        return auth.login(admin, request);
+      },
+    );
+
+    app.post(
+      '/api/onboarding/abort',
+      { schema: { summary: 'Dismiss the setup wizard (administrators)', response: { 204: NoContent } } },
+      async (request, reply) => {
+        requireAdmin(request);
+        await setFinished(true);
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.post(
+      '/api/onboarding/restart',
+      { schema: { summary: 'Show the setup wizard again (administrators)', response: { 204: NoContent } } },
+      async (request, reply) => {
+        requireAdmin(request);
+        await setFinished(false);
+        return reply.code(204).send(null);
+      },
+    );
+  };
+}

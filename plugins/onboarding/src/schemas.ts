@@ -1,0 +1,29 @@
+import { JsonObject, Type, UserName } from '@pipewright/sdk';
+
+export const InfoQuery = Type.Object(
+  { full: Type.Optional(Type.Boolean({ default: false, description: 'Add the addons and the server time' })) },
+  { additionalProperties: false },
+);
+
+export const Info = Type.Object({
+  motd: Type.Union([Type.String(), Type.Null()], { description: 'The login page message' }),
+  version: Type.String({ description: 'AYON API version the server speaks' }),
+  noAdminUser: Type.Boolean({ description: 'True until the first administrator is created' }),
+  onboarding: Type.Optional(Type.Boolean({ description: 'True while an administrator should see the setup wizard' })),
+  uptime: Type.Optional(Type.Number({ description: 'Seconds since the server process started' })),
+  user: Type.Optional(JsonObject),
+  serverTime: Type.Optional(Type.String({ format: 'date-time' })),
+  addons: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Loaded addons: name to version' })),
+});
+
+export const InitializeRequest = Type.Object(
+  {
+    adminName: UserName,
+    adminPassword: Type.String({ minLength: 8, maxLength: 1024, description: 'At least 8 characters' }),
+    adminFullName: Type.Optional(Type.String({ maxLength: 255 })),
+    adminEmail: Type.Optional(Type.String({ maxLength: 255, pattern: '^$|^[^@\\s]+@[^@\\s]+$' })),
+  },
+  { additionalProperties: false },
+);
+
+export const LoginResponse = Type.Object({ detail: Type.String(), token: Type.String(), user: JsonObject });

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { bootTestCore, type TestCore } from '@pipewright/core/testing';
+
+let core: TestCore;
+beforeAll(async () => {
+  core = await bootTestCore({ addons: ['onboarding'], config: { loginMessage: 'Welcome to the studio' } });
+});
+afterAll(() => core.close());
+
+const initialize = (body: object) => core.request('POST', '/api/onboarding/initialize', { body });
+
+describe('a fresh server', () => {
+  it('tells anonymous callers only the login message, the API version and that no administrator exists', async () => {
+    const res = await core.request('GET', '/api/info');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ motd: 'Welcome to the studio', version: '1.11.3', noAdminUser: true });
+  });
+
+  it('validates the first administrator form with 422', async () => {
+    const missing = await initialize({ adminName: 'admin' });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'adminPassword'], type: 'required' })]);
+    const bad = await initialize({ adminName: 'bad name', adminPassword: 'short', adminEmail: 'nope' });
+    expect(bad.body.errors.map((e: any) => e.loc.join('.')).sort()).toEqual(['body.adminEmail', 'body.adminName', 'body.adminPassword']);
+    expect((await core.request('GET', '/api/info?full=perhaps')).status).toBe(422);
+  });
+
+  it('creates exactly one administrator when two people submit the form at once, and logs them in', async () => {
+    const [a, b] = await Promise.all([
+      initialize({ adminName: 'admin', adminPassword: 'first admin pass', adminFullName: 'Ada Admin', adminEmail: 'ada@studio.test' }),
+      initialize({ adminName: 'other', adminPassword: 'second admin pass' }),
+    ]);
+    const statuses = [a.status, b.status].sort();
+    expect(statuses).toEqual([200, 409]);
+    const winner = a.status === 200 ? a : b;
+    const loser = a.status === 200 ? b : a;
+    expect(loser.body).toEqual({ code: 409, detail: 'The server is already initialized: an administrator exists' });
+    expect(winner.body).toEqual({
+      detail: expect.stringMatching(/^Logged in as /),
+      token: expect.stringMatching(/^[0-9a-f]{64}$/),
+      user: expect.objectContaining({ data: { isAdmin: true } }),
+    });
+    const me = await core.request('GET', '/api/users/me', { token: winner.body.token });
+    expect(me.body.data.isAdmin).toBe(true);
+  });
+});
+
+describe('an initialized server', () => {
+  let token: string;
+  beforeAll(async () => {
+    const login = await core.request('POST', '/api/auth/login', { body: { name: 'admin', password: 'first admin pass' } });
+    token = login.status === 200 ? login.body.token : (await core.request('POST', '/api/auth/login', { body: { name: 'other', password: 'second admin pass' } })).body.token;
+  });
+
+  it('refuses another initialize', async () => {
+    expect((await initialize({ adminName: 'late', adminPassword: 'late admin pass' })).status).toBe(409);
+  });
+
+  it('reports the administrator, uptime and the wizard to a logged-in admin', async () => {
+    const anonymous = await core.request('GET', '/api/info');
+    expect(anonymous.body).toEqual({ motd: 'Welcome to the studio', version: '1.11.3', noAdminUser: false });
+    const info = await core.request('GET', '/api/info', { token });
+    expect(info.body).toMatchObject({ noAdminUser: false, onboarding: true, user: { data: { isAdmin: true } } });
+    expect(info.body.uptime).toBeGreaterThan(0);
+    expect(info.body.addons).toBeUndefined();
+    const full = await core.request('GET', '/api/info?full=true', { token });
+    expect(full.body.addons).toEqual({ auth: '1.0.0', users: '1.0.0', onboarding: '1.0.0' });
+  });
+
+  it('lets an administrator dismiss and restart the wizard, nobody else', async () => {
+    expect((await core.request('POST', '/api/onboarding/abort', { token })).status).toBe(204);
+    expect((await core.request('GET', '/api/info', { token })).body.onboarding).toBe(false);
+    expect((await core.request('POST', '/api/onboarding/restart', { token })).status).toBe(204);
+    expect((await core.request('GET', '/api/info', { token })).body.onboarding).toBe(true);
+    expect((await core.request('POST', '/api/onboarding/abort')).status).toBe(401);
+    await core.request('PUT', '/api/users/artist', { token, body: { password: 'artist password' } });
+    const artist = (await core.request('POST', '/api/auth/login', { body: { name: 'artist', password: 'artist password' } })).body.token;
+    expect((await core.request('POST', '/api/onboarding/restart', { token: artist })).status).toBe(403);
+    expect((await core.request('GET', '/api/info', { token: artist })).body.onboarding).toBe(false);
+  });
+});
