@@ -28,8 +28,8 @@ async function pgliteTemplate(): Promise<Blob> {
   return new Blob([await readFile(TEMPLATE)]);
 }
 
-/** A throwaway database on the PostgreSQL server named by DATABASE_URL, dropped when closed. */
-async function freshPostgresDatabase(serverUrl: string): Promise<OpenDatabase> {
+/** A throwaway database on the PostgreSQL server at serverUrl: its URL, and how to drop it. */
+export async function createTestDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `pwtest_${newId()}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -37,15 +37,25 @@ async function freshPostgresDatabase(serverUrl: string): Promise<OpenDatabase> {
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openPostgres(url.toString(), 8);
   return {
-    ...database,
-    async close() {
-      await database.close();
+    url: url.toString(),
+    async drop() {
       const dropper = new pg.Client({ connectionString: serverUrl });
       await dropper.connect();
       await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await dropper.end();
+    },
+  };
+}
+
+async function freshPostgresDatabase(serverUrl: string): Promise<OpenDatabase> {
+  const created = await createTestDatabase(serverUrl);
+  const database = await openPostgres(created.url, 8);
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await created.drop();
     },
   };
 }
