@@ -1,0 +1,77 @@
+import { NotFound, requireUser, type AddonApp, type AddonInfo } from '@pipewright/sdk';
+import { addonList, findRunning, frontendModules } from './catalog.js';
+import {
+  AddonFrontendRootParams,
+  AddonList,
+  AddonListQuery,
+  AddonStaticParams,
+  FrontendModuleList,
+} from './schemas.js';
+import { locateStaticFile, sendStaticFile, type StaticFolder } from './static-files.js';
+
+/** GET /api/addons and GET /api/frontendModules: what the server runs, for the web app and for clients. */
+export function catalogRoutes(addons: () => AddonInfo[]) {
+  return async (app: AddonApp) => {
+    app.get(
+      '/api/addons',
+      {
+        schema: {
+          summary: 'List the addons the server knows, with broken ones and why they are broken',
+          querystring: AddonListQuery,
+          response: { 200: AddonList },
+        },
+      },
+      async (request) => {
+        requireUser(request);
+        return { addons: addonList(addons()) };
+      },
+    );
+
+    app.get(
+      '/api/frontendModules',
+      {
+        schema: {
+          summary: 'Module Federation remotes of the running addons',
+          response: { 200: FrontendModuleList },
+        },
+      },
+      async (request) => {
+        requireUser(request);
+        return frontendModules(addons());
+      },
+    );
+  };
+}
+
+/** /addons/{name}/{version}/frontend|public|private/{path}: the files each running addon ships. */
+export function staticFileRoutes(addons: () => AddonInfo[]) {
+  return async (app: AddonApp) => {
+    const serve = (folder: StaticFolder, loginRequired: boolean) =>
+      app.get(
+        `/addons/:addon_name/:addon_version/${folder}/*`,
+        { schema: { hide: true, params: AddonStaticParams } },
+        async (request, reply) => {
+          // Before the lookup, so an anonymous caller cannot probe which addons exist.
+          if (loginRequired) requireUser(request);
+          const { addon_name: name, addon_version: version, '*': path } = request.params;
+          const addon = findRunning(addons(), name, version);
+          if (!addon) throw new NotFound(`Addon ${name} ${version} is not running on this server`);
+          return sendStaticFile(reply, await locateStaticFile(addon, folder, path));
+        },
+      );
+
+    serve('frontend', false);
+    serve('public', false);
+    serve('private', true);
+
+    // Without the trailing slash, relative asset URLs in index.html would resolve one folder too high.
+    app.get(
+      '/addons/:addon_name/:addon_version/frontend',
+      { schema: { hide: true, params: AddonFrontendRootParams } },
+      async (request, reply) => {
+        const [path, query] = request.url.split(/\?(.*)/s, 2);
+        return reply.redirect(`${path}/${query ? `?${query}` : ''}`, 301);
+      },
+    );
+  };
+}

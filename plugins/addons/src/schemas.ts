@@ -1,0 +1,71 @@
+import { JsonObject, Type } from '@pipewright/sdk';
+
+/** The same rule defineAddon enforces, so a name that could never be loaded is refused as bad input. */
+export const AddonName = Type.String({
+  pattern: '^[a-z0-9][a-z0-9_-]*$',
+  minLength: 1,
+  maxLength: 64,
+  examples: ['review'],
+});
+
+/** Semver-like: AYON appends +git or +dev to development versions, so build metadata is allowed. */
+export const AddonVersion = Type.String({
+  pattern: '^[0-9A-Za-z][0-9A-Za-z.+_-]*$',
+  minLength: 1,
+  maxLength: 64,
+  examples: ['1.0.0', '2.1.0+git'],
+});
+
+export const AddonListQuery = Type.Object({
+  details: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description: 'Accepted for AYON compatibility; every field is always sent',
+    }),
+  ),
+});
+
+export const AddonVersionInfo = Type.Object({
+  hasSettings: Type.Boolean(),
+  hasSiteSettings: Type.Boolean(),
+  frontendScopes: Type.Record(Type.String(), JsonObject),
+  clientPyproject: Type.Null(),
+  clientSourceInfo: Type.Null(),
+  services: Type.Record(Type.String(), JsonObject),
+  isBroken: Type.Boolean(),
+  reason: Type.Union([Type.String(), Type.Null()], { description: 'Why a broken addon could not be loaded' }),
+});
+
+export const AddonListItem = Type.Object({
+  name: Type.String(),
+  title: Type.String(),
+  description: Type.String(),
+  versions: Type.Record(Type.String(), AddonVersionInfo),
+  productionVersion: Type.Union([Type.String(), Type.Null()], {
+    description: 'The version this server runs; null when it does not run',
+  }),
+  stagingVersion: Type.Null(),
+  addonType: Type.Literal('server'),
+  system: Type.Boolean({ description: 'True for the areas built into the server itself' }),
+  projectCanOverrideAddonVersion: Type.Boolean(),
+});
+
+export const AddonList = Type.Object({ addons: Type.Array(AddonListItem) });
+
+export const FrontendModule = Type.Object({
+  addonName: Type.String(),
+  addonVersion: Type.String(),
+  modules: Type.Record(Type.String(), Type.Array(Type.String()), {
+    description: 'Module Federation remote name to the modules it exposes',
+  }),
+});
+
+export const FrontendModuleList = Type.Array(FrontendModule);
+
+export const AddonStaticParams = Type.Object({
+  addon_name: AddonName,
+  addon_version: AddonVersion,
+  '*': Type.String({ maxLength: 1024, description: 'Path of the file inside the folder' }),
+});
+
+export const AddonFrontendRootParams = Type.Object({ addon_name: AddonName, addon_version: AddonVersion });

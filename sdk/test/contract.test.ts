@@ -1,0 +1,73 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  Forbidden,
+  Unauthorized,
+  defineAddon,
+  newId,
+  requireAdmin,
+  requireManager,
+  requireUser,
+  topicMatches,
+  type RequestUser,
+} from '../src/index.js';
+
+const user = (flags: Partial<RequestUser> = {}): RequestUser => ({
+  name: 'alice',
+  isAdmin: false,
+  isManager: false,
+  isService: false,
+  isGuest: false,
+  accessGroups: {},
+  sessionId: null,
+  isApiKey: false,
+  ...flags,
+});
+
+describe('defineAddon', () => {
+  it('accepts a well-formed addon as it is', () => {
+    const addon = { name: 'review-tools', version: '1.2.3-beta.1', title: 'Review tools' };
+    expect(defineAddon(addon)).toBe(addon);
+  });
+
+  it('refuses names that cannot be URL segments and versions that are not semver', () => {
+    expect(() => defineAddon({ name: 'Review Tools', version: '1.0.0', title: 'x' })).toThrow(/lowercase/);
+    expect(() => defineAddon({ name: 'review', version: 'latest', title: 'x' })).toThrow(/not semver/);
+  });
+});
+
+describe('topicMatches', () => {
+  it('matches everything, prefixes and exact topics', () => {
+    expect(topicMatches('*', 'entity.folder.created')).toBe(true);
+    expect(topicMatches('entity.*', 'entity.folder.created')).toBe(true);
+    expect(topicMatches('entity.folder*', 'entity.folder.created')).toBe(true);
+    expect(topicMatches('entity.task.*', 'entity.folder.created')).toBe(false);
+    expect(topicMatches('auth.login', 'auth.login')).toBe(true);
+    expect(topicMatches('auth.login', 'auth.logout')).toBe(false);
+  });
+});
+
+describe('newId', () => {
+  it('makes distinct 32-character lowercase hex ids', () => {
+    const ids = new Set(Array.from({ length: 1000 }, newId));
+    expect(ids.size).toBe(1000);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}$/);
+  });
+});
+
+describe('access guards', () => {
+  it('answers 401 without a user', () => {
+    expect(() => requireUser({ user: null })).toThrow(Unauthorized);
+  });
+
+  it('lets managers, admins and services pass the manager guard, not artists', () => {
+    expect(() => requireManager({ user: user() })).toThrow(Forbidden);
+    for (const flags of [{ isManager: true }, { isAdmin: true }, { isService: true }]) {
+      expect(requireManager({ user: user(flags) }).name).toBe('alice');
+    }
+  });
+
+  it('keeps managers out of admin-only routes', () => {
+    expect(() => requireAdmin({ user: user({ isManager: true }) })).toThrow(Forbidden);
+    expect(requireAdmin({ user: user({ isAdmin: true }) }).isAdmin).toBe(true);
+  });
+});
