@@ -230,3 +230,19 @@ describe('reading users', () => {
     expect((await core.request('PATCH', '/api/users/boss/frontendPreferences', { token: alice, body: {} })).status).toBe(403);
   });
 });
+
+describe('bad user names in paths', () => {
+  it.each([
+    ['GET', '/api/users/-x-'],
+    ['DELETE', '/api/users/x_'],
+    ['PATCH', '/api/users/a%20b'],
+    ['GET', '/api/users/.x/apikeys'],
+    ['PATCH', '/api/users/x-/password'],
+    ['POST', '/api/users/-/checkPassword'],
+    ['PATCH', '/api/users/_x/frontendPreferences'],
+  ])('%s %s answers 422 at path.user_name', async (method, url) => {
+    const res = await core.request(method, url, { token: admin, body: method === 'GET' || method === 'DELETE' ? undefined : { password: PASSWORD } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0].loc).toEqual(['path', 'user_name']);
+  });
+});
