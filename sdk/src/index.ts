@@ -3,6 +3,7 @@ export * from './errors.js';
 export * from './events.js';
 export * from './ids.js';
 export * from './request.js';
+export * from './project-services.js';
 export * from './schemas.js';
 export * from './services.js';
 export * from './version.js';

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Database, DatabaseTransaction } from './addon.js';
 import type { RequestUser } from './request.js';
+import type { AnatomyPresets, AttributeLibrary } from './project-services.js';
 
 /** A user as stored and as shown on the wire (GET /api/users/{name}). */
 export interface UserRecord {
@@ -68,4 +69,6 @@ export interface AuthService {
 export interface ServiceMap {
   auth: AuthService;
   users: UserDirectory;
+  attributes: AttributeLibrary;
+  anatomy: AnatomyPresets;
 }
