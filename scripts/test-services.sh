@@ -13,11 +13,11 @@ case "${1:-start}" in
     if ! pg_lsclusters -h | awk '{print $2}' | grep -qx pwtest; then
       pg_createcluster "$PG_VERSION" pwtest -p "$PG_PORT" -- --auth-local=peer --auth-host=trust >/dev/null
     fi
-    pg_ctlcluster "$PG_VERSION" pwtest start 2>/dev/null || true
+    pg_ctlcluster "$PG_VERSION" pwtest start >/dev/null 2>&1 || true
     until pg_isready -q -h 127.0.0.1 -p "$PG_PORT"; do sleep 0.2; done
     if ! redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1; then
       redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --daemonize yes --dir "$RUN_DIR" \
-        --pidfile "$RUN_DIR/redis.pid" --logfile "$RUN_DIR/redis.log" --save "" --appendonly no
+        --pidfile "$RUN_DIR/redis.pid" --logfile "$RUN_DIR/redis.log" --save "" --appendonly no >/dev/null
       until redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1; do sleep 0.2; done
     fi
     echo "DATABASE_URL=postgres://postgres@127.0.0.1:$PG_PORT/postgres"

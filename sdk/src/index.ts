@@ -2,6 +2,7 @@ export * from './addon.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './ids.js';
+export * from './merge.js';
 export * from './request.js';
 export * from './project-services.js';
 export * from './schemas.js';

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import {
   Conflict,
   NotFound,
+  mergePatch,
   newId,
   type AuthService,
   type Database,
@@ -24,16 +25,6 @@ export interface ApiKey {
   preview: string;
   created: string;
   expires: string | null;
-}
-
-/** Set keys from a patch, remove those set to null: how attrib and data are updated everywhere. */
-export function mergePatch(base: Json, patch: Json | undefined): Json {
-  const merged = { ...base };
-  for (const [key, value] of Object.entries(patch ?? {})) {
-    if (value === null) delete merged[key];
-    else merged[key] = value;
-  }
-  return merged;
 }
 
 function toRecord(row: Record<string, any>): UserRecord {

@@ -1,0 +1,20 @@
+import { defineAddon } from '@pipewright/sdk';
+import { studioMigrations } from './migrations.js';
+import { AnatomyPresetService } from './presets.js';
+import { anatomyRoutes } from './routes.js';
+
+// Anatomy presets are the templates new projects are created from; the projects addon uses this service to
+// turn a preset into a project's fields and back.
+export default defineAddon({
+  name: 'anatomy',
+  version: '1.0.0',
+  title: 'Anatomy',
+  description: 'Anatomy presets: roots, templates, types, statuses and tags that new projects start from',
+  dependsOn: ['auth'],
+  migrations: { studio: studioMigrations },
+  async setup(ctx) {
+    const presets = new AnatomyPresetService(ctx.db);
+    ctx.provide('anatomy', presets);
+    await ctx.app.register(anatomyRoutes(presets, ctx.events, ctx.server.apiVersion));
+  },
+});

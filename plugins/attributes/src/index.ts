@@ -1,0 +1,23 @@
+import { defineAddon } from '@pipewright/sdk';
+import { AttributeService } from './library.js';
+import { studioMigrations } from './migrations.js';
+import { attributeRoutes } from './routes.js';
+
+// Which attributes each entity type carries, with their types, limits and defaults. The entity addons validate
+// attrib through the library this provides and take defaults and inheritance from it.
+export default defineAddon({
+  name: 'attributes',
+  version: '1.0.0',
+  title: 'Attributes',
+  description:
+    'The attribute library: which attributes each entity type carries, their types, limits and defaults',
+  dependsOn: ['auth'],
+  migrations: { studio: studioMigrations },
+  async setup(ctx) {
+    const library = new AttributeService(ctx.db, ctx.events);
+    // Other server processes change definitions too; their events reach this one through Redis.
+    ctx.onClose(ctx.events.subscribe('attribute.*', () => library.invalidate()));
+    ctx.provide('attributes', library);
+    await ctx.app.register(attributeRoutes(library));
+  },
+});

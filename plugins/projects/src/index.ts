@@ -1,0 +1,19 @@
+import { defineAddon } from '@pipewright/sdk';
+import { studioMigrations } from './migrations.js';
+import { projectRoutes } from './routes.js';
+import { ProjectService } from './service.js';
+
+// Projects are the unit a studio works in: each gets its own PostgreSQL schema, created with the project and
+// dropped with it, where the entity addons keep its folders, tasks, products and versions.
+export default defineAddon({
+  name: 'projects',
+  version: '1.0.0',
+  title: 'Projects',
+  description: 'Projects, their anatomy-derived settings and roots',
+  dependsOn: ['auth', 'attributes', 'anatomy'],
+  migrations: { studio: studioMigrations },
+  async setup(ctx) {
+    const projects = new ProjectService(ctx.db, ctx.events, ctx.projects, ctx.use('attributes'), ctx.use('anatomy'));
+    await ctx.app.register(projectRoutes(projects));
+  },
+});

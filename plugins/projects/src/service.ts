@@ -1,0 +1,263 @@
+import { sql } from 'kysely';
+import {
+  Conflict,
+  Forbidden,
+  NotFound,
+  ValidationFailed,
+  isManagerOrAbove,
+  mergePatch,
+  type AnatomyPresets,
+  type AttributeLibrary,
+  type Database,
+  type EventBus,
+  type ProjectLayout,
+  type ProjectStorage,
+  type RequestUser,
+  type Sender,
+  type Static,
+} from '@pipewright/sdk';
+import type { Project, ProjectListItem, ProjectListQuery, ProjectPatch } from './schemas.js';
+
+type Json = Record<string, unknown>;
+type Row = Record<string, any>;
+
+/** Fields of a project other than its name, as the API writes them. */
+export type ProjectFields = Static<typeof ProjectPatch>;
+
+const LAYOUT_COLUMNS = { folderTypes: 'folder_types', taskTypes: 'task_types', linkTypes: 'link_types', statuses: 'statuses', tags: 'tags' } as const;
+const ORDER_COLUMNS = { name: 'name', createdAt: 'created_at', updatedAt: 'updated_at' } as const;
+
+const byName = (name: string) => sql<boolean>`lower(name) = ${name.toLowerCase()}`;
+
+/** The columns to write for the given fields; absent fields are left out. */
+function columns(fields: ProjectFields): Json {
+  const values: Json = {};
+  if (fields.code !== undefined) values.code = fields.code;
+  if (fields.library !== undefined) values.library = fields.library;
+  if (fields.active !== undefined) values.active = fields.active;
+  for (const [field, column] of Object.entries(LAYOUT_COLUMNS)) {
+    const value = fields[field as keyof typeof LAYOUT_COLUMNS];
+    if (value !== undefined) values[column] = JSON.stringify(value);
+  }
+  for (const field of ['attrib', 'data', 'config'] as const) {
+    if (fields[field] !== undefined) values[field] = JSON.stringify(fields[field]);
+  }
+  return values;
+}
+
+function uniqueViolation(error: unknown): string | null {
+  const e = error as { code?: string; constraint?: string; message?: string };
+  if (e.code !== '23505') return null;
+  return `${e.constraint ?? ''} ${e.message ?? ''}`.includes('code') ? 'code' : 'name';
+}
+
+/** Projects: the public.projects row, and the project_<name> schema that holds the project's entities. */
+export class ProjectService {
+  constructor(
+    private readonly db: Database,
+    private readonly events: EventBus,
+    private readonly storage: ProjectStorage,
+    private readonly attributes: AttributeLibrary,
+    private readonly anatomy: AnatomyPresets,
+  ) {}
+
+  /** Managers see every project; other users the projects an access group gives them. */
+  canSee(caller: RequestUser, projectName: string): boolean {
+    if (isManagerOrAbove(caller)) return true;
+    return Object.keys(caller.accessGroups).some((name) => name.toLowerCase() === projectName.toLowerCase());
+  }
+
+  async list(caller: RequestUser, query: Static<typeof ProjectListQuery>): Promise<{ count: number; projects: Static<typeof ProjectListItem>[] }> {
+    let select = this.db.selectFrom('projects');
+    if (query.library !== undefined) select = select.where('library', '=', query.library);
+    if (query.active !== undefined) select = select.where('active', '=', query.active);
+    if (query.name) select = select.where('name', 'ilike', query.name);
+    if (!isManagerOrAbove(caller)) {
+      const visible = Object.keys(caller.accessGroups).map((name) => name.toLowerCase());
+      if (visible.length === 0) return { count: 0, projects: [] };
+      select = select.where(sql<string>`lower(name)`, 'in', visible);
+    }
+    const { count } = await select.select(sql<number>`count(*)`.as('count')).executeTakeFirstOrThrow();
+    let page = select
+      .select(['name', 'code', 'active', 'library', 'created_at', 'updated_at'])
+      .orderBy(ORDER_COLUMNS[query.order ?? 'name'], query.desc ? 'desc' : 'asc')
+      .orderBy('name');
+    if (query.length) page = page.limit(query.length).offset((query.page - 1) * query.length);
+    const rows = await page.execute();
+    return {
+      count,
+      projects: rows.map((row) => ({
+        name: row.name,
+        code: row.code,
+        active: row.active,
+        library: row.library,
+        createdAt: new Date(row.created_at).toISOString(),
+        updatedAt: new Date(row.updated_at).toISOString(),
+      })),
+    };
+  }
+
+  /** The project as the caller may see it: 404 when it does not exist, 403 when the caller has no access. */
+  async require(caller: RequestUser, name: string, db: Database = this.db): Promise<Row> {
+    const row = await db.selectFrom('projects').selectAll().where(byName(name)).executeTakeFirst();
+    if (!row) throw new NotFound(`Project ${name} not found`);
+    if (!this.canSee(caller, row.name)) throw new Forbidden(`You have no access to project ${row.name}`);
+    return row;
+  }
+
+  async exists(name: string): Promise<boolean> {
+    return (await this.db.selectFrom('projects').select('name').where(byName(name)).executeTakeFirst()) !== undefined;
+  }
+
+  /** Create a project row and its schema in one transaction; a half-created project never remains. */
+  async create(name: string, fields: ProjectFields): Promise<void> {
+    await this.checkAttrib(fields.attrib, ['body', 'attrib']);
+    await this.db.transaction().execute(async (trx) => {
+      try {
+        await trx.insertInto('projects').values({ name, code: fields.code ?? name, ...columns(fields) }).execute();
+      } catch (error) {
+        const clash = uniqueViolation(error);
+        if (clash === 'code') throw new Conflict(`Project code ${fields.code ?? name} is already used by another project`, 'unique-violation');
+        if (clash) throw new Conflict(`Project ${name} already exists`, 'unique-violation');
+        throw error;
+      }
+      await this.storage.create(name, trx);
+    });
+  }
+
+  /** Deploy from an anatomy: its types, statuses, tags, link types, attributes and config become the project's. */
+  async deploy(input: { name: string; code: string; library?: boolean; anatomy?: Json; preset?: string }): Promise<void> {
+    let layout: ProjectLayout;
+    if (input.anatomy) {
+      const { anatomy, problems } = this.anatomy.validate(input.anatomy, ['body', 'anatomy']);
+      if (!anatomy) throw new ValidationFailed(problems, 'The anatomy is not valid');
+      layout = this.anatomy.toProject(anatomy);
+    } else {
+      layout = this.anatomy.toProject(await this.anatomy.get(input.preset ?? '_'));
+    }
+    await this.create(input.name, { code: input.code, library: input.library ?? false, ...layout });
+  }
+
+  /** Replace every field of an existing project that the body names (PUT on an existing project). */
+  async replace(caller: RequestUser, name: string, fields: ProjectFields): Promise<void> {
+    await this.checkAttrib(fields.attrib, ['body', 'attrib']);
+    const row = await this.require(caller, name);
+    await this.write(row.name, columns(fields));
+  }
+
+  /** attrib, data and config merge (null removes a key); the other fields replace. */
+  async patch(caller: RequestUser, name: string, patch: ProjectFields): Promise<string> {
+    const row = await this.require(caller, name);
+    const attrib = patch.attrib === undefined ? undefined : mergePatch(row.attrib, patch.attrib);
+    await this.checkAttrib(patch.attrib, ['body', 'attrib']);
+    await this.write(row.name, columns({
+      ...patch,
+      attrib,
+      data: patch.data === undefined ? undefined : mergePatch(row.data, patch.data),
+      config: patch.config === undefined ? undefined : mergePatch(row.config, patch.config),
+    }));
+    return row.name;
+  }
+
+  async setLayout(caller: RequestUser, name: string, document: Json): Promise<string> {
+    const row = await this.require(caller, name);
+    const { anatomy, problems } = this.anatomy.validate(document, ['body']);
+    if (!anatomy) throw new ValidationFailed(problems, 'The anatomy is not valid');
+    await this.write(row.name, columns(this.anatomy.toProject(anatomy)));
+    return row.name;
+  }
+
+  async remove(caller: RequestUser, name: string): Promise<string> {
+    const row = await this.require(caller, name);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('projects').where('name', '=', row.name).execute();
+      await this.storage.drop(row.name, trx);
+    });
+    return row.name;
+  }
+
+  async present(row: Row): Promise<Static<typeof Project>> {
+    const defaults = await this.attributes.defaults('project');
+    return {
+      name: row.name,
+      code: row.code,
+      library: row.library,
+      active: row.active,
+      folderTypes: row.folder_types,
+      taskTypes: row.task_types,
+      linkTypes: row.link_types,
+      statuses: row.statuses,
+      tags: row.tags,
+      config: row.config,
+      attrib: { ...defaults, ...row.attrib },
+      ownAttrib: Object.keys(row.attrib),
+      data: row.data,
+      createdAt: new Date(row.created_at).toISOString(),
+      updatedAt: new Date(row.updated_at).toISOString(),
+    };
+  }
+
+  anatomyOf(row: Row): Json {
+    return this.anatomy.fromProject(this.layout(row)) as unknown as Json;
+  }
+
+  layout(row: Row): ProjectLayout {
+    return {
+      folderTypes: row.folder_types,
+      taskTypes: row.task_types,
+      linkTypes: row.link_types,
+      statuses: row.statuses,
+      tags: row.tags,
+      attrib: row.attrib,
+      config: row.config,
+    };
+  }
+
+  /** The roots a site uses on a platform: the project's roots for that platform, overridden by the site's own. */
+  async siteRoots(row: Row, siteId: string | null, platform: 'windows' | 'linux' | 'darwin'): Promise<Record<string, string>> {
+    const roots = Object.fromEntries(
+      Object.entries((row.config.roots ?? {}) as Record<string, Record<string, string>>).map(([root, paths]) => [root, paths[platform] ?? '']),
+    );
+    if (!siteId) return roots;
+    const custom = await this.db
+      .selectFrom('project_site_roots')
+      .select('roots')
+      .where('project_name', '=', row.name)
+      .where('site_id', '=', siteId)
+      .executeTakeFirst();
+    return { ...roots, ...((custom?.roots ?? {}) as Record<string, string>) };
+  }
+
+  async setSiteRoots(row: Row, siteId: string, roots: Record<string, string>): Promise<void> {
+    const known = Object.keys((row.config.roots ?? {}) as Json);
+    const problems = Object.keys(roots)
+      .filter((root) => !known.includes(root))
+      .map((root) => ({ loc: ['body', root], msg: `project ${row.name} has no root named ${root}`, type: 'unknown_root' }));
+    if (problems.length) throw new ValidationFailed(problems, 'Unknown roots');
+    await this.db
+      .insertInto('project_site_roots')
+      .values({ project_name: row.name, site_id: siteId, roots: JSON.stringify(roots) })
+      .onConflict((oc) => oc.columns(['project_name', 'site_id']).doUpdateSet({ roots: JSON.stringify(roots) }))
+      .execute();
+  }
+
+  emit(topic: string, project: string, sender: Sender, user: string, summary: Json = {}) {
+    return this.events.emit({ topic, project, user, sender: sender.sender, senderType: sender.senderType, summary: { name: project, ...summary }, description: `${topic.split('.').pop()} project ${project}` });
+  }
+
+  private async write(name: string, values: Json): Promise<void> {
+    if (Object.keys(values).length === 0) return;
+    try {
+      await this.db.updateTable('projects').set({ ...values, updated_at: sql`now()` }).where('name', '=', name).execute();
+    } catch (error) {
+      if (uniqueViolation(error) === 'code') throw new Conflict('That project code is already used by another project', 'unique-violation');
+      throw error;
+    }
+  }
+
+  private async checkAttrib(attrib: Json | undefined, loc: string[]): Promise<void> {
+    if (!attrib) return;
+    const problems = await this.attributes.validate('project', attrib, loc);
+    if (problems.length) throw new ValidationFailed(problems, 'Invalid project attributes');
+  }
+}
