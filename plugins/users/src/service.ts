@@ -183,9 +183,8 @@ export class UserService implements UserDirectory {
   }
 
   async setFrontendPreferences(name: string, preferences: Json): Promise<void> {
-    const user = await this.require(name);
-    const merged = mergePatch((user.data.frontendPreferences ?? {}) as Json, preferences);
-    await this.update(user.name, { data: { frontendPreferences: merged } });
+    // data merges deeply, so the preferences patch (with its nulls) applies inside frontendPreferences.
+    await this.update(name, { data: { frontendPreferences: preferences } });
   }
 
   async listApiKeys(name: string): Promise<ApiKey[]> {
