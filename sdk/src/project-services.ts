@@ -1,4 +1,6 @@
+import type { DatabaseTransaction } from './addon.js';
 import type { Problem } from './errors.js';
+import type { RequestUser } from './request.js';
 
 /** Entity types attributes can apply to. */
 export type AttributeScope = 'project' | 'folder' | 'task' | 'product' | 'version' | 'representation' | 'workfile' | 'user' | 'list';
@@ -101,4 +103,35 @@ export interface AnatomyPresets {
   toProject(anatomy: Anatomy): ProjectLayout;
   /** A project's fields back as an anatomy (GET /api/projects/{p}/anatomy). */
   fromProject(project: ProjectLayout): Anatomy;
+}
+
+/** A project as other addons see it. */
+export interface ProjectRecord {
+  name: string;
+  code: string;
+  library: boolean;
+  active: boolean;
+  /** Effective values: attribute defaults overlaid with the project's own. */
+  attrib: Record<string, unknown>;
+  folderTypes: { name: string; [field: string]: unknown }[];
+  taskTypes: { name: string; [field: string]: unknown }[];
+  statuses: { name: string; state?: string; scope?: string[]; [field: string]: unknown }[];
+  tags: { name: string; [field: string]: unknown }[];
+  linkTypes: { name: string; [field: string]: unknown }[];
+  config: Record<string, unknown>;
+}
+
+/** What changed in a project, for addons that keep data derived from it. */
+export interface ProjectChange {
+  attrib: boolean;
+  /** Old name to new name, from items sent with an original_name that differs from their name. */
+  renamed: { statuses: Record<string, string>; folderTypes: Record<string, string>; taskTypes: Record<string, string> };
+}
+
+/** Provided by the projects addon. */
+export interface ProjectDirectory {
+  /** The project the caller may use: NotFound when it does not exist, Forbidden without access. */
+  require(caller: RequestUser, name: string): Promise<ProjectRecord>;
+  /** Run a hook inside the transaction that changes a project, after the change is written. */
+  onChange(hook: (trx: DatabaseTransaction, project: ProjectRecord, change: ProjectChange) => Promise<void>): void;
 }

@@ -14,6 +14,7 @@ export default defineAddon({
   migrations: { studio: studioMigrations },
   async setup(ctx) {
     const projects = new ProjectService(ctx.db, ctx.events, ctx.projects, ctx.use('attributes'), ctx.use('anatomy'));
+    ctx.provide('projects', projects);
     await ctx.app.register(projectRoutes(projects));
   },
 });

@@ -59,7 +59,7 @@ export function projectRoutes(projects: ProjectService) {
     app.get(
       '/api/projects/:project_name',
       { schema: { summary: 'One project with its effective attributes', params: ProjectParams, response: { 200: Project } } },
-      async (request) => projects.present(await projects.require(requireUser(request), request.params.project_name)),
+      async (request) => projects.present(await projects.requireRow(requireUser(request), request.params.project_name)),
     );
 
     app.patch(
@@ -88,7 +88,7 @@ export function projectRoutes(projects: ProjectService) {
       '/api/projects/:project_name/anatomy',
       { schema: { summary: "The project's anatomy", params: ProjectParams, response: { 200: JsonObject } } },
       async (request) => {
-        const row = await projects.require(requireUser(request), request.params.project_name);
+        const row = await projects.requireRow(requireUser(request), request.params.project_name);
         return projects.anatomyOf(row);
       },
     );
@@ -108,7 +108,7 @@ export function projectRoutes(projects: ProjectService) {
       '/api/projects/:project_name/roots',
       { schema: { summary: "The project's roots per platform", params: ProjectParams, response: { 200: Type.Record(Type.String(), JsonObject) } } },
       async (request) => {
-        const row = await projects.require(requireUser(request), request.params.project_name);
+        const row = await projects.requireRow(requireUser(request), request.params.project_name);
         return (row.config.roots ?? {}) as Record<string, Record<string, unknown>>;
       },
     );
@@ -117,7 +117,7 @@ export function projectRoutes(projects: ProjectService) {
       '/api/projects/:project_name/roots/:site_id',
       { schema: { summary: 'Set the root paths one site uses for this project', params: SiteRootParams, body: SiteRoots, response: { 204: NoContent } } },
       async (request, reply) => {
-        const row = await projects.require(requireUser(request), request.params.project_name);
+        const row = await projects.requireRow(requireUser(request), request.params.project_name);
         await projects.setSiteRoots(row, request.params.site_id, request.body);
         return reply.code(204).send(null);
       },
@@ -134,7 +134,7 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request) => {
-        const row = await projects.require(requireUser(request), request.params.project_name);
+        const row = await projects.requireRow(requireUser(request), request.params.project_name);
         const siteId = typeof request.headers['x-ayon-site-id'] === 'string' ? request.headers['x-ayon-site-id'] : null;
         const platform = request.query.platform ?? PLATFORMS[process.platform] ?? 'linux';
         return projects.siteRoots(row, siteId, platform);

@@ -9,6 +9,10 @@ import {
   type AnatomyPresets,
   type AttributeLibrary,
   type Database,
+  type DatabaseTransaction,
+  type ProjectChange,
+  type ProjectDirectory,
+  type ProjectRecord,
   type EventBus,
   type ProjectLayout,
   type ProjectStorage,
@@ -28,6 +32,22 @@ const LAYOUT_COLUMNS = { folderTypes: 'folder_types', taskTypes: 'task_types', l
 const ORDER_COLUMNS = { name: 'name', createdAt: 'created_at', updatedAt: 'updated_at' } as const;
 
 const byName = (name: string) => sql<boolean>`lower(name) = ${name.toLowerCase()}`;
+
+type ChangeHook = (trx: DatabaseTransaction, project: ProjectRecord, change: ProjectChange) => Promise<void>;
+
+/**
+ * Items sent with an original_name different from their name are renames (a status called "WIP" becoming
+ * "In progress"): collect them, and store the items without the marker.
+ */
+function takeRenames(items: Json[] | undefined): { items: Json[] | undefined; renamed: Record<string, string> } {
+  if (!items) return { items, renamed: {} };
+  const renamed: Record<string, string> = {};
+  const cleaned = items.map(({ original_name: original, ...item }) => {
+    if (typeof original === 'string' && original !== item.name) renamed[original] = String(item.name);
+    return item;
+  });
+  return { items: cleaned, renamed };
+}
 
 /** The columns to write for the given fields; absent fields are left out. */
 function columns(fields: ProjectFields): Json {
@@ -52,7 +72,9 @@ function uniqueViolation(error: unknown): string | null {
 }
 
 /** Projects: the public.projects row, and the project_<name> schema that holds the project's entities. */
-export class ProjectService {
+export class ProjectService implements ProjectDirectory {
+  private readonly hooks: ChangeHook[] = [];
+
   constructor(
     private readonly db: Database,
     private readonly events: EventBus,
@@ -60,6 +82,27 @@ export class ProjectService {
     private readonly attributes: AttributeLibrary,
     private readonly anatomy: AnatomyPresets,
   ) {}
+
+  onChange(hook: ChangeHook): void {
+    this.hooks.push(hook);
+  }
+
+  async record(row: Row): Promise<ProjectRecord> {
+    const presented = await this.present(row);
+    return {
+      name: presented.name,
+      code: presented.code,
+      library: presented.library,
+      active: presented.active,
+      attrib: presented.attrib,
+      folderTypes: presented.folderTypes as ProjectRecord['folderTypes'],
+      taskTypes: presented.taskTypes as ProjectRecord['taskTypes'],
+      statuses: presented.statuses as ProjectRecord['statuses'],
+      tags: presented.tags as ProjectRecord['tags'],
+      linkTypes: presented.linkTypes as ProjectRecord['linkTypes'],
+      config: presented.config,
+    };
+  }
 
   /** Managers see every project; other users the projects an access group gives them. */
   canSee(caller: RequestUser, projectName: string): boolean {
@@ -97,8 +140,12 @@ export class ProjectService {
     };
   }
 
+  async require(caller: RequestUser, name: string): Promise<ProjectRecord> {
+    return this.record(await this.requireRow(caller, name));
+  }
+
   /** The project as the caller may see it: 404 when it does not exist, 403 when the caller has no access. */
-  async require(caller: RequestUser, name: string, db: Database = this.db): Promise<Row> {
+  async requireRow(caller: RequestUser, name: string, db: Database = this.db): Promise<Row> {
     const row = await db.selectFrom('projects').selectAll().where(byName(name)).executeTakeFirst();
     if (!row) throw new NotFound(`Project ${name} not found`);
     if (!this.canSee(caller, row.name)) throw new Forbidden(`You have no access to project ${row.name}`);
@@ -141,34 +188,34 @@ export class ProjectService {
   /** Replace every field of an existing project that the body names (PUT on an existing project). */
   async replace(caller: RequestUser, name: string, fields: ProjectFields): Promise<void> {
     await this.checkAttrib(fields.attrib, ['body', 'attrib']);
-    const row = await this.require(caller, name);
-    await this.write(row.name, columns(fields));
+    const row = await this.requireRow(caller, name);
+    await this.write(row.name, fields);
   }
 
   /** attrib, data and config merge (null removes a key); the other fields replace. */
   async patch(caller: RequestUser, name: string, patch: ProjectFields): Promise<string> {
-    const row = await this.require(caller, name);
+    const row = await this.requireRow(caller, name);
     const attrib = patch.attrib === undefined ? undefined : mergePatch(row.attrib, patch.attrib);
     await this.checkAttrib(patch.attrib, ['body', 'attrib']);
-    await this.write(row.name, columns({
+    await this.write(row.name, {
       ...patch,
       attrib,
       data: patch.data === undefined ? undefined : mergePatch(row.data, patch.data),
       config: patch.config === undefined ? undefined : mergePatch(row.config, patch.config),
-    }));
+    });
     return row.name;
   }
 
   async setLayout(caller: RequestUser, name: string, document: Json): Promise<string> {
-    const row = await this.require(caller, name);
+    const row = await this.requireRow(caller, name);
     const { anatomy, problems } = this.anatomy.validate(document, ['body']);
     if (!anatomy) throw new ValidationFailed(problems, 'The anatomy is not valid');
-    await this.write(row.name, columns(this.anatomy.toProject(anatomy)));
+    await this.write(row.name, this.anatomy.toProject(anatomy));
     return row.name;
   }
 
   async remove(caller: RequestUser, name: string): Promise<string> {
-    const row = await this.require(caller, name);
+    const row = await this.requireRow(caller, name);
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('projects').where('name', '=', row.name).execute();
       await this.storage.drop(row.name, trx);
@@ -245,10 +292,24 @@ export class ProjectService {
     return this.events.emit({ topic, project, user, sender: sender.sender, senderType: sender.senderType, summary: { name: project, ...summary }, description: `${topic.split('.').pop()} project ${project}` });
   }
 
-  private async write(name: string, values: Json): Promise<void> {
+  /** Write fields in one transaction with the hooks of dependent addons, so derived data never lags behind. */
+  private async write(name: string, fields: ProjectFields): Promise<void> {
+    const statuses = takeRenames(fields.statuses);
+    const folderTypes = takeRenames(fields.folderTypes);
+    const taskTypes = takeRenames(fields.taskTypes);
+    const values = columns({ ...fields, statuses: statuses.items, folderTypes: folderTypes.items, taskTypes: taskTypes.items });
     if (Object.keys(values).length === 0) return;
+    const change: ProjectChange = {
+      attrib: fields.attrib !== undefined,
+      renamed: { statuses: statuses.renamed, folderTypes: folderTypes.renamed, taskTypes: taskTypes.renamed },
+    };
     try {
-      await this.db.updateTable('projects').set({ ...values, updated_at: sql`now()` }).where('name', '=', name).execute();
+      await this.db.transaction().execute(async (trx) => {
+        const row = await trx.updateTable('projects').set({ ...values, updated_at: sql`now()` }).where('name', '=', name).returningAll().executeTakeFirstOrThrow();
+        if (this.hooks.length === 0) return;
+        const project = await this.record(row);
+        for (const hook of this.hooks) await hook(trx, project, change);
+      });
     } catch (error) {
       if (uniqueViolation(error) === 'code') throw new Conflict('That project code is already used by another project', 'unique-violation');
       throw error;
