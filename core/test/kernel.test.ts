@@ -132,3 +132,16 @@ describe('the production bundle', () => {
     }
   });
 });
+
+describe('an addon package that cannot be imported', () => {
+  it('is listed as broken with the reason while the rest of the server runs', async () => {
+    const broken = { definition: { name: 'halfdone', version: '0.0.0', title: 'halfdone' }, directory: fixtures, internal: false, loadError: 'Cannot find module index.ts' };
+    const core = await bootTestCore({ addons: ['halfdone', 'widgets'], extraAddons: [broken, await importAddon(join(fixtures, 'widgets'), false)] });
+    try {
+      expect(core.addons.find((a) => a.name === 'halfdone')).toMatchObject({ isBroken: true, reason: 'could not be loaded: Cannot find module index.ts' });
+      expect((await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', { body: { name: 'ok' } })).status).toBe(201);
+    } finally {
+      await core.close();
+    }
+  });
+});

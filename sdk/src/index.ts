@@ -6,6 +6,7 @@ export * from './merge.js';
 export * from './request.js';
 export * from './project-services.js';
 export * from './schemas.js';
+export * from './validation.js';
 export * from './services.js';
 export * from './version.js';
 export { Type, type Static, type TSchema } from '@sinclair/typebox';

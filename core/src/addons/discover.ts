@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AddonDefinition } from '@pipewright/sdk';
 
@@ -8,6 +8,8 @@ export interface DiscoveredAddon {
   definition: AddonDefinition;
   directory: string;
   internal: boolean;
+  /** Why the package could not be loaded; such an addon is listed as broken and never set up. */
+  loadError?: string;
 }
 
 /** The folder holding the server's internal addons (plugins/ at the repository root). */
@@ -25,9 +27,21 @@ export async function importAddon(directory: string, internal: boolean): Promise
   return { definition, directory, internal };
 }
 
-/** Every internal addon under plugins/. */
+/**
+ * Every internal addon under plugins/. A package that fails to import does not stop the server: it is reported
+ * as broken (named after its folder), so one bad addon costs its own area, not the whole studio.
+ */
 export async function discoverInternalAddons(root = INTERNAL_ADDONS_DIR): Promise<DiscoveredAddon[]> {
   const entries = await readdir(root, { withFileTypes: true });
   const folders = entries.filter((entry) => entry.isDirectory()).map((entry) => join(root, entry.name));
-  return Promise.all(folders.map((folder) => importAddon(folder, true)));
+  return Promise.all(
+    folders.map((folder) =>
+      importAddon(folder, true).catch((error: Error) => ({
+        definition: { name: basename(folder), version: '0.0.0', title: basename(folder) },
+        directory: folder,
+        internal: true,
+        loadError: error.message,
+      })),
+    ),
+  );
 }

@@ -24,8 +24,11 @@ export function selectActive(
     if (wanted === undefined) return onByDefault(addon);
     return wanted !== null && wanted === addon.definition.version;
   };
-  let active = available.filter(enabled);
   const skipped: { addon: DiscoveredAddon; reason: string }[] = [];
+  for (const addon of available.filter((a) => a.loadError && enabled(a))) {
+    skipped.push({ addon, reason: `could not be loaded: ${addon.loadError}` });
+  }
+  let active = available.filter((addon) => enabled(addon) && !addon.loadError);
   // Drop addons whose dependencies are off until nothing changes (dependencies of dependencies).
   for (;;) {
     const names = new Set(active.map((addon) => addon.definition.name));

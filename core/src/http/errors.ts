@@ -1,30 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PipewrightError, ValidationFailed, type Problem } from '@pipewright/sdk';
+import { PipewrightError, ValidationFailed, toProblems, type Problem } from '@pipewright/sdk';
 
 const LOCATIONS: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
-
-interface AjvProblem {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
-}
-
-/** Turn Ajv's findings into FastAPI-style problems: loc ["body", "attrib", "fps"], msg, type. */
-export function toProblems(context: string, errors: AjvProblem[]): Problem[] {
-  return errors.map((error) => {
-    const loc: (string | number)[] = [LOCATIONS[context] ?? context];
-    for (const part of error.instancePath.split('/').filter(Boolean)) {
-      const key = part.replaceAll('~1', '/').replaceAll('~0', '~');
-      loc.push(/^\d+$/.test(key) ? Number(key) : key);
-    }
-    const extra = error.params.missingProperty ?? error.params.additionalProperty;
-    if (typeof extra === 'string') loc.push(extra);
-    const msg =
-      error.keyword === 'additionalProperties' ? `unknown field '${String(extra)}'` : (error.message ?? 'invalid value');
-    return { loc, msg, type: error.keyword };
-  });
-}
 
 function send(reply: FastifyReply, status: number, body: object) {
   return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
@@ -34,7 +11,7 @@ function send(reply: FastifyReply, status: number, body: object) {
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error.validation) {
-      const problems = toProblems(error.validationContext ?? 'body', error.validation as AjvProblem[]);
+      const problems = toProblems([LOCATIONS[error.validationContext ?? 'body'] ?? 'body'], error.validation as any);
       return send(reply, 422, { detail: summarise(problems), errors: problems });
     }
     if (error instanceof ValidationFailed) {
