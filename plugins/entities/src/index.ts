@@ -1,0 +1,25 @@
+import { defineAddon } from '@pipewright/sdk';
+import { projectMigrations } from './migrations.js';
+import { EntityProcessor } from './processor.js';
+import { entityRoutes, folderTreeRoutes } from './routes.js';
+
+// What a pipeline publishes into: folders, tasks, products, versions, representations and workfiles, in each
+// project's own schema. Every write, single or batched, goes through one transactional processor.
+export default defineAddon({
+  name: 'entities',
+  version: '1.0.0',
+  title: 'Entities',
+  description: 'Folders, tasks, products, versions, representations, workfiles and operations',
+  dependsOn: ['projects', 'attributes'],
+  migrations: { project: projectMigrations },
+  async setup(ctx) {
+    const projects = ctx.use('projects');
+    const attributes = ctx.use('attributes');
+    const schemaName = ctx.projects.schemaName;
+    const processor = new EntityProcessor(ctx.db, ctx.events, attributes, schemaName, ctx.log);
+    projects.onChange((trx, project, change) => processor.onProjectChange(trx, project, change));
+    const deps = { db: ctx.db, projects, attributes, processor, schemaName };
+    await ctx.app.register(entityRoutes(deps));
+    await ctx.app.register(folderTreeRoutes(deps));
+  },
+});

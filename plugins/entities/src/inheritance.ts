@@ -1,0 +1,37 @@
+import { sql } from 'kysely';
+import type { DatabaseTransaction } from '@pipewright/sdk';
+import { inheritablePart } from './store.js';
+
+/**
+ * Recompute folders.inherited (what each folder gets from the project and its ancestors) for one subtree, or
+ * for every folder of the project, in one recursive statement; only rows whose value changes are written.
+ * base is the project's effective attributes narrowed to what folders inherit.
+ */
+export async function refreshInherited(
+  trx: DatabaseTransaction,
+  schema: string,
+  base: Record<string, unknown>,
+  keys: string[],
+  rootId: string | null = null,
+): Promise<void> {
+  const folders = sql.table(`${schema}.folders`);
+  // The value the subtree's top folder inherits: from its parent (already correct), or the project for roots.
+  const start = rootId
+    ? sql`(SELECT coalesce((SELECT p.inherited || ${inheritablePart(sql`p.attrib`, keys)} FROM ${folders} p WHERE p.id = top.parent_id), ${JSON.stringify(base)}::jsonb))`
+    : sql`${JSON.stringify(base)}::jsonb`;
+  await sql`
+    WITH RECURSIVE tree(id, inh, eff) AS (
+      SELECT top.id, ${start}, ${start} || ${inheritablePart(sql`top.attrib`, keys)}
+      FROM ${folders} top WHERE ${rootId ? sql`top.id = ${rootId}` : sql`top.parent_id IS NULL`}
+      UNION ALL
+      SELECT c.id, t.eff, t.eff || ${inheritablePart(sql`c.attrib`, keys)}
+      FROM tree t JOIN ${folders} c ON c.parent_id = t.id
+    )
+    UPDATE ${folders} f SET inherited = tree.inh FROM tree WHERE f.id = tree.id AND f.inherited IS DISTINCT FROM tree.inh
+  `.execute(trx);
+}
+
+/** The project values folders inherit: effective project attributes narrowed to the inheritable keys. */
+export function projectBase(projectAttrib: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(projectAttrib).filter(([key]) => keys.includes(key)));
+}

@@ -1,0 +1,411 @@
+import { sql } from 'kysely';
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  NotFound,
+  PipewrightError,
+  ValidationFailed,
+  check,
+  isManagerOrAbove,
+  mergePatch,
+  newId,
+  type AttributeLibrary,
+  type Database,
+  type DatabaseTransaction,
+  type EventBus,
+  type EventInput,
+  type ProjectRecord,
+  type RequestUser,
+  type Sender,
+} from '@pipewright/sdk';
+import type { FastifyBaseLogger } from 'fastify';
+import { SPECS, camelizeKeys, type EntityType, type EntityTypeSpec } from './entity-types.js';
+import { projectBase, refreshInherited } from './inheritance.js';
+
+type Json = Record<string, unknown>;
+type Row = Record<string, any>;
+type Loc = (string | number)[];
+
+export interface Operation {
+  id?: string;
+  type: 'create' | 'update' | 'delete';
+  entityType: EntityType;
+  entityId?: string | null;
+  data?: Json | null;
+  force?: boolean;
+}
+
+export interface OperationResult {
+  id: string;
+  type: Operation['type'];
+  entityType: EntityType;
+  entityId: string | null;
+  success: boolean;
+  status: number;
+  errorCode: string | null;
+  detail: string | null;
+}
+
+/** Everything one batch needs while it runs; events wait here until the transaction commits. */
+interface Batch {
+  caller: RequestUser;
+  project: ProjectRecord;
+  schema: string;
+  sender: Sender;
+  inheritable: string[];
+  events: EventInput[];
+}
+
+// The event topic suffix of each changed field (entity.folder.renamed, entity.task.status_changed, ...).
+const CHANGE_TOPICS: Record<string, string> = {
+  name: 'renamed', status: 'status_changed', tags: 'tags_changed', attrib: 'attrib_changed', data: 'data_changed',
+  label: 'label_changed', folderType: 'type_changed', taskType: 'type_changed', productType: 'type_changed',
+  thumbnailId: 'thumbnail_changed', active: 'active_changed', assignees: 'assignees_changed', parentId: 'parent_changed',
+  folderId: 'folder_changed', taskId: 'task_changed', productId: 'product_changed', versionId: 'version_changed',
+  version: 'version_changed', author: 'author_changed', files: 'files_changed', path: 'path_changed', traits: 'traits_changed',
+};
+
+const JSON_COLUMNS = new Set(['attrib', 'data', 'files', 'traits']);
+
+/** Database refusals as the errors users understand. */
+function translate(error: unknown, type: EntityType): unknown {
+  const e = error as { code?: string; detail?: string; message?: string };
+  if (e.code === '23505') return new Conflict(`A ${type} with this name (or number, or path) already exists here`, 'unique-violation');
+  if (e.code === '23503') return new Conflict(`The ${type} is still referenced by other entities`, 'foreign-key-violation');
+  if (e.code === '23502') return new ValidationFailed([{ loc: ['data'], msg: e.message ?? 'a required value is missing', type: 'missing' }]);
+  return error;
+}
+
+const subtree = (alias: string, path: unknown) => sql`(${sql.ref(`${alias}.path`)} = ${path} OR starts_with(${sql.ref(`${alias}.path`)}, ${path} || '/'))`;
+
+/** The one path every write of folders, tasks, products, versions, representations and workfiles takes. */
+export class EntityProcessor {
+  constructor(
+    private readonly db: Database,
+    private readonly bus: EventBus,
+    private readonly attributes: AttributeLibrary,
+    private readonly schemaName: (project: string) => string,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /**
+   * Run a batch. Without canFail it is all or nothing: the first failure rolls everything back (the answer still
+   * lists what ran, the failure last). With canFail each operation commits on its own. Events go out after commit.
+   */
+  async run(caller: RequestUser, project: ProjectRecord, operations: Operation[], options: { canFail: boolean; sender: Sender }) {
+    this.checkBatch(operations);
+    const batch = async (): Promise<Batch> => ({
+      caller,
+      project,
+      schema: this.schemaName(project.name),
+      sender: options.sender,
+      inheritable: await this.attributes.inheritable('folder'),
+      events: [],
+    });
+    const results: OperationResult[] = [];
+    if (options.canFail) {
+      for (const operation of operations) {
+        const context = await batch();
+        const result = await this.db
+          .transaction()
+          .execute((trx) => this.apply(trx, context, operation))
+          .then((done) => this.succeeded(operation, done), (error) => this.failed(operation, error));
+        results.push(result);
+        if (result.success) await this.publish(context.events);
+      }
+    } else {
+      const context = await batch();
+      const rollback = new Error('rollback');
+      try {
+        await this.db.transaction().execute(async (trx) => {
+          for (const operation of operations) {
+            try {
+              results.push(this.succeeded(operation, await this.apply(trx, context, operation)));
+            } catch (error) {
+              results.push(this.failed(operation, error));
+              throw rollback;
+            }
+          }
+        });
+        await this.publish(context.events);
+      } catch (error) {
+        if (error !== rollback) throw error;
+      }
+    }
+    return { operations: results, success: results.length === operations.length && results.every((r) => r.success) };
+  }
+
+  /** One operation, raising its error: the single-entity REST routes. */
+  async runOne(caller: RequestUser, project: ProjectRecord, operation: Operation, sender: Sender): Promise<string> {
+    this.checkBatch([operation]);
+    const context: Batch = { caller, project, schema: this.schemaName(project.name), sender, inheritable: await this.attributes.inheritable('folder'), events: [] };
+    const { entityId } = await this.db.transaction().execute((trx) => this.apply(trx, context, operation));
+    await this.publish(context.events);
+    return entityId;
+  }
+
+  /** Keep derived data right after a project's attributes change, and carry renamed statuses and types over. */
+  async onProjectChange(trx: DatabaseTransaction, project: ProjectRecord, change: { attrib: boolean; renamed: Record<string, Record<string, string>> }) {
+    const schema = this.schemaName(project.name);
+    for (const [column, renames] of [['status', change.renamed.statuses], ['folder_type', change.renamed.folderTypes], ['task_type', change.renamed.taskTypes]] as const) {
+      const tables = column === 'status' ? Object.values(SPECS).map((s) => s.table) : [column === 'folder_type' ? 'folders' : 'tasks'];
+      for (const [from, to] of Object.entries(renames ?? {})) {
+        for (const table of tables) await sql`UPDATE ${sql.table(`${schema}.${table}`)} SET ${sql.ref(column)} = ${to} WHERE ${sql.ref(column)} = ${from}`.execute(trx);
+      }
+    }
+    if (change.attrib) {
+      const keys = await this.attributes.inheritable('folder');
+      await refreshInherited(trx, schema, projectBase(project.attrib, keys), keys);
+    }
+  }
+
+  private checkBatch(operations: Operation[]): void {
+    const touched = new Set<string>();
+    operations.forEach((operation, index) => {
+      if (operation.type !== 'create' && !operation.entityId) throw new BadRequest(`Operation ${index}: ${operation.type} needs an entityId`, 'missing-entity-id');
+      if (operation.type !== 'delete' && !operation.data) throw new BadRequest(`Operation ${index}: ${operation.type} needs data`, 'missing-data');
+      if (operation.type === 'create') return;
+      const key = `${operation.entityType}:${operation.entityId}`;
+      if (touched.has(key)) throw new BadRequest(`Operation ${index}: ${operation.entityType} ${operation.entityId} is changed twice in one request`, 'duplicate-entity');
+      touched.add(key);
+    });
+  }
+
+  private succeeded(operation: Operation, done: { entityId: string; status: number }): OperationResult {
+    return { id: operation.id ?? newId(), type: operation.type, entityType: operation.entityType, entityId: done.entityId, success: true, status: done.status, errorCode: null, detail: null };
+  }
+
+  private failed(operation: Operation, raw: unknown): OperationResult {
+    const error = translate(raw, operation.entityType);
+    const known = error instanceof PipewrightError;
+    if (!known) this.log.error({ err: error }, 'operation failed');
+    const detail = error instanceof ValidationFailed ? `${error.message}: ${error.problems.map((p) => `${p.loc.join('.')}: ${p.msg}`).join('; ')}` : known ? error.message : 'Internal error';
+    return {
+      id: operation.id ?? newId(),
+      type: operation.type,
+      entityType: operation.entityType,
+      entityId: operation.entityId ?? null,
+      success: false,
+      status: known ? error.status : 500,
+      errorCode: known ? error.errorCode : 'internal',
+      detail,
+    };
+  }
+
+  private async publish(events: EventInput[]): Promise<void> {
+    for (const event of events) await this.bus.emit(event);
+  }
+
+  private async apply(trx: DatabaseTransaction, batch: Batch, operation: Operation): Promise<{ entityId: string; status: number }> {
+    const spec = SPECS[operation.entityType];
+    try {
+      if (operation.type === 'create') return { entityId: await this.create(trx, batch, spec, operation), status: 201 };
+      if (operation.type === 'update') await this.update(trx, batch, spec, operation);
+      else await this.remove(trx, batch, spec, operation);
+      return { entityId: operation.entityId!, status: 204 };
+    } catch (error) {
+      throw translate(error, spec.type);
+    }
+  }
+
+  private table(batch: Batch, spec: EntityTypeSpec) {
+    return sql.table(`${batch.schema}.${spec.table}`);
+  }
+
+  private async row(trx: DatabaseTransaction, batch: Batch, type: EntityType, id: string, lock = false): Promise<Row> {
+    const spec = SPECS[type];
+    const found = (await sql<Row>`SELECT * FROM ${this.table(batch, spec)} WHERE id = ${id} ${lock ? sql`FOR UPDATE` : sql``}`.execute(trx)).rows[0];
+    if (!found) throw new NotFound(`${type[0].toUpperCase()}${type.slice(1)} ${id} not found in project ${batch.project.name}`);
+    return found;
+  }
+
+  /** Schema and attribute checks; problems are reported under data (operations) as AYON does. */
+  private async validate(spec: EntityTypeSpec, data: Json, mode: 'create' | 'update'): Promise<void> {
+    const problems = check(mode === 'create' ? spec.create : spec.update, data, ['data']);
+    if (data.attrib && typeof data.attrib === 'object') problems.push(...(await this.attributes.validate(spec.type, data.attrib as Json, ['data', 'attrib'])));
+    if (problems.length) throw new ValidationFailed(problems, `Invalid ${spec.type} data`);
+  }
+
+  /** A status must be one of the project's; new entities get the first whose scope covers their type. */
+  private status(batch: Batch, type: EntityType, wanted: unknown): string {
+    const statuses = batch.project.statuses;
+    if (wanted !== undefined) {
+      if (!statuses.some((s) => s.name === wanted)) {
+        throw new ValidationFailed([{ loc: ['data', 'status'], msg: `project ${batch.project.name} has no status "${String(wanted)}"`, type: 'unknown_status' }]);
+      }
+      return String(wanted);
+    }
+    const first = statuses.find((s) => !s.scope || s.scope.includes(type)) ?? statuses[0];
+    if (!first) throw new ValidationFailed([{ loc: ['data', 'status'], msg: `project ${batch.project.name} defines no statuses`, type: 'unknown_status' }]);
+    return first.name;
+  }
+
+  /** folderType and taskType must be defined by the project; new entities default to the first one. */
+  private kind(batch: Batch, spec: EntityTypeSpec, wanted: unknown): string | undefined {
+    const field = spec.typeField;
+    if (!field?.list) return wanted as string | undefined;
+    const list = batch.project[field.list];
+    if (wanted === undefined) {
+      if (!list[0]) throw new ValidationFailed([{ loc: ['data', field.field], msg: `project ${batch.project.name} defines no ${field.list}`, type: 'unknown_type' }]);
+      return list[0].name;
+    }
+    if (!list.some((t) => t.name === wanted)) {
+      throw new ValidationFailed([{ loc: ['data', field.field], msg: `project ${batch.project.name} has no ${field.field} "${String(wanted)}"`, type: 'unknown_type' }]);
+    }
+    return String(wanted);
+  }
+
+  private columns(spec: EntityTypeSpec, data: Json): Json {
+    const values: Json = {};
+    for (const [field, column] of Object.entries({ ...spec.columns, status: 'status', tags: 'tags', attrib: 'attrib', data: 'data', active: 'active' })) {
+      if (data[field] === undefined) continue;
+      values[column] = JSON_COLUMNS.has(column) && data[field] !== null ? JSON.stringify(data[field]) : data[field];
+    }
+    return values;
+  }
+
+  private async create(trx: DatabaseTransaction, batch: Batch, spec: EntityTypeSpec, operation: Operation): Promise<string> {
+    const data = camelizeKeys(operation.data ?? {});
+    await this.validate(spec, data, 'create');
+    const id = (data.id as string | undefined) ?? operation.entityId ?? newId();
+    delete data.id;
+    data.status = this.status(batch, spec.type, data.status);
+    if (spec.typeField) data[spec.typeField.field] = this.kind(batch, spec, data[spec.typeField.field]);
+    const values: Json = { id, ...this.columns(spec, data), created_by: batch.caller.name, updated_by: batch.caller.name };
+    let parentId: string | null = null;
+
+    if (spec.type === 'folder') {
+      parentId = (data.parentId as string | null | undefined) ?? null;
+      const parent = parentId ? await this.row(trx, batch, 'folder', parentId) : null;
+      values.path = parent ? `${parent.path}/${data.name}` : String(data.name);
+      const base = parent
+        ? { ...parent.inherited, ...pick(parent.attrib, batch.inheritable) }
+        : projectBase(batch.project.attrib, batch.inheritable);
+      values.inherited = JSON.stringify(base);
+    } else {
+      parentId = data[spec.parent!.field] as string;
+      await this.row(trx, batch, spec.parent!.type, parentId);
+      if (spec.type === 'version') {
+        if (data.taskId) await this.row(trx, batch, 'task', data.taskId as string);
+        if (data.author === undefined) values.author = batch.caller.name;
+        else if (data.author !== batch.caller.name && !batch.caller.isAdmin && !batch.caller.isService) {
+          throw new Forbidden('Only administrators may publish a version on behalf of another author');
+        }
+      }
+    }
+    await trx.withSchema(batch.schema).insertInto(spec.table).values(values).execute();
+    batch.events.push(this.event(batch, spec.type, 'created', id, { entityId: id, parentId }));
+    return id;
+  }
+
+  private async update(trx: DatabaseTransaction, batch: Batch, spec: EntityTypeSpec, operation: Operation): Promise<void> {
+    const id = operation.entityId!;
+    const current = await this.row(trx, batch, spec.type, id, true);
+    const data = camelizeKeys(operation.data ?? {});
+    await this.validate(spec, data, 'update');
+    if (data.status !== undefined) data.status = this.status(batch, spec.type, data.status);
+    if (spec.typeField && data[spec.typeField.field] !== undefined) data[spec.typeField.field] = this.kind(batch, spec, data[spec.typeField.field]);
+    if (data.attrib !== undefined) data.attrib = mergePatch(current.attrib, data.attrib as Json);
+    if (data.data !== undefined) data.data = mergePatch(current.data, data.data as Json);
+    if (spec.type === 'version' && data.author !== undefined && data.author !== current.author && !batch.caller.isAdmin && !batch.caller.isService) {
+      throw new Forbidden('Only administrators may change the author of a version');
+    }
+    const changed = Object.keys(data).filter((field) => {
+      const column = field in spec.columns ? spec.columns[field] : field;
+      return JSON.stringify(normalise(current[column])) !== JSON.stringify(normalise(data[field]));
+    });
+    if (changed.length === 0) return;
+
+    let newPath: string | null = null;
+    if (spec.type === 'folder' && changed.some((f) => ['name', 'folderType', 'parentId'].includes(f))) {
+      if (!operation.force && (await this.folderHasVersions(trx, batch, current.path))) {
+        throw new Conflict(`Folder ${current.name} holds published versions: it cannot be renamed, retyped or moved (unless forced)`, 'folder-locked');
+      }
+      if (operation.force && !isManagerOrAbove(batch.caller)) throw new Forbidden('Only managers may force changes to a folder with versions');
+      if (changed.includes('name') || changed.includes('parentId')) {
+        const parentId = data.parentId !== undefined ? (data.parentId as string | null) : current.parent_id;
+        const parent = parentId ? await this.row(trx, batch, 'folder', parentId) : null;
+        if (parent && (parent.id === id || parent.path.startsWith(`${current.path}/`))) {
+          throw new BadRequest(`Folder ${current.name} cannot move into itself or one of its subfolders`, 'folder-cycle');
+        }
+        const name = (data.name as string | undefined) ?? current.name;
+        newPath = parent ? `${parent.path}/${name}` : name;
+      }
+    }
+    if (spec.type === 'version' && data.taskId) await this.row(trx, batch, 'task', data.taskId as string);
+    if (spec.parent && spec.type !== 'folder' && data[spec.parent.field] !== undefined) await this.row(trx, batch, spec.parent.type, data[spec.parent.field] as string);
+
+    const values = this.columns(spec, Object.fromEntries(changed.map((f) => [f, data[f]])));
+    await trx
+      .withSchema(batch.schema)
+      .updateTable(spec.table)
+      .set({ ...values, updated_by: batch.caller.name, updated_at: sql`now()` })
+      .where('id', '=', id)
+      .execute();
+    if (newPath !== null) {
+      const folders = this.table(batch, spec);
+      await sql`UPDATE ${folders} f SET path = ${newPath} || substr(f.path, ${current.path.length + 1}) WHERE ${subtree('f', current.path)}`.execute(trx);
+    }
+    if (spec.type === 'folder' && (changed.includes('attrib') || changed.includes('parentId'))) {
+      await refreshInherited(trx, batch.schema, projectBase(batch.project.attrib, batch.inheritable), batch.inheritable, id);
+    }
+    const parentField = spec.parent?.field;
+    const parentId = parentField ? ((data[parentField] as string | undefined) ?? current[spec.columns[parentField]]) : null;
+    const topics = new Set(changed.map((field) => CHANGE_TOPICS[field]).filter(Boolean));
+    for (const topic of topics) {
+      const fields = changed.filter((f) => CHANGE_TOPICS[f] === topic);
+      batch.events.push(this.event(batch, spec.type, topic, id, { entityId: id, parentId, value: fields.length === 1 ? data[fields[0]] : undefined }));
+    }
+  }
+
+  private async remove(trx: DatabaseTransaction, batch: Batch, spec: EntityTypeSpec, operation: Operation): Promise<void> {
+    const id = operation.entityId!;
+    const current = await this.row(trx, batch, spec.type, id, true);
+    if (spec.type === 'folder') {
+      const folders = sql.table(`${batch.schema}.folders`);
+      const products = sql.table(`${batch.schema}.products`);
+      const held = await sql<{ n: number }>`
+        SELECT count(*) AS n FROM ${products} p JOIN ${folders} f ON f.id = p.folder_id WHERE ${subtree('f', current.path)}`.execute(trx);
+      if (held.rows[0].n > 0) {
+        if (!operation.force) {
+          throw new Conflict(`Folder ${current.name} holds ${held.rows[0].n} product(s) below it; delete with force to remove them too`, 'delete-folder-with-products');
+        }
+        if (!isManagerOrAbove(batch.caller)) throw new Forbidden('Only managers may force-delete a folder with products');
+        await sql`DELETE FROM ${products} p USING ${folders} f WHERE f.id = p.folder_id AND ${subtree('f', current.path)}`.execute(trx);
+      }
+    }
+    await sql`DELETE FROM ${this.table(batch, spec)} WHERE id = ${id}`.execute(trx);
+    const parentField = spec.parent?.field;
+    batch.events.push(this.event(batch, spec.type, 'deleted', id, { entityId: id, parentId: parentField ? current[spec.columns[parentField]] : null }));
+  }
+
+  private async folderHasVersions(trx: DatabaseTransaction, batch: Batch, path: string): Promise<boolean> {
+    const t = (name: string) => sql.table(`${batch.schema}.${name}`);
+    const found = await sql`
+      SELECT 1 FROM ${t('versions')} v JOIN ${t('products')} p ON p.id = v.product_id JOIN ${t('folders')} f ON f.id = p.folder_id
+      WHERE ${subtree('f', path)} LIMIT 1`.execute(trx);
+    return found.rows.length > 0;
+  }
+
+  private event(batch: Batch, type: EntityType, action: string, id: string, summary: Json): EventInput {
+    return {
+      topic: `entity.${type}.${action}`,
+      project: batch.project.name,
+      user: batch.caller.name,
+      sender: batch.sender.sender,
+      senderType: batch.sender.senderType,
+      summary: Object.fromEntries(Object.entries(summary).filter(([, v]) => v !== undefined)),
+      description: `${type} ${id} ${action.replace('_', ' ')}`,
+    };
+  }
+}
+
+function pick(values: Json, keys: string[]): Json {
+  return Object.fromEntries(Object.entries(values).filter(([key]) => keys.includes(key)));
+}
+
+/** Compare stored and sent values alike (dates, nulls and undefined as null). */
+function normalise(value: unknown): unknown {
+  return value === undefined ? null : value;
+}

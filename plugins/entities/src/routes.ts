@@ -1,0 +1,218 @@
+import { sql } from 'kysely';
+import {
+  CreatedResponse,
+  Id,
+  NoContent,
+  NotFound,
+  requireUser,
+  Type,
+  type AddonApp,
+  type AttributeLibrary,
+  type Database,
+  type ProjectDirectory,
+} from '@pipewright/sdk';
+import { SPECS, camelizeKeys } from './entity-types.js';
+import type { EntityProcessor } from './processor.js';
+import { loadEntity, present } from './store.js';
+import {
+  AssignRequest,
+  EntityResponse,
+  FolderList,
+  FolderListQuery,
+  ForceQuery,
+  HierarchyQuery,
+  OperationsRequest,
+  OperationsResponse,
+  ProjectParams,
+} from './schemas.js';
+
+interface Deps {
+  db: Database;
+  projects: ProjectDirectory;
+  attributes: AttributeLibrary;
+  processor: EntityProcessor;
+  schemaName: (project: string) => string;
+}
+
+/** POST, GET, PATCH and DELETE for each of the six entity types, all writes through the processor. */
+export function entityRoutes({ db, projects, attributes, processor, schemaName }: Deps) {
+  return async (app: AddonApp) => {
+    for (const spec of Object.values(SPECS)) {
+      const idParam = `${spec.type}_id`;
+      const ItemParams = Type.Object({ project_name: ProjectParams.properties.project_name, [idParam]: Id });
+      const label = spec.type;
+      // AYON clients may send snake_case fields; accept them before the schema looks at the body.
+      const camelizeBody = async (request: { body: unknown }) => {
+        if (request.body && typeof request.body === 'object' && !Array.isArray(request.body)) request.body = camelizeKeys(request.body as Record<string, unknown>);
+      };
+
+      app.post(
+        `/api/projects/:project_name/${spec.plural}`,
+        { preValidation: camelizeBody, schema: { summary: `Create a ${label}`, params: ProjectParams, body: spec.create, response: { 201: CreatedResponse } } },
+        async (request, reply) => {
+          const caller = requireUser(request);
+          const project = await projects.require(caller, request.params.project_name);
+          const id = await processor.runOne(caller, project, { type: 'create', entityType: spec.type, data: request.body as Record<string, unknown> }, request.sender);
+          return reply.code(201).send({ id });
+        },
+      );
+
+      app.get(
+        `/api/projects/:project_name/${spec.plural}/:${idParam}`,
+        { schema: { summary: `One ${label}`, params: ItemParams, response: { 200: EntityResponse } } },
+        async (request) => {
+          const params = request.params as Record<string, string>;
+          const project = await projects.require(requireUser(request), params.project_name);
+          const inheritable = await attributes.inheritable(spec.type === 'task' ? 'task' : 'folder');
+          const row = await loadEntity(db, schemaName(project.name), spec.type, params[idParam], inheritable);
+          if (!row) throw new NotFound(`${label} ${params[idParam]} not found in project ${project.name}`);
+          return present(spec.type, row) as { id: string };
+        },
+      );
+
+      app.patch(
+        `/api/projects/:project_name/${spec.plural}/:${idParam}`,
+        { preValidation: camelizeBody, schema: { summary: `Change a ${label}: attrib and data merge, null removes a key`, params: ItemParams, querystring: ForceQuery, body: spec.update, response: { 204: NoContent } } },
+        async (request, reply) => {
+          const params = request.params as Record<string, string>;
+          const caller = requireUser(request);
+          const project = await projects.require(caller, params.project_name);
+          const data = request.body as Record<string, unknown>;
+          await processor.runOne(caller, project, { type: 'update', entityType: spec.type, entityId: params[idParam], data, force: request.query.force }, request.sender);
+          return reply.code(204).send(null);
+        },
+      );
+
+      app.delete(
+        `/api/projects/:project_name/${spec.plural}/:${idParam}`,
+        { schema: { summary: `Delete a ${label}`, params: ItemParams, querystring: ForceQuery, response: { 204: NoContent } } },
+        async (request, reply) => {
+          const params = request.params as Record<string, string>;
+          const caller = requireUser(request);
+          const project = await projects.require(caller, params.project_name);
+          await processor.runOne(caller, project, { type: 'delete', entityType: spec.type, entityId: params[idParam], force: request.query.force }, request.sender);
+          return reply.code(204).send(null);
+        },
+      );
+    }
+
+    app.post(
+      '/api/projects/:project_name/operations',
+      {
+        schema: {
+          summary: 'Create, update and delete entities in one request; answered 200 with a result per operation',
+          params: ProjectParams,
+          body: OperationsRequest,
+          response: { 200: OperationsResponse },
+        },
+      },
+      async (request) => {
+        const caller = requireUser(request);
+        const project = await projects.require(caller, request.params.project_name);
+        const result = await processor.run(caller, project, request.body.operations, { canFail: request.body.canFail, sender: request.sender });
+        return result;
+      },
+    );
+
+    app.post(
+      '/api/projects/:project_name/tasks/:task_id/assign',
+      { schema: { summary: 'Add, remove or set the users assigned to a task', params: Type.Object({ project_name: ProjectParams.properties.project_name, task_id: Id }), body: AssignRequest, response: { 204: NoContent } } },
+      async (request, reply) => {
+        const caller = requireUser(request);
+        const project = await projects.require(caller, request.params.project_name);
+        const task = await loadEntity(db, schemaName(project.name), 'task', request.params.task_id, []);
+        if (!task) throw new NotFound(`Task ${request.params.task_id} not found in project ${project.name}`);
+        const { users, mode } = request.body;
+        const current: string[] = task.assignees;
+        const assignees = mode === 'set' ? users : mode === 'add' ? [...new Set([...current, ...users])] : current.filter((u) => !users.includes(u));
+        await processor.runOne(caller, project, { type: 'update', entityType: 'task', entityId: task.id, data: { assignees } }, request.sender);
+        return reply.code(204).send(null);
+      },
+    );
+  };
+}
+
+/** The flat folder list and the folder hierarchy: read in one query each, for project trees of any size. */
+export function folderTreeRoutes({ db, projects, schemaName }: Deps) {
+  const rows = async (schema: string, withAttrib: boolean) => {
+    const t = (name: string) => sql.table(`${schema}.${name}`);
+    const result = await sql<Record<string, any>>`
+      SELECT f.id, f.name, f.label, f.folder_type, f.parent_id, f.path, f.status, f.tags, f.updated_at,
+        coalesce(k.names, '{}') AS task_names,
+        EXISTS (SELECT 1 FROM ${t('folders')} c WHERE c.parent_id = f.id) AS has_children
+        ${withAttrib ? sql`, f.inherited || f.attrib AS all_attrib, f.attrib AS own_attrib` : sql``}
+      FROM ${t('folders')} f
+      LEFT JOIN (SELECT folder_id, array_agg(name ORDER BY name) AS names FROM ${t('tasks')} GROUP BY folder_id) k ON k.folder_id = f.id
+      WHERE f.active
+      ORDER BY f.path`.execute(db);
+    return result.rows;
+  };
+
+  return async (app: AddonApp) => {
+    app.get(
+      '/api/projects/:project_name/folders',
+      { schema: { summary: 'Every active folder of the project, flat, with paths and task names', params: ProjectParams, querystring: FolderListQuery, response: { 200: FolderList } } },
+      async (request) => {
+        const project = await projects.require(requireUser(request), request.params.project_name);
+        const folders = (await rows(schemaName(project.name), request.query.attrib)).map((row) => ({
+          id: row.id,
+          path: `/${row.path}`,
+          parentId: row.parent_id,
+          parents: row.path.split('/').slice(0, -1),
+          name: row.name,
+          label: row.label,
+          folderType: row.folder_type,
+          hasTasks: row.task_names.length > 0,
+          hasChildren: row.has_children,
+          taskNames: row.task_names,
+          status: row.status,
+          tags: row.tags,
+          ...(request.query.attrib ? { attrib: row.all_attrib, ownAttrib: Object.keys(row.own_attrib) } : {}),
+          updatedAt: new Date(row.updated_at).toISOString(),
+        }));
+        return { detail: `${folders.length} folders`, folders };
+      },
+    );
+
+    app.get(
+      '/api/projects/:project_name/hierarchy',
+      { schema: { summary: 'The folder tree; search and types keep matching folders and their ancestors', params: ProjectParams, querystring: HierarchyQuery } },
+      async (request) => {
+        const project = await projects.require(requireUser(request), request.params.project_name);
+        const all = await rows(schemaName(project.name), false);
+        const types = request.query.types?.split(',').map((t) => t.trim()).filter(Boolean);
+        const search = request.query.search?.toLowerCase();
+        const matches = (row: Record<string, any>) =>
+          (!types?.length || types.includes(row.folder_type)) && (!search || row.name.toLowerCase().includes(search) || (row.label ?? '').toLowerCase().includes(search));
+        const keep = new Set<string>();
+        if (types?.length || search) {
+          const byPath = new Map(all.map((row) => [row.path as string, row]));
+          for (const row of all.filter(matches)) {
+            const parts = (row.path as string).split('/');
+            for (let i = 1; i <= parts.length; i++) keep.add(byPath.get(parts.slice(0, i).join('/'))!.id);
+          }
+        }
+        const nodes = new Map<string, Record<string, any>>();
+        const roots: Record<string, any>[] = [];
+        for (const row of all) {
+          if (keep.size && !keep.has(row.id)) continue;
+          const node = {
+            id: row.id,
+            name: row.name,
+            label: row.label,
+            status: row.status,
+            folderType: row.folder_type,
+            hasTasks: row.task_names.length > 0,
+            taskNames: row.task_names,
+            parents: row.path.split('/').slice(0, -1),
+            children: [] as Record<string, any>[],
+          };
+          nodes.set(row.id, node);
+          // Rows come ordered by path, so a parent is always placed before its children.
+          (row.parent_id ? nodes.get(row.parent_id)?.children : roots)?.push(node);
+        }
+        return { detail: `Hierarchy loaded with ${nodes.size} folders`, projectName: project.name, hierarchy: roots };
+      },
+    );
+  };
+}

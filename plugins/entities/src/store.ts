@@ -1,0 +1,106 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Database } from '@pipewright/sdk';
+import type { EntityType } from './entity-types.js';
+
+type Row = Record<string, any>;
+
+/** Keys of a JSON object that are in the list: how a folder's own values are narrowed to what inherits. */
+export function inheritablePart(attrib: RawBuilder<unknown>, keys: string[]): RawBuilder<unknown> {
+  return sql`(SELECT coalesce(jsonb_object_agg(key, value), '{}'::jsonb) FROM jsonb_each(${attrib}) WHERE key = ANY(${keys}::text[]))`;
+}
+
+const versionName = (v: string) => sql.raw(`CASE WHEN ${v}.version < 0 THEN 'HERO' ELSE 'v' || lpad(${v}.version::text, 3, '0') END`);
+
+/**
+ * One SELECT per type that yields the stored columns plus what the API derives: the full path, the effective
+ * attributes (folders and tasks inherit, computed in SQL from the stored inherited values) and hasVersions.
+ */
+export function selectEntities(db: Database, schema: string, type: EntityType, inheritable: string[]): RawBuilder<Row> {
+  const t = (table: string) => sql.table(`${schema}.${table}`);
+  switch (type) {
+    case 'folder':
+      return sql<Row>`
+        SELECT f.*, '/' || f.path AS full_path, f.inherited || f.attrib AS all_attrib,
+          EXISTS (
+            SELECT 1 FROM ${t('versions')} v JOIN ${t('products')} p ON p.id = v.product_id JOIN ${t('folders')} d ON d.id = p.folder_id
+            WHERE d.path = f.path OR starts_with(d.path, f.path || '/')
+          ) AS has_versions,
+          EXISTS (SELECT 1 FROM ${t('folders')} c WHERE c.parent_id = f.id) AS has_children,
+          EXISTS (SELECT 1 FROM ${t('tasks')} k WHERE k.folder_id = f.id) AS has_tasks
+        FROM ${t('folders')} f`;
+    case 'task':
+      return sql<Row>`
+        SELECT k.*, '/' || f.path || '/' || k.name AS full_path,
+          f.inherited || ${inheritablePart(sql`f.attrib`, inheritable)} || k.attrib AS all_attrib
+        FROM ${t('tasks')} k JOIN ${t('folders')} f ON f.id = k.folder_id`;
+    case 'product':
+      return sql<Row>`
+        SELECT p.*, '/' || f.path || '/' || p.name AS full_path, p.attrib AS all_attrib
+        FROM ${t('products')} p JOIN ${t('folders')} f ON f.id = p.folder_id`;
+    case 'version':
+      return sql<Row>`
+        SELECT v.*, ${versionName('v')} AS name, '/' || f.path || '/' || p.name || '/' || ${versionName('v')} AS full_path, v.attrib AS all_attrib
+        FROM ${t('versions')} v JOIN ${t('products')} p ON p.id = v.product_id JOIN ${t('folders')} f ON f.id = p.folder_id`;
+    case 'representation':
+      return sql<Row>`
+        SELECT r.*, '/' || f.path || '/' || p.name || '/' || ${versionName('v')} || '/' || r.name AS full_path, r.attrib AS all_attrib
+        FROM ${t('representations')} r JOIN ${t('versions')} v ON v.id = r.version_id
+          JOIN ${t('products')} p ON p.id = v.product_id JOIN ${t('folders')} f ON f.id = p.folder_id`;
+    case 'workfile':
+      return sql<Row>`
+        SELECT w.*, w.path AS full_path, regexp_replace(w.path, '^.*[/\\\\]', '') AS name, w.attrib AS all_attrib
+        FROM ${t('workfiles')} w`;
+  }
+}
+
+const ALIAS: Record<EntityType, string> = { folder: 'f', task: 'k', product: 'p', version: 'v', representation: 'r', workfile: 'w' };
+
+/** One entity by id, with its derived fields; undefined when it does not exist. */
+export async function loadEntity(db: Database, schema: string, type: EntityType, id: string, inheritable: string[]): Promise<Row | undefined> {
+  const query = sql<Row>`${selectEntities(db, schema, type, inheritable)} WHERE ${sql.ref(`${ALIAS[type]}.id`)} = ${id}`;
+  return (await query.execute(db)).rows[0];
+}
+
+const iso = (value: unknown) => new Date(value as string).toISOString();
+
+/** A row as the API shows it (camelCase, AYON field names). */
+export function present(type: EntityType, row: Row): Record<string, unknown> {
+  const common = {
+    id: row.id,
+    status: row.status,
+    tags: row.tags,
+    attrib: row.all_attrib,
+    ownAttrib: Object.keys(row.attrib),
+    data: row.data,
+    active: row.active,
+    createdBy: row.created_by,
+    updatedBy: row.updated_by,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+  switch (type) {
+    case 'folder':
+      return {
+        ...common,
+        name: row.name,
+        label: row.label,
+        folderType: row.folder_type,
+        parentId: row.parent_id,
+        thumbnailId: row.thumbnail_id,
+        path: row.full_path,
+        hasVersions: row.has_versions,
+        hasChildren: row.has_children,
+        hasTasks: row.has_tasks,
+      };
+    case 'task':
+      return { ...common, name: row.name, label: row.label, taskType: row.task_type, folderId: row.folder_id, thumbnailId: row.thumbnail_id, assignees: row.assignees, path: row.full_path };
+    case 'product':
+      return { ...common, name: row.name, folderId: row.folder_id, productType: row.product_type, path: row.full_path };
+    case 'version':
+      return { ...common, name: row.name, version: row.version, productId: row.product_id, taskId: row.task_id, thumbnailId: row.thumbnail_id, author: row.author, path: row.full_path };
+    case 'representation':
+      return { ...common, name: row.name, versionId: row.version_id, files: row.files, traits: row.traits, path: row.full_path };
+    case 'workfile':
+      return { ...common, name: row.name, path: row.path, taskId: row.task_id, thumbnailId: row.thumbnail_id };
+  }
+}

@@ -1,0 +1,271 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { bootTestCore, type TestCore } from '@pipewright/core/testing';
+import { newId, type UserDirectory } from '@pipewright/sdk';
+
+// The users addon is the user source; the project is deployed from the built-in anatomy.
+let core: TestCore;
+let token: string;
+const P = '/api/projects/show';
+
+async function seed(name: string, data: Record<string, unknown>) {
+  const users = core.services.get('users') as UserDirectory;
+  await core.db.transaction().execute((trx) => users.create(trx, { name, password: 'correct horse battery', data }));
+  return (await core.request('POST', '/api/auth/login', { body: { name, password: 'correct horse battery' } })).body.token as string;
+}
+
+const api = (method: string, url: string, body?: unknown, headers?: Record<string, string>) => core.request(method, url, { token, body, headers });
+const create = async (plural: string, body: Record<string, unknown>) => {
+  const res = await api('POST', `${P}/${plural}`, body);
+  if (res.status !== 201) throw new Error(`create ${plural} failed: ${res.status} ${res.text}`);
+  return res.body.id as string;
+};
+const get = async (plural: string, id: string) => (await api('GET', `${P}/${plural}/${id}`)).body;
+
+let assets: string;
+let chars: string;
+let hero: string;
+
+beforeAll(async () => {
+  core = await bootTestCore({ addons: ['entities', 'users'] });
+  token = await seed('boss', { isManager: true });
+  expect((await api('POST', '/api/projects', { name: 'show', code: 'sh' })).status).toBe(201);
+  assets = await create('folders', { name: 'assets', folderType: 'Folder' });
+  chars = await create('folders', { name: 'chars', parentId: assets, folderType: 'Asset' });
+  hero = await create('folders', { name: 'hero', parentId: chars, folderType: 'Asset' });
+});
+afterAll(() => core.close());
+
+describe('folders', () => {
+  it('derive paths, default statuses and inherited attributes', async () => {
+    const folder = await get('folders', hero);
+    expect(folder).toMatchObject({ name: 'hero', path: '/assets/chars/hero', parentId: chars, folderType: 'Asset', active: true, ownAttrib: [], createdBy: 'boss' });
+    const project = (await api('GET', '/api/projects/show')).body;
+    const firstFolderStatus = project.statuses.find((s: any) => !s.scope || s.scope.includes('folder')).name;
+    expect(folder.status).toBe(firstFolderStatus);
+    expect(folder.attrib).toMatchObject({ fps: 25, resolutionWidth: 1920, frameStart: 1001 });
+  });
+
+  it('inherit down the tree, with null returning a key to the inherited value', async () => {
+    await api('PATCH', `${P}/folders/${assets}`, { attrib: { fps: 24, description: 'all assets' } });
+    expect((await get('folders', hero)).attrib.fps).toBe(24);
+    expect((await get('folders', hero)).attrib.description).toBeUndefined();
+    await api('PATCH', `${P}/folders/${chars}`, { attrib: { fps: 12 } });
+    const task = await create('tasks', { name: 'model', folderId: hero });
+    expect((await get('tasks', task)).attrib.fps).toBe(12);
+    await api('PATCH', `${P}/folders/${chars}`, { attrib: { fps: null } });
+    expect((await get('folders', chars)).ownAttrib).toEqual([]);
+    expect((await get('tasks', task)).attrib.fps).toBe(24);
+  });
+
+  it('follow a project attribute change', async () => {
+    await api('PATCH', '/api/projects/show', { attrib: { resolutionWidth: 4096 } });
+    expect((await get('folders', hero)).attrib.resolutionWidth).toBe(4096);
+  });
+
+  it('refuse a duplicate sibling name in any case, but not in another folder or once deactivated', async () => {
+    const dup = await api('POST', `${P}/folders`, { name: 'CHARS', parentId: assets });
+    expect(dup.status).toBe(409);
+    expect(dup.body.code).toBe(409);
+    await create('folders', { name: 'chars', parentId: hero });
+    const old = await create('folders', { name: 'props', parentId: assets });
+    await api('PATCH', `${P}/folders/${old}`, { active: false });
+    await create('folders', { name: 'props', parentId: assets });
+  });
+
+  it('accept snake_case fields and client-chosen ids', async () => {
+    const id = newId();
+    const res = await api('POST', `${P}/folders`, { id, name: 'shots', folder_type: 'Folder' });
+    expect(res.body.id).toBe(id);
+    const seq = await create('folders', { name: 'sq010', parent_id: id, folder_type: 'Sequence' });
+    expect((await get('folders', seq)).path).toBe('/shots/sq010');
+  });
+
+  it('answer bad input with 422', async () => {
+    const bad = await api('POST', `${P}/folders`, { name: '-x-', label: "it's", status: 'Nope', colour: 1 });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((e: any) => e.loc.join('.'))).toEqual(expect.arrayContaining(['body.name', 'body.label', 'body.colour']));
+    const status = await api('POST', `${P}/folders`, { name: 'ok', status: 'Nope' });
+    expect(status.status).toBe(422);
+    expect(status.body.errors[0]).toMatchObject({ loc: ['data', 'status'], type: 'unknown_status' });
+    const type = await api('POST', `${P}/folders`, { name: 'ok', folderType: 'Planet' });
+    expect(type.status).toBe(422);
+    const attrib = await api('PATCH', `${P}/folders/${hero}`, { attrib: { fps: 'fast' } });
+    expect(attrib.status).toBe(422);
+    expect(attrib.body.errors[0].loc).toEqual(['data', 'attrib', 'fps']);
+    expect((await api('GET', `${P}/folders/nope`)).status).toBe(422);
+    expect((await api('GET', `${P}/folders/${newId()}`)).status).toBe(404);
+    expect((await api('POST', `${P}/folders`, { name: 'x', parentId: newId() })).status).toBe(404);
+  });
+
+  it('cannot move under their own descendant', async () => {
+    const res = await api('PATCH', `${P}/folders/${assets}`, { parentId: hero });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toMatch(/cannot move into itself/);
+  });
+});
+
+describe('publishing', () => {
+  let product: string;
+  let v1: string;
+
+  it('creates products, versions and representations with derived paths', async () => {
+    product = await create('products', { name: 'modelMain', folderId: hero, productType: 'model' });
+    v1 = await create('versions', { version: 1, productId: product });
+    const repre = await create('representations', {
+      name: 'abc',
+      versionId: v1,
+      files: [{ name: 'hero.abc', path: '{root[work]}/show/hero.abc', size: 1024, hash: 'abc', hashType: 'md5' }],
+    });
+    const version = await get('versions', v1);
+    expect(version).toMatchObject({ name: 'v001', path: '/assets/chars/hero/modelMain/v001', author: 'boss', productId: product });
+    expect((await get('representations', repre)).path).toBe('/assets/chars/hero/modelMain/v001/abc');
+    expect((await get('folders', hero)).hasVersions).toBe(true);
+    expect((await get('folders', assets)).hasVersions).toBe(true);
+  });
+
+  it('keeps version numbers unique and allows one hero per product', async () => {
+    expect((await api('POST', `${P}/versions`, { version: 1, productId: product })).status).toBe(409);
+    const heroVersion = await create('versions', { version: -1, productId: product });
+    expect((await get('versions', heroVersion)).name).toBe('HERO');
+    expect((await api('POST', `${P}/versions`, { version: -2, productId: product })).status).toBe(409);
+  });
+
+  it('locks a folder holding versions against rename and move, unless forced', async () => {
+    const locked = await api('PATCH', `${P}/folders/${chars}`, { name: 'characters' });
+    expect(locked.status).toBe(409);
+    expect(locked.body.detail).toMatch(/holds published versions/);
+    expect((await api('PATCH', `${P}/folders/${chars}?force=true`, { name: 'characters' })).status).toBe(204);
+    expect((await get('versions', v1)).path).toBe('/assets/characters/hero/modelMain/v001');
+    expect((await get('folders', hero)).path).toBe('/assets/characters/hero');
+    expect((await api('PATCH', `${P}/folders/${chars}`, { attrib: { fps: 48 } })).status).toBe(204);
+  });
+
+  it('refuses to delete a folder with products below it unless forced, which removes them', async () => {
+    const res = await api('DELETE', `${P}/folders/${chars}`);
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toMatch(/holds 1 product/);
+    expect((await api('DELETE', `${P}/folders/${chars}?force=true`)).status).toBe(204);
+    expect((await api('GET', `${P}/products/${product}`)).status).toBe(404);
+    expect((await api('GET', `${P}/versions/${v1}`)).status).toBe(404);
+    expect((await api('GET', `${P}/folders/${hero}`)).status).toBe(404);
+  });
+
+  it('deletes versions and representations with their product', async () => {
+    const prod = await create('products', { name: 'look', folderId: assets, productType: 'look' });
+    const ver = await create('versions', { version: 3, productId: prod });
+    const rep = await create('representations', { name: 'ma', versionId: ver });
+    expect((await api('DELETE', `${P}/products/${prod}`)).status).toBe(204);
+    expect((await api('GET', `${P}/representations/${rep}`)).status).toBe(404);
+  });
+});
+
+describe('tasks and workfiles', () => {
+  it('assigns users by add, remove and set', async () => {
+    const shot = await create('folders', { name: 'sh010', folderType: 'Shot' });
+    const task = await create('tasks', { name: 'comp', folderId: shot, taskType: 'Compositing' });
+    const assign = (users: string[], mode: string) => api('POST', `${P}/tasks/${task}/assign`, { users, mode });
+    expect((await assign(['ann', 'bob'], 'add')).status).toBe(204);
+    await assign(['bob', 'cy'], 'add');
+    await assign(['ann'], 'remove');
+    expect((await get('tasks', task)).assignees).toEqual(['bob', 'cy']);
+    await assign(['dee'], 'set');
+    expect((await get('tasks', task)).assignees).toEqual(['dee']);
+    expect((await assign(['x'], 'replace')).status).toBe(422);
+    const wf = await create('workfiles', { path: 'work/sh010/comp_v001.nk', taskId: task });
+    expect((await get('workfiles', wf)).name).toBe('comp_v001.nk');
+    expect((await api('POST', `${P}/workfiles`, { path: 'WORK/sh010/comp_v001.nk', taskId: task })).status).toBe(409);
+    expect((await api('POST', `${P}/tasks`, { name: 'x', folderId: shot, taskType: 'Knitting' })).status).toBe(422);
+  });
+});
+
+describe('operations', () => {
+  const ops = (operations: unknown[], canFail = false) => api('POST', `${P}/operations`, { operations, canFail });
+
+  it('creates a folder and a task inside it in one batch, with events after commit', async () => {
+    const folderId = newId();
+    const res = await ops([
+      { id: 'op1', type: 'create', entityType: 'folder', entityId: folderId, data: { name: 'sh020', folderType: 'Shot' } },
+      { id: 'op2', type: 'create', entityType: 'task', data: { name: 'anim', folderId } },
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    expect(res.body.operations).toEqual([
+      { id: 'op1', type: 'create', entityType: 'folder', entityId: folderId, success: true, status: 201, errorCode: null, detail: null },
+      expect.objectContaining({ id: 'op2', success: true, status: 201 }),
+    ]);
+    const events = await core.db.selectFrom('events').select(['topic', 'summary']).where('project_name', '=', 'show').where('topic', 'like', 'entity.%.created').execute();
+    expect(events.some((e) => e.topic === 'entity.task.created' && (e.summary as any).parentId === folderId)).toBe(true);
+  });
+
+  it('rolls everything back when one fails and canFail is off, answering 200 with success false', async () => {
+    const before = await core.db.selectFrom('events').select('id').execute();
+    const res = await ops([
+      { type: 'create', entityType: 'folder', data: { name: 'sh030', folderType: 'Shot' } },
+      { type: 'update', entityType: 'folder', entityId: newId(), data: { label: 'x' } },
+      { type: 'create', entityType: 'folder', data: { name: 'sh040', folderType: 'Shot' } },
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(false);
+    expect(res.body.operations.map((o: any) => [o.success, o.status, o.errorCode])).toEqual([[true, 201, null], [false, 404, 'not-found']]);
+    const names = (await api('GET', `${P}/folders`)).body.folders.map((f: any) => f.name);
+    expect(names).not.toContain('sh030');
+    expect((await core.db.selectFrom('events').select('id').execute()).length).toBe(before.length);
+  });
+
+  it('commits each operation alone with canFail', async () => {
+    const res = await ops([
+      { type: 'create', entityType: 'folder', data: { name: 'sh050', folderType: 'Shot' } },
+      { type: 'create', entityType: 'folder', data: { name: 'sh050', folderType: 'Shot' } },
+      { type: 'create', entityType: 'folder', data: { name: '-bad-' } },
+    ], true);
+    expect(res.body.success).toBe(false);
+    expect(res.body.operations.map((o: any) => [o.status, o.errorCode])).toEqual([[201, null], [409, 'unique-violation'], [422, 'invalid-data']]);
+    expect(res.body.operations[2].detail).toMatch(/data.name/);
+  });
+
+  it('refuses two changes to one entity and updates without an id with 400', async () => {
+    const id = newId();
+    const twice = await ops([
+      { type: 'update', entityType: 'folder', entityId: id, data: { label: 'a' } },
+      { type: 'delete', entityType: 'folder', entityId: id },
+    ]);
+    expect(twice.status).toBe(400);
+    expect((await ops([{ type: 'update', entityType: 'folder', data: {} }])).status).toBe(400);
+    expect((await ops([{ type: 'explode', entityType: 'folder' }])).status).toBe(422);
+  });
+});
+
+describe('project changes reaching entities', () => {
+  it('carries a renamed status over to every entity using it', async () => {
+    const project = (await api('GET', '/api/projects/show')).body;
+    const folder = await create('folders', { name: 'renamed', folderType: 'Folder' });
+    const old = (await get('folders', folder)).status;
+    const statuses = project.statuses.map((s: any) => (s.name === old ? { ...s, name: 'Fresh', original_name: old } : s));
+    expect((await api('PATCH', '/api/projects/show', { statuses })).status).toBe(204);
+    expect((await get('folders', folder)).status).toBe('Fresh');
+    expect((await api('GET', '/api/projects/show')).body.statuses.some((s: any) => 'original_name' in s)).toBe(false);
+  });
+});
+
+describe('folder list and hierarchy', () => {
+  it('lists folders flat, with attributes on request', async () => {
+    const list = (await api('GET', `${P}/folders?attrib=true`)).body.folders;
+    const shot = list.find((f: any) => f.name === 'sh010');
+    expect(shot).toMatchObject({ path: '/sh010', parents: [], hasTasks: true, taskNames: ['comp'], folderType: 'Shot' });
+    expect(shot.attrib.resolutionWidth).toBe(4096);
+    const seq = list.find((f: any) => f.name === 'sq010');
+    expect(seq.parents).toEqual(['shots']);
+    expect((await api('GET', `${P}/folders`)).body.folders[0].attrib).toBeUndefined();
+  });
+
+  it('nests the hierarchy and filters it by search and type, keeping ancestors', async () => {
+    const tree = (await api('GET', `${P}/hierarchy`)).body;
+    expect(tree.projectName).toBe('show');
+    const shots = tree.hierarchy.find((n: any) => n.name === 'shots');
+    expect(shots.children.map((c: any) => c.name)).toEqual(['sq010']);
+    const found = (await api('GET', `${P}/hierarchy?types=Sequence`)).body.hierarchy;
+    expect(found.map((n: any) => n.name)).toEqual(['shots']);
+    expect((await api('GET', `${P}/hierarchy?search=sq0`)).body.hierarchy[0].children[0].name).toBe('sq010');
+    expect((await api('GET', '/api/projects/nowhere/hierarchy')).status).toBe(404);
+  });
+});
