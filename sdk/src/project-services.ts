@@ -1,6 +1,6 @@
 import type { DatabaseTransaction } from './addon.js';
 import type { Problem } from './errors.js';
-import type { RequestUser } from './request.js';
+import type { RequestUser, Sender } from './request.js';
 
 /** Entity types attributes can apply to. */
 export type AttributeScope = 'project' | 'folder' | 'task' | 'product' | 'version' | 'representation' | 'workfile' | 'user' | 'list';
@@ -132,6 +132,21 @@ export interface ProjectChange {
 export interface ProjectDirectory {
   /** The project the caller may use: NotFound when it does not exist, Forbidden without access. */
   require(caller: RequestUser, name: string): Promise<ProjectRecord>;
+  /** Change a project as PATCH /api/projects/{name} does (managers; attrib, data and config merge). */
+  patch(caller: RequestUser, name: string, patch: Partial<Pick<ProjectRecord, 'folderTypes' | 'taskTypes' | 'statuses' | 'tags' | 'linkTypes' | 'attrib' | 'config'>> & { data?: Record<string, unknown> }): Promise<string>;
   /** Run a hook inside the transaction that changes a project, after the change is written. */
   onChange(hook: (trx: DatabaseTransaction, project: ProjectRecord, change: ProjectChange) => Promise<void>): void;
+}
+
+/** The six project entity types. */
+export type ProjectEntityType = 'folder' | 'task' | 'product' | 'version' | 'representation' | 'workfile';
+
+/** Provided by the entities addon: reading entities and changing them through the one write path. */
+export interface EntityDirectory {
+  /** An entity as the API shows it (GET /api/projects/{p}/{type}s/{id}), or null when it does not exist. */
+  get(projectName: string, type: ProjectEntityType, id: string): Promise<Record<string, any> | null>;
+  /** Update an entity through the operations processor (validation, access, events after commit). */
+  update(caller: RequestUser, projectName: string, type: ProjectEntityType, id: string, data: Record<string, unknown>, sender: Sender): Promise<void>;
+  /** Run before an entity is deleted, inside its transaction (links of the entity are removed this way). */
+  onDelete(hook: (trx: DatabaseTransaction, projectName: string, type: ProjectEntityType, id: string) => Promise<void>): void;
 }

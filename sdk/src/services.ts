@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Database, DatabaseTransaction } from './addon.js';
 import type { RequestUser } from './request.js';
-import type { AnatomyPresets, AttributeLibrary, ProjectDirectory } from './project-services.js';
+import type { AnatomyPresets, AttributeLibrary, EntityDirectory, ProjectDirectory } from './project-services.js';
 
 /** A user as stored and as shown on the wire (GET /api/users/{name}). */
 export interface UserRecord {
@@ -72,4 +72,5 @@ export interface ServiceMap {
   attributes: AttributeLibrary;
   anatomy: AnatomyPresets;
   projects: ProjectDirectory;
+  entities: EntityDirectory;
 }

@@ -2,6 +2,7 @@ import { defineAddon } from '@pipewright/sdk';
 import { projectMigrations } from './migrations.js';
 import { EntityProcessor } from './processor.js';
 import { entityRoutes, folderTreeRoutes } from './routes.js';
+import { loadEntity, present } from './store.js';
 
 // What a pipeline publishes into: folders, tasks, products, versions, representations and workfiles, in each
 // project's own schema. Every write, single or batched, goes through one transactional processor.
@@ -18,6 +19,18 @@ export default defineAddon({
     const schemaName = ctx.projects.schemaName;
     const processor = new EntityProcessor(ctx.db, ctx.events, attributes, schemaName, ctx.log);
     projects.onChange((trx, project, change) => processor.onProjectChange(trx, project, change));
+    ctx.provide('entities', {
+      async get(projectName, type, id) {
+        const inheritable = await attributes.inheritable(type === 'task' ? 'task' : 'folder');
+        const row = await loadEntity(ctx.db, schemaName(projectName), type, id, inheritable);
+        return row ? present(type, row) : null;
+      },
+      async update(caller, projectName, type, id, data, sender) {
+        const project = await projects.require(caller, projectName);
+        await processor.runOne(caller, project, { type: 'update', entityType: type, entityId: id, data }, sender);
+      },
+      onDelete: (hook) => processor.onDelete(hook),
+    });
     const deps = { db: ctx.db, projects, attributes, processor, schemaName };
     await ctx.app.register(entityRoutes(deps));
     await ctx.app.register(folderTreeRoutes(deps));

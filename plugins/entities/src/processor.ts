@@ -80,7 +80,11 @@ function translate(error: unknown, type: EntityType): unknown {
 const subtree = (alias: string, path: unknown) => sql`(${sql.ref(`${alias}.path`)} = ${path} OR starts_with(${sql.ref(`${alias}.path`)}, ${path} || '/'))`;
 
 /** The one path every write of folders, tasks, products, versions, representations and workfiles takes. */
+type DeleteHook = (trx: DatabaseTransaction, projectName: string, type: EntityType, id: string) => Promise<void>;
+
 export class EntityProcessor {
+  private readonly deleteHooks: DeleteHook[] = [];
+
   constructor(
     private readonly db: Database,
     private readonly bus: EventBus,
@@ -143,6 +147,11 @@ export class EntityProcessor {
     const { entityId } = await this.db.transaction().execute((trx) => this.apply(trx, context, operation));
     await this.publish(context.events);
     return entityId;
+  }
+
+  /** Other addons clean up what refers to an entity (links, ...) in the transaction that deletes it. */
+  onDelete(hook: DeleteHook): void {
+    this.deleteHooks.push(hook);
   }
 
   /** Keep derived data right after a project's attributes change, and carry renamed statuses and types over. */
@@ -375,6 +384,7 @@ export class EntityProcessor {
         await sql`DELETE FROM ${products} p USING ${folders} f WHERE f.id = p.folder_id AND ${subtree('f', current.path)}`.execute(trx);
       }
     }
+    for (const hook of this.deleteHooks) await hook(trx, batch.project.name, spec.type, id);
     await sql`DELETE FROM ${this.table(batch, spec)} WHERE id = ${id}`.execute(trx);
     const parentField = spec.parent?.field;
     batch.events.push(this.event(batch, spec.type, 'deleted', id, { entityId: id, parentId: parentField ? current[spec.columns[parentField]] : null }));

@@ -194,6 +194,7 @@ export class ProjectService implements ProjectDirectory {
 
   /** attrib, data and config merge (null removes a key); the other fields replace. */
   async patch(caller: RequestUser, name: string, patch: ProjectFields): Promise<string> {
+    if (!isManagerOrAbove(caller)) throw new Forbidden('Only managers may change a project');
     const row = await this.requireRow(caller, name);
     const attrib = patch.attrib === undefined ? undefined : mergePatch(row.attrib, patch.attrib);
     await this.checkAttrib(patch.attrib, ['body', 'attrib']);
