@@ -145,3 +145,21 @@ describe('an addon package that cannot be imported', () => {
     }
   });
 });
+
+describe('updating stored events', () => {
+  it('changes status and payload, broadcasts the change, and answers false for a missing event', async () => {
+    const core = await bootTestCore({ addons: [] });
+    try {
+      const { id } = await core.events.emit({ topic: 'job.render', status: 'pending', payload: { frames: 10 } });
+      const heard: EventMessage[] = [];
+      core.events.subscribe('job.*', (m) => void heard.push(m));
+      expect(await core.events.update(id, { status: 'in_progress', progress: 40 })).toBe(true);
+      expect(heard).toEqual([expect.objectContaining({ id, status: 'in_progress', progress: 40 })]);
+      await core.events.update(id, { status: 'finished', payload: { frames: 10, done: true } });
+      expect(await core.events.get(id)).toMatchObject({ status: 'finished', payload: { frames: 10, done: true } });
+      expect(await core.events.update('0'.repeat(32), { status: 'failed' })).toBe(false);
+    } finally {
+      await core.close();
+    }
+  });
+});

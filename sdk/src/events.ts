@@ -43,6 +43,17 @@ export interface EventMessage {
   updatedAt: string;
 }
 
+/** What can change on a stored event. */
+export interface EventChanges {
+  status?: EventStatus;
+  description?: string;
+  summary?: Record<string, unknown>;
+  payload?: Record<string, unknown>;
+  /** Broadcast only: 0 to 100. */
+  progress?: number;
+  retries?: number;
+}
+
 export type EventHandler = (message: EventMessage) => void | Promise<void>;
 
 /** The core event bus: persists events and fans them out to this and every other server process. */
@@ -51,6 +62,10 @@ export interface EventBus {
   emit(event: EventInput): Promise<{ id: string }>;
   /** Broadcast a message about an event that changed (status, progress) without writing it again. */
   announce(message: EventMessage): Promise<void>;
+  /** Change a stored event (status, description, summary, payload, progress) and broadcast it; false when missing. */
+  update(id: string, changes: EventChanges): Promise<boolean>;
+  /** A stored event, payload included, or null. */
+  get(id: string): Promise<(EventMessage & { payload: Record<string, unknown>; retries: number }) | null>;
   /** Listen to topics: an exact topic, a prefix ending in '.*' or '*', or '*' for all. Answers an unsubscribe function. */
   subscribe(pattern: string, handler: EventHandler): () => void;
 }

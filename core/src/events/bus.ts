@@ -7,6 +7,7 @@ import {
   topicMatches,
   type Database,
   type EventBus,
+  type EventChanges,
   type EventHandler,
   type EventInput,
   type EventMessage,
@@ -49,6 +50,28 @@ export async function connectRedisRelay(
       await subscriber.quit().catch(() => undefined);
       await publisher.quit().catch(() => undefined);
     },
+  };
+}
+
+/** A stored row as the message subscribers receive. */
+function toMessage(row: Record<string, any>): EventMessage {
+  return {
+    id: row.id,
+    hash: row.hash,
+    topic: row.topic,
+    project: row.project_name,
+    user: row.user_name,
+    sender: row.sender,
+    senderType: row.sender_type,
+    dependsOn: row.depends_on,
+    description: row.description,
+    summary: row.summary,
+    status: row.status,
+    progress: null,
+    recipients: null,
+    store: true,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
   };
 }
 
@@ -126,6 +149,24 @@ export class CoreEventBus implements EventBus {
     if (this.relay) {
       await this.relay.publish(message).catch((error) => this.log.error({ err: error }, 'could not publish event to redis'));
     }
+  }
+
+  async update(id: string, changes: EventChanges): Promise<boolean> {
+    const values: Record<string, unknown> = { updated_at: new Date() };
+    if (changes.status !== undefined) values.status = changes.status;
+    if (changes.description !== undefined) values.description = changes.description;
+    if (changes.summary !== undefined) values.summary = JSON.stringify(changes.summary);
+    if (changes.payload !== undefined) values.payload = JSON.stringify(changes.payload);
+    if (changes.retries !== undefined) values.retries = changes.retries;
+    const row = await this.db.updateTable('public.events').set(values).where('id', '=', id).returningAll().executeTakeFirst();
+    if (!row) return false;
+    await this.announce({ ...toMessage(row), progress: changes.progress ?? null });
+    return true;
+  }
+
+  async get(id: string) {
+    const row = await this.db.selectFrom('public.events').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? { ...toMessage(row), payload: row.payload, retries: row.retries } : null;
   }
 
   subscribe(pattern: string, handler: EventHandler): () => void {

@@ -1,6 +1,8 @@
 import { defineAddon } from '@pipewright/sdk';
 import { projectMigrations } from './migrations.js';
+import { BackgroundOperations } from './background.js';
 import { EntityProcessor } from './processor.js';
+import { projectSummaryRoutes } from './project-summary.js';
 import { entityRoutes, folderTreeRoutes } from './routes.js';
 import { loadEntity, present } from './store.js';
 
@@ -31,8 +33,10 @@ export default defineAddon({
       },
       onDelete: (hook) => processor.onDelete(hook),
     });
-    const deps = { db: ctx.db, projects, attributes, processor, schemaName };
+    const background = new BackgroundOperations(processor, ctx.events, ctx.log);
+    const deps = { db: ctx.db, projects, attributes, processor, background, schemaName };
     await ctx.app.register(entityRoutes(deps));
     await ctx.app.register(folderTreeRoutes(deps));
+    await ctx.app.register(projectSummaryRoutes(deps));
   },
 });

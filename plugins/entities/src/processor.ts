@@ -97,7 +97,14 @@ export class EntityProcessor {
    * Run a batch. Without canFail it is all or nothing: the first failure rolls everything back (the answer still
    * lists what ran, the failure last). With canFail each operation commits on its own. Events go out after commit.
    */
-  async run(caller: RequestUser, project: ProjectRecord, operations: Operation[], options: { canFail: boolean; sender: Sender }) {
+  async run(
+    caller: RequestUser,
+    project: ProjectRecord,
+    operations: Operation[],
+    options: { canFail: boolean; sender: Sender; onProgress?: (done: number, total: number) => Promise<void> },
+  ) {
+    const results: OperationResult[] = [];
+    const progress = async () => options.onProgress?.(results.length, operations.length);
     this.checkBatch(operations);
     const batch = async (): Promise<Batch> => ({
       caller,
@@ -107,7 +114,6 @@ export class EntityProcessor {
       inheritable: await this.attributes.inheritable('folder'),
       events: [],
     });
-    const results: OperationResult[] = [];
     if (options.canFail) {
       for (const operation of operations) {
         const context = await batch();
@@ -117,6 +123,7 @@ export class EntityProcessor {
           .then((done) => this.succeeded(operation, done), (error) => this.failed(operation, error));
         results.push(result);
         if (result.success) await this.publish(context.events);
+        await progress();
       }
     } else {
       const context = await batch();
@@ -126,6 +133,7 @@ export class EntityProcessor {
           for (const operation of operations) {
             try {
               results.push(this.succeeded(operation, await this.apply(trx, context, operation)));
+              await progress();
             } catch (error) {
               results.push(this.failed(operation, error));
               throw rollback;
@@ -169,7 +177,8 @@ export class EntityProcessor {
     }
   }
 
-  private checkBatch(operations: Operation[]): void {
+  /** Refuse a batch that cannot be run as a whole: updates or deletes without an id, one entity changed twice. */
+  checkBatch(operations: Operation[]): void {
     const touched = new Set<string>();
     operations.forEach((operation, index) => {
       if (operation.type !== 'create' && !operation.entityId) throw new BadRequest(`Operation ${index}: ${operation.type} needs an entityId`, 'missing-entity-id');

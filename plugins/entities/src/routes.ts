@@ -12,10 +12,13 @@ import {
   type ProjectDirectory,
 } from '@pipewright/sdk';
 import { SPECS, camelizeKeys } from './entity-types.js';
+import type { BackgroundOperations } from './background.js';
 import type { EntityProcessor } from './processor.js';
 import { loadEntity, present } from './store.js';
 import {
   AssignRequest,
+  BackgroundStarted,
+  BackgroundStatus,
   EntityResponse,
   FolderList,
   FolderListQuery,
@@ -26,16 +29,17 @@ import {
   ProjectParams,
 } from './schemas.js';
 
-interface Deps {
+export interface Deps {
   db: Database;
   projects: ProjectDirectory;
   attributes: AttributeLibrary;
   processor: EntityProcessor;
+  background: BackgroundOperations;
   schemaName: (project: string) => string;
 }
 
 /** POST, GET, PATCH and DELETE for each of the six entity types, all writes through the processor. */
-export function entityRoutes({ db, projects, attributes, processor, schemaName }: Deps) {
+export function entityRoutes({ db, projects, attributes, processor, background, schemaName }: Deps) {
   return async (app: AddonApp) => {
     for (const spec of Object.values(SPECS)) {
       const idParam = `${spec.type}_id`;
@@ -111,6 +115,27 @@ export function entityRoutes({ db, projects, attributes, processor, schemaName }
         const project = await projects.require(caller, request.params.project_name);
         const result = await processor.run(caller, project, request.body.operations, { canFail: request.body.canFail, sender: request.sender });
         return result;
+      },
+    );
+
+    app.post(
+      '/api/projects/:project_name/operations/background',
+      { schema: { summary: 'Run operations after answering; poll the returned id', params: ProjectParams, body: OperationsRequest, response: { 200: BackgroundStarted } } },
+      async (request) => {
+        const caller = requireUser(request);
+        const project = await projects.require(caller, request.params.project_name);
+        // Refuse malformed batches now, not minutes later in a poll.
+        processor.checkBatch(request.body.operations);
+        return { id: await background.start(caller, project, request.body.operations, { canFail: request.body.canFail, sender: request.sender }) };
+      },
+    );
+
+    app.get(
+      '/api/projects/:project_name/operations/background/:task_id',
+      { schema: { summary: 'Status of background operations: pending, in_progress (with progress), completed (with the result)', params: Type.Object({ project_name: ProjectParams.properties.project_name, task_id: Id }), response: { 200: BackgroundStatus } } },
+      async (request) => {
+        const project = await projects.require(requireUser(request), request.params.project_name);
+        return background.status(project, request.params.task_id) as any;
       },
     );
 

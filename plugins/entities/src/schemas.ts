@@ -75,3 +75,29 @@ export const AssignRequest = Type.Object(
 
 export const TasksFoldersRequest = Type.Object({ folderIds: Type.Array(Id) }, { additionalProperties: false });
 export const TasksFoldersResponse = Type.Object({ folderIds: Type.Array(Id) });
+
+export const BackgroundStarted = Type.Object({ id: Id });
+export const BackgroundStatus = Type.Object({
+  id: Id,
+  status: Type.Union([Type.Literal('pending'), Type.Literal('in_progress'), Type.Literal('completed')]),
+  progress: Type.Number({ minimum: 0, maximum: 100 }),
+  result: Type.Optional(Type.Object({ operations: Type.Array(OperationResultSchema), success: Type.Boolean(), detail: Type.Optional(Type.String()) })),
+});
+
+const PerType = Type.Object({
+  folders: Type.Integer(),
+  tasks: Type.Integer(),
+  products: Type.Integer(),
+  versions: Type.Integer(),
+  representations: Type.Integer(),
+  workfiles: Type.Integer(),
+});
+export const ProjectStats = Type.Object({
+  counts: PerType,
+  statuses: Type.Record(Type.String(), Type.Record(Type.String(), Type.Integer()), { description: 'Per entity table: status to count' }),
+});
+const TagList = Type.Array(Type.String());
+export const ProjectTags = Type.Object({ folders: TagList, tasks: TagList, products: TagList, versions: TagList, representations: TagList, workfiles: TagList });
+export const ProductTypes = Type.Object({
+  productTypes: Type.Array(Type.Object({ name: Type.String(), baseType: Type.String(), color: Type.String(), icon: Type.String() })),
+});

@@ -1,0 +1,72 @@
+import { NotFound, type EventBus, type ProjectRecord, type RequestUser, type Sender } from '@pipewright/sdk';
+import type { FastifyBaseLogger } from 'fastify';
+import type { EntityProcessor, Operation } from './processor.js';
+
+const TOPIC = 'operations.background';
+const STATUS = { pending: 'pending', in_progress: 'in_progress', finished: 'completed', failed: 'completed' } as Record<string, string>;
+
+/**
+ * Long batches run after the request answers. Their state lives in the events table, not in this process, so
+ * any server process can answer the poll and the outcome survives a restart.
+ */
+export class BackgroundOperations {
+  constructor(
+    private readonly processor: EntityProcessor,
+    private readonly events: EventBus,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async start(caller: RequestUser, project: ProjectRecord, operations: Operation[], options: { canFail: boolean; sender: Sender }): Promise<string> {
+    const { id } = await this.events.emit({
+      topic: TOPIC,
+      project: project.name,
+      user: caller.name,
+      sender: options.sender.sender,
+      senderType: options.sender.senderType,
+      status: 'pending',
+      description: `${operations.length} operations queued`,
+      summary: { operations: operations.length, progress: 0 },
+    });
+    void this.execute(id, caller, project, operations, options);
+    return id;
+  }
+
+  async status(project: ProjectRecord, id: string) {
+    const event = await this.events.get(id);
+    if (!event || event.topic !== TOPIC || event.project !== project.name) throw new NotFound(`Background operation ${id} not found`);
+    return {
+      id,
+      status: STATUS[event.status] ?? event.status,
+      progress: Number(event.summary.progress ?? 0),
+      result: event.status === 'finished' || event.status === 'failed' ? (event.payload.result as object) : undefined,
+    };
+  }
+
+  private async execute(id: string, caller: RequestUser, project: ProjectRecord, operations: Operation[], options: { canFail: boolean; sender: Sender }) {
+    const step = Math.max(1, Math.ceil(operations.length / 20));
+    // Progress is written beside the batch, never inside it: on PGlite the batch's transaction holds the only
+    // connection, so waiting for a progress write there would wait forever. The chain keeps writes in order,
+    // so the final status is always the last one written.
+    let writes: Promise<unknown> = Promise.resolve();
+    const write = (changes: Parameters<EventBus['update']>[1]) => {
+      writes = writes.then(() => this.events.update(id, changes)).catch((error) => this.log.warn({ err: error }, 'could not record background progress'));
+      return writes;
+    };
+    try {
+      await write({ status: 'in_progress', summary: { operations: operations.length, progress: 0 } });
+      const result = await this.processor.run(caller, project, operations, {
+        ...options,
+        onProgress: async (done, total) => {
+          if (done % step !== 0 || done === total) return;
+          const progress = Math.round((done / total) * 100);
+          void write({ summary: { operations: total, progress }, progress });
+        },
+      });
+      await write({ status: 'finished', summary: { operations: operations.length, progress: 100, success: result.success }, payload: { result }, progress: 100 });
+    } catch (error) {
+      this.log.error({ err: error }, 'background operations failed');
+      const result = { operations: [], success: false, detail: (error as Error).message };
+      await write({ status: 'failed', summary: { operations: operations.length, success: false }, payload: { result } });
+    }
+  }
+}
