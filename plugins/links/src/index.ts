@@ -1,0 +1,23 @@
+import { defineAddon } from '@pipewright/sdk';
+import { projectMigrations } from './migrations.js';
+import { linkRoutes } from './routes.js';
+import { LinkService } from './service.js';
+
+// Links say how entities feed each other (a shot breaks down into assets, a version references another). They
+// live in each project's schema beside the entities, typed by the link types the project declares.
+export default defineAddon({
+  name: 'links',
+  version: '1.0.0',
+  title: 'Links',
+  description: 'Typed links between project entities, and the link types of each project',
+  dependsOn: ['entities', 'projects'],
+  migrations: { project: projectMigrations },
+  async setup(ctx) {
+    const projects = ctx.use('projects');
+    const entities = ctx.use('entities');
+    const links = new LinkService(ctx.db, ctx.events, projects, entities, ctx.projects.schemaName);
+    entities.onDelete((trx, projectName, _type, id) => links.dropEntityLinks(trx, projectName, id));
+    projects.onChange((trx, project) => links.dropUntypedLinks(trx, project));
+    await ctx.app.register(linkRoutes(links));
+  },
+});

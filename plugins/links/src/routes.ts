@@ -1,0 +1,152 @@
+import {
+  CreatedResponse,
+  NoContent,
+  ValidationFailed,
+  check,
+  requireUser,
+  type AddonApp,
+} from '@pipewright/sdk';
+import type { LinkService } from './service.js';
+import {
+  Link,
+  LinkCreate,
+  LinkParams,
+  LinkTypeList,
+  LinkTypeName,
+  LinkTypeParams,
+  LinkTypeSave,
+  ProjectParams,
+} from './schemas.js';
+
+// AYON's model accepts snake_case names too; these are the ones a client may plausibly send.
+const SNAKE = { link_type: 'linkType' } as Record<string, string>;
+
+/** Check the link type of the wildcard segment as a path parameter schema would have. */
+async function checkLinkType(request: { params: unknown }) {
+  const problems = check(LinkTypeName, (request.params as Record<string, unknown>)['*'], [
+    'path',
+    'link_type',
+  ]);
+  if (problems.length)
+    throw new ValidationFailed(problems, `Validation error: path.link_type: ${problems[0].msg}`);
+}
+
+export function linkRoutes(links: LinkService) {
+  return async (app: AddonApp) => {
+    app.get(
+      '/api/projects/:project_name/links/types',
+      {
+        schema: {
+          summary: 'The link types of the project',
+          params: ProjectParams,
+          response: { 200: LinkTypeList },
+        },
+      },
+      async (request) => ({
+        types: await links.listTypes(requireUser(request), request.params.project_name),
+      }),
+    );
+
+    app.put(
+      '/api/projects/:project_name/links/types/*',
+      {
+        // AYON clients may send no body at all for a link type without data.
+        preValidation: async (request: { body: unknown; params: unknown }) => {
+          await checkLinkType(request);
+          if (request.body === undefined || request.body === null) request.body = {};
+        },
+        schema: {
+          summary: 'Create a link type, or replace its data',
+          params: LinkTypeParams,
+          body: LinkTypeSave,
+          response: { 204: NoContent },
+        },
+      },
+      async (request, reply) => {
+        await links.saveType(
+          requireUser(request),
+          request.params.project_name,
+          request.params['*'],
+          request.body.data ?? {},
+          request.sender,
+        );
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.delete(
+      '/api/projects/:project_name/links/types/*',
+      {
+        preValidation: checkLinkType,
+        schema: {
+          summary: 'Delete a link type and every link of that type',
+          params: LinkTypeParams,
+          response: { 204: NoContent },
+        },
+      },
+      async (request, reply) => {
+        await links.deleteType(
+          requireUser(request),
+          request.params.project_name,
+          request.params['*'],
+          request.sender,
+        );
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.post(
+      '/api/projects/:project_name/links',
+      {
+        preValidation: async (request: { body: unknown }) => {
+          const body = request.body;
+          if (!body || typeof body !== 'object' || Array.isArray(body)) return;
+          request.body = Object.fromEntries(
+            Object.entries(body as Record<string, unknown>).map(([key, value]) => [SNAKE[key] ?? key, value]),
+          );
+        },
+        schema: {
+          summary: 'Link two entities with one of the project link types',
+          params: ProjectParams,
+          body: LinkCreate,
+          response: { 201: CreatedResponse },
+        },
+      },
+      async (request, reply) => {
+        const id = await links.create(
+          requireUser(request),
+          request.params.project_name,
+          request.body,
+          request.sender,
+        );
+        return reply.code(201).send({ id });
+      },
+    );
+
+    app.get(
+      '/api/projects/:project_name/links/:link_id',
+      { schema: { summary: 'One link', params: LinkParams, response: { 200: Link } } },
+      async (request) => links.get(requireUser(request), request.params.project_name, request.params.link_id),
+    );
+
+    app.delete(
+      '/api/projects/:project_name/links/:link_id',
+      {
+        schema: {
+          summary: 'Delete a link: your own, or any as a manager',
+          params: LinkParams,
+          response: { 204: NoContent },
+        },
+      },
+      async (request, reply) => {
+        await links.remove(
+          requireUser(request),
+          request.params.project_name,
+          request.params.link_id,
+          request.sender,
+        );
+        return reply.code(204).send(null);
+      },
+    );
+  };
+}

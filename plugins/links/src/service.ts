@@ -1,0 +1,324 @@
+import { sql } from 'kysely';
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  NotFound,
+  ValidationFailed,
+  isManagerOrAbove,
+  newId,
+  type Database,
+  type DatabaseTransaction,
+  type EntityDirectory,
+  type EventBus,
+  type ProjectDirectory,
+  type ProjectEntityType,
+  type ProjectRecord,
+  type RequestUser,
+  type Sender,
+  type Static,
+} from '@pipewright/sdk';
+import { ENTITY_TYPES, type Link, type LinkCreate, type LinkTypeItem } from './schemas.js';
+
+type Json = Record<string, unknown>;
+type Row = Record<string, any>;
+type LinkTypeRecord = Static<typeof LinkTypeItem>;
+
+// What the anatomy gives a link type that does not say how it is drawn; kept the same so a type saved here and
+// one deployed from an anatomy look alike.
+const DEFAULT_COLOR = '#9e9e9e';
+const DEFAULT_STYLE = 'solid';
+
+/** The three parts of "type|input|output" (the route schemas have already checked the shape). */
+export function splitLinkType(name: string): {
+  type: string;
+  input: ProjectEntityType;
+  output: ProjectEntityType;
+} {
+  const [type, input, output] = name.split('|');
+  return { type, input: input as ProjectEntityType, output: output as ProjectEntityType };
+}
+
+/** A project's link type item, whole: rows written by hand may carry only the name or only the three parts. */
+function normalise(item: Json): LinkTypeRecord {
+  const fromName = typeof item.name === 'string' ? item.name.split('|') : [];
+  const part = (field: string, index: number) =>
+    typeof item[field] === 'string' ? (item[field] as string) : (fromName[index] ?? '');
+  const linkType = part('link_type', 0);
+  const inputType = part('input_type', 1);
+  const outputType = part('output_type', 2);
+  const name =
+    typeof item.name === 'string' && item.name ? item.name : `${linkType}|${inputType}|${outputType}`;
+  const data =
+    item.data && typeof item.data === 'object' && !Array.isArray(item.data) ? (item.data as Json) : {};
+  return { name, link_type: linkType, input_type: inputType, output_type: outputType, data };
+}
+
+function uniqueViolation(error: unknown): string | null {
+  const e = error as { code?: string; constraint?: string; message?: string };
+  if (e.code !== '23505') return null;
+  return `${e.constraint ?? ''} ${e.message ?? ''}`;
+}
+
+/** Links between entities of one project, and the link types the project declares. */
+export class LinkService {
+  constructor(
+    private readonly db: Database,
+    private readonly events: EventBus,
+    private readonly projects: ProjectDirectory,
+    private readonly entities: EntityDirectory,
+    private readonly schemaName: (project: string) => string,
+  ) {}
+
+  private links(project: string, db: Database = this.db) {
+    return db.withSchema(this.schemaName(project));
+  }
+
+  async listTypes(caller: RequestUser, projectName: string): Promise<LinkTypeRecord[]> {
+    const project = await this.projects.require(caller, projectName);
+    return project.linkTypes.map(normalise);
+  }
+
+  /** Create the link type, or replace the data of an existing one; it keeps its place in the list. */
+  async saveType(
+    caller: RequestUser,
+    projectName: string,
+    name: string,
+    data: Json,
+    sender: Sender,
+  ): Promise<void> {
+    const project = await this.requireManaged(caller, projectName);
+    const { type, input, output } = splitLinkType(name);
+    const item: LinkTypeRecord = {
+      name,
+      link_type: type,
+      input_type: input,
+      output_type: output,
+      data: { ...data, color: data.color ?? DEFAULT_COLOR, style: data.style ?? DEFAULT_STYLE },
+    };
+    const current = project.linkTypes.map(normalise);
+    const at = current.findIndex((existing) => existing.name === name);
+    const linkTypes =
+      at === -1 ? [...current, item] : current.map((existing, index) => (index === at ? item : existing));
+    await this.projects.patch(caller, project.name, { linkTypes });
+    await this.projectChanged(project.name, caller, sender);
+  }
+
+  /**
+   * Remove a link type. Its links go in the same transaction as the project change, through the project change
+   * hook (see dropUntypedLinks), so a failed change leaves both in place.
+   */
+  async deleteType(caller: RequestUser, projectName: string, name: string, sender: Sender): Promise<void> {
+    const project = await this.requireManaged(caller, projectName);
+    const current = project.linkTypes.map(normalise);
+    if (!current.some((item) => item.name === name))
+      throw new NotFound(`Link type ${name} not found in project ${project.name}`);
+    await this.projects.patch(caller, project.name, {
+      linkTypes: current.filter((item) => item.name !== name),
+    });
+    await this.projectChanged(project.name, caller, sender);
+  }
+
+  async create(
+    caller: RequestUser,
+    projectName: string,
+    body: Static<typeof LinkCreate>,
+    sender: Sender,
+  ): Promise<string> {
+    const project = await this.projects.require(caller, projectName);
+    // linkType wins over the older "link"; problems are reported at the field the client actually sent.
+    const field = body.linkType !== undefined ? 'linkType' : body.link !== undefined ? 'link' : null;
+    const linkType = body.linkType ?? body.link;
+    if (!field || !linkType) {
+      throw new ValidationFailed([
+        { loc: ['body', 'linkType'], msg: 'a link type (type|input|output) is required', type: 'missing' },
+      ]);
+    }
+    if (!project.linkTypes.some((item) => normalise(item).name === linkType)) {
+      throw new ValidationFailed([
+        {
+          loc: ['body', field],
+          msg: `project ${project.name} has no link type ${linkType}`,
+          type: 'unknown_link_type',
+        },
+      ]);
+    }
+    const { type, input, output } = splitLinkType(linkType);
+    if (input === output && body.input === body.output)
+      throw new BadRequest('Cannot link an entity to itself', 'self-link');
+    await this.requireEntity(project, input, body.input, 'input', linkType);
+    await this.requireEntity(project, output, body.output, 'output', linkType);
+
+    const id = body.id ?? newId();
+    try {
+      await this.links(project.name)
+        .insertInto('links')
+        .values({
+          id,
+          name: body.name ?? null,
+          link_type: linkType,
+          input_id: body.input,
+          output_id: body.output,
+          author: caller.name,
+          data: JSON.stringify(body.data ?? {}),
+        })
+        .execute();
+    } catch (error) {
+      const clash = uniqueViolation(error);
+      if (clash === null) throw error;
+      if (clash.includes('pkey'))
+        throw new Conflict(`A link with id ${id} already exists`, 'unique-violation');
+      throw new Conflict(
+        `This ${type} link between ${input} ${body.input} and ${output} ${body.output} already exists`,
+        'unique-violation',
+      );
+    }
+    await this.emit('link.created', project.name, caller, sender, id, linkType, body.input, body.output);
+    return id;
+  }
+
+  async get(caller: RequestUser, projectName: string, id: string): Promise<Static<typeof Link>> {
+    const project = await this.projects.require(caller, projectName);
+    const row = await this.find(project.name, id);
+    return {
+      id: row.id,
+      name: row.name,
+      linkType: row.link_type,
+      input: row.input_id,
+      output: row.output_id,
+      author: row.author,
+      data: row.data,
+      createdAt: new Date(row.created_at).toISOString(),
+    };
+  }
+
+  /** Normal users remove only the links they made; managers any. */
+  async remove(caller: RequestUser, projectName: string, id: string, sender: Sender): Promise<void> {
+    const project = await this.projects.require(caller, projectName);
+    const row = await this.find(project.name, id);
+    if (row.author !== caller.name && !isManagerOrAbove(caller))
+      throw new Forbidden('You may delete only the links you created');
+    await this.links(project.name).deleteFrom('links').where('id', '=', id).execute();
+    await this.emit(
+      'link.deleted',
+      project.name,
+      caller,
+      sender,
+      id,
+      row.link_type,
+      row.input_id,
+      row.output_id,
+    );
+  }
+
+  /** Entity delete hook: the entity's links go with it, in its transaction. */
+  async dropEntityLinks(trx: DatabaseTransaction, projectName: string, id: string): Promise<void> {
+    await this.links(projectName, trx)
+      .deleteFrom('links')
+      .where((eb) => eb.or([eb('input_id', '=', id), eb('output_id', '=', id)]))
+      .execute();
+  }
+
+  /**
+   * Project change hook: links whose type the project no longer declares are removed with the change, whichever
+   * route made it (our DELETE, PATCH /api/projects, a new anatomy).
+   */
+  async dropUntypedLinks(trx: DatabaseTransaction, project: ProjectRecord): Promise<void> {
+    const names = project.linkTypes.map((item) => normalise(item).name);
+    await this.links(project.name, trx)
+      .deleteFrom('links')
+      .where(sql<boolean>`NOT (link_type = ANY(${names}::text[]))`)
+      .execute();
+  }
+
+  private async requireManaged(caller: RequestUser, projectName: string): Promise<ProjectRecord> {
+    const project = await this.projects.require(caller, projectName);
+    if (!isManagerOrAbove(caller)) throw new Forbidden('Only managers may change link types');
+    return project;
+  }
+
+  private async find(projectName: string, id: string): Promise<Row> {
+    const row = await this.links(projectName)
+      .selectFrom('links')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) throw new NotFound(`Link ${id} not found in project ${projectName}`);
+    return row;
+  }
+
+  /**
+   * 404 when the id names no entity at all; 422 when it names an entity of another type, which is a mistake in
+   * the request rather than something missing. The other types are only looked at on that failure path.
+   */
+  private async requireEntity(
+    project: ProjectRecord,
+    type: ProjectEntityType,
+    id: string,
+    field: 'input' | 'output',
+    linkType: string,
+  ): Promise<void> {
+    if (await this.entities.get(project.name, type, id)) return;
+    for (const other of ENTITY_TYPES) {
+      if (other === type || !(await this.entities.get(project.name, other, id))) continue;
+      throw new ValidationFailed([
+        {
+          loc: ['body', field],
+          msg: `${field} ${id} is a ${other}, but link type ${linkType} joins a ${type}`,
+          type: 'entity_type_mismatch',
+        },
+      ]);
+    }
+    throw new NotFound(
+      `${field === 'input' ? 'Input' : 'Output'} ${type} ${id} not found in project ${project.name}`,
+    );
+  }
+
+  private async emit(
+    topic: string,
+    project: string,
+    caller: RequestUser,
+    sender: Sender,
+    id: string,
+    linkType: string,
+    inputId: string,
+    outputId: string,
+  ) {
+    const { type, input, output } = splitLinkType(linkType);
+    // AYON clients read linkType (the short name), inputType/outputType and inputId/outputId from the summary;
+    // input and output repeat the ids under the names the link itself uses.
+    const summary = {
+      id,
+      linkType: type,
+      inputType: input,
+      outputType: output,
+      inputId,
+      outputId,
+      input: inputId,
+      output: outputId,
+    };
+    const verb = topic === 'link.created' ? 'Created' : 'Deleted';
+    await this.events.emit({
+      topic,
+      project,
+      user: caller.name,
+      sender: sender.sender,
+      senderType: sender.senderType,
+      summary,
+      description: `${verb} ${type} link between ${input} ${inputId} and ${output} ${outputId}`,
+    });
+  }
+
+  /** Link types are part of the project, so clients watching the project hear about them as PATCH would tell. */
+  private async projectChanged(project: string, caller: RequestUser, sender: Sender) {
+    await this.events.emit({
+      topic: 'entity.project.changed',
+      project,
+      user: caller.name,
+      sender: sender.sender,
+      senderType: sender.senderType,
+      summary: { name: project, fields: ['linkTypes'] },
+      description: `changed project ${project}`,
+    });
+  }
+}
