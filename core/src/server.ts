@@ -84,7 +84,7 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
     trustProxy: true,
     bodyLimit: 64 * 1024 * 1024,
     // Link type names (type|input|output) and long user names exceed Fastify's default of 100 characters.
-    maxParamLength: 512,
+    routerOptions: { maxParamLength: 512 },
   }).withTypeProvider<TypeBoxTypeProvider>();
   const database = options.database ?? (await openConfiguredDatabase(config));
   const { db } = database;

@@ -60,6 +60,8 @@ export type EventHandler = (message: EventMessage) => void | Promise<void>;
 export interface EventBus {
   /** Store (unless store is false) and broadcast an event; answers its id. */
   emit(event: EventInput): Promise<{ id: string }>;
+  /** Store and broadcast several events with one write (a batch of operations); answers their ids in order. */
+  emitMany(events: EventInput[]): Promise<{ id: string }[]>;
   /** Broadcast a message about an event that changed (status, progress) without writing it again. */
   announce(message: EventMessage): Promise<void>;
   /** Change a stored event (status, description, summary, payload, progress) and broadcast it; false when missing. */

@@ -95,10 +95,36 @@ export class CoreEventBus implements EventBus {
   }
 
   async emit(input: EventInput): Promise<{ id: string }> {
-    const id = newId();
-    const store = input.store !== false;
+    const [result] = await this.emitMany([input]);
+    return result;
+  }
+
+  async emitMany(inputs: EventInput[]): Promise<{ id: string }[]> {
     const now = new Date();
-    const message: EventMessage = {
+    const messages = inputs.map((input) => this.message(input, now));
+    const stored = inputs.map((input, i) => ({ input, message: messages[i] })).filter(({ message }) => message.store);
+    // One multi-row INSERT per thousand events: a batch of operations may emit tens of thousands.
+    for (let i = 0; i < stored.length; i += 1000) {
+      const chunk = stored.slice(i, i + 1000);
+      const inserted = await this.db
+        .insertInto('public.events')
+        .values(chunk.map(({ input, message }) => this.row(message, input, now)))
+        .onConflict((oc) => oc.column('hash').doNothing())
+        .returning('id')
+        .execute();
+      if (inserted.length < chunk.length) {
+        const kept = new Set(inserted.map((row) => row.id));
+        const lost = chunk.find(({ message }) => !kept.has(message.id))!;
+        throw new Conflict(`An event with hash ${lost.message.hash} already exists`, 'duplicate-hash');
+      }
+    }
+    for (const message of messages) await this.announce(message);
+    return messages.map((message) => ({ id: message.id }));
+  }
+
+  private message(input: EventInput, now: Date): EventMessage {
+    const id = newId();
+    return {
       id,
       hash: input.hash ?? id,
       topic: input.topic,
@@ -112,36 +138,29 @@ export class CoreEventBus implements EventBus {
       status: input.status ?? 'finished',
       progress: input.progress ?? null,
       recipients: input.recipients ?? null,
-      store,
+      store: input.store !== false,
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
     };
-    if (store) {
-      const inserted = await this.db
-        .insertInto('public.events')
-        .values({
-          id,
-          hash: message.hash,
-          topic: message.topic,
-          sender: message.sender,
-          sender_type: message.senderType,
-          project_name: message.project,
-          user_name: message.user,
-          depends_on: message.dependsOn,
-          status: message.status,
-          description: message.description,
-          summary: JSON.stringify(message.summary),
-          payload: JSON.stringify(input.payload ?? {}),
-          created_at: now,
-          updated_at: now,
-        })
-        .onConflict((oc) => oc.column('hash').doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      if (!inserted) throw new Conflict(`An event with hash ${message.hash} already exists`, 'duplicate-hash');
-    }
-    await this.announce(message);
-    return { id };
+  }
+
+  private row(message: EventMessage, input: EventInput, now: Date) {
+    return {
+      id: message.id,
+      hash: message.hash,
+      topic: message.topic,
+      sender: message.sender,
+      sender_type: message.senderType,
+      project_name: message.project,
+      user_name: message.user,
+      depends_on: message.dependsOn,
+      status: message.status,
+      description: message.description,
+      summary: JSON.stringify(message.summary),
+      payload: JSON.stringify(input.payload ?? {}),
+      created_at: now,
+      updated_at: now,
+    };
   }
 
   async announce(message: EventMessage): Promise<void> {

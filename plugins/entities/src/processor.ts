@@ -55,6 +55,8 @@ interface Batch {
   sender: Sender;
   inheritable: string[];
   events: EventInput[];
+  /** Folders created earlier in this batch: later operations find their parents here instead of re-reading them. */
+  created: Map<string, Row>;
 }
 
 // The event topic suffix of each changed field (entity.folder.renamed, entity.task.status_changed, ...).
@@ -113,6 +115,7 @@ export class EntityProcessor {
       sender: options.sender,
       inheritable: await this.attributes.inheritable('folder'),
       events: [],
+      created: new Map(),
     });
     if (options.canFail) {
       for (const operation of operations) {
@@ -151,7 +154,7 @@ export class EntityProcessor {
   /** One operation, raising its error: the single-entity REST routes. */
   async runOne(caller: RequestUser, project: ProjectRecord, operation: Operation, sender: Sender): Promise<string> {
     this.checkBatch([operation]);
-    const context: Batch = { caller, project, schema: this.schemaName(project.name), sender, inheritable: await this.attributes.inheritable('folder'), events: [] };
+    const context: Batch = { caller, project, schema: this.schemaName(project.name), sender, inheritable: await this.attributes.inheritable('folder'), events: [], created: new Map() };
     const { entityId } = await this.db.transaction().execute((trx) => this.apply(trx, context, operation));
     await this.publish(context.events);
     return entityId;
@@ -212,7 +215,7 @@ export class EntityProcessor {
   }
 
   private async publish(events: EventInput[]): Promise<void> {
-    for (const event of events) await this.bus.emit(event);
+    if (events.length) await this.bus.emitMany(events);
   }
 
   private async apply(trx: DatabaseTransaction, batch: Batch, operation: Operation): Promise<{ entityId: string; status: number }> {
@@ -233,6 +236,8 @@ export class EntityProcessor {
 
   private async row(trx: DatabaseTransaction, batch: Batch, type: EntityType, id: string, lock = false): Promise<Row> {
     const spec = SPECS[type];
+    const known = !lock && batch.created.get(`${type}:${id}`);
+    if (known) return known;
     const found = (await sql<Row>`SELECT * FROM ${this.table(batch, spec)} WHERE id = ${id} ${lock ? sql`FOR UPDATE` : sql``}`.execute(trx)).rows[0];
     if (!found) throw new NotFound(`${type[0].toUpperCase()}${type.slice(1)} ${id} not found in project ${batch.project.name}`);
     return found;
@@ -313,12 +318,16 @@ export class EntityProcessor {
       }
     }
     await trx.withSchema(batch.schema).insertInto(spec.table).values(values).execute();
+    // What children created later in this batch need of their parent (tasks only need it to exist).
+    batch.created.set(`${spec.type}:${id}`, { id, name: data.name, path: values.path, inherited: values.inherited ? JSON.parse(values.inherited as string) : {}, attrib: data.attrib ?? {} });
     batch.events.push(this.event(batch, spec.type, 'created', id, { entityId: id, parentId }));
     return id;
   }
 
   private async update(trx: DatabaseTransaction, batch: Batch, spec: EntityTypeSpec, operation: Operation): Promise<void> {
     const id = operation.entityId!;
+    // A rename or move changes the paths of cached descendants too: forget them all.
+    batch.created.clear();
     const current = await this.row(trx, batch, spec.type, id, true);
     const data = camelizeKeys(operation.data ?? {});
     await this.validate(spec, data, 'update');
@@ -379,6 +388,8 @@ export class EntityProcessor {
 
   private async remove(trx: DatabaseTransaction, batch: Batch, spec: EntityTypeSpec, operation: Operation): Promise<void> {
     const id = operation.entityId!;
+    // A rename or move changes the paths of cached descendants too: forget them all.
+    batch.created.clear();
     const current = await this.row(trx, batch, spec.type, id, true);
     if (spec.type === 'folder') {
       const folders = sql.table(`${batch.schema}.folders`);

@@ -197,6 +197,18 @@ describe('operations', () => {
     expect(events.some((e) => e.topic === 'entity.task.created' && (e.summary as any).parentId === folderId)).toBe(true);
   });
 
+  it('keeps paths right when a folder is renamed between creating its children in one batch', async () => {
+    const [a, b, c] = [newId(), newId(), newId()];
+    const res = await ops([
+      { type: 'create', entityType: 'folder', entityId: a, data: { name: 'ep09' } },
+      { type: 'create', entityType: 'folder', entityId: b, data: { name: 'sq01', parentId: a } },
+      { type: 'update', entityType: 'folder', entityId: a, data: { name: 'ep10' } },
+      { type: 'create', entityType: 'folder', entityId: c, data: { name: 'sh01', parentId: b } },
+    ]);
+    expect(res.body.success).toBe(true);
+    expect((await get('folders', c)).path).toBe('/ep10/sq01/sh01');
+  });
+
   it('rolls everything back when one fails and canFail is off, answering 200 with success false', async () => {
     const before = await core.db.selectFrom('events').select('id').execute();
     const res = await ops([
@@ -265,7 +277,9 @@ describe('folder list and hierarchy', () => {
     expect(shots.children.map((c: any) => c.name)).toEqual(['sq010']);
     const found = (await api('GET', `${P}/hierarchy?types=Sequence`)).body.hierarchy;
     expect(found.map((n: any) => n.name)).toEqual(['shots']);
-    expect((await api('GET', `${P}/hierarchy?search=sq0`)).body.hierarchy[0].children[0].name).toBe('sq010');
+    const searched = (await api('GET', `${P}/hierarchy?search=sq0`)).body.hierarchy;
+    expect(searched.find((n: any) => n.name === 'shots').children.map((c: any) => c.name)).toEqual(['sq010']);
+    expect(searched.some((n: any) => n.name === 'assets')).toBe(false);
     expect((await api('GET', '/api/projects/nowhere/hierarchy')).status).toBe(404);
   });
 });
