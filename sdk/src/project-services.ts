@@ -147,6 +147,9 @@ export interface EntityDirectory {
   get(projectName: string, type: ProjectEntityType, id: string): Promise<Record<string, any> | null>;
   /** Update an entity through the operations processor (validation, access, events after commit). */
   update(caller: RequestUser, projectName: string, type: ProjectEntityType, id: string, data: Record<string, unknown>, sender: Sender): Promise<void>;
-  /** Run before an entity is deleted, inside its transaction (links of the entity are removed this way). */
-  onDelete(hook: (trx: DatabaseTransaction, projectName: string, type: ProjectEntityType, id: string) => Promise<void>): void;
+  /**
+   * Run inside the transaction that deletes entities, with every entity the delete removes: the one named and those
+   * that go with it (a folder's subfolders, tasks, workfiles, products, versions, representations).
+   */
+  onDelete(hook: (trx: DatabaseTransaction, projectName: string, removed: { type: ProjectEntityType; id: string }[]) => Promise<void>): void;
 }

@@ -82,7 +82,7 @@ function translate(error: unknown, type: EntityType): unknown {
 const subtree = (alias: string, path: unknown) => sql`(${sql.ref(`${alias}.path`)} = ${path} OR starts_with(${sql.ref(`${alias}.path`)}, ${path} || '/'))`;
 
 /** The one path every write of folders, tasks, products, versions, representations and workfiles takes. */
-type DeleteHook = (trx: DatabaseTransaction, projectName: string, type: EntityType, id: string) => Promise<void>;
+type DeleteHook = (trx: DatabaseTransaction, projectName: string, removed: { type: EntityType; id: string }[]) => Promise<void>;
 
 export class EntityProcessor {
   private readonly deleteHooks: DeleteHook[] = [];
@@ -391,6 +391,11 @@ export class EntityProcessor {
     // A rename or move changes the paths of cached descendants too: forget them all.
     batch.created.clear();
     const current = await this.row(trx, batch, spec.type, id, true);
+    // Before anything is removed, so the hooks see everything the delete takes along; a refusal below rolls back.
+    if (this.deleteHooks.length) {
+      const removed = await this.cascade(trx, batch, spec.type, id);
+      for (const hook of this.deleteHooks) await hook(trx, batch.project.name, removed);
+    }
     if (spec.type === 'folder') {
       const folders = sql.table(`${batch.schema}.folders`);
       const products = sql.table(`${batch.schema}.products`);
@@ -404,10 +409,40 @@ export class EntityProcessor {
         await sql`DELETE FROM ${products} p USING ${folders} f WHERE f.id = p.folder_id AND ${subtree('f', current.path)}`.execute(trx);
       }
     }
-    for (const hook of this.deleteHooks) await hook(trx, batch.project.name, spec.type, id);
     await sql`DELETE FROM ${this.table(batch, spec)} WHERE id = ${id}`.execute(trx);
     const parentField = spec.parent?.field;
     batch.events.push(this.event(batch, spec.type, 'deleted', id, { entityId: id, parentId: parentField ? current[spec.columns[parentField]] : null }));
+  }
+
+  /** The entity and everything its delete takes with it, found before the rows are gone. */
+  private async cascade(trx: DatabaseTransaction, batch: Batch, type: EntityType, id: string): Promise<{ type: EntityType; id: string }[]> {
+    const t = (name: string) => sql.table(`${batch.schema}.${name}`);
+    let folders: string[] = [];
+    let tasks: string[] = [];
+    let products: string[] = [];
+    let versions: string[] = [];
+    const ids = async (query: ReturnType<typeof sql>) => ((await query.execute(trx)).rows as { id: string }[]).map((row) => row.id);
+    if (type === 'folder') {
+      const top = await this.row(trx, batch, 'folder', id);
+      folders = await ids(sql`SELECT f.id FROM ${t('folders')} f WHERE ${subtree('f', top.path)}`);
+      tasks = await ids(sql`SELECT id FROM ${t('tasks')} WHERE folder_id = ANY(${folders}::uuid[])`);
+      products = await ids(sql`SELECT id FROM ${t('products')} WHERE folder_id = ANY(${folders}::uuid[])`);
+    }
+    if (type === 'task') tasks = [id];
+    if (type === 'product') products = [id];
+    if (products.length) versions = await ids(sql`SELECT id FROM ${t('versions')} WHERE product_id = ANY(${products}::uuid[])`);
+    if (type === 'version') versions = [id];
+    const representations = versions.length ? await ids(sql`SELECT id FROM ${t('representations')} WHERE version_id = ANY(${versions}::uuid[])`) : type === 'representation' ? [id] : [];
+    const workfiles = tasks.length ? await ids(sql`SELECT id FROM ${t('workfiles')} WHERE task_id = ANY(${tasks}::uuid[])`) : type === 'workfile' ? [id] : [];
+    const tag = (kind: EntityType, list: string[]) => list.map((entityId) => ({ type: kind, id: entityId }));
+    return [
+      ...tag('folder', folders),
+      ...tag('task', tasks),
+      ...tag('product', products),
+      ...tag('version', versions),
+      ...tag('representation', representations),
+      ...tag('workfile', workfiles),
+    ];
   }
 
   private async folderHasVersions(trx: DatabaseTransaction, batch: Batch, path: string): Promise<boolean> {

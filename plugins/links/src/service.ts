@@ -212,10 +212,11 @@ export class LinkService {
   }
 
   /** Entity delete hook: the entity's links go with it, in its transaction. */
-  async dropEntityLinks(trx: DatabaseTransaction, projectName: string, id: string): Promise<void> {
+  async dropEntityLinks(trx: DatabaseTransaction, projectName: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
     await this.links(projectName, trx)
       .deleteFrom('links')
-      .where((eb) => eb.or([eb('input_id', '=', id), eb('output_id', '=', id)]))
+      .where((eb) => eb.or([eb('input_id', 'in', ids), eb('output_id', 'in', ids)]))
       .execute();
   }
 

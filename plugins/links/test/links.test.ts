@@ -394,6 +394,18 @@ describe('deleting links', () => {
     expect((await as(boss)('GET', `${P}/links/${reference}`)).status).toBe(404);
   });
 
+  it('removes the links of entities deleted along with a folder (subfolders, versions of forced products)', async () => {
+    const parent = await create('folders', { name: 'grove', folderType: 'Asset' });
+    const child = await create('folders', { name: 'oak', folderType: 'Asset', parentId: parent });
+    const product = await create('products', { name: 'modelOak', folderId: child, productType: 'model' });
+    const v1 = await create('versions', { version: 1, productId: product });
+    const childLink = await link(boss, { input: child, output: tree, linkType: 'breakdown|folder|folder' });
+    const versionLink = await link(boss, { input: v1, output: version, linkType: 'reference|version|version' });
+    expect((await as(boss)('DELETE', `${P}/folders/${parent}?force=true`)).status).toBe(204);
+    expect((await as(boss)('GET', `${P}/links/${childLink}`)).status).toBe(404);
+    expect((await as(boss)('GET', `${P}/links/${versionLink}`)).status).toBe(404);
+  });
+
   it('removes the links of a link type with it', async () => {
     const uses = await link(boss, { input: tree, output: otherVersion, linkType: 'uses|folder|version' });
     const breakdown = await link(boss, { input: rock, output: shot, linkType: 'breakdown|folder|folder' });
