@@ -134,6 +134,8 @@ export interface ProjectDirectory {
   require(caller: RequestUser, name: string): Promise<ProjectRecord>;
   /** Change a project as PATCH /api/projects/{name} does (managers; attrib, data and config merge). */
   patch(caller: RequestUser, name: string, patch: Partial<Pick<ProjectRecord, 'folderTypes' | 'taskTypes' | 'statuses' | 'tags' | 'linkTypes' | 'attrib' | 'config'>> & { data?: Record<string, unknown> }): Promise<string>;
+  /** The root paths a site uses for a project on a platform: the project's roots overridden by the site's own. */
+  siteRoots(projectName: string, siteId: string | null, platform: 'windows' | 'linux' | 'darwin'): Promise<Record<string, string>>;
   /** Run a hook inside the transaction that changes a project, after the change is written. */
   onChange(hook: (trx: DatabaseTransaction, project: ProjectRecord, change: ProjectChange) => Promise<void>): void;
 }

@@ -3,6 +3,7 @@ import { projectMigrations } from './migrations.js';
 import { BackgroundOperations } from './background.js';
 import { EntityProcessor } from './processor.js';
 import { projectSummaryRoutes } from './project-summary.js';
+import { resolveRoutes } from './resolve-routes.js';
 import { entityRoutes, folderTreeRoutes } from './routes.js';
 import { loadEntity, present } from './store.js';
 
@@ -38,5 +39,6 @@ export default defineAddon({
     await ctx.app.register(entityRoutes(deps));
     await ctx.app.register(folderTreeRoutes(deps));
     await ctx.app.register(projectSummaryRoutes(deps));
+    await ctx.app.register(resolveRoutes(deps));
   },
 });

@@ -25,7 +25,6 @@ import { projectBase, refreshInherited } from './inheritance.js';
 
 type Json = Record<string, unknown>;
 type Row = Record<string, any>;
-type Loc = (string | number)[];
 
 export interface Operation {
   id?: string;
@@ -57,7 +56,25 @@ interface Batch {
   events: EventInput[];
   /** Folders created earlier in this batch: later operations find their parents here instead of re-reading them. */
   created: Map<string, Row>;
+  /** Rows waiting to be written together (all-or-nothing batches only), with the operation each came from. */
+  pending: { table: string; rows: Json[]; operations: number[] } | null;
+  buffered: boolean;
+  /** Index of the operation being applied. */
+  current: number;
 }
+
+/** A buffered row the database refused, pinned to the operation that made it. */
+class FlushFailure extends Error {
+  constructor(
+    readonly operation: number,
+    readonly reason: unknown,
+  ) {
+    super('buffered insert failed');
+  }
+}
+
+// Rows per multi-row INSERT: large enough to amortise the round trip, small enough for PostgreSQL's parameter limit.
+const FLUSH_ROWS = 500;
 
 // The event topic suffix of each changed field (entity.folder.renamed, entity.task.status_changed, ...).
 const CHANGE_TOPICS: Record<string, string> = {
@@ -69,6 +86,7 @@ const CHANGE_TOPICS: Record<string, string> = {
 };
 
 const JSON_COLUMNS = new Set(['attrib', 'data', 'files', 'traits']);
+const SPECS_BY_TABLE = Object.fromEntries(Object.values(SPECS).map((spec) => [spec.table, spec.type])) as Record<string, EntityType>;
 
 /** Database refusals as the errors users understand. */
 function translate(error: unknown, type: EntityType): unknown {
@@ -116,6 +134,9 @@ export class EntityProcessor {
       inheritable: await this.attributes.inheritable('folder'),
       events: [],
       created: new Map(),
+      pending: null,
+      buffered: false,
+      current: 0,
     });
     if (options.canFail) {
       for (const operation of operations) {
@@ -129,18 +150,33 @@ export class EntityProcessor {
         await progress();
       }
     } else {
-      const context = await batch();
+      const context = { ...(await batch()), buffered: operations.length > 1 };
       const rollback = new Error('rollback');
+      // A buffered row that fails is reported on its own operation; later results (not really done) are dropped.
+      const fail = (error: unknown) => {
+        if (error instanceof FlushFailure) {
+          results.length = error.operation;
+          results.push(this.failed(operations[error.operation], error.reason));
+        } else {
+          results.push(this.failed(operations[context.current], error));
+        }
+        return rollback;
+      };
       try {
         await this.db.transaction().execute(async (trx) => {
-          for (const operation of operations) {
+          for (const [index, operation] of operations.entries()) {
+            context.current = index;
             try {
               results.push(this.succeeded(operation, await this.apply(trx, context, operation)));
               await progress();
             } catch (error) {
-              results.push(this.failed(operation, error));
-              throw rollback;
+              throw fail(error);
             }
+          }
+          try {
+            await this.flush(trx, context);
+          } catch (error) {
+            throw fail(error);
           }
         });
         await this.publish(context.events);
@@ -154,7 +190,7 @@ export class EntityProcessor {
   /** One operation, raising its error: the single-entity REST routes. */
   async runOne(caller: RequestUser, project: ProjectRecord, operation: Operation, sender: Sender): Promise<string> {
     this.checkBatch([operation]);
-    const context: Batch = { caller, project, schema: this.schemaName(project.name), sender, inheritable: await this.attributes.inheritable('folder'), events: [], created: new Map() };
+    const context: Batch = { caller, project, schema: this.schemaName(project.name), sender, inheritable: await this.attributes.inheritable('folder'), events: [], created: new Map(), pending: null, buffered: false, current: 0 };
     const { entityId } = await this.db.transaction().execute((trx) => this.apply(trx, context, operation));
     await this.publish(context.events);
     return entityId;
@@ -220,6 +256,8 @@ export class EntityProcessor {
 
   private async apply(trx: DatabaseTransaction, batch: Batch, operation: Operation): Promise<{ entityId: string; status: number }> {
     const spec = SPECS[operation.entityType];
+    // Updates and deletes read and lock rows: everything created before them must be written first.
+    if (operation.type !== 'create') await this.flush(trx, batch);
     try {
       if (operation.type === 'create') return { entityId: await this.create(trx, batch, spec, operation), status: 201 };
       if (operation.type === 'update') await this.update(trx, batch, spec, operation);
@@ -317,7 +355,7 @@ export class EntityProcessor {
         }
       }
     }
-    await trx.withSchema(batch.schema).insertInto(spec.table).values(values).execute();
+    await this.insert(trx, batch, spec.table, values);
     // What children created later in this batch need of their parent (tasks only need it to exist).
     batch.created.set(`${spec.type}:${id}`, { id, name: data.name, path: values.path, inherited: values.inherited ? JSON.parse(values.inherited as string) : {}, attrib: data.attrib ?? {} });
     batch.events.push(this.event(batch, spec.type, 'created', id, { entityId: id, parentId }));
@@ -412,6 +450,46 @@ export class EntityProcessor {
     await sql`DELETE FROM ${this.table(batch, spec)} WHERE id = ${id}`.execute(trx);
     const parentField = spec.parent?.field;
     batch.events.push(this.event(batch, spec.type, 'deleted', id, { entityId: id, parentId: parentField ? current[spec.columns[parentField]] : null }));
+  }
+
+  /** Write a new row now, or add it to the batch's buffer for one multi-row INSERT. */
+  private async insert(trx: DatabaseTransaction, batch: Batch, table: string, values: Json): Promise<void> {
+    if (!batch.buffered) {
+      await trx.withSchema(batch.schema).insertInto(table).values(values).execute();
+      return;
+    }
+    // Rows of another table may reference the buffered ones (a task its new folder): write those first.
+    if (batch.pending && batch.pending.table !== table) await this.flush(trx, batch);
+    batch.pending ??= { table, rows: [], operations: [] };
+    batch.pending.rows.push(values);
+    batch.pending.operations.push(batch.current);
+    if (batch.pending.rows.length >= FLUSH_ROWS) await this.flush(trx, batch);
+  }
+
+  /**
+   * Write the buffered rows with one INSERT. If the database refuses it, replay the rows one by one inside
+   * savepoints to find the operation at fault, so its result carries the real reason.
+   */
+  private async flush(trx: DatabaseTransaction, batch: Batch): Promise<void> {
+    const pending = batch.pending;
+    if (!pending) return;
+    batch.pending = null;
+    const table = () => trx.withSchema(batch.schema).insertInto(pending.table);
+    await sql`SAVEPOINT bulk_insert`.execute(trx);
+    try {
+      await table().values(pending.rows).execute();
+      await sql`RELEASE SAVEPOINT bulk_insert`.execute(trx);
+      return;
+    } catch {
+      await sql`ROLLBACK TO SAVEPOINT bulk_insert`.execute(trx);
+    }
+    for (const [i, row] of pending.rows.entries()) {
+      try {
+        await table().values(row).execute();
+      } catch (error) {
+        throw new FlushFailure(pending.operations[i], translate(error, SPECS_BY_TABLE[pending.table]));
+      }
+    }
   }
 
   /** The entity and everything its delete takes with it, found before the rows are gone. */

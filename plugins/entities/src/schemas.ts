@@ -73,9 +73,6 @@ export const AssignRequest = Type.Object(
   { additionalProperties: false },
 );
 
-export const TasksFoldersRequest = Type.Object({ folderIds: Type.Array(Id) }, { additionalProperties: false });
-export const TasksFoldersResponse = Type.Object({ folderIds: Type.Array(Id) });
-
 export const BackgroundStarted = Type.Object({ id: Id });
 export const BackgroundStatus = Type.Object({
   id: Id,

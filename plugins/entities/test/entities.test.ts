@@ -224,6 +224,30 @@ describe('operations', () => {
     expect((await core.db.selectFrom('events').select('id').execute()).length).toBe(before.length);
   });
 
+  it('pins a refused row of a multi-row write on the operation that sent it', async () => {
+    const names = ['sh100', 'sh101', 'SH100', 'sh103'];
+    const res = await ops(names.map((name) => ({ type: 'create', entityType: 'folder', data: { name, folderType: 'Shot' } })));
+    expect(res.body.success).toBe(false);
+    expect(res.body.operations.map((o: any) => [o.success, o.status])).toEqual([[true, 201], [true, 201], [false, 409]]);
+    expect(res.body.operations[2].errorCode).toBe('unique-violation');
+    const folders = (await api('GET', `${P}/folders`)).body.folders.map((f: any) => f.name);
+    expect(folders).not.toContain('sh100');
+  });
+
+  it('writes a mixed batch in dependency order: folder, task, product, version on that task', async () => {
+    const [folder, task, product] = [newId(), newId(), newId()];
+    const res = await ops([
+      { type: 'create', entityType: 'folder', entityId: folder, data: { name: 'sh200', folderType: 'Shot' } },
+      { type: 'create', entityType: 'task', entityId: task, data: { name: 'light', folderId: folder } },
+      { type: 'create', entityType: 'product', entityId: product, data: { name: 'render', folderId: folder, productType: 'render' } },
+      { type: 'create', entityType: 'version', data: { version: 1, productId: product, taskId: task } },
+      { type: 'create', entityType: 'task', data: { name: 'comp', folderId: folder } },
+    ]);
+    expect(res.body.success).toBe(true);
+    const version = res.body.operations[3].entityId;
+    expect((await get('versions', version))).toMatchObject({ taskId: task, path: '/sh200/render/v001' });
+  });
+
   it('commits each operation alone with canFail', async () => {
     const res = await ops([
       { type: 'create', entityType: 'folder', data: { name: 'sh050', folderType: 'Shot' } },

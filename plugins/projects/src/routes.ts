@@ -137,7 +137,7 @@ export function projectRoutes(projects: ProjectService) {
         const row = await projects.requireRow(requireUser(request), request.params.project_name);
         const siteId = typeof request.headers['x-ayon-site-id'] === 'string' ? request.headers['x-ayon-site-id'] : null;
         const platform = request.query.platform ?? PLATFORMS[process.platform] ?? 'linux';
-        return projects.siteRoots(row, siteId, platform);
+        return projects.rootsOf(row, siteId, platform);
       },
     );
   };

@@ -262,7 +262,13 @@ export class ProjectService implements ProjectDirectory {
   }
 
   /** The roots a site uses on a platform: the project's roots for that platform, overridden by the site's own. */
-  async siteRoots(row: Row, siteId: string | null, platform: 'windows' | 'linux' | 'darwin'): Promise<Record<string, string>> {
+  async siteRoots(projectName: string, siteId: string | null, platform: 'windows' | 'linux' | 'darwin'): Promise<Record<string, string>> {
+    const row = await this.db.selectFrom('projects').selectAll().where(byName(projectName)).executeTakeFirst();
+    if (!row) throw new NotFound(`Project ${projectName} not found`);
+    return this.rootsOf(row, siteId, platform);
+  }
+
+  async rootsOf(row: Row, siteId: string | null, platform: 'windows' | 'linux' | 'darwin'): Promise<Record<string, string>> {
     const roots = Object.fromEntries(
       Object.entries((row.config.roots ?? {}) as Record<string, Record<string, string>>).map(([root, paths]) => [root, paths[platform] ?? '']),
     );
