@@ -117,6 +117,7 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
     const infos = [...ordered.map((addon) => describe(addon)), ...skipped.map(({ addon, reason }) => describe(addon, reason))];
     const kernel: KernelParts = {
       db,
+      storage: { kind: database.kind, idleConnections: () => database.idleConnections() },
       events,
       log: app.log,
       projects: createProjectStorage(() => projectMigrationSets),

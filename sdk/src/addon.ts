@@ -109,6 +109,8 @@ export interface AddonContext {
   /** Internal addons register absolute /api/... paths; installed addons are mounted under /api/addons/{name}/{version}. */
   readonly app: AddonApp;
   readonly db: Database;
+  /** Which database runs underneath, and how many pooled connections are free (enroll sheds load below 3). */
+  readonly storage: { kind: 'pglite' | 'postgres'; idleConnections(): number };
   readonly events: EventBus;
   readonly log: FastifyBaseLogger;
   readonly projects: ProjectStorage;

@@ -39,6 +39,7 @@ export class ServiceRegistry {
 /** What the core shares with every addon's context. */
 export interface KernelParts {
   db: Database;
+  storage: AddonContext['storage'];
   events: EventBus;
   log: FastifyBaseLogger;
   projects: ProjectStorage;
@@ -62,6 +63,7 @@ export function createAddonContext(
     server: kernel.server,
     app,
     db: kernel.db,
+    storage: kernel.storage,
     events: kernel.events,
     log: kernel.log.child({ addon: addon.name }),
     projects: kernel.projects,
