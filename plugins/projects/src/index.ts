@@ -15,6 +15,8 @@ export default defineAddon({
   async setup(ctx) {
     const projects = new ProjectService(ctx.db, ctx.events, ctx.projects, ctx.use('attributes'), ctx.use('anatomy'));
     ctx.provide('projects', projects);
+    ctx.events.subscribe('entity.project.*', (message) => projects.forget(message.project));
+    ctx.events.subscribe('attribute.*', () => projects.forget());
     await ctx.app.register(projectRoutes(projects));
   },
 });

@@ -72,8 +72,13 @@ function uniqueViolation(error: unknown): string | null {
 }
 
 /** Projects: the public.projects row, and the project_<name> schema that holds the project's entities. */
+// Every entity request needs its project (statuses, types, attributes): keep records briefly in memory. Writes here
+// and change events from other processes (through Redis) drop them at once; the lifetime only bounds a lost message.
+const RECORD_LIFETIME_MS = 30_000;
+
 export class ProjectService implements ProjectDirectory {
   private readonly hooks: ChangeHook[] = [];
+  private readonly records = new Map<string, { row: Row; record: ProjectRecord; expires: number }>();
 
   constructor(
     private readonly db: Database,
@@ -141,7 +146,22 @@ export class ProjectService implements ProjectDirectory {
   }
 
   async require(caller: RequestUser, name: string): Promise<ProjectRecord> {
-    return this.record(await this.requireRow(caller, name));
+    const key = name.toLowerCase();
+    let cached = this.records.get(key);
+    if (!cached || cached.expires < Date.now()) {
+      const row = await this.db.selectFrom('projects').selectAll().where(byName(name)).executeTakeFirst();
+      if (!row) throw new NotFound(`Project ${name} not found`);
+      cached = { row, record: await this.record(row), expires: Date.now() + RECORD_LIFETIME_MS };
+      this.records.set(key, cached);
+    }
+    if (!this.canSee(caller, cached.row.name)) throw new Forbidden(`You have no access to project ${cached.row.name}`);
+    return cached.record;
+  }
+
+  /** Drop cached project records: one project, or all (attribute defaults changed). */
+  forget(name?: string | null): void {
+    if (name) this.records.delete(name.toLowerCase());
+    else this.records.clear();
   }
 
   /** The project as the caller may see it: 404 when it does not exist, 403 when the caller has no access. */
@@ -221,6 +241,7 @@ export class ProjectService implements ProjectDirectory {
       await trx.deleteFrom('projects').where('name', '=', row.name).execute();
       await this.storage.drop(row.name, trx);
     });
+    this.forget(row.name);
     return row.name;
   }
 
@@ -317,6 +338,7 @@ export class ProjectService implements ProjectDirectory {
         const project = await this.record(row);
         for (const hook of this.hooks) await hook(trx, project, change);
       });
+      this.forget(name);
     } catch (error) {
       if (uniqueViolation(error) === 'code') throw new Conflict('That project code is already used by another project', 'unique-violation');
       throw error;
