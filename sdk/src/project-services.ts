@@ -130,6 +130,8 @@ export interface ProjectChange {
 
 /** Provided by the projects addon. */
 export interface ProjectDirectory {
+  /** A project without an access check, for addons that checked access their own way; null when missing. */
+  find(name: string): Promise<ProjectRecord | null>;
   /** The project the caller may use: NotFound when it does not exist, Forbidden without access. */
   require(caller: RequestUser, name: string): Promise<ProjectRecord>;
   /** Change a project as PATCH /api/projects/{name} does (managers; attrib, data and config merge). */

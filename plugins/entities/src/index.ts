@@ -4,7 +4,7 @@ import { BackgroundOperations } from './background.js';
 import { EntityProcessor } from './processor.js';
 import { projectSummaryRoutes } from './project-summary.js';
 import { resolveRoutes } from './resolve-routes.js';
-import { entityRoutes, folderTreeRoutes } from './routes.js';
+import { entityRoutes, folderTreeRoutes, inheritance } from './routes.js';
 import { loadEntity, present } from './store.js';
 
 // What a pipeline publishes into: folders, tasks, products, versions, representations and workfiles, in each
@@ -24,8 +24,9 @@ export default defineAddon({
     projects.onChange((trx, project, change) => processor.onProjectChange(trx, project, change));
     ctx.provide('entities', {
       async get(projectName, type, id) {
-        const inheritable = await attributes.inheritable(type === 'task' ? 'task' : 'folder');
-        const row = await loadEntity(ctx.db, schemaName(projectName), type, id, inheritable);
+        const project = await projects.find(projectName);
+        if (!project) return null;
+        const row = await loadEntity(ctx.db, schemaName(project.name), type, id, ...(await inheritance(attributes, project)));
         return row ? present(type, row) : null;
       },
       async update(caller, projectName, type, id, data, sender) {

@@ -3,19 +3,14 @@ import type { DatabaseTransaction } from '@pipewright/sdk';
 import { inheritablePart } from './store.js';
 
 /**
- * Recompute folders.inherited (what each folder gets from the project and its ancestors) for one subtree, or
- * for every folder of the project, in one recursive statement; only rows whose value changes are written.
- * base is the project's effective attributes narrowed to what folders inherit.
+ * Recompute folders.inherited (what each folder gets from its ancestor folders) for one subtree, or for every
+ * folder of the project, in one recursive statement; only rows whose value changes are written. Project values are
+ * not stored here but overlaid when read, so changing a project attribute rewrites nothing.
  */
-export async function refreshInherited(
-  trx: DatabaseTransaction,
-  schema: string,
-  base: Record<string, unknown>,
-  keys: string[],
-  rootId: string | null = null,
-): Promise<void> {
+export async function refreshInherited(trx: DatabaseTransaction, schema: string, keys: string[], rootId: string | null = null): Promise<void> {
+  const base = {};
   const folders = sql.table(`${schema}.folders`);
-  // The value the subtree's top folder inherits: from its parent (already correct), or the project for roots.
+  // The value the subtree's top folder inherits: from its parent (already correct), or nothing for roots.
   const start = rootId
     ? sql`(SELECT coalesce((SELECT p.inherited || ${inheritablePart(sql`p.attrib`, keys)} FROM ${folders} p WHERE p.id = top.parent_id), ${JSON.stringify(base)}::jsonb))`
     : sql`${JSON.stringify(base)}::jsonb`;
@@ -31,7 +26,7 @@ export async function refreshInherited(
   `.execute(trx);
 }
 
-/** The project values folders inherit: effective project attributes narrowed to the inheritable keys. */
+/** The project values folders and tasks inherit: effective project attributes narrowed to the inheritable keys. */
 export function projectBase(projectAttrib: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   return Object.fromEntries(Object.entries(projectAttrib).filter(([key]) => keys.includes(key)));
 }

@@ -21,7 +21,8 @@ import {
 } from '@pipewright/sdk';
 import type { FastifyBaseLogger } from 'fastify';
 import { SPECS, camelizeKeys, type EntityType, type EntityTypeSpec } from './entity-types.js';
-import { projectBase, refreshInherited } from './inheritance.js';
+import { refreshInherited } from './inheritance.js';
+import { inSubtree } from './store.js';
 
 type Json = Record<string, unknown>;
 type Row = Record<string, any>;
@@ -97,7 +98,7 @@ function translate(error: unknown, type: EntityType): unknown {
   return error;
 }
 
-const subtree = (alias: string, path: unknown) => sql`(${sql.ref(`${alias}.path`)} = ${path} OR starts_with(${sql.ref(`${alias}.path`)}, ${path} || '/'))`;
+const subtree = (alias: string, path: unknown) => inSubtree(sql.ref(`${alias}.path`), path);
 
 /** The one path every write of folders, tasks, products, versions, representations and workfiles takes. */
 type DeleteHook = (trx: DatabaseTransaction, projectName: string, removed: { type: EntityType; id: string }[]) => Promise<void>;
@@ -211,10 +212,7 @@ export class EntityProcessor {
         for (const table of tables) await sql`UPDATE ${sql.table(`${schema}.${table}`)} SET ${sql.ref(column)} = ${to} WHERE ${sql.ref(column)} = ${from}`.execute(trx);
       }
     }
-    if (change.attrib) {
-      const keys = await this.attributes.inheritable('folder');
-      await refreshInherited(trx, schema, projectBase(project.attrib, keys), keys);
-    }
+    // Project attribute values are overlaid when entities are read: nothing stored depends on them.
   }
 
   /** Refuse a batch that cannot be run as a whole: updates or deletes without an id, one entity changed twice. */
@@ -341,10 +339,8 @@ export class EntityProcessor {
       parentId = (data.parentId as string | null | undefined) ?? null;
       const parent = parentId ? await this.row(trx, batch, 'folder', parentId) : null;
       values.path = parent ? `${parent.path}/${data.name}` : String(data.name);
-      const base = parent
-        ? { ...parent.inherited, ...pick(parent.attrib, batch.inheritable) }
-        : projectBase(batch.project.attrib, batch.inheritable);
-      values.inherited = JSON.stringify(base);
+      const inherited = parent ? { ...parent.inherited, ...pick(parent.attrib, batch.inheritable) } : {};
+      values.inherited = JSON.stringify(inherited);
     } else {
       parentId = data[spec.parent!.field] as string;
       await this.row(trx, batch, spec.parent!.type, parentId);
@@ -414,7 +410,7 @@ export class EntityProcessor {
       await sql`UPDATE ${folders} f SET path = ${newPath} || substr(f.path, ${current.path.length + 1}) WHERE ${subtree('f', current.path)}`.execute(trx);
     }
     if (spec.type === 'folder' && (changed.includes('attrib') || changed.includes('parentId'))) {
-      await refreshInherited(trx, batch.schema, projectBase(batch.project.attrib, batch.inheritable), batch.inheritable, id);
+      await refreshInherited(trx, batch.schema, batch.inheritable, id);
     }
     const parentField = spec.parent?.field;
     const parentId = parentField ? ((data[parentField] as string | undefined) ?? current[spec.columns[parentField]]) : null;

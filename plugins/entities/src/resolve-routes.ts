@@ -17,7 +17,7 @@ import {
 import { camelizeKeys, ENTITY_TYPES, type EntityType } from './entity-types.js';
 import { formatTemplate, normalisePath } from './file-template.js';
 import { compileFilter, QueryFilterSchema, type FieldMap } from './query-filter.js';
-import type { Deps } from './routes.js';
+import { inheritance, type Deps } from './routes.js';
 import { ProjectParams } from './schemas.js';
 import { present, selectEntities } from './store.js';
 import { formatUri, parseUri, UriError, type ParsedUri, type VersionSelector } from './uris.js';
@@ -467,10 +467,10 @@ export function resolveRoutes({ db, projects, attributes, schemaName }: Deps) {
           const pattern = `%${escapeLike(search)}%`;
           where.push(sql<boolean>`(t.name ILIKE ${pattern} OR t.label ILIKE ${pattern} OR t.task_type ILIKE ${pattern} OR t.full_path ILIKE ${pattern})`);
         }
-        const inheritable = await attributes.inheritable('task');
+        const [inheritable, base] = await inheritance(attributes, project);
         const rows = await sql<{ folder_id: string }>`
           SELECT DISTINCT t.folder_id
-          FROM (${selectEntities(db, schemaName(project.name), 'task', inheritable)}) t
+          FROM (${selectEntities(db, schemaName(project.name), 'task', inheritable, base)}) t
           WHERE ${sql.join(where, sql` AND `)}
           ORDER BY t.folder_id`.execute(db);
         return { folderIds: rows.rows.map((row) => row.folder_id) };

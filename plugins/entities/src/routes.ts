@@ -10,7 +10,9 @@ import {
   type AttributeLibrary,
   type Database,
   type ProjectDirectory,
+  type ProjectRecord,
 } from '@pipewright/sdk';
+import { projectBase } from './inheritance.js';
 import { SPECS, camelizeKeys } from './entity-types.js';
 import type { BackgroundOperations } from './background.js';
 import type { EntityProcessor } from './processor.js';
@@ -28,6 +30,12 @@ import {
   OperationsResponse,
   ProjectParams,
 } from './schemas.js';
+
+/** What reads need to compute inherited attributes: the keys that inherit, and the project's values for them. */
+export async function inheritance(attributes: AttributeLibrary, project: ProjectRecord): Promise<[string[], Record<string, unknown>]> {
+  const keys = await attributes.inheritable('folder');
+  return [keys, projectBase(project.attrib, keys)];
+}
 
 export interface Deps {
   db: Database;
@@ -67,8 +75,7 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
         async (request) => {
           const params = request.params as Record<string, string>;
           const project = await projects.require(requireUser(request), params.project_name);
-          const inheritable = await attributes.inheritable(spec.type === 'task' ? 'task' : 'folder');
-          const row = await loadEntity(db, schemaName(project.name), spec.type, params[idParam], inheritable);
+          const row = await loadEntity(db, schemaName(project.name), spec.type, params[idParam], ...(await inheritance(attributes, project)));
           if (!row) throw new NotFound(`${label} ${params[idParam]} not found in project ${project.name}`);
           return present(spec.type, row) as { id: string };
         },
@@ -158,14 +165,14 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
 }
 
 /** The flat folder list and the folder hierarchy: read in one query each, for project trees of any size. */
-export function folderTreeRoutes({ db, projects, schemaName }: Deps) {
-  const rows = async (schema: string, withAttrib: boolean) => {
+export function folderTreeRoutes({ db, projects, attributes, schemaName }: Deps) {
+  const rows = async (schema: string, withAttrib: boolean, base: Record<string, unknown> = {}) => {
     const t = (name: string) => sql.table(`${schema}.${name}`);
     const result = await sql<Record<string, any>>`
       SELECT f.id, f.name, f.label, f.folder_type, f.parent_id, f.path, f.status, f.tags, f.updated_at,
         coalesce(k.names, '{}') AS task_names,
         EXISTS (SELECT 1 FROM ${t('folders')} c WHERE c.parent_id = f.id) AS has_children
-        ${withAttrib ? sql`, f.inherited || f.attrib AS all_attrib, f.attrib AS own_attrib` : sql``}
+        ${withAttrib ? sql`, ${JSON.stringify(base)}::jsonb || f.inherited || f.attrib AS all_attrib, f.attrib AS own_attrib` : sql``}
       FROM ${t('folders')} f
       LEFT JOIN (SELECT folder_id, array_agg(name ORDER BY name) AS names FROM ${t('tasks')} GROUP BY folder_id) k ON k.folder_id = f.id
       WHERE f.active
@@ -179,7 +186,8 @@ export function folderTreeRoutes({ db, projects, schemaName }: Deps) {
       { schema: { summary: 'Every active folder of the project, flat, with paths and task names', params: ProjectParams, querystring: FolderListQuery, response: { 200: FolderList } } },
       async (request) => {
         const project = await projects.require(requireUser(request), request.params.project_name);
-        const folders = (await rows(schemaName(project.name), request.query.attrib)).map((row) => ({
+        const [, base] = await inheritance(attributes, project);
+        const folders = (await rows(schemaName(project.name), request.query.attrib, base)).map((row) => ({
           id: row.id,
           path: `/${row.path}`,
           parentId: row.parent_id,

@@ -9,21 +9,38 @@ export function inheritablePart(attrib: RawBuilder<unknown>, keys: string[]): Ra
   return sql`(SELECT coalesce(jsonb_object_agg(key, value), '{}'::jsonb) FROM jsonb_each(${attrib}) WHERE key = ANY(${keys}::text[]))`;
 }
 
+/**
+ * "This folder or one below it", as a byte-wise range over the text_pattern_ops path index: every path that starts
+ * with "a/b/" sorts between "a/b/" and "a/b0" ('0' follows '/'), so no LIKE escaping and no full scan.
+ */
+export function inSubtree(column: RawBuilder<unknown>, path: unknown): RawBuilder<boolean> {
+  return sql<boolean>`(${column} = ${path} OR (${column} ~>=~ (${path} || '/') AND ${column} ~<~ (${path} || '0')))`;
+}
+
+const json = (value: Record<string, unknown>) => sql`${JSON.stringify(value)}::jsonb`;
+
 const versionName = (v: string) => sql.raw(`CASE WHEN ${v}.version < 0 THEN 'HERO' ELSE 'v' || lpad(${v}.version::text, 3, '0') END`);
 
 /**
  * One SELECT per type that yields the stored columns plus what the API derives: the full path, the effective
- * attributes (folders and tasks inherit, computed in SQL from the stored inherited values) and hasVersions.
+ * attributes and hasVersions. Folders and tasks inherit: the project's values (base) overlaid with what the
+ * folder's ancestors set (stored in folders.inherited) and then the entity's own values.
  */
-export function selectEntities(db: Database, schema: string, type: EntityType, inheritable: string[]): RawBuilder<Row> {
+export function selectEntities(
+  db: Database,
+  schema: string,
+  type: EntityType,
+  inheritable: string[],
+  base: Record<string, unknown> = {},
+): RawBuilder<Row> {
   const t = (table: string) => sql.table(`${schema}.${table}`);
   switch (type) {
     case 'folder':
       return sql<Row>`
-        SELECT f.*, '/' || f.path AS full_path, f.inherited || f.attrib AS all_attrib,
+        SELECT f.*, '/' || f.path AS full_path, ${json(base)} || f.inherited || f.attrib AS all_attrib,
           EXISTS (
             SELECT 1 FROM ${t('versions')} v JOIN ${t('products')} p ON p.id = v.product_id JOIN ${t('folders')} d ON d.id = p.folder_id
-            WHERE d.path = f.path OR starts_with(d.path, f.path || '/')
+            WHERE ${inSubtree(sql`d.path`, sql`f.path`)}
           ) AS has_versions,
           EXISTS (SELECT 1 FROM ${t('folders')} c WHERE c.parent_id = f.id) AS has_children,
           EXISTS (SELECT 1 FROM ${t('tasks')} k WHERE k.folder_id = f.id) AS has_tasks
@@ -31,7 +48,7 @@ export function selectEntities(db: Database, schema: string, type: EntityType, i
     case 'task':
       return sql<Row>`
         SELECT k.*, '/' || f.path || '/' || k.name AS full_path,
-          f.inherited || ${inheritablePart(sql`f.attrib`, inheritable)} || k.attrib AS all_attrib
+          ${json(base)} || f.inherited || ${inheritablePart(sql`f.attrib`, inheritable)} || k.attrib AS all_attrib
         FROM ${t('tasks')} k JOIN ${t('folders')} f ON f.id = k.folder_id`;
     case 'product':
       return sql<Row>`
@@ -56,8 +73,15 @@ export function selectEntities(db: Database, schema: string, type: EntityType, i
 const ALIAS: Record<EntityType, string> = { folder: 'f', task: 'k', product: 'p', version: 'v', representation: 'r', workfile: 'w' };
 
 /** One entity by id, with its derived fields; undefined when it does not exist. */
-export async function loadEntity(db: Database, schema: string, type: EntityType, id: string, inheritable: string[]): Promise<Row | undefined> {
-  const query = sql<Row>`${selectEntities(db, schema, type, inheritable)} WHERE ${sql.ref(`${ALIAS[type]}.id`)} = ${id}`;
+export async function loadEntity(
+  db: Database,
+  schema: string,
+  type: EntityType,
+  id: string,
+  inheritable: string[],
+  base: Record<string, unknown> = {},
+): Promise<Row | undefined> {
+  const query = sql<Row>`${selectEntities(db, schema, type, inheritable, base)} WHERE ${sql.ref(`${ALIAS[type]}.id`)} = ${id}`;
   return (await query.execute(db)).rows[0];
 }
 

@@ -146,15 +146,21 @@ export class ProjectService implements ProjectDirectory {
   }
 
   async require(caller: RequestUser, name: string): Promise<ProjectRecord> {
+    const project = await this.find(name);
+    if (!project) throw new NotFound(`Project ${name} not found`);
+    if (!this.canSee(caller, project.name)) throw new Forbidden(`You have no access to project ${project.name}`);
+    return project;
+  }
+
+  async find(name: string): Promise<ProjectRecord | null> {
     const key = name.toLowerCase();
     let cached = this.records.get(key);
     if (!cached || cached.expires < Date.now()) {
       const row = await this.db.selectFrom('projects').selectAll().where(byName(name)).executeTakeFirst();
-      if (!row) throw new NotFound(`Project ${name} not found`);
+      if (!row) return null;
       cached = { row, record: await this.record(row), expires: Date.now() + RECORD_LIFETIME_MS };
       this.records.set(key, cached);
     }
-    if (!this.canSee(caller, cached.row.name)) throw new Forbidden(`You have no access to project ${cached.row.name}`);
     return cached.record;
   }
 
