@@ -5,6 +5,7 @@ export * from './ids.js';
 export * from './merge.js';
 export * from './request.js';
 export * from './project-services.js';
+export * from './query-filter.js';
 export * from './schemas.js';
 export * from './validation.js';
 export * from './services.js';

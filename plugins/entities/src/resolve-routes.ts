@@ -1,22 +1,22 @@
 import { sql, type RawBuilder } from 'kysely';
 import {
+  compileFilter,
   Forbidden,
   Id,
   NotFound,
-  requireAdmin,
   requireUser,
   Type,
   ValidationFailed,
+  QueryFilterSchema,
   type AddonApp,
   type Database,
   type DatabaseTransaction,
+  type FieldMap,
   type ProjectRecord,
   type RequestUser,
-  type TSchema,
 } from '@pipewright/sdk';
 import { camelizeKeys, ENTITY_TYPES, type EntityType } from './entity-types.js';
 import { formatTemplate, normalisePath } from './file-template.js';
-import { compileFilter, QueryFilterSchema, type FieldMap } from './query-filter.js';
 import { inheritance, type Deps } from './routes.js';
 import { ProjectParams } from './schemas.js';
 import { present, selectEntities } from './store.js';
@@ -30,38 +30,10 @@ const MAX_ENTITIES_PER_URI = 1000;
 // repreContextFilter is a lookup, not a listing: a generous cap keeps one request from reading a whole project.
 const MAX_CONTEXT_MATCHES = 1000;
 
-const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
 const NullableId = Type.Union([Id, Type.Null()]);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Schemas
-
-const QueryRequest = Type.Object(
-  {
-    entity: Type.String({ description: 'Only "event" can be queried, as in AYON' }),
-    filter: Type.Optional(Type.Union([QueryFilterSchema, Type.Null()])),
-    limit: Type.Integer({ minimum: 1, maximum: 10000, default: 100 }),
-    offset: Type.Integer({ minimum: 0, default: 0 }),
-  },
-  { additionalProperties: false },
-);
-
-const QueriedEvent = Type.Object({
-  id: Id,
-  hash: Type.String(),
-  topic: Type.String(),
-  project: Nullable(Type.String()),
-  user: Nullable(Type.String()),
-  sender: Nullable(Type.String()),
-  senderType: Nullable(Type.String()),
-  dependsOn: NullableId,
-  status: Type.String(),
-  retries: Type.Integer(),
-  description: Type.String(),
-  summary: Type.Record(Type.String(), Type.Unknown()),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-});
 
 const ResolveRequest = Type.Object(
   {
@@ -128,28 +100,6 @@ const RepreContextAnswer = Type.Object({
 // ---------------------------------------------------------------------------------------------------------------
 // Filterable fields
 
-/** Event columns by their wire names; project and user are the stored project_name and user_name. */
-const EVENT_FIELDS: FieldMap = (() => {
-  const col = (name: string) => sql.ref(`e.${name}`);
-  const fields: FieldMap = {
-    id: { expr: col('id'), kind: 'uuid' },
-    hash: { expr: col('hash'), kind: 'text' },
-    topic: { expr: col('topic'), kind: 'text' },
-    project: { expr: col('project_name'), kind: 'text' },
-    user: { expr: col('user_name'), kind: 'text' },
-    sender: { expr: col('sender'), kind: 'text' },
-    senderType: { expr: col('sender_type'), kind: 'text' },
-    status: { expr: col('status'), kind: 'text' },
-    description: { expr: col('description'), kind: 'text' },
-    dependsOn: { expr: col('depends_on'), kind: 'uuid' },
-    retries: { expr: col('retries'), kind: 'integer' },
-    summary: { expr: col('summary'), kind: 'json' },
-    createdAt: { expr: col('created_at'), kind: 'timestamp' },
-    updatedAt: { expr: col('updated_at'), kind: 'timestamp' },
-  };
-  return { ...fields, projectName: fields.project, userName: fields.user };
-})();
-
 /** Task fields over selectEntities('task') (aliased t): attrib is the effective, inherited one. */
 const TASK_FIELDS: FieldMap = (() => {
   const col = (name: string) => sql.ref(`t.${name}`);
@@ -189,7 +139,6 @@ interface ResolveOptions {
   platform: Platform;
 }
 
-const iso = (value: unknown) => new Date(value as string).toISOString();
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function platformOf(header: unknown): Platform {
@@ -295,7 +244,7 @@ function representationPath(row: Row, roots: Record<string, string> | null, plat
 // ---------------------------------------------------------------------------------------------------------------
 // Routes
 
-/** POST /api/query, /api/resolve, /api/projects/{p}/uris, /tasksFolders and /repreContextFilter. */
+/** POST /api/resolve, /api/projects/{p}/uris, /tasksFolders and /repreContextFilter. */
 export function resolveRoutes({ db, projects, attributes, schemaName }: Deps) {
   const camelizeBody = async (request: { body: unknown }) => {
     if (request.body && typeof request.body === 'object' && !Array.isArray(request.body)) request.body = camelizeKeys(request.body as Record<string, unknown>);
@@ -312,49 +261,6 @@ export function resolveRoutes({ db, projects, attributes, schemaName }: Deps) {
   }
 
   return async (app: AddonApp) => {
-    app.post(
-      '/api/query',
-      {
-        schema: {
-          summary: 'Events matching a filter, newest first (administrators; AYON supports only entity "event")',
-          body: QueryRequest,
-          response: { 200: Type.Array(QueriedEvent) },
-        },
-      },
-      async (request) => {
-        requireAdmin(request);
-        const { entity, filter, limit, offset } = request.body;
-        if (entity !== 'event') {
-          throw new ValidationFailed([{ loc: ['body', 'entity'], msg: `entity "${entity}" cannot be queried; only "event" is supported`, type: 'literal_error' }]);
-        }
-        const where = compileFilter(filter, EVENT_FIELDS);
-        // public.events belongs to the core; this endpoint only reads it, as AYON's does.
-        const rows = await sql<Row>`
-          SELECT e.id, e.hash, e.topic, e.project_name, e.user_name, e.sender, e.sender_type, e.depends_on, e.status,
-            e.retries, e.description, e.summary, e.created_at, e.updated_at
-          FROM events e
-          WHERE ${where}
-          ORDER BY e.creation_order DESC
-          LIMIT ${limit} OFFSET ${offset}`.execute(db);
-        return rows.rows.map((row) => ({
-          id: row.id,
-          hash: row.hash,
-          topic: row.topic,
-          project: row.project_name,
-          user: row.user_name,
-          sender: row.sender,
-          senderType: row.sender_type,
-          dependsOn: row.depends_on,
-          status: row.status,
-          retries: row.retries,
-          description: row.description,
-          summary: row.summary,
-          createdAt: iso(row.created_at),
-          updatedAt: iso(row.updated_at),
-        }));
-      },
-    );
-
     app.post(
       '/api/resolve',
       {

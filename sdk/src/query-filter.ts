@@ -1,5 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
-import { check, Type, ValidationFailed, type Problem } from '@pipewright/sdk';
+import { Type } from '@sinclair/typebox';
+import { ValidationFailed, type Problem } from './errors.js';
+import { check } from './validation.js';
 
 /**
  * The AYON filter language (QueryFilter), compiled to one SQL boolean expression.

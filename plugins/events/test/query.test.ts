@@ -27,7 +27,7 @@ async function topics(conditions: unknown[], operator: 'and' | 'or' = 'and') {
 }
 
 beforeAll(async () => {
-  core = await bootTestCore({ addons: ['entities', 'users'] });
+  core = await bootTestCore({ addons: ['events', 'users'] });
   admin = await seed('root', { isAdmin: true });
   manager = await seed('boss', { isManager: true });
   ids.alpha = (await core.events.emit({ topic: 'qtest.alpha', project: 'demo', user: 'ann', sender: 'cli', senderType: 'api', summary: { tags: ['a', 'b'], size: 3 } })).id;
@@ -139,7 +139,7 @@ describe('POST /api/query', () => {
       expect(res.status).toBe(422);
       return res.body.errors.map((e: any) => e.loc.join('.'));
     };
-    expect(await problems({ conditions: [{ key: 'payload', value: 1 }] })).toEqual(['body.filter.conditions.0.key']);
+    expect(await problems({ conditions: [{ key: 'colour', value: 1 }] })).toEqual(['body.filter.conditions.0.key']);
     expect(await problems({ conditions: [{ key: 'topic', value: 'x', operator: 'similar' }] })).toEqual(['body.filter.conditions.0.operator']);
     expect(await problems({ conditions: [{ key: 'topic', value: 'x', operator: 'in' }] })).toEqual(['body.filter.conditions.0.value']);
     expect(await problems({ conditions: [{ key: 'topic', operator: 'eq' }] })).toEqual(['body.filter.conditions.0.value']);

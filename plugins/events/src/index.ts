@@ -1,0 +1,16 @@
+import { defineAddon } from '@pipewright/sdk';
+import { eventRoutes } from './routes.js';
+
+// The events API: dispatching, reading, updating and deleting events, bulk operations, and enroll, through which
+// services take jobs. The table itself belongs to the core (public.events), as does the bus that stores and
+// broadcasts events; this addon is the HTTP face of both.
+export default defineAddon({
+  name: 'events',
+  version: '1.0.0',
+  title: 'Events',
+  description: 'Dispatch, read, update and delete events; event operations; enroll for services',
+  dependsOn: ['auth'],
+  async setup(ctx) {
+    await ctx.app.register(eventRoutes(ctx));
+  },
+});
