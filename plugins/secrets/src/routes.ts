@@ -1,0 +1,72 @@
+import { NoContent, requireAdmin, requireManager, type AddonApp, type RequestUser } from '@pipewright/sdk';
+import { Secret, SecretList, SecretParams, SecretPut } from './schemas.js';
+import type { SecretService } from './service.js';
+
+// Service users count as admins here, as requireAdmin has it: farm and pipeline services read secrets to do their work.
+const seesValues = (user: RequestUser) => user.isAdmin || user.isService;
+
+export function secretRoutes(secrets: SecretService) {
+  return async (app: AddonApp) => {
+    app.get(
+      '/api/secrets',
+      {
+        schema: {
+          summary: 'Stored secrets: names for managers, names and values for admins',
+          response: { 200: SecretList },
+        },
+      },
+      async (request) => {
+        const caller = requireManager(request);
+        if (seesValues(caller)) return secrets.list();
+        return (await secrets.names()).map((name) => ({ name }));
+      },
+    );
+
+    app.get(
+      '/api/secrets/:secret_name',
+      {
+        schema: {
+          summary: 'One secret: its value for admins, its name only for managers',
+          params: SecretParams,
+          response: { 200: Secret },
+        },
+      },
+      async (request) => {
+        const caller = requireManager(request);
+        const secret = await secrets.require(request.params.secret_name);
+        return seesValues(caller) ? secret : { name: secret.name };
+      },
+    );
+
+    app.put(
+      '/api/secrets/:secret_name',
+      {
+        schema: {
+          summary: 'Create or replace a secret (admins)',
+          params: SecretParams,
+          body: SecretPut,
+          response: { 204: NoContent },
+        },
+      },
+      async (request, reply) => {
+        const caller = requireAdmin(request);
+        const existed = await secrets.set(request.params.secret_name, request.body.value);
+        await secrets.emit('secret.updated', request.params.secret_name, request.sender, caller.name, {
+          created: !existed,
+        });
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.delete(
+      '/api/secrets/:secret_name',
+      { schema: { summary: 'Delete a secret (admins)', params: SecretParams, response: { 204: NoContent } } },
+      async (request, reply) => {
+        const caller = requireAdmin(request);
+        await secrets.remove(request.params.secret_name);
+        await secrets.emit('secret.deleted', request.params.secret_name, request.sender, caller.name);
+        return reply.code(204).send(null);
+      },
+    );
+  };
+}

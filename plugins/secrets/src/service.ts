@@ -1,0 +1,131 @@
+import { sql } from 'kysely';
+import { NotFound, ValidationFailed, type Database, type EventBus, type Sender } from '@pipewright/sdk';
+import type { FastifyBaseLogger } from 'fastify';
+import { UnreadableSecret, type SecretCipher } from './cipher.js';
+import { MAX_VALUE_BYTES } from './schemas.js';
+
+/** A secret opened for an admin: the value, or null with the reason it could not be read. */
+export interface RevealedSecret {
+  name: string;
+  value: string | null;
+  detail?: string;
+}
+
+/** What other addons may use: a secret's value by name (null when missing or unreadable). */
+export interface SecretStore {
+  get(name: string): Promise<string | null>;
+}
+
+declare module '@pipewright/sdk' {
+  interface ServiceMap {
+    secrets: SecretStore;
+  }
+}
+
+const UNREADABLE =
+  'The value cannot be decrypted with the current key (it was written with another PIPEWRIGHT_SECRETS_KEY or secrets.key, or altered); set it again to replace it';
+
+interface Row {
+  name: string;
+  value_encrypted: string;
+}
+
+export class SecretService implements SecretStore {
+  constructor(
+    private readonly db: Database,
+    private readonly cipher: SecretCipher,
+    private readonly events: EventBus,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async names(): Promise<string[]> {
+    const rows = await this.db.selectFrom('secrets').select('name').orderBy('name').execute();
+    return rows.map((row) => row.name as string);
+  }
+
+  async list(): Promise<RevealedSecret[]> {
+    const rows: Row[] = await this.db
+      .selectFrom('secrets')
+      .select(['name', 'value_encrypted'])
+      .orderBy('name')
+      .execute();
+    return rows.map((row) => this.open(row));
+  }
+
+  /** The secret, or 404. */
+  async require(name: string): Promise<RevealedSecret> {
+    const row: Row | undefined = await this.db
+      .selectFrom('secrets')
+      .select(['name', 'value_encrypted'])
+      .where('name', '=', name)
+      .executeTakeFirst();
+    if (!row) throw new NotFound(`Secret ${name} not found`);
+    return this.open(row);
+  }
+
+  async get(name: string): Promise<string | null> {
+    try {
+      return (await this.require(name)).value;
+    } catch (error) {
+      if (error instanceof NotFound) return null;
+      throw error;
+    }
+  }
+
+  /** Create or replace a value; answers whether the secret already existed. */
+  async set(name: string, value: string): Promise<boolean> {
+    // The schema limits characters; a value of multi-byte characters can still exceed the limit in bytes.
+    if (Buffer.byteLength(value, 'utf8') > MAX_VALUE_BYTES) {
+      throw new ValidationFailed([
+        { loc: ['body', 'value'], msg: `must be at most ${MAX_VALUE_BYTES} bytes`, type: 'maxLength' },
+      ]);
+    }
+    const encrypted = this.cipher.encrypt(name, value);
+    // xmax = 0 only on a freshly inserted row: tells an insert from an update in one statement.
+    const result = await sql<{ inserted: boolean }>`
+      INSERT INTO secrets (name, value_encrypted) VALUES (${name}, ${encrypted})
+      ON CONFLICT (name) DO UPDATE SET value_encrypted = EXCLUDED.value_encrypted, updated_at = now()
+      RETURNING (xmax = 0) AS inserted`.execute(this.db);
+    return !result.rows[0].inserted;
+  }
+
+  async remove(name: string): Promise<void> {
+    const deleted = await this.db.deleteFrom('secrets').where('name', '=', name).executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0) throw new NotFound(`Secret ${name} not found`);
+  }
+
+  /**
+   * Tell listeners a secret changed. The name goes in the payload, which is stored but never broadcast: every
+   * logged-in client hears broadcasts, while only managers may know which secrets exist. The value never goes anywhere.
+   */
+  emit(
+    topic: 'secret.updated' | 'secret.deleted',
+    name: string,
+    sender: Sender,
+    actor: string,
+    extra: Record<string, unknown> = {},
+  ) {
+    return this.events.emit({
+      topic,
+      user: actor,
+      sender: sender.sender,
+      senderType: sender.senderType,
+      description: topic === 'secret.deleted' ? 'Secret deleted' : 'Secret updated',
+      payload: { secretName: name, ...extra },
+    });
+  }
+
+  private open(row: Row): RevealedSecret {
+    try {
+      return { name: row.name, value: this.cipher.decrypt(row.name, row.value_encrypted) };
+    } catch (error) {
+      if (!(error instanceof UnreadableSecret)) throw error;
+      // The name and the reason only: nothing derived from the stored value reaches the log.
+      this.log.warn(
+        { secret: row.name, reason: error.message },
+        'A secret cannot be decrypted with the current key',
+      );
+      return { name: row.name, value: null, detail: UNREADABLE };
+    }
+  }
+}

@@ -1,0 +1,19 @@
+import { defineAddon } from '@pipewright/sdk';
+import { projectMigrations } from './migrations.js';
+import { teamRoutes } from './routes.js';
+import { TeamService } from './service.js';
+
+// Teams group a project's people (a lighting team, a comp team) with leaders and roles, so assignment and review
+// tools can address a group instead of listing users one by one.
+export default defineAddon({
+  name: 'teams',
+  version: '1.0.0',
+  title: 'Teams',
+  description: 'Project teams: named groups of users with leaders and roles',
+  dependsOn: ['projects'],
+  migrations: { project: projectMigrations },
+  async setup(ctx) {
+    const teams = new TeamService(ctx.db, ctx.events, ctx.projects.schemaName);
+    await ctx.app.register(teamRoutes(teams, ctx.use('projects')));
+  },
+});

@@ -1,0 +1,159 @@
+import {
+  NoContent,
+  requireManager,
+  requireUser,
+  type AddonApp,
+  type ProjectDirectory,
+} from '@pipewright/sdk';
+import {
+  MemberParams,
+  MemberPut,
+  ProjectParams,
+  TeamList,
+  TeamParams,
+  TeamPut,
+  TeamsQuery,
+  TeamsResponse,
+} from './schemas.js';
+import type { TeamService } from './service.js';
+
+export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
+  return async (app: AddonApp) => {
+    app.get(
+      '/api/projects/:project_name/teams',
+      {
+        schema: {
+          summary: 'Teams of a project, with their leaders; members too with show_members',
+          params: ProjectParams,
+          querystring: TeamsQuery,
+          response: { 200: TeamsResponse },
+        },
+      },
+      async (request) => {
+        const project = await projects.require(requireUser(request), request.params.project_name);
+        return teams.list(project.name, request.query.show_members);
+      },
+    );
+
+    app.patch(
+      '/api/projects/:project_name/teams',
+      {
+        schema: {
+          summary: "Replace all of a project's teams with this list (managers)",
+          params: ProjectParams,
+          body: TeamList,
+          response: { 204: NoContent },
+        },
+      },
+      async (request, reply) => {
+        const caller = requireManager(request);
+        const project = await projects.require(caller, request.params.project_name);
+        await teams.replaceAll(project.name, request.body);
+        await teams.emit(
+          project.name,
+          request.sender,
+          caller.name,
+          { teams: request.body.map((team) => team.name) },
+          'Teams replaced',
+        );
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.put(
+      '/api/projects/:project_name/teams/:team_name',
+      {
+        schema: {
+          summary: 'Create a team or replace its members (managers)',
+          params: TeamParams,
+          body: TeamPut,
+          response: { 204: NoContent },
+        },
+      },
+      async (request, reply) => {
+        const caller = requireManager(request);
+        const project = await projects.require(caller, request.params.project_name);
+        const { team_name } = request.params;
+        await teams.save(project.name, team_name, request.body.members);
+        await teams.emit(
+          project.name,
+          request.sender,
+          caller.name,
+          { teamName: team_name },
+          `Team ${team_name} saved`,
+        );
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.delete(
+      '/api/projects/:project_name/teams/:team_name',
+      { schema: { summary: 'Delete a team (managers)', params: TeamParams, response: { 204: NoContent } } },
+      async (request, reply) => {
+        const caller = requireManager(request);
+        const project = await projects.require(caller, request.params.project_name);
+        const { team_name } = request.params;
+        await teams.remove(project.name, team_name);
+        await teams.emit(
+          project.name,
+          request.sender,
+          caller.name,
+          { teamName: team_name, deleted: true },
+          `Team ${team_name} deleted`,
+        );
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.put(
+      '/api/projects/:project_name/teams/:team_name/members/:member_name',
+      {
+        schema: {
+          summary: 'Add a member to a team or change one (managers)',
+          params: MemberParams,
+          body: MemberPut,
+          response: { 204: NoContent },
+        },
+      },
+      async (request, reply) => {
+        const caller = requireManager(request);
+        const project = await projects.require(caller, request.params.project_name);
+        const { team_name, member_name } = request.params;
+        await teams.saveMember(project.name, team_name, member_name, request.body);
+        await teams.emit(
+          project.name,
+          request.sender,
+          caller.name,
+          { teamName: team_name, memberName: member_name },
+          `${member_name} saved in team ${team_name}`,
+        );
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.delete(
+      '/api/projects/:project_name/teams/:team_name/members/:member_name',
+      {
+        schema: {
+          summary: 'Remove a member from a team (managers)',
+          params: MemberParams,
+          response: { 204: NoContent },
+        },
+      },
+      async (request, reply) => {
+        const caller = requireManager(request);
+        const project = await projects.require(caller, request.params.project_name);
+        const { team_name, member_name } = request.params;
+        await teams.removeMember(project.name, team_name, member_name);
+        await teams.emit(
+          project.name,
+          request.sender,
+          caller.name,
+          { teamName: team_name, memberName: member_name, removed: true },
+          `${member_name} removed from team ${team_name}`,
+        );
+        return reply.code(204).send(null);
+      },
+    );
+  };
+}

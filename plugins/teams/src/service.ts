@@ -1,0 +1,187 @@
+import {
+  NotFound,
+  ValidationFailed,
+  type Database,
+  type EventBus,
+  type Problem,
+  type Sender,
+} from '@pipewright/sdk';
+import type { TeamInput, TeamMember } from './schemas.js';
+
+interface Row {
+  name: string;
+  members: TeamMember[];
+}
+
+/** User names are unique regardless of case (users addon), so "Alice" and "alice" are one member. */
+const sameUser = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** A member as stored: flags filled in, each role once. */
+function normalise(member: { name: string; leader?: boolean; roles?: string[] }): TeamMember {
+  return { name: member.name, leader: member.leader ?? false, roles: [...new Set(member.roles ?? [])] };
+}
+
+/** Problems of one team's member list: the same user twice. */
+function duplicateMembers(members: { name: string }[], loc: (string | number)[]): Problem[] {
+  const problems: Problem[] = [];
+  members.forEach((member, i) => {
+    if (members.findIndex((other) => sameUser(other.name, member.name)) < i) {
+      problems.push({
+        loc: [...loc, i, 'name'],
+        msg: `${member.name} is listed more than once`,
+        type: 'value_error.duplicate',
+      });
+    }
+  });
+  return problems;
+}
+
+export class TeamService {
+  constructor(
+    private readonly db: Database,
+    private readonly events: EventBus,
+    private readonly schemaName: (projectName: string) => string,
+  ) {}
+
+  private teams(db: Database, projectName: string) {
+    return db.withSchema(this.schemaName(projectName));
+  }
+
+  async list(projectName: string, showMembers: boolean) {
+    const rows: Row[] = await this.teams(this.db, projectName)
+      .selectFrom('teams')
+      .select(['name', 'members'])
+      .orderBy('name')
+      .execute();
+    return {
+      teams: rows.map((row) => ({
+        name: row.name,
+        memberCount: row.members.length,
+        ...(showMembers ? { members: row.members } : {}),
+        // Whole member entries, as AYON answers: a leader's roles are shown with the name.
+        leaders: row.members.filter((member) => member.leader),
+      })),
+    };
+  }
+
+  /** Make the project's teams exactly this list, in one transaction; a bad list changes nothing. */
+  async replaceAll(projectName: string, teams: TeamInput[]): Promise<void> {
+    const problems: Problem[] = [];
+    teams.forEach((team, i) => {
+      if (teams.findIndex((other) => other.name === team.name) < i) {
+        problems.push({
+          loc: ['body', i, 'name'],
+          msg: `Team ${team.name} is listed more than once`,
+          type: 'value_error.duplicate',
+        });
+      }
+      problems.push(...duplicateMembers(team.members, ['body', i, 'members']));
+    });
+    if (problems.length) throw new ValidationFailed(problems);
+
+    await this.db.transaction().execute(async (trx) => {
+      const names = teams.map((team) => team.name);
+      let removal = this.teams(trx, projectName).deleteFrom('teams');
+      if (names.length) removal = removal.where('name', 'not in', names);
+      await removal.execute();
+      // Teams that stay keep their data column; only their members are replaced.
+      for (const team of teams) await this.upsert(trx, projectName, team.name, team.members.map(normalise));
+    });
+  }
+
+  /** Create a team or replace its members. */
+  async save(projectName: string, teamName: string, members: TeamMember[]): Promise<void> {
+    const problems = duplicateMembers(members, ['body', 'members']);
+    if (problems.length) throw new ValidationFailed(problems);
+    await this.upsert(this.db, projectName, teamName, members.map(normalise));
+  }
+
+  async remove(projectName: string, teamName: string): Promise<void> {
+    const deleted = await this.teams(this.db, projectName)
+      .deleteFrom('teams')
+      .where('name', '=', teamName)
+      .executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0) throw new NotFound(`Team ${teamName} not found`);
+  }
+
+  /** Add a member, or change an existing one; flags not given keep their current value (or the default). */
+  async saveMember(
+    projectName: string,
+    teamName: string,
+    memberName: string,
+    change: { leader?: boolean; roles?: string[] },
+  ): Promise<void> {
+    await this.changeMembers(projectName, teamName, (members) => {
+      const at = members.findIndex((member) => sameUser(member.name, memberName));
+      const current = at >= 0 ? members[at] : normalise({ name: memberName });
+      const updated = normalise({
+        name: memberName,
+        leader: change.leader ?? current.leader,
+        roles: change.roles ?? current.roles,
+      });
+      return at >= 0 ? members.map((member, i) => (i === at ? updated : member)) : [...members, updated];
+    });
+  }
+
+  async removeMember(projectName: string, teamName: string, memberName: string): Promise<void> {
+    await this.changeMembers(projectName, teamName, (members) => {
+      const kept = members.filter((member) => !sameUser(member.name, memberName));
+      if (kept.length === members.length)
+        throw new NotFound(`${memberName} is not a member of team ${teamName}`);
+      return kept;
+    });
+  }
+
+  emit(
+    projectName: string,
+    sender: Sender,
+    actor: string,
+    summary: Record<string, unknown>,
+    description: string,
+  ) {
+    return this.events.emit({
+      topic: 'team.changed',
+      project: projectName,
+      user: actor,
+      sender: sender.sender,
+      senderType: sender.senderType,
+      description,
+      summary,
+    });
+  }
+
+  /** Read, change and write one team's members under a row lock, so two member edits at once both land. */
+  private async changeMembers(
+    projectName: string,
+    teamName: string,
+    change: (members: TeamMember[]) => TeamMember[],
+  ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const row: Row | undefined = await this.teams(trx, projectName)
+        .selectFrom('teams')
+        .select(['name', 'members'])
+        .where('name', '=', teamName)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!row) throw new NotFound(`Team ${teamName} not found`);
+      await this.teams(trx, projectName)
+        .updateTable('teams')
+        .set({ members: JSON.stringify(change(row.members)) })
+        .where('name', '=', teamName)
+        .execute();
+    });
+  }
+
+  private async upsert(
+    db: Database,
+    projectName: string,
+    teamName: string,
+    members: TeamMember[],
+  ): Promise<void> {
+    await this.teams(db, projectName)
+      .insertInto('teams')
+      .values({ name: teamName, members: JSON.stringify(members) })
+      .onConflict((conflict) => conflict.column('name').doUpdateSet({ members: JSON.stringify(members) }))
+      .execute();
+  }
+}
