@@ -1,0 +1,138 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { newId } from '@pipewright/sdk';
+import { createTestDatabase } from '@pipewright/core/testing';
+import { connect, type TestClient } from './client.js';
+
+// Two real server processes (`npm start`'s entry point) on one PostgreSQL database and one Redis: an event posted
+// to one process reaches a websocket client of the other. Only in the PostgreSQL pass (see jest.config.js).
+// Uses REDIS_URL when set, otherwise starts a private redis-server from PATH.
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const PASSWORD = 'a strong password';
+
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const probe = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+  });
+}
+
+function start(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'core/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((done, fail) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes('Pipewright listening')) done(child);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => fail(new Error(`server exited with ${code}: ${output}`)));
+  });
+}
+
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+describe('live events across two server processes', () => {
+  let redis: ChildProcess | null = null;
+  let dropDatabase = async () => {};
+  const dataDirs: string[] = [];
+  const servers: ChildProcess[] = [];
+  const bases: string[] = [];
+  let client: TestClient | undefined;
+
+  beforeAll(async () => {
+    if (!process.env.DATABASE_URL) throw new Error('multiprocess.pg.test.ts needs DATABASE_URL (a PostgreSQL server both processes share)');
+    let redisUrl = process.env.REDIS_URL;
+    if (!redisUrl) {
+      const port = await freePort();
+      redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'pipe' });
+      await new Promise<void>((ready, fail) => {
+        redis!.on('error', fail);
+        redis!.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Ready to accept') && ready());
+      });
+      redisUrl = `redis://127.0.0.1:${port}`;
+    }
+    const database = await createTestDatabase(process.env.DATABASE_URL);
+    dropDatabase = database.drop;
+    // A channel of its own, so parallel test runs on the same Redis do not hear each other.
+    const channel = `pipewright.test.${newId()}`;
+    // One after the other: the first migrates the fresh database, the second finds it ready.
+    for (let i = 0; i < 2; i++) {
+      const dataDir = await mkdtemp(join(tmpdir(), 'pipewright-ws-'));
+      dataDirs.push(dataDir);
+      const port = await freePort();
+      bases.push(`127.0.0.1:${port}`);
+      servers.push(
+        await start({
+          ...process.env,
+          NODE_OPTIONS: '',
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          DATABASE_URL: database.url,
+          REDIS_URL: redisUrl,
+          REDIS_CHANNEL: channel,
+          LOG_LEVEL: 'info',
+        }),
+      );
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    client?.close();
+    for (const server of servers) await stop(server);
+    await dropDatabase();
+    for (const dataDir of dataDirs) await rm(dataDir, { recursive: true, force: true });
+    redis?.kill();
+  }, 30_000);
+
+  it('forwards an event posted to process A to a websocket client of process B within 2 s, without payload', async () => {
+    const [a, b] = bases;
+    const init = await fetch(`http://${a}/api/onboarding/initialize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ adminName: 'admin', adminPassword: PASSWORD }),
+    });
+    expect(init.status).toBe(200);
+    const login = await fetch(`http://${a}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'admin', password: PASSWORD }),
+    });
+    const { token } = (await login.json()) as { token: string };
+
+    // The session was opened on A; B finds it in the shared database.
+    client = await connect(`ws://${b}/ws`);
+    client.send({ topic: 'auth', token, subscribe: ['*'] });
+    await client.next((m) => m.topic === 'server.started');
+
+    const dispatched = Date.now();
+    const posted = await fetch(`http://${a}/api/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ topic: 'render.finished', project: 'demo', summary: { frames: 240 }, payload: { secret: 'x' } }),
+    });
+    expect(posted.status).toBe(200);
+    const { id } = (await posted.json()) as { id: string };
+
+    const message = await client.next((m) => m.id === id, 2000);
+    expect(Date.now() - dispatched).toBeLessThan(2000);
+    expect(message).toMatchObject({ topic: 'render.finished', project: 'demo', user: 'admin', summary: { frames: 240 } });
+    expect(message).not.toHaveProperty('payload');
+    expect(JSON.stringify(client.messages)).not.toContain('secret');
+  }, 30_000);
+});
