@@ -1,0 +1,48 @@
+import { useEffect, useState } from 'react';
+import { api, type Project } from '../api';
+
+const PROJECT_KEY = 'pipewright.project';
+
+/** The project the screens work in, remembered so a reload stays in the same project. */
+export function useCurrentProject(): [string | null, (name: string | null) => void] {
+  const [project, setProject] = useState<string | null>(() => localStorage.getItem(PROJECT_KEY));
+  const choose = (name: string | null) => {
+    if (name) localStorage.setItem(PROJECT_KEY, name);
+    else localStorage.removeItem(PROJECT_KEY);
+    setProject(name);
+  };
+  return [project, choose];
+}
+
+export function ProjectSwitcher({ current, onChange }: { current: string | null; onChange(name: string | null): void }) {
+  const [projects, setProjects] = useState<Project[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const refresh = () =>
+    api<{ projects: Project[] }>('/api/projects')
+      .then((answer) => {
+        setProjects(answer.projects.filter((p) => p.active));
+        setError(null);
+      })
+      .catch((failure: Error) => setError(failure.message));
+
+  useEffect(() => {
+    void refresh();
+  }, []);
+
+  if (error) return <span className="muted" title={error}>Projects unavailable</span>;
+  if (!projects) return <span className="muted">Loading projects…</span>;
+  // A remembered project that was deleted or archived since is not offered.
+  const selected = projects.some((p) => p.name === current) ? current! : '';
+  return (
+    // Refreshed when opened, so a project a colleague just created shows up without a reload.
+    <select aria-label="Project" value={selected} onFocus={() => void refresh()} onChange={(e) => onChange(e.target.value || null)}>
+      <option value="">{projects.length ? 'Choose a project…' : 'No projects yet'}</option>
+      {projects.map((p) => (
+        <option key={p.name} value={p.name}>
+          {p.name} ({p.code})
+        </option>
+      ))}
+    </select>
+  );
+}
