@@ -132,6 +132,8 @@ export interface ProjectChange {
 export interface ProjectDirectory {
   /** A project without an access check, for addons that checked access their own way; null when missing. */
   find(name: string): Promise<ProjectRecord | null>;
+  /** Names of the projects the caller may see, by name. */
+  visibleNames(caller: RequestUser, filter?: { active?: boolean; library?: boolean }): Promise<string[]>;
   /** The project the caller may use: NotFound when it does not exist, Forbidden without access. */
   require(caller: RequestUser, name: string): Promise<ProjectRecord>;
   /** Change a project as PATCH /api/projects/{name} does (managers; attrib, data and config merge). */
@@ -145,10 +147,67 @@ export interface ProjectDirectory {
 /** The six project entity types. */
 export type ProjectEntityType = 'folder' | 'task' | 'product' | 'version' | 'representation' | 'workfile';
 
+/**
+ * Which entities to read and which page of them. Lists match any of their values; absent means no condition.
+ * Pages are keyset pages over the creation order: after/before take the cursor of an entity already seen.
+ */
+export interface EntityQuery {
+  ids?: string[];
+  /** The parent column of the type (folder: parentId, null for the top level; task and product: folderId; ...). */
+  parentIds?: (string | null)[];
+  names?: string[];
+  /** Name pattern where % matches any characters (case-insensitive). */
+  name?: string;
+  /** Folder paths, with or without the leading slash. */
+  paths?: string[];
+  /** The type column: folderType, taskType or productType. */
+  types?: string[];
+  statuses?: string[];
+  tags?: string[];
+  assignees?: string[];
+  /** Versions only. */
+  versions?: number[];
+  taskIds?: string[];
+  authors?: string[];
+  latestOnly?: boolean;
+  heroOnly?: boolean;
+  heroOrLatestOnly?: boolean;
+  active?: boolean;
+  /** A QueryFilter over the type's wire fields and attributes. */
+  filter?: unknown;
+  after?: string | null;
+  before?: string | null;
+  /** At most this many entities (in each group when `per` is set); the last ones when fromEnd is set. */
+  limit: number;
+  fromEnd?: boolean;
+  /** Apply the limit per parent entity, or per task (versions), so nested lists of many entities take one read. */
+  per?: 'parent' | 'task';
+}
+
+/** A product type as projects show it. */
+export interface ProductTypeRecord {
+  name: string;
+  baseType: string;
+  color: string;
+  icon: string;
+}
+
+/** A page of entities, each with its cursor, and whether more lie beyond the page in the paging direction. */
+export interface EntityPage {
+  items: { cursor: string; entity: Record<string, any> }[];
+  hasMore: boolean;
+  /** With `per`: the parents (or tasks) that have more beyond the page. */
+  groupsWithMore: (string | null)[];
+}
+
 /** Provided by the entities addon: reading entities and changing them through the one write path. */
 export interface EntityDirectory {
   /** An entity as the API shows it (GET /api/projects/{p}/{type}s/{id}), or null when it does not exist. */
   get(projectName: string, type: ProjectEntityType, id: string): Promise<Record<string, any> | null>;
+  /** The product types the project's products use, with their appearance. */
+  productTypes(projectName: string): Promise<ProductTypeRecord[]>;
+  /** A page of entities of one type as the API shows them, in creation order (see EntityQuery). */
+  query(projectName: string, type: ProjectEntityType, query: EntityQuery): Promise<EntityPage>;
   /** Update an entity through the operations processor (validation, access, events after commit). */
   update(caller: RequestUser, projectName: string, type: ProjectEntityType, id: string, data: Record<string, unknown>, sender: Sender): Promise<void>;
   /**
@@ -156,4 +215,27 @@ export interface EntityDirectory {
    * that go with it (a folder's subfolders, tasks, workfiles, products, versions, representations).
    */
   onDelete(hook: (trx: DatabaseTransaction, projectName: string, removed: { type: ProjectEntityType; id: string }[]) => Promise<void>): void;
+}
+
+/** A link between two entities of a project, as GraphQL and the REST API show it. */
+export interface LinkRecord {
+  id: string;
+  name: string | null;
+  linkType: string;
+  inputId: string;
+  inputType: string;
+  outputId: string;
+  outputType: string;
+  author: string | null;
+  data: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** Provided by the links addon: reading links. */
+export interface LinkDirectory {
+  /**
+   * Links of a project in creation order: all of them, or those touching the given entities (direction in: the
+   * entity is the output; out: the input), of the given link types (full names or the bare type).
+   */
+  query(projectName: string, query: { entityIds?: string[]; direction?: 'in' | 'out'; linkTypes?: string[]; names?: string[] }): Promise<LinkRecord[]>;
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Database, DatabaseTransaction } from './addon.js';
 import type { RequestUser } from './request.js';
-import type { AnatomyPresets, AttributeLibrary, EntityDirectory, ProjectDirectory } from './project-services.js';
+import type { AnatomyPresets, AttributeLibrary, EntityDirectory, LinkDirectory, ProjectDirectory } from './project-services.js';
 
 /** A user as stored and as shown on the wire (GET /api/users/{name}). */
 export interface UserRecord {
@@ -29,6 +29,8 @@ export interface UserSource {
 
 /** Provided by the users addon: the user directory, beyond what auth needs. */
 export interface UserDirectory extends UserSource {
+  /** Every user by name, optionally only the active or inactive ones. */
+  list(filter?: { active?: boolean }): Promise<UserRecord[]>;
   /** True when at least one active administrator exists (read through db when given, e.g. a transaction). */
   hasAdmin(db?: Database): Promise<boolean>;
   /** Create a user inside a transaction (onboarding, invitations, setup templates). */
@@ -73,4 +75,5 @@ export interface ServiceMap {
   anatomy: AnatomyPresets;
   projects: ProjectDirectory;
   entities: EntityDirectory;
+  links: LinkDirectory;
 }

@@ -54,6 +54,9 @@ export async function openPostgres(url: string, poolSize: number): Promise<OpenD
       }) as typeof pg.types.getTypeParser,
     },
   });
+  // An idle connection the server ends (restart, failover, a dropped database) is discarded by the pool and the
+  // next query opens a new one; without a listener the pool's 'error' event would crash the process.
+  pool.on('error', () => {});
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

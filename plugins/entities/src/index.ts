@@ -1,8 +1,9 @@
-import { defineAddon } from '@pipewright/sdk';
+import { NotFound, defineAddon } from '@pipewright/sdk';
 import { projectMigrations } from './migrations.js';
 import { BackgroundOperations } from './background.js';
 import { EntityProcessor } from './processor.js';
-import { projectSummaryRoutes } from './project-summary.js';
+import { queryEntities } from './query.js';
+import { productTypes, projectSummaryRoutes } from './project-summary.js';
 import { resolveRoutes } from './resolve-routes.js';
 import { entityRoutes, folderTreeRoutes, inheritance } from './routes.js';
 import { loadEntity, present } from './store.js';
@@ -22,12 +23,25 @@ export default defineAddon({
     const schemaName = ctx.projects.schemaName;
     const processor = new EntityProcessor(ctx.db, ctx.events, attributes, schemaName, ctx.log);
     projects.onChange((trx, project, change) => processor.onProjectChange(trx, project, change));
+    const existing = async (name: string) => {
+      const project = await projects.find(name);
+      if (!project) throw new NotFound(`Project ${name} not found`);
+      return project;
+    };
     ctx.provide('entities', {
       async get(projectName, type, id) {
         const project = await projects.find(projectName);
         if (!project) return null;
         const row = await loadEntity(ctx.db, schemaName(project.name), type, id, ...(await inheritance(attributes, project)));
         return row ? present(type, row) : null;
+      },
+      async query(projectName, type, query) {
+        const project = await existing(projectName);
+        return queryEntities(ctx.db, schemaName(project.name), type, query, ...(await inheritance(attributes, project)));
+      },
+      async productTypes(projectName) {
+        const project = await existing(projectName);
+        return productTypes(ctx.db, schemaName(project.name), project);
       },
       async update(caller, projectName, type, id, data, sender) {
         const project = await projects.require(caller, projectName);

@@ -102,4 +102,13 @@ export const projectMigrations: Migration[] = [
       await sql`CREATE INDEX workfiles_task_idx ON workfiles (task_id)`.execute(db);
     },
   },
+  {
+    // Keyset pages (GraphQL connections) walk each table in creation order.
+    name: '0002_creation_order_indexes',
+    async up(db) {
+      for (const table of ['folders', 'tasks', 'products', 'versions', 'representations', 'workfiles']) {
+        await sql`CREATE INDEX ${sql.raw(`${table}_creation_order_idx`)} ON ${sql.table(table)} (creation_order)`.execute(db);
+      }
+    },
+  },
 ];

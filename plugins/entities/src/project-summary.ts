@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { requireUser, type AddonApp } from '@pipewright/sdk';
+import { requireUser, type AddonApp, type Database, type ProductTypeRecord, type ProjectRecord } from '@pipewright/sdk';
 import { SPECS } from './entity-types.js';
 import type { Deps } from './routes.js';
 import { ProductTypes, ProjectParams, ProjectStats, ProjectTags } from './schemas.js';
@@ -7,6 +7,13 @@ import { ProductTypes, ProjectParams, ProjectStats, ProjectTags } from './schema
 const TABLES = Object.values(SPECS).map((spec) => spec.table);
 // Product types without their own appearance are drawn like this (the specs' defaults).
 const DEFAULT_APPEARANCE = { color: '#cccccc', icon: 'deployed_code' };
+
+/** The product types a project's products use, each with its appearance (configured, else the default). */
+export async function productTypes(db: Database, schema: string, project: ProjectRecord): Promise<ProductTypeRecord[]> {
+  const rows = await sql<{ name: string }>`SELECT DISTINCT product_type AS name FROM ${sql.table(`${schema}.products`)} ORDER BY 1`.execute(db);
+  const configured = (project.config.productBaseTypes ?? {}) as Record<string, { color?: string; icon?: string }>;
+  return rows.rows.map(({ name }) => ({ name, baseType: name, ...DEFAULT_APPEARANCE, ...(configured[name] ?? {}) }));
+}
 
 /** What a project holds, counted and listed across the entity tables. */
 export function projectSummaryRoutes({ db, projects, schemaName }: Deps) {
@@ -54,11 +61,7 @@ export function projectSummaryRoutes({ db, projects, schemaName }: Deps) {
       { schema: { summary: 'Product types used in the project, with their appearance', params: ProjectParams, response: { 200: ProductTypes } } },
       async (request) => {
         const project = await projects.require(requireUser(request), request.params.project_name);
-        const rows = await sql<{ name: string }>`SELECT DISTINCT product_type AS name FROM ${sql.table(`${schemaName(project.name)}.products`)} ORDER BY 1`.execute(db);
-        const configured = (project.config.productBaseTypes ?? {}) as Record<string, { color?: string; icon?: string }>;
-        return {
-          productTypes: rows.rows.map(({ name }) => ({ name, baseType: name, ...DEFAULT_APPEARANCE, ...(configured[name] ?? {}) })),
-        };
+        return { productTypes: await productTypes(db, schemaName(project.name), project) };
       },
     );
   };

@@ -11,6 +11,7 @@ import {
   type DatabaseTransaction,
   type EntityDirectory,
   type EventBus,
+  type LinkRecord,
   type ProjectDirectory,
   type ProjectEntityType,
   type ProjectRecord,
@@ -175,6 +176,43 @@ export class LinkService {
     }
     await this.emit('link.created', project.name, caller, sender, id, linkType, body.input, body.output);
     return id;
+  }
+
+  /** Links for readers that checked access already (GraphQL): see LinkDirectory.query. */
+  async query(
+    projectName: string,
+    query: { entityIds?: string[]; direction?: 'in' | 'out'; linkTypes?: string[]; names?: string[] },
+  ): Promise<LinkRecord[]> {
+    const project = await this.projects.find(projectName);
+    if (!project) throw new NotFound(`Project ${projectName} not found`);
+    let select = this.links(project.name).selectFrom('links').selectAll().orderBy('creation_order');
+    const ids = query.entityIds;
+    if (ids) {
+      if (ids.length === 0) return [];
+      select = select.where((eb) =>
+        query.direction === 'in' ? eb('output_id', 'in', ids) : query.direction === 'out' ? eb('input_id', 'in', ids) : eb.or([eb('input_id', 'in', ids), eb('output_id', 'in', ids)]),
+      );
+    }
+    // A link type is named in full ("reference|version|version") or by its bare type ("reference").
+    const types = query.linkTypes;
+    if (types?.length) select = select.where((eb) => eb.or([eb('link_type', 'in', types), eb(sql<string>`split_part(link_type, '|', 1)`, 'in', types)]));
+    if (query.names?.length) select = select.where('name', 'in', query.names);
+    const rows = await select.execute();
+    return rows.map((row) => {
+      const { type, input, output } = splitLinkType(row.link_type);
+      return {
+        id: row.id,
+        name: row.name,
+        linkType: type,
+        inputId: row.input_id,
+        inputType: input,
+        outputId: row.output_id,
+        outputType: output,
+        author: row.author,
+        data: row.data,
+        createdAt: new Date(row.created_at).toISOString(),
+      };
+    });
   }
 
   async get(caller: RequestUser, projectName: string, id: string): Promise<Static<typeof Link>> {

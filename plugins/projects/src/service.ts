@@ -145,6 +145,14 @@ export class ProjectService implements ProjectDirectory {
     };
   }
 
+  async visibleNames(caller: RequestUser, filter: { active?: boolean; library?: boolean } = {}): Promise<string[]> {
+    let select = this.db.selectFrom('projects').select('name').orderBy('name');
+    if (filter.library !== undefined) select = select.where('library', '=', filter.library);
+    if (filter.active !== undefined) select = select.where('active', '=', filter.active);
+    const names = (await select.execute()).map((row) => row.name as string);
+    return names.filter((name) => this.canSee(caller, name));
+  }
+
   async require(caller: RequestUser, name: string): Promise<ProjectRecord> {
     const project = await this.find(name);
     if (!project) throw new NotFound(`Project ${name} not found`);

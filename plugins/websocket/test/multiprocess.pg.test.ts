@@ -10,7 +10,7 @@ import { createTestDatabase } from '@pipewright/core/testing';
 import { connect, type TestClient } from './client.js';
 
 // Two real server processes (`npm start`'s entry point) on one PostgreSQL database and one Redis: an event posted
-// to one process reaches a websocket client of the other. Only in the PostgreSQL pass (see jest.config.js).
+// to one process reaches a websocket client of the other, and enroll workers on the two never share a job. Only in the PostgreSQL pass (see jest.config.js).
 // Uses REDIS_URL when set, otherwise starts a private redis-server from PATH.
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -135,4 +135,40 @@ describe('live events across two server processes', () => {
     expect(message).not.toHaveProperty('payload');
     expect(JSON.stringify(client.messages)).not.toContain('secret');
   }, 30_000);
+
+  it('gives each source event to exactly one of two enroll workers on different processes', async () => {
+    const [a, b] = bases;
+    const call = async (base: string, method: string, path: string, auth: Record<string, string>, body?: unknown) => {
+      const res = await fetch(`http://${base}${path}`, {
+        method,
+        headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: res.status === 204 ? null : ((await res.json()) as any) };
+    };
+    const login = await call(a, 'POST', '/api/auth/login', {}, { name: 'admin', password: PASSWORD });
+    const admin = { authorization: `Bearer ${login.body.token}` };
+    expect((await call(a, 'PUT', '/api/users/farm', admin, { data: { isService: true } })).status).toBe(204);
+    const key = await call(a, 'POST', '/api/users/farm/apikeys', admin, { label: 'workers' });
+    const service = { 'x-api-key': key.body.key as string };
+
+    const sources: string[] = [];
+    for (let i = 0; i < 30; i++) sources.push((await call(a, 'POST', '/api/events', admin, { topic: 'publish.done', summary: { i } })).body.id);
+
+    // Each worker takes a job, finishes it, and asks again until none is left.
+    const worker = async (base: string, sender: string) => {
+      const taken: string[] = [];
+      for (;;) {
+        const job = await call(base, 'POST', '/api/enroll', service, { sourceTopic: 'publish.*', targetTopic: 'review.make', sender });
+        if (job.status === 204) return taken;
+        expect(job.status).toBe(200);
+        taken.push(job.body.dependsOn);
+        expect((await call(base, 'PATCH', `/api/events/${job.body.id}`, service, { status: 'finished' })).status).toBe(204);
+      }
+    };
+    const [onA, onB] = await Promise.all([worker(a, 'worker-a'), worker(b, 'worker-b')]);
+    expect([...onA, ...onB].sort()).toEqual([...sources].sort());
+    expect(onA.length).toBeGreaterThan(0);
+    expect(onB.length).toBeGreaterThan(0);
+  }, 60_000);
 });
