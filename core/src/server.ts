@@ -58,6 +58,8 @@ function describe(addon: DiscoveredAddon, broken: string | null = null): AddonIn
     hasSiteSettings: Boolean(d.settings?.site),
     isBroken: broken !== null,
     reason: broken,
+    // A broken addon was never set up, so it offers no actions.
+    ...(d.actions && broken === null ? { actions: d.actions } : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, FastifyReply }
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TObject } from '@sinclair/typebox';
 import type { Kysely, Transaction } from 'kysely';
+import type { AddonActions } from './actions.js';
 import type { EventBus } from './events.js';
 import type { ServiceMap } from './services.js';
 
@@ -56,6 +57,8 @@ export interface AddonDefinition {
   /** Module Federation remote name to the modules it exposes (./Component, ...). */
   frontendModules?: Record<string, string[]>;
   services?: Record<string, AddonServiceDescription>;
+  /** Actions users can run from a context (listed and executed by the actions addon). */
+  actions?: AddonActions;
   /** Registers routes, provides and uses services, subscribes to events. */
   setup?(ctx: AddonContext): void | Promise<void>;
 }
@@ -78,6 +81,8 @@ export interface AddonInfo {
   hasSiteSettings: boolean;
   isBroken: boolean;
   reason: string | null;
+  /** The actions the addon contributes; absent when it has none or is broken. */
+  actions?: AddonActions;
 }
 
 /** Project schemas: every project's data lives in its own PostgreSQL schema. */

@@ -1,3 +1,4 @@
+export * from './actions.js';
 export * from './addon.js';
 export * from './errors.js';
 export * from './events.js';

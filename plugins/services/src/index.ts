@@ -1,0 +1,20 @@
+import { defineAddon } from '@pipewright/sdk';
+import { studioMigrations } from './migrations.js';
+import { serviceRoutes } from './routes.js';
+import { ServiceStore } from './service.js';
+
+// Services are the background processes addons describe (an ftrack processor, a transcoder); an admin assigns
+// each to a host, and the service host program on that machine starts and stops containers as the heartbeat
+// answer tells it. The server only keeps the records: it never starts a process itself.
+export default defineAddon({
+  name: 'services',
+  version: '1.0.0',
+  title: 'Services',
+  description: 'Addon services assigned to hosts, and the heartbeats of those hosts',
+  dependsOn: ['auth'],
+  migrations: { studio: studioMigrations },
+  async setup(ctx) {
+    const services = new ServiceStore(ctx.db, ctx.addons);
+    await ctx.app.register(serviceRoutes(services));
+  },
+});

@@ -1,0 +1,117 @@
+import { Type, type Static, type TSchema } from '@pipewright/sdk';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** Service names: letters, digits and underscore, with inner dots and hyphens (AYON's name rule). */
+export const ServiceName = Type.String({
+  minLength: 1,
+  maxLength: 128,
+  pattern: '^[a-zA-Z0-9_]([a-zA-Z0-9_.\\-]*[a-zA-Z0-9_])?$',
+  examples: ['ftrack-processor-01'],
+});
+
+/** Host names as machines report them (short names or fully qualified). */
+export const HostName = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^[a-zA-Z0-9_]([a-zA-Z0-9_.\\-]*[a-zA-Z0-9_])?$',
+  examples: ['render-ash-01'],
+});
+
+const AddonName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9_-]*$' });
+const AddonVersion = Type.String({ minLength: 1, maxLength: 64, pattern: '^[0-9A-Za-z][0-9A-Za-z.+\\-]*$' });
+const Text = (maxLength: number) => Type.String({ maxLength });
+
+/**
+ * How a service host runs the service's container. Every key is optional; a PATCH changes only the keys it names
+ * (null clears one). Unknown keys are refused, so a misspelt memLimit is reported instead of silently ignored.
+ */
+export const ServiceConfig = Type.Object(
+  {
+    image: Type.Optional(Nullable(Text(1024))),
+    env: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))),
+    volumes: Type.Optional(Nullable(Type.Array(Text(4096), { maxItems: 256 }))),
+    ports: Type.Optional(Nullable(Type.Array(Text(64), { maxItems: 256 }))),
+    memLimit: Type.Optional(Nullable(Text(64))),
+    user: Type.Optional(Nullable(Text(255))),
+    storagePath: Type.Optional(Nullable(Text(4096))),
+  },
+  { additionalProperties: false },
+);
+export type ServiceConfig = Static<typeof ServiceConfig>;
+
+export const ServiceParams = Type.Object({ name: ServiceName });
+export const PatchParams = Type.Object({ service_name: ServiceName });
+
+// AYON clients call the container settings "config"; "data" is how the list answers them. Both are accepted.
+export const ServicePut = Type.Object(
+  {
+    addonName: AddonName,
+    addonVersion: AddonVersion,
+    service: Type.String({ minLength: 1, maxLength: 128 }),
+    hostname: HostName,
+    shouldRun: Type.Boolean({ default: true }),
+    data: Type.Optional(ServiceConfig),
+    config: Type.Optional(ServiceConfig),
+  },
+  { additionalProperties: false },
+);
+export type ServicePut = Static<typeof ServicePut>;
+
+export const ServicePatch = Type.Object(
+  {
+    shouldRun: Type.Optional(Nullable(Type.Boolean())),
+    data: Type.Optional(Nullable(ServiceConfig)),
+    config: Type.Optional(Nullable(ServiceConfig)),
+  },
+  { additionalProperties: false },
+);
+export type ServicePatch = Static<typeof ServicePatch>;
+
+export const ServiceModel = Type.Object({
+  name: Type.String(),
+  hostname: Type.String(),
+  addonName: Type.String(),
+  addonVersion: Type.String(),
+  service: Type.String(),
+  shouldRun: Type.Boolean(),
+  isRunning: Type.Boolean(),
+  lastSeen: Nullable(Type.String({ format: 'date-time' })),
+  /** Seconds since the last heartbeat that reported the service. */
+  lastSeenDelta: Nullable(Type.Number()),
+  data: Type.Object({
+    image: Nullable(Type.String()),
+    env: Type.Record(Type.String(), Type.Unknown()),
+    volumes: Nullable(Type.Array(Type.String())),
+    ports: Nullable(Type.Array(Type.String())),
+    memLimit: Nullable(Type.String()),
+    user: Nullable(Type.String()),
+    storagePath: Nullable(Type.String()),
+  }),
+});
+export type ServiceModel = Static<typeof ServiceModel>;
+
+export const ServiceList = Type.Object({ services: Type.Array(ServiceModel) });
+
+const Health = Type.Object({
+  cpu: Type.Number({ minimum: 0, maximum: 100, default: 0 }),
+  mem: Type.Number({ minimum: 0, maximum: 100, default: 0 }),
+});
+
+export const HostModel = Type.Object({
+  name: Type.String(),
+  lastSeen: Type.String({ format: 'date-time' }),
+  health: Health,
+});
+
+export const HostList = Type.Object({ hosts: Type.Array(HostModel) });
+
+// Service hosts of several versions send heartbeats; fields this server does not know are accepted and ignored.
+export const Heartbeat = Type.Object({
+  hostname: HostName,
+  health: Health,
+  services: Type.Array(ServiceName, { maxItems: 1000, default: [] }),
+});
+export type Heartbeat = Static<typeof Heartbeat>;
+
+export const HeartbeatResponse = Type.Object({ services: Type.Array(ServiceModel) });
