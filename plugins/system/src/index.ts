@@ -1,0 +1,115 @@
+import { defineAddon } from '@pipewright/sdk';
+import { ConfigFileStore } from './config-files.js';
+import { configRoutes } from './config-routes.js';
+import { ProductionMetrics } from './metrics.js';
+import { studioMigrations } from './migrations.js';
+import { EventLoopLag, RequestCounters, processFamilies } from './prometheus.js';
+import { RESTART_REQUESTED, RestartCoordinator, RestartFlag, restartAllowed } from './restart.js';
+import { ServerConfigStore, serverConfigSchema } from './server-config.js';
+import type { SystemService } from './service.js';
+import { SiteRegistry } from './sites.js';
+import { systemRoutes } from './system-routes.js';
+
+export type { ProjectMetricsCollector, SystemService } from './service.js';
+
+// The server about itself: its configuration (studio name, login page), whether it needs a restart, which client
+// sites talk to it, and how it and the studio are doing (metrics). It sits low in the dependency order (auth and
+// users only) so that any addon can depend on it to raise the restart flag or add project metrics.
+//
+// PIPEWRIGHT_ALLOW_RESTART is read here, once, at setup: addons have no configuration object of their own yet.
+export default defineAddon({
+  name: 'system',
+  version: '1.0.0',
+  title: 'System',
+  description: 'Server configuration, restart flag, client sites and production and system metrics',
+  dependsOn: ['auth', 'users'],
+  migrations: { studio: studioMigrations },
+  async setup(ctx) {
+    const config = new ServerConfigStore(
+      ctx.db,
+      ctx.events,
+      ctx.log,
+      serverConfigSchema(ctx.server.loginMessage ?? ''),
+    );
+    const restart = new RestartFlag(ctx.db, ctx.events);
+    // This process runs whatever needed the restart, so a flag raised before it started is done with.
+    await restart.clearIfRaisedBefore(ctx.server.startedAt);
+    const sites = new SiteRegistry(ctx.db);
+    const metrics = new ProductionMetrics({
+      db: ctx.db,
+      users: ctx.use('users'),
+      sites,
+      log: ctx.log,
+      server: ctx.server,
+      storage: ctx.storage,
+      addons: ctx.addons,
+      schemaName: ctx.projects.schemaName,
+    });
+
+    // The host stops on SIGTERM (core/src/main.ts closes the server, then exits) and its supervisor starts it again.
+    const coordinator = new RestartCoordinator(
+      restartAllowed(process.env.PIPEWRIGHT_ALLOW_RESTART),
+      () => process.kill(process.pid, 'SIGTERM'),
+      ctx.log,
+    );
+    const unsubscribe = ctx.events.subscribe(RESTART_REQUESTED, (message) =>
+      coordinator.requested(message.user),
+    );
+
+    // Every request of the server: count it when it is answered, and note the client site it comes from.
+    const counters = new RequestCounters();
+    const lag = new EventLoopLag();
+    ctx.addRequestHook(async (request, reply) => {
+      const started = process.hrtime.bigint();
+      const route = request.routeOptions.url;
+      reply.raw.once('finish', () => {
+        counters.record(
+          request.method,
+          route,
+          reply.statusCode,
+          Number(process.hrtime.bigint() - started) / 1e9,
+        );
+      });
+      try {
+        await sites.seen(request);
+      } catch (error) {
+        // Bookkeeping must never cost the request itself.
+        request.log.warn({ err: error }, 'could not record the client site');
+      }
+    });
+    ctx.onClose(() => {
+      unsubscribe();
+      coordinator.cancel();
+      lag.close();
+    });
+
+    const system: SystemService = {
+      requireRestart: (reason) => restart.set(true, reason.slice(0, 1000)),
+      restartStatus: () => restart.status(),
+      serverConfig: () => config.get(),
+      addProjectMetrics: (collector) => metrics.addProjectCollector(collector),
+    };
+    ctx.provide('system', system);
+
+    await ctx.app.register(
+      systemRoutes({
+        metrics,
+        systemFamilies: () => [
+          ...processFamilies(ctx.server.startedAt),
+          ...lag.families(),
+          {
+            name: 'pipewright_db_pool_idle_connections',
+            help: 'Free connections of the database pool (the embedded database has one).',
+            type: 'gauge',
+            samples: [{ labels: { database: ctx.storage.kind }, value: ctx.storage.idleConnections() }],
+          },
+          ...counters.families(),
+        ],
+        restart,
+        sites,
+        events: ctx.events,
+      }),
+    );
+    await ctx.app.register(configRoutes(config, ConfigFileStore.under(ctx.dataDir)));
+  },
+});

@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import { arch, cpus, freemem, loadavg, platform, totalmem } from 'node:os';
+import { sql } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AddonContext, Database, UserDirectory } from '@pipewright/sdk';
+import type { SiteRegistry } from './sites.js';
+
+/**
+ * Adds fields to a project's entry in GET /api/metrics (entity counts, storage used, ...). Collectors come from
+ * other addons through the system service; saturated asks for the costly, detailed figures too.
+ */
+export type ProjectMetricsCollector = (
+  projectName: string,
+  options: { saturated: boolean },
+) => Promise<Record<string, unknown>>;
+
+/** Projects with fewer events than this are left out of the average: test and template projects skew it. */
+export const AVERAGE_MIN_EVENTS = 300;
+/** At most this many topics are listed in eventTopics, the busiest first. */
+const MAX_TOPICS = 200;
+
+/** A stable, non-identifying name for a project in metrics that leave the studio. */
+export const nicknameOf = (projectName: string) =>
+  createHash('sha256').update(projectName.toLowerCase()).digest('hex').slice(0, 12);
+
+interface Deps {
+  db: Database;
+  users: UserDirectory;
+  sites: SiteRegistry;
+  log: FastifyBaseLogger;
+  server: AddonContext['server'];
+  storage: AddonContext['storage'];
+  addons: AddonContext['addons'];
+  /** The kernel's schema for a project: every project has one, so the schemas list the projects. */
+  schemaName: (projectName: string) => string;
+}
+
+const flag = (data: Record<string, unknown>, name: string) => data[name] === true;
+
+/**
+ * Production metrics of the studio: how many people, projects and events, and how busy projects are. Everything
+ * comes from the users service, the kernel's event log and project schemas, this addon's own tables, and the
+ * project collectors other addons add.
+ */
+export class ProductionMetrics {
+  private readonly collectors: ProjectMetricsCollector[] = [];
+
+  constructor(private readonly deps: Deps) {}
+
+  addProjectCollector(collector: ProjectMetricsCollector): void {
+    this.collectors.push(collector);
+  }
+
+  async collect(options: { system: boolean; saturated: boolean }) {
+    const { server, addons } = this.deps;
+    const [userCounts, projectNames, events, siteCount] = await Promise.all([
+      this.userCounts(),
+      this.projectNames(),
+      this.eventCounts(),
+      this.deps.sites.count(),
+    ]);
+    const projects = [];
+    for (const name of projectNames) {
+      const eventCount = events.perProject.get(name) ?? 0;
+      // Collected fields first: a collector cannot replace the fields this addon owns.
+      projects.push({
+        ...(await this.contributed(name, options.saturated)),
+        nickname: nicknameOf(name),
+        ...(options.saturated ? { name } : {}),
+        eventCount,
+      });
+    }
+    const busy = projects.map((project) => project.eventCount).filter((count) => count >= AVERAGE_MIN_EVENTS);
+    return {
+      version: server.apiVersion,
+      uptime: (Date.now() - server.startedAt.getTime()) / 1000,
+      ...(options.system ? { system: this.system() } : {}),
+      userCounts,
+      projectCount: projects.length,
+      projects,
+      averageProjectEventCount: busy.length
+        ? Math.round(busy.reduce((sum, count) => sum + count, 0) / busy.length)
+        : null,
+      eventCount: events.total,
+      ...(options.saturated ? { eventTopics: await this.eventTopics() } : {}),
+      siteCount,
+      addons: addons()
+        .filter((addon) => !addon.isBroken)
+        .map((addon) => ({ name: addon.name, version: addon.version })),
+    };
+  }
+
+  private async userCounts() {
+    const users = await this.deps.users.list();
+    const active = users.filter((user) => user.active);
+    const count = (predicate: (data: Record<string, unknown>) => boolean) =>
+      active.filter((user) => predicate(user.data)).length;
+    return {
+      total: users.length,
+      active: active.length,
+      inactive: users.length - active.length,
+      admins: count((data) => flag(data, 'isAdmin')),
+      managers: count((data) => flag(data, 'isManager') && !flag(data, 'isAdmin')),
+      services: count((data) => flag(data, 'isService')),
+      guests: count((data) => flag(data, 'isGuest')),
+      artists: count(
+        (data) => !['isAdmin', 'isManager', 'isService', 'isGuest'].some((name) => flag(data, name)),
+      ),
+    };
+  }
+
+  /** Lowercase project names, from the schemas the kernel keeps one of per project. */
+  private async projectNames(): Promise<string[]> {
+    const prefix = this.deps.schemaName('');
+    const pattern = `${prefix.replaceAll('\\', '\\\\').replaceAll('_', '\\_').replaceAll('%', '\\%')}%`;
+    const { rows } = await sql<{ name: string }>`
+      SELECT nspname AS name FROM pg_catalog.pg_namespace WHERE nspname LIKE ${pattern} ORDER BY nspname
+    `.execute(this.deps.db);
+    return rows.map((row) => row.name.slice(prefix.length));
+  }
+
+  private async eventCounts(): Promise<{ total: number; perProject: Map<string, number> }> {
+    const { rows } = await sql<{ project: string | null; count: number }>`
+      SELECT lower(project_name) AS project, count(*) AS count FROM public.events GROUP BY 1
+    `.execute(this.deps.db);
+    const perProject = new Map<string, number>();
+    let total = 0;
+    for (const row of rows) {
+      total += Number(row.count);
+      if (row.project !== null) perProject.set(row.project, Number(row.count));
+    }
+    return { total, perProject };
+  }
+
+  private async eventTopics(): Promise<Record<string, number>> {
+    const { rows } = await sql<{ topic: string; count: number }>`
+      SELECT topic, count(*) AS count FROM public.events GROUP BY topic ORDER BY count(*) DESC, topic LIMIT ${MAX_TOPICS}
+    `.execute(this.deps.db);
+    return Object.fromEntries(rows.map((row) => [row.topic, Number(row.count)]));
+  }
+
+  /** What the collectors add for one project; a failing collector costs its own fields, not the answer. */
+  private async contributed(projectName: string, saturated: boolean): Promise<Record<string, unknown>> {
+    const fields: Record<string, unknown> = {};
+    for (const collector of this.collectors) {
+      try {
+        Object.assign(fields, await collector(projectName, { saturated }));
+      } catch (error) {
+        this.deps.log.warn({ err: error, project: projectName }, 'a project metrics collector failed');
+      }
+    }
+    return fields;
+  }
+
+  private system() {
+    const memory = process.memoryUsage();
+    return {
+      platform: platform(),
+      arch: arch(),
+      nodeVersion: process.versions.node,
+      cpuCount: cpus().length,
+      loadAverage: loadavg(),
+      memoryTotal: totalmem(),
+      memoryFree: freemem(),
+      processMemory: memory.rss,
+      heapUsed: memory.heapUsed,
+      database: this.deps.storage.kind,
+      idleConnections: this.deps.storage.idleConnections(),
+    };
+  }
+}
