@@ -182,6 +182,8 @@ export interface EntityQuery {
   fromEnd?: boolean;
   /** Apply the limit per parent entity, or per task (versions), so nested lists of many entities take one read. */
   per?: 'parent' | 'task';
+  /** Folders only: compute hasChildren, hasTasks and hasVersions (default true; false leaves them out). */
+  folderFlags?: boolean;
 }
 
 /** A product type as projects show it. */

@@ -146,7 +146,7 @@ export async function queryEntities(
   const whereSql = where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``;
   const direction = sql.raw(q.fromEnd ? 'DESC' : 'ASC');
   const group = q.per === 'task' ? 'task_id' : PARENT[type];
-  const inner = selectEntities(db, schema, type, inheritable, base);
+  const inner = selectEntities(db, schema, type, inheritable, base, q.folderFlags ?? true);
   const query = q.per
     ? sql<Record<string, any>>`
         SELECT * FROM (

@@ -19,7 +19,8 @@ export function inSubtree(column: RawBuilder<unknown>, path: unknown): RawBuilde
 
 const json = (value: Record<string, unknown>) => sql`${JSON.stringify(value)}::jsonb`;
 
-const versionName = (v: string) => sql.raw(`CASE WHEN ${v}.version < 0 THEN 'HERO' ELSE 'v' || lpad(${v}.version::text, 3, '0') END`);
+const versionName = (v: string) =>
+  sql.raw(`CASE WHEN ${v}.version < 0 THEN 'HERO' ELSE 'v' || lpad(${v}.version::text, 3, '0') END`);
 
 /**
  * One SELECT per type that yields the stored columns plus what the API derives: the full path, the effective
@@ -32,10 +33,15 @@ export function selectEntities(
   type: EntityType,
   inheritable: string[],
   base: Record<string, unknown> = {},
+  folderFlags = true,
 ): RawBuilder<Row> {
   const t = (table: string) => sql.table(`${schema}.${table}`);
   switch (type) {
     case 'folder':
+      // The has* flags cost three lookups per folder; readers that do not show them (GraphQL pages) skip them.
+      if (!folderFlags) {
+        return sql<Row>`SELECT f.*, '/' || f.path AS full_path, ${json(base)} || f.inherited || f.attrib AS all_attrib FROM ${t('folders')} f`;
+      }
       return sql<Row>`
         SELECT f.*, '/' || f.path AS full_path, ${json(base)} || f.inherited || f.attrib AS all_attrib,
           EXISTS (
@@ -70,7 +76,14 @@ export function selectEntities(
   }
 }
 
-const ALIAS: Record<EntityType, string> = { folder: 'f', task: 'k', product: 'p', version: 'v', representation: 'r', workfile: 'w' };
+const ALIAS: Record<EntityType, string> = {
+  folder: 'f',
+  task: 'k',
+  product: 'p',
+  version: 'v',
+  representation: 'r',
+  workfile: 'w',
+};
 
 /** One entity by id, with its derived fields; undefined when it does not exist. */
 export async function loadEntity(
@@ -117,14 +130,51 @@ export function present(type: EntityType, row: Row): Record<string, unknown> {
         hasTasks: row.has_tasks,
       };
     case 'task':
-      return { ...common, name: row.name, label: row.label, taskType: row.task_type, folderId: row.folder_id, thumbnailId: row.thumbnail_id, assignees: row.assignees, path: row.full_path };
+      return {
+        ...common,
+        name: row.name,
+        label: row.label,
+        taskType: row.task_type,
+        folderId: row.folder_id,
+        thumbnailId: row.thumbnail_id,
+        assignees: row.assignees,
+        path: row.full_path,
+      };
     case 'product':
-      return { ...common, name: row.name, folderId: row.folder_id, productType: row.product_type, path: row.full_path };
+      return {
+        ...common,
+        name: row.name,
+        folderId: row.folder_id,
+        productType: row.product_type,
+        path: row.full_path,
+      };
     case 'version':
-      return { ...common, name: row.name, version: row.version, productId: row.product_id, taskId: row.task_id, thumbnailId: row.thumbnail_id, author: row.author, path: row.full_path };
+      return {
+        ...common,
+        name: row.name,
+        version: row.version,
+        productId: row.product_id,
+        taskId: row.task_id,
+        thumbnailId: row.thumbnail_id,
+        author: row.author,
+        path: row.full_path,
+      };
     case 'representation':
-      return { ...common, name: row.name, versionId: row.version_id, files: row.files, traits: row.traits, path: row.full_path };
+      return {
+        ...common,
+        name: row.name,
+        versionId: row.version_id,
+        files: row.files,
+        traits: row.traits,
+        path: row.full_path,
+      };
     case 'workfile':
-      return { ...common, name: row.name, path: row.path, taskId: row.task_id, thumbnailId: row.thumbnail_id };
+      return {
+        ...common,
+        name: row.name,
+        path: row.path,
+        taskId: row.task_id,
+        thumbnailId: row.thumbnail_id,
+      };
   }
 }

@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type {
   EntityDirectory,
   EntityQuery,
@@ -73,6 +73,22 @@ function conditions(type: ProjectEntityType, args: Args): Omit<EntityQuery, 'lim
   }
 }
 
+const FOLDER_FLAGS = ['hasChildren', 'hasTasks', 'hasVersions'];
+
+/** Whether a field's selection asks for any of these names at any depth (fragment spreads count as yes). */
+function asksFor(info: GraphQLResolveInfo, names: string[]): boolean {
+  const visit = (set: SelectionSetNode | undefined): boolean =>
+    !!set &&
+    set.selections.some((selection) =>
+      selection.kind === 'Field'
+        ? names.includes(selection.name.value) || visit(selection.selectionSet)
+        : selection.kind === 'InlineFragment'
+          ? visit(selection.selectionSet)
+          : true,
+    );
+  return info.fieldNodes.some((node) => visit(node.selectionSet));
+}
+
 const withProject = (projectName: string) => (item: { cursor: string; entity: Record<string, any> }) => ({
   cursor: item.cursor,
   node: { ...item.entity, projectName } as Node,
@@ -98,11 +114,18 @@ export function projectResolvers(
   projects: ProjectDirectory,
 ) {
   /** A top-level connection of one project. */
-  const list = (type: ProjectEntityType) => async (project: ProjectRecord, args: Args) => {
-    const page = readPage(args);
-    const result = await entities.query(project.name, type, { ...conditions(type, args), ...page });
-    return toConnection(result.items.map(withProject(project.name)), result.hasMore, page);
-  };
+  const list =
+    (type: ProjectEntityType) =>
+    async (project: ProjectRecord, args: Args, _ctx: GraphContext, info: GraphQLResolveInfo) => {
+      const page = readPage(args);
+      const folderFlags = type !== 'folder' || asksFor(info, FOLDER_FLAGS);
+      const result = await entities.query(project.name, type, {
+        ...conditions(type, args),
+        ...page,
+        folderFlags,
+      });
+      return toConnection(result.items.map(withProject(project.name)), result.hasMore, page);
+    };
 
   /** One entity by id, or null. */
   const one =

@@ -13,16 +13,14 @@ const ids: Record<string, string> = {};
 
 async function seed(name: string, data: Record<string, unknown>) {
   const users = core.services.get('users') as UserDirectory;
-  await core.db
-    .transaction()
-    .execute((trx) =>
-      users.create(trx, {
-        name,
-        password: PASSWORD,
-        data,
-        attrib: { fullName: name.toUpperCase(), email: `${name}@studio.test` },
-      }),
-    );
+  await core.db.transaction().execute((trx) =>
+    users.create(trx, {
+      name,
+      password: PASSWORD,
+      data,
+      attrib: { fullName: name.toUpperCase(), email: `${name}@studio.test` },
+    }),
+  );
   return (await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } })).body
     .token as string;
 }
@@ -284,6 +282,17 @@ describe('connections', () => {
       'sh010',
     ]);
     expect(before.project.folders.pageInfo).toEqual({ hasPreviousPage: false, hasNextPage: true });
+  });
+
+  it('answers the has* flags of folders when asked for', async () => {
+    const d = await data(
+      `{ project(name: "show") { folders(ids: ["${ids.assets}", "${ids.tree}", "${ids.rock}"]) { edges { node { name hasChildren hasTasks hasVersions } } } } }`,
+    );
+    expect(d.project.folders.edges.map((e: any) => e.node)).toEqual([
+      { name: 'assets', hasChildren: true, hasTasks: false, hasVersions: true },
+      { name: 'tree', hasChildren: false, hasTasks: true, hasVersions: true },
+      { name: 'rock', hasChildren: false, hasTasks: false, hasVersions: false },
+    ]);
   });
 
   it('filters folders by parent ("root" for the top level), path, type, name pattern, tags and a QueryFilter', async () => {
