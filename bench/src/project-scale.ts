@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { createServer, readConfig } from '@pipewright/core';
+import { createTestDatabase } from '@pipewright/core/testing';
 import { newId, type UserDirectory } from '@pipewright/sdk';
 import { loadEntity, present } from '../../plugins/entities/src/store.js';
 
@@ -39,7 +40,9 @@ const line = (label: string, value: string) => console.log(`${label.padEnd(58)} 
 
 async function main() {
   const dataDir = await mkdtemp(join(tmpdir(), 'pipewright-bench-'));
-  const config = { ...readConfig({ ...process.env, LOG_LEVEL: 'warn' }), dataDir, redisUrl: null };
+  // On PostgreSQL the bench works in a database of its own, dropped at the end.
+  const database = process.env.DATABASE_URL ? await createTestDatabase(process.env.DATABASE_URL) : null;
+  const config = { ...readConfig({ ...process.env, LOG_LEVEL: 'warn' }), dataDir, redisUrl: null, databaseUrl: database?.url ?? null };
   const server = await createServer({ config, only: ['entities', 'users'] });
   const inject = (method: string, url: string, token: string, payload?: unknown) =>
     server.app.inject({ method: method as any, url, payload: payload as any, headers: { authorization: `Bearer ${token}` } });
@@ -120,6 +123,7 @@ async function main() {
     line('  baseline: UPDATE of every folder row', `${seconds(start).toFixed(2)} s`);
   } finally {
     await server.close();
+    await database?.drop();
     await rm(dataDir, { recursive: true, force: true });
   }
 }

@@ -11,19 +11,25 @@ import { DOCS_DIR } from './helpers.js';
 // whose example breaks fails here, and so does a block this file does not know what to do with.
 //
 // Per page, one fresh server; the blocks of one language run concatenated, in page order, in one process, so a
-// later block can use what an earlier one defined: sh first (it may set up data), then js, python and cpp (each
-// cpp block is a whole program, compiled and run on its own). The examples read the server from PIPEWRIGHT_URL
-// and a session token from PIPEWRIGHT_TOKEN, as the pages tell readers to set them.
+// later block can use what an earlier one defined: sh first (it may set up data), then graphql (each block is one
+// complete query, sent to /graphql as the page's reader would paste it into the explorer), then js, python and cpp
+// (each cpp block is a whole program, compiled and run on its own). The examples read the server from
+// PIPEWRIGHT_URL and a session token from PIPEWRIGHT_TOKEN, as the pages tell readers to set them.
 
 export const API_PAGES = ['dev_api_rest', 'dev_api_graphql', 'dev_api_python', 'dev_api_cpp', 'dev_api_usd_resolver'];
 
 /** Languages that are run, and how. */
-const EXECUTED = ['sh', 'bash', 'js', 'python', 'cpp'] as const;
+const EXECUTED = ['sh', 'bash', 'graphql', 'js', 'python', 'cpp'] as const;
 /** Languages that are data, formats or output, never calls against a server. */
 const NOT_CODE = ['text', 'json', 'console'] as const;
-/** A block of a feature the server does not serve yet must say so in its fence: ```graphql filename="… planned — not yet served". */
-const PLANNED_LABEL = 'planned — not yet served';
-const PLANNED_ONLY = ['graphql'] as const;
+/** Every example on these pages runs: none may be labelled as describing something the server does not serve. */
+const NOT_SERVED = /planned|not yet served/i;
+
+/** The addons each page's server runs (with what they depend on). */
+const ADDONS: Record<string, string[]> = {
+  dev_api_graphql: ['onboarding', 'projects', 'entities', 'graphql'],
+};
+const DEFAULT_ADDONS = ['onboarding', 'projects', 'entities'];
 
 /** The password the pages use for the first administrator ("admin"). */
 const ADMIN_PASSWORD = 'correct horse battery';
@@ -91,32 +97,19 @@ const readPage = (docId: string) => readFile(join(DOCS_DIR, 'app/docs', docId, '
 const where = (docId: string, block: CodeBlock) => `${docId}/page.mdx:${block.line} (\`\`\`${block.lang || '<no language>'})`;
 
 describe('every fenced block of the API pages is known to this test', () => {
-  test.each(API_PAGES)('/docs/%s: run, data, or labelled planned', async (docId) => {
+  test.each(API_PAGES)('/docs/%s: run, or data', async (docId) => {
     const blocks = codeBlocks(await readPage(docId));
     expect(blocks.length).toBeGreaterThan(0);
     for (const block of blocks) {
       if ((EXECUTED as readonly string[]).includes(block.lang) || (NOT_CODE as readonly string[]).includes(block.lang)) continue;
-      if ((PLANNED_ONLY as readonly string[]).includes(block.lang)) {
-        if (!block.meta.includes(PLANNED_LABEL)) {
-          throw new Error(`${where(docId, block)} is not run by the docs test: label it filename="… ${PLANNED_LABEL}" or make it runnable here`);
-        }
-        continue;
-      }
       throw new Error(`${where(docId, block)}: give the block a language this test runs (${EXECUTED.join(', ')}) or knows as data (${NOT_CODE.join(', ')})`);
     }
   });
 
-  test('planned blocks appear only on the GraphQL page, and every example there is one', async () => {
+  test('no example is labelled as planned or not served: every one of them runs', async () => {
     for (const docId of API_PAGES) {
-      const blocks = codeBlocks(await readPage(docId));
-      const planned = blocks.filter((b) => b.meta.includes(PLANNED_LABEL));
-      if (docId === 'dev_api_graphql') {
-        // The day /graphql is served, its examples must run here (issue 8): drop the label and add graphql above.
-        expect(planned.length).toBeGreaterThan(0);
-        expect(blocks.filter((b) => !b.meta.includes(PLANNED_LABEL)).map((b) => where(docId, b))).toEqual([]);
-      } else {
-        expect(planned.map((b) => where(docId, b))).toEqual([]);
-      }
+      const labelled = codeBlocks(await readPage(docId)).filter((b) => NOT_SERVED.test(b.meta));
+      expect(labelled.map((b) => where(docId, b))).toEqual([]);
     }
   });
 
@@ -139,15 +132,53 @@ const EXPECTED_OUTPUT: Record<string, { lang: string; pattern: RegExp }[]> = {
   ],
   dev_api_cpp: [{ lang: 'cpp', pattern: /^Pipewright speaks AYON API 1\.11\.\d+$/m }],
   dev_api_usd_resolver: [{ lang: 'sh', pattern: /hero_usdModelMain_v012\.usd/ }],
+  dev_api_graphql: [
+    // first/after paging: every shot once, in order, over three pages of two.
+    { lang: 'sh', pattern: /^\/sq010\/sh010\n\/sq010\/sh020\n\/sq010\/sh030\n\/sq010\/sh040\n\/sq010\/sh050\n5 shots in 3 pages$/m },
+    // The graphql blocks, in page order: roots, project, filters, attributes, links.
+    { lang: 'graphql', pattern: /"projects":\{"edges":\[\{"node":\{"name":"demo_graphql","code":"dgql","active":true,"library":false\}\}\]\}/ },
+    { lang: 'graphql', pattern: /"productTypes":\[\{"name":"render"/ },
+    { lang: 'graphql', pattern: /"top":\{"edges":\[\{"node":\{"name":"hero","folderType":"Asset","hasChildren":false\}\},\{"node":\{"name":"sq010","folderType":"Sequence","hasChildren":true\}\}\]\}/ },
+    { lang: 'graphql', pattern: /"firstShots":\{"edges":\[\{"node":\{"path":"\/sq010\/sh010"\}\},\{"node":\{"path":"\/sq010\/sh020"\}\},\{"node":\{"path":"\/sq010\/sh030"\}\}\]\}/ },
+    { lang: 'graphql', pattern: /"latest":\{"edges":\[\{"node":\{"name":"v002","product":\{"name":"renderCompMain","folder":\{"path":"\/sq010\/sh010"\}\}\}\}/ },
+    { lang: 'graphql', pattern: /"picked":\{"edges":\[\{"node":\{"name":"sh020"\}\},\{"node":\{"name":"sh040"\}\}\]\}/ },
+    { lang: 'graphql', pattern: /"path":"\/sq010","attrib":\{"frameStart":1001,"frameEnd":1100,"fps":\d+\},"ownAttrib":\["frameEnd","frameStart"\]/ },
+    { lang: 'graphql', pattern: /"path":"\/sq010\/sh010","attrib":\{"frameStart":1001,"frameEnd":1100,"fps":\d+\},"ownAttrib":\[\]/ },
+    { lang: 'graphql', pattern: /"links":\{"edges":\[(\{"node":\{"linkType":"breakdown","inputType":"folder","outputType":"folder","author":"admin"\}\},?){2}\],"pageInfo":\{"hasNextPage":true\}\}/ },
+    { lang: 'graphql', pattern: /"name":"sh010","links":\{"edges":\[\{"node":\{"direction":"in","linkType":"breakdown","entityType":"folder","entityId":"[0-9a-f]{32}"\}\}\]\}/ },
+    // The folder tree read in one request, nested tasks and versions included.
+    { lang: 'js', pattern: /^hero\nsq010\n(  sh0[1-5]0  \(compositing: v001 v002\)\n){5}$/m },
+  ],
 };
 
-describe.each(API_PAGES.filter((docId) => docId !== 'dev_api_graphql'))('the examples of /docs/%s', (docId) => {
+/** Send one graphql block to /graphql as a reader's explorer would; it must answer data and no errors. */
+async function runGraphql(server: string, token: string | undefined, docId: string, block: CodeBlock): Promise<string> {
+  if (!token) throw new Error(`${where(docId, block)}: a graphql block needs a logged-in reader (PIPEWRIGHT_TOKEN)`);
+  const response = await fetch(`${server}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query: block.code }),
+  });
+  const text = await response.text();
+  let answer: { data?: unknown; errors?: unknown };
+  try {
+    answer = JSON.parse(text);
+  } catch {
+    throw new Error(`${where(docId, block)}: /graphql answered ${response.status} with no JSON: ${text.slice(0, 2000)}`);
+  }
+  if (response.status !== 200 || answer.errors !== undefined || answer.data == null) {
+    throw new Error(`${where(docId, block)}: /graphql answered ${response.status}: ${text.slice(0, 4000)}`);
+  }
+  return JSON.stringify(answer.data);
+}
+
+describe.each(API_PAGES)('the examples of /docs/%s', (docId) => {
   let core: TestCore;
   let server: string;
   let workDir: string;
 
   beforeEach(async () => {
-    core = await bootTestCore({ addons: ['onboarding', 'projects', 'entities'] });
+    core = await bootTestCore({ addons: ADDONS[docId] ?? DEFAULT_ADDONS });
     await core.app.listen({ port: 0, host: '127.0.0.1' });
     server = `http://127.0.0.1:${(core.app.server.address() as { port: number }).port}`;
     workDir = await mkdtemp(join(tmpdir(), `pipewright-docs-${docId}-`));
@@ -162,11 +193,17 @@ describe.each(API_PAGES.filter((docId) => docId !== 'dev_api_graphql'))('the exa
     const blocks = codeBlocks(await readPage(docId));
     const byLang = (...langs: string[]) => blocks.filter((b) => langs.includes(b.lang));
     const sh = byLang('sh', 'bash');
+    const graphql = byLang('graphql');
     const js = byLang('js');
     const python = byLang('python');
     const cpp = byLang('cpp');
-    expect(sh.length + js.length + python.length + cpp.length).toBeGreaterThan(0);
+    expect(sh.length + graphql.length + js.length + python.length + cpp.length).toBeGreaterThan(0);
     if (docId === 'dev_api_rest') expect(sh.length).toBeGreaterThanOrEqual(8);
+    if (docId === 'dev_api_graphql') {
+      expect(sh.length).toBeGreaterThanOrEqual(3);
+      expect(graphql.length).toBeGreaterThanOrEqual(4);
+      expect(js.length).toBeGreaterThanOrEqual(1);
+    }
 
     const tools = [...(sh.length ? ['bash', 'curl', 'jq'] : []), ...(js.length ? ['node'] : []), ...(python.length ? ['python3'] : []), ...(cpp.length ? ['g++'] : [])];
     for (const tool of tools) {
@@ -187,7 +224,7 @@ describe.each(API_PAGES.filter((docId) => docId !== 'dev_api_graphql'))('the exa
       env.PIPEWRIGHT_TOKEN = onboarding.body.token;
     }
 
-    const output: Record<string, string> = { sh: '', js: '', python: '', cpp: '' };
+    const output: Record<string, string> = { sh: '', graphql: '', js: '', python: '', cpp: '' };
     const marked = (list: CodeBlock[], comment: string) =>
       list.flatMap((b) => [`${comment} --- ${docId}/page.mdx:${b.line}`, b.code]).join('\n') + '\n';
 
@@ -197,6 +234,7 @@ describe.each(API_PAGES.filter((docId) => docId !== 'dev_api_graphql'))('the exa
       expect(result.stderr).toContain(`=== example ${sh.length} `);
       output.sh = result.stdout;
     }
+    for (const block of graphql) output.graphql += (await runGraphql(server, env.PIPEWRIGHT_TOKEN, docId, block)) + '\n';
     if (js.length) {
       await writeFile(join(workDir, 'examples.mjs'), marked(js, '//'));
       output.js = mustSucceed('the js examples (node examples.mjs)', await run('node', ['examples.mjs'], workDir, env)).stdout;
