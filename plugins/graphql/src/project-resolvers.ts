@@ -164,12 +164,16 @@ export function projectResolvers(
                 workfile: 'taskId',
                 folder: 'parentId',
               }[type];
+        const byOwner = new Map<string, { cursor: string; node: Node }[]>();
+        for (const item of result.items) {
+          const owner = item.entity[column];
+          if (!byOwner.has(owner)) byOwner.set(owner, []);
+          byOwner.get(owner)!.push(withProject(projectName)(item));
+        }
+        const withMore = new Set(result.groupsWithMore);
         for (const i of at) {
           const owner = queries[i].obj.id;
-          const mine = result.items
-            .filter((item) => item.entity[column] === owner)
-            .map(withProject(projectName));
-          answers[i] = toConnection(mine, result.groupsWithMore.includes(owner), page);
+          answers[i] = toConnection(byOwner.get(owner) ?? [], withMore.has(owner), page);
         }
       }
       return answers;
