@@ -12,3 +12,4 @@ export * from './validation.js';
 export * from './services.js';
 export * from './version.js';
 export { Type, type Static, type TSchema } from '@sinclair/typebox';
+export * from './access.js';

@@ -1,4 +1,5 @@
 import type { DatabaseTransaction } from './addon.js';
+import type { FolderAccessPolicy } from './access.js';
 import type { Problem } from './errors.js';
 import type { RequestUser, Sender } from './request.js';
 
@@ -184,6 +185,8 @@ export interface EntityQuery {
   per?: 'parent' | 'task';
   /** Folders only: compute hasChildren, hasTasks and hasVersions (default true; false leaves them out). */
   folderFlags?: boolean;
+  /** Read as this user: rows outside their read access are left out (not errors). Absent: no restriction. */
+  caller?: RequestUser;
 }
 
 /** A product type as projects show it. */
@@ -208,6 +211,8 @@ export interface EntityDirectory {
   get(projectName: string, type: ProjectEntityType, id: string): Promise<Record<string, any> | null>;
   /** The product types the project's products use, with their appearance. */
   productTypes(projectName: string): Promise<ProductTypeRecord[]>;
+  /** Restrict normal users to the folders their access groups allow (the access addon registers itself here). */
+  setAccessPolicy(policy: FolderAccessPolicy): void;
   /** A page of entities of one type as the API shows them, in creation order (see EntityQuery). */
   query(projectName: string, type: ProjectEntityType, query: EntityQuery): Promise<EntityPage>;
   /** Update an entity through the operations processor (validation, access, events after commit). */

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Database, DatabaseTransaction } from './addon.js';
+import type { AccessControl } from './access.js';
 import type { RequestUser } from './request.js';
 import type { AnatomyPresets, AttributeLibrary, EntityDirectory, LinkDirectory, ProjectDirectory } from './project-services.js';
 
@@ -31,6 +32,8 @@ export interface UserSource {
 export interface UserDirectory extends UserSource {
   /** Every user by name, optionally only the active or inactive ones. */
   list(filter?: { active?: boolean }): Promise<UserRecord[]>;
+  /** Change a user: attrib and data are merged as JSON merge patches (null removes a key, lists are replaced). */
+  update(name: string, patch: { active?: boolean; attrib?: Record<string, unknown>; data?: Record<string, unknown> }): Promise<UserRecord>;
   /** True when at least one active administrator exists (read through db when given, e.g. a transaction). */
   hasAdmin(db?: Database): Promise<boolean>;
   /** Create a user inside a transaction (onboarding, invitations, setup templates). */
@@ -76,4 +79,5 @@ export interface ServiceMap {
   projects: ProjectDirectory;
   entities: EntityDirectory;
   links: LinkDirectory;
+  access: AccessControl;
 }

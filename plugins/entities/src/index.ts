@@ -37,8 +37,10 @@ export default defineAddon({
       },
       async query(projectName, type, query) {
         const project = await existing(projectName);
-        return queryEntities(ctx.db, schemaName(project.name), type, query, ...(await inheritance(attributes, project)));
+        const readScope = await processor.access.scope(query.caller, project.name, 'read');
+        return queryEntities(ctx.db, schemaName(project.name), type, query, ...(await inheritance(attributes, project)), readScope);
       },
+      setAccessPolicy: (policy) => processor.access.register(policy),
       async productTypes(projectName) {
         const project = await existing(projectName);
         return productTypes(ctx.db, schemaName(project.name), project);

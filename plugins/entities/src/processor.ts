@@ -9,17 +9,21 @@ import {
   check,
   isManagerOrAbove,
   mergePatch,
+  pathInScope,
   newId,
   type AttributeLibrary,
   type Database,
   type DatabaseTransaction,
   type EventBus,
   type EventInput,
+  type FolderAccessKind,
+  type FolderScope,
   type ProjectRecord,
   type RequestUser,
   type Sender,
 } from '@pipewright/sdk';
 import type { FastifyBaseLogger } from 'fastify';
+import { FolderAccess } from './access.js';
 import { SPECS, camelizeKeys, type EntityType, type EntityTypeSpec } from './entity-types.js';
 import { refreshInherited } from './inheritance.js';
 import { inSubtree } from './store.js';
@@ -62,6 +66,8 @@ interface Batch {
   buffered: boolean;
   /** Index of the operation being applied. */
   current: number;
+  /** The caller's folder whitelist per kind of write, read once per batch (null: unrestricted). */
+  scopes: Map<FolderAccessKind, FolderScope | null>;
 }
 
 /** A buffered row the database refused, pinned to the operation that made it. */
@@ -86,6 +92,16 @@ const CHANGE_TOPICS: Record<string, string> = {
   version: 'version_changed', author: 'author_changed', files: 'files_changed', path: 'path_changed', traits: 'traits_changed',
 };
 
+// Which whitelist guards changing an entity: folders and tasks are updated, published entities are published.
+const WRITE_KIND: Record<EntityType, FolderAccessKind> = {
+  folder: 'update',
+  task: 'update',
+  product: 'publish',
+  version: 'publish',
+  representation: 'publish',
+  workfile: 'publish',
+};
+
 const JSON_COLUMNS = new Set(['attrib', 'data', 'files', 'traits']);
 const SPECS_BY_TABLE = Object.fromEntries(Object.values(SPECS).map((spec) => [spec.table, spec.type])) as Record<string, EntityType>;
 
@@ -105,6 +121,8 @@ type DeleteHook = (trx: DatabaseTransaction, projectName: string, removed: { typ
 
 export class EntityProcessor {
   private readonly deleteHooks: DeleteHook[] = [];
+  /** Folder whitelists of normal users; writes outside them answer 403. */
+  readonly access = new FolderAccess();
 
   constructor(
     private readonly db: Database,
@@ -138,6 +156,7 @@ export class EntityProcessor {
       pending: null,
       buffered: false,
       current: 0,
+      scopes: new Map(),
     });
     if (options.canFail) {
       for (const operation of operations) {
@@ -192,7 +211,7 @@ export class EntityProcessor {
   /** One operation, raising its error: the single-entity REST routes. */
   async runOne(caller: RequestUser, project: ProjectRecord, operation: Operation, sender: Sender): Promise<string> {
     this.checkBatch([operation]);
-    const context: Batch = { caller, project, schema: this.schemaName(project.name), sender, inheritable: await this.attributes.inheritable('folder'), events: [], created: new Map(), pending: null, buffered: false, current: 0 };
+    const context: Batch = { caller, project, schema: this.schemaName(project.name), sender, inheritable: await this.attributes.inheritable('folder'), events: [], created: new Map(), pending: null, buffered: false, current: 0, scopes: new Map() };
     const { entityId } = await this.db.transaction().execute((trx) => this.apply(trx, context, operation));
     await this.publish(context.events);
     return entityId;
@@ -264,6 +283,44 @@ export class EntityProcessor {
       return { entityId: operation.entityId!, status: 204 };
     } catch (error) {
       throw translate(error, spec.type);
+    }
+  }
+
+  /** Refuse a write outside the caller's whitelist for it; the message names nothing the caller cannot see. */
+  private async allow(
+    trx: DatabaseTransaction,
+    batch: Batch,
+    kind: FolderAccessKind,
+    folder: () => Promise<{ path: string; id: string | null }>,
+  ): Promise<void> {
+    if (!batch.scopes.has(kind)) batch.scopes.set(kind, await this.access.scope(batch.caller, batch.project.name, kind));
+    const scope = batch.scopes.get(kind);
+    if (!scope) return;
+    const { path, id } = await folder();
+    if (pathInScope(scope, path)) return;
+    if (scope.assigned && id) {
+      await this.flush(trx, batch); // tasks created earlier in this batch count
+      const tasks = sql.table(`${batch.schema}.tasks`);
+      const assigned = await sql`SELECT 1 FROM ${tasks} WHERE folder_id = ${id} AND ${batch.caller.name} = ANY(assignees) LIMIT 1`.execute(trx);
+      if (assigned.rows.length) return;
+    }
+    throw new Forbidden(`You have no ${kind} access here`);
+  }
+
+  /** The path and id of the folder an entity lives in (a folder's own). */
+  private async folderOf(trx: DatabaseTransaction, batch: Batch, type: EntityType, row: Row): Promise<{ path: string; id: string }> {
+    switch (type) {
+      case 'folder':
+        return { path: row.path, id: row.id };
+      case 'task':
+      case 'product':
+        return this.folderOf(trx, batch, 'folder', await this.row(trx, batch, 'folder', row.folder_id));
+      case 'version':
+        return this.folderOf(trx, batch, 'product', await this.row(trx, batch, 'product', row.product_id));
+      case 'representation':
+        return this.folderOf(trx, batch, 'version', await this.row(trx, batch, 'version', row.version_id));
+      case 'workfile':
+        return this.folderOf(trx, batch, 'task', await this.row(trx, batch, 'task', row.task_id));
     }
   }
 
@@ -339,11 +396,13 @@ export class EntityProcessor {
       parentId = (data.parentId as string | null | undefined) ?? null;
       const parent = parentId ? await this.row(trx, batch, 'folder', parentId) : null;
       values.path = parent ? `${parent.path}/${data.name}` : String(data.name);
+      await this.allow(trx, batch, 'create', async () => ({ path: values.path as string, id: parentId }));
       const inherited = parent ? { ...parent.inherited, ...pick(parent.attrib, batch.inheritable) } : {};
       values.inherited = JSON.stringify(inherited);
     } else {
       parentId = data[spec.parent!.field] as string;
-      await this.row(trx, batch, spec.parent!.type, parentId);
+      const parent = await this.row(trx, batch, spec.parent!.type, parentId);
+      await this.allow(trx, batch, spec.type === 'task' ? 'create' : 'publish', () => this.folderOf(trx, batch, spec.parent!.type, parent));
       if (spec.type === 'version') {
         if (data.taskId) await this.row(trx, batch, 'task', data.taskId as string);
         if (data.author === undefined) values.author = batch.caller.name;
@@ -354,7 +413,14 @@ export class EntityProcessor {
     }
     await this.insert(trx, batch, spec.table, values);
     // What children created later in this batch need of their parent (tasks only need it to exist).
-    batch.created.set(`${spec.type}:${id}`, { id, name: data.name, path: values.path, inherited: values.inherited ? JSON.parse(values.inherited as string) : {}, attrib: data.attrib ?? {} });
+    batch.created.set(`${spec.type}:${id}`, {
+      id,
+      name: data.name,
+      path: values.path,
+      inherited: values.inherited ? JSON.parse(values.inherited as string) : {},
+      attrib: data.attrib ?? {},
+      ...(spec.type !== 'folder' ? { [spec.columns[spec.parent!.field]]: parentId } : {}),
+    });
     batch.events.push(this.event(batch, spec.type, 'created', id, { entityId: id, parentId }));
     return id;
   }
@@ -364,6 +430,7 @@ export class EntityProcessor {
     // A rename or move changes the paths of cached descendants too: forget them all.
     batch.created.clear();
     const current = await this.row(trx, batch, spec.type, id, true);
+    await this.allow(trx, batch, WRITE_KIND[spec.type], () => this.folderOf(trx, batch, spec.type, current));
     const data = camelizeKeys(operation.data ?? {});
     await this.validate(spec, data, 'update');
     if (data.status !== undefined) data.status = this.status(batch, spec.type, data.status);
@@ -393,6 +460,7 @@ export class EntityProcessor {
         }
         const name = (data.name as string | undefined) ?? current.name;
         newPath = parent ? `${parent.path}/${name}` : name;
+        await this.allow(trx, batch, 'update', async () => ({ path: newPath!, id: parent?.id ?? null }));
       }
     }
     if (spec.type === 'version' && data.taskId) await this.row(trx, batch, 'task', data.taskId as string);
@@ -426,6 +494,7 @@ export class EntityProcessor {
     // A rename or move changes the paths of cached descendants too: forget them all.
     batch.created.clear();
     const current = await this.row(trx, batch, spec.type, id, true);
+    await this.allow(trx, batch, 'delete', () => this.folderOf(trx, batch, spec.type, current));
     // Before anything is removed, so the hooks see everything the delete takes along; a refusal below rolls back.
     if (this.deleteHooks.length) {
       const removed = await this.cascade(trx, batch, spec.type, id);

@@ -7,7 +7,9 @@ import {
   type EntityQuery,
   type FieldKind,
   type FieldMap,
+  type FolderScope,
 } from '@pipewright/sdk';
+import { scopeCondition } from './access.js';
 import type { EntityType } from './entity-types.js';
 import { present, selectEntities } from './store.js';
 
@@ -141,8 +143,13 @@ export async function queryEntities(
   q: EntityQuery,
   inheritable: string[],
   base: Record<string, unknown>,
+  readScope: FolderScope | null = null,
 ): Promise<EntityPage> {
   const where = conditions(type, schema, q);
+  // Rows outside the caller's read access are left out, as if they did not exist.
+  if (readScope && q.caller) {
+    where.push(scopeCondition(schema, readScope, q.caller.name, { path: sql.ref('e.access_path'), id: sql.ref('e.access_folder') }, type === 'folder'));
+  }
   const whereSql = where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``;
   const direction = sql.raw(q.fromEnd ? 'DESC' : 'ASC');
   const group = q.per === 'task' ? 'task_id' : PARENT[type];

@@ -11,12 +11,15 @@ import {
   type Database,
   type ProjectDirectory,
   type ProjectRecord,
+  type RequestUser,
 } from '@pipewright/sdk';
+import { scopeCondition } from './access.js';
 import { projectBase } from './inheritance.js';
 import { SPECS, camelizeKeys } from './entity-types.js';
 import type { BackgroundOperations } from './background.js';
 import type { EntityProcessor } from './processor.js';
-import { loadEntity, present } from './store.js';
+import { queryEntities } from './query.js';
+import { loadEntity } from './store.js';
 import {
   AssignRequest,
   BackgroundStarted,
@@ -74,10 +77,14 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
         { schema: { summary: `One ${label}`, params: ItemParams, response: { 200: EntityResponse } } },
         async (request) => {
           const params = request.params as Record<string, string>;
-          const project = await projects.require(requireUser(request), params.project_name);
-          const row = await loadEntity(db, schemaName(project.name), spec.type, params[idParam], ...(await inheritance(attributes, project)));
-          if (!row) throw new NotFound(`${label} ${params[idParam]} not found in project ${project.name}`);
-          return present(spec.type, row) as { id: string };
+          const caller = requireUser(request);
+          const project = await projects.require(caller, params.project_name);
+          // What the caller may not read answers exactly as what does not exist.
+          const readScope = await processor.access.scope(caller, project.name, 'read');
+          const query = { ids: [params[idParam]], limit: 1, caller };
+          const page = await queryEntities(db, schemaName(project.name), spec.type, query, ...(await inheritance(attributes, project)), readScope);
+          if (!page.items.length) throw new NotFound(`${label} ${params[idParam]} not found in project ${project.name}`);
+          return page.items[0].entity as { id: string };
         },
       );
 
@@ -165,9 +172,13 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
 }
 
 /** The flat folder list and the folder hierarchy: read in one query each, for project trees of any size. */
-export function folderTreeRoutes({ db, projects, attributes, schemaName }: Deps) {
-  const rows = async (schema: string, withAttrib: boolean, base: Record<string, unknown> = {}) => {
+export function folderTreeRoutes({ db, projects, attributes, processor, schemaName }: Deps) {
+  /** The active folders the caller may read (with the ancestors of those, so the tree stays whole). */
+  const rows = async (caller: RequestUser, project: ProjectRecord, withAttrib: boolean, base: Record<string, unknown> = {}) => {
+    const schema = schemaName(project.name);
     const t = (name: string) => sql.table(`${schema}.${name}`);
+    const readScope = await processor.access.scope(caller, project.name, 'read');
+    const readable = readScope ? scopeCondition(schema, readScope, caller.name, { path: sql.ref('f.path'), id: sql.ref('f.id') }, true) : sql`true`;
     const result = await sql<Record<string, any>>`
       SELECT f.id, f.name, f.label, f.folder_type, f.parent_id, f.path, f.status, f.tags, f.updated_at,
         coalesce(k.names, '{}') AS task_names,
@@ -175,7 +186,7 @@ export function folderTreeRoutes({ db, projects, attributes, schemaName }: Deps)
         ${withAttrib ? sql`, ${JSON.stringify(base)}::jsonb || f.inherited || f.attrib AS all_attrib, f.attrib AS own_attrib` : sql``}
       FROM ${t('folders')} f
       LEFT JOIN (SELECT folder_id, array_agg(name ORDER BY name) AS names FROM ${t('tasks')} GROUP BY folder_id) k ON k.folder_id = f.id
-      WHERE f.active
+      WHERE f.active AND ${readable}
       ORDER BY f.path`.execute(db);
     return result.rows;
   };
@@ -185,9 +196,10 @@ export function folderTreeRoutes({ db, projects, attributes, schemaName }: Deps)
       '/api/projects/:project_name/folders',
       { schema: { summary: 'Every active folder of the project, flat, with paths and task names', params: ProjectParams, querystring: FolderListQuery, response: { 200: FolderList } } },
       async (request) => {
-        const project = await projects.require(requireUser(request), request.params.project_name);
+        const caller = requireUser(request);
+        const project = await projects.require(caller, request.params.project_name);
         const [, base] = await inheritance(attributes, project);
-        const folders = (await rows(schemaName(project.name), request.query.attrib, base)).map((row) => ({
+        const folders = (await rows(caller, project, request.query.attrib, base)).map((row) => ({
           id: row.id,
           path: `/${row.path}`,
           parentId: row.parent_id,
@@ -211,8 +223,9 @@ export function folderTreeRoutes({ db, projects, attributes, schemaName }: Deps)
       '/api/projects/:project_name/hierarchy',
       { schema: { summary: 'The folder tree; search and types keep matching folders and their ancestors', params: ProjectParams, querystring: HierarchyQuery } },
       async (request) => {
-        const project = await projects.require(requireUser(request), request.params.project_name);
-        const all = await rows(schemaName(project.name), false);
+        const caller = requireUser(request);
+        const project = await projects.require(caller, request.params.project_name);
+        const all = await rows(caller, project, false);
         const types = request.query.types?.split(',').map((t) => t.trim()).filter(Boolean);
         const search = request.query.search?.toLowerCase();
         const matches = (row: Record<string, any>) =>

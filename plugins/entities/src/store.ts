@@ -24,7 +24,8 @@ const versionName = (v: string) =>
 
 /**
  * One SELECT per type that yields the stored columns plus what the API derives: the full path, the effective
- * attributes and hasVersions. Folders and tasks inherit: the project's values (base) overlaid with what the
+ * attributes and hasVersions, and for access checks the path and id of the folder the entity lives in
+ * (access_path, access_folder). Folders and tasks inherit: the project's values (base) overlaid with what the
  * folder's ancestors set (stored in folders.inherited) and then the entity's own values.
  */
 export function selectEntities(
@@ -40,10 +41,12 @@ export function selectEntities(
     case 'folder':
       // The has* flags cost three lookups per folder; readers that do not show them (GraphQL pages) skip them.
       if (!folderFlags) {
-        return sql<Row>`SELECT f.*, '/' || f.path AS full_path, ${json(base)} || f.inherited || f.attrib AS all_attrib FROM ${t('folders')} f`;
+        return sql<Row>`
+          SELECT f.*, '/' || f.path AS full_path, ${json(base)} || f.inherited || f.attrib AS all_attrib, f.path AS access_path, f.id AS access_folder
+          FROM ${t('folders')} f`;
       }
       return sql<Row>`
-        SELECT f.*, '/' || f.path AS full_path, ${json(base)} || f.inherited || f.attrib AS all_attrib,
+        SELECT f.*, '/' || f.path AS full_path, ${json(base)} || f.inherited || f.attrib AS all_attrib, f.path AS access_path, f.id AS access_folder,
           EXISTS (
             SELECT 1 FROM ${t('versions')} v JOIN ${t('products')} p ON p.id = v.product_id JOIN ${t('folders')} d ON d.id = p.folder_id
             WHERE ${inSubtree(sql`d.path`, sql`f.path`)}
@@ -53,26 +56,29 @@ export function selectEntities(
         FROM ${t('folders')} f`;
     case 'task':
       return sql<Row>`
-        SELECT k.*, '/' || f.path || '/' || k.name AS full_path,
+        SELECT k.*, '/' || f.path || '/' || k.name AS full_path, f.path AS access_path, f.id AS access_folder,
           ${json(base)} || f.inherited || ${inheritablePart(sql`f.attrib`, inheritable)} || k.attrib AS all_attrib
         FROM ${t('tasks')} k JOIN ${t('folders')} f ON f.id = k.folder_id`;
     case 'product':
       return sql<Row>`
-        SELECT p.*, '/' || f.path || '/' || p.name AS full_path, p.attrib AS all_attrib
+        SELECT p.*, '/' || f.path || '/' || p.name AS full_path, p.attrib AS all_attrib, f.path AS access_path, f.id AS access_folder
         FROM ${t('products')} p JOIN ${t('folders')} f ON f.id = p.folder_id`;
     case 'version':
       return sql<Row>`
-        SELECT v.*, ${versionName('v')} AS name, '/' || f.path || '/' || p.name || '/' || ${versionName('v')} AS full_path, v.attrib AS all_attrib
+        SELECT v.*, ${versionName('v')} AS name, '/' || f.path || '/' || p.name || '/' || ${versionName('v')} AS full_path, v.attrib AS all_attrib,
+          f.path AS access_path, f.id AS access_folder
         FROM ${t('versions')} v JOIN ${t('products')} p ON p.id = v.product_id JOIN ${t('folders')} f ON f.id = p.folder_id`;
     case 'representation':
       return sql<Row>`
-        SELECT r.*, '/' || f.path || '/' || p.name || '/' || ${versionName('v')} || '/' || r.name AS full_path, r.attrib AS all_attrib
+        SELECT r.*, '/' || f.path || '/' || p.name || '/' || ${versionName('v')} || '/' || r.name AS full_path, r.attrib AS all_attrib,
+          f.path AS access_path, f.id AS access_folder
         FROM ${t('representations')} r JOIN ${t('versions')} v ON v.id = r.version_id
           JOIN ${t('products')} p ON p.id = v.product_id JOIN ${t('folders')} f ON f.id = p.folder_id`;
     case 'workfile':
       return sql<Row>`
-        SELECT w.*, w.path AS full_path, regexp_replace(w.path, '^.*[/\\\\]', '') AS name, w.attrib AS all_attrib
-        FROM ${t('workfiles')} w`;
+        SELECT w.*, w.path AS full_path, regexp_replace(w.path, '^.*[/\\\\]', '') AS name, w.attrib AS all_attrib,
+          f.path AS access_path, f.id AS access_folder
+        FROM ${t('workfiles')} w JOIN ${t('tasks')} k ON k.id = w.task_id JOIN ${t('folders')} f ON f.id = k.folder_id`;
   }
 }
 

@@ -116,13 +116,14 @@ export function projectResolvers(
   /** A top-level connection of one project. */
   const list =
     (type: ProjectEntityType) =>
-    async (project: ProjectRecord, args: Args, _ctx: GraphContext, info: GraphQLResolveInfo) => {
+    async (project: ProjectRecord, args: Args, ctx: GraphContext, info: GraphQLResolveInfo) => {
       const page = readPage(args);
       const folderFlags = type !== 'folder' || asksFor(info, FOLDER_FLAGS);
       const result = await entities.query(project.name, type, {
         ...conditions(type, args),
         ...page,
         folderFlags,
+        caller: ctx.caller,
       });
       return toConnection(result.items.map(withProject(project.name)), result.hasMore, page);
     };
@@ -130,9 +131,9 @@ export function projectResolvers(
   /** One entity by id, or null. */
   const one =
     (type: ProjectEntityType) =>
-    async (project: ProjectRecord, { id }: { id: string }) => {
+    async (project: ProjectRecord, { id }: { id: string }, ctx: GraphContext) => {
       if (!/^[0-9a-f]{32}$/.test(id)) return null;
-      const result = await entities.query(project.name, type, { ids: [id], limit: 1 });
+      const result = await entities.query(project.name, type, { ids: [id], limit: 1, caller: ctx.caller });
       return result.items.map(withProject(project.name))[0]?.node ?? null;
     };
 
@@ -142,7 +143,7 @@ export function projectResolvers(
    */
   const children =
     (type: ProjectEntityType, restrict: 'parentIds' | 'taskIds', per: 'parent' | 'task') =>
-    async (queries: LoaderQuery[]) => {
+    async (queries: LoaderQuery[], ctx: GraphContext) => {
       const answers: unknown[] = new Array(queries.length);
       for (const { projectName, params, at } of groupQueries(queries).values()) {
         const page = readPage(params);
@@ -152,6 +153,7 @@ export function projectResolvers(
           [restrict]: owners,
           ...page,
           per,
+          caller: ctx.caller,
         });
         const column =
           per === 'task'
@@ -180,23 +182,28 @@ export function projectResolvers(
     };
 
   /** The entity a node points at (task.folder, version.product, ...), read for all nodes at once. */
-  const parent = (type: ProjectEntityType, field: string) => async (queries: LoaderQuery[]) => {
-    const byProject = new Map<string, Set<string>>();
-    for (const { obj } of queries)
-      if (obj[field])
-        (
-          byProject.get(obj.projectName) ?? byProject.set(obj.projectName, new Set()).get(obj.projectName)!
-        ).add(obj[field]);
-    const found = new Map<string, Node>();
-    for (const [projectName, ids] of byProject) {
-      const result = await entities.query(projectName, type, { ids: [...ids], limit: ids.size });
-      for (const item of result.items)
-        found.set(`${projectName}/${item.entity.id}`, { ...item.entity, projectName } as Node);
-    }
-    return queries.map(({ obj }) =>
-      obj[field] ? (found.get(`${obj.projectName}/${obj[field]}`) ?? null) : null,
-    );
-  };
+  const parent =
+    (type: ProjectEntityType, field: string) => async (queries: LoaderQuery[], ctx: GraphContext) => {
+      const byProject = new Map<string, Set<string>>();
+      for (const { obj } of queries) {
+        if (!obj[field]) continue;
+        if (!byProject.has(obj.projectName)) byProject.set(obj.projectName, new Set());
+        byProject.get(obj.projectName)!.add(obj[field]);
+      }
+      const found = new Map<string, Node>();
+      for (const [projectName, ids] of byProject) {
+        const result = await entities.query(projectName, type, {
+          ids: [...ids],
+          limit: ids.size,
+          caller: ctx.caller,
+        });
+        for (const item of result.items)
+          found.set(`${projectName}/${item.entity.id}`, { ...item.entity, projectName } as Node);
+      }
+      return queries.map(({ obj }) =>
+        obj[field] ? (found.get(`${obj.projectName}/${obj[field]}`) ?? null) : null,
+      );
+    };
 
   /** Links touching each node, seen from the node: direction, and the entity at the other end. */
   const nodeLinks = async (queries: LoaderQuery[]) => {

@@ -1,0 +1,62 @@
+import { sql, type RawBuilder } from 'kysely';
+import {
+  isManagerOrAbove,
+  type FolderAccessKind,
+  type FolderAccessPolicy,
+  type FolderScope,
+  type RequestUser,
+} from '@pipewright/sdk';
+import { inSubtree } from './store.js';
+
+/**
+ * The folder whitelists of normal users, as the access addon computes them. Without that addon the project check
+ * (an access group in the project) is the only one; admins, managers and service users are never restricted.
+ */
+export class FolderAccess {
+  private policy: FolderAccessPolicy | null = null;
+
+  register(policy: FolderAccessPolicy): void {
+    if (this.policy) throw new Error('A folder access policy is already registered');
+    this.policy = policy;
+  }
+
+  /** Where the caller may do `kind`: null when nothing restricts them. */
+  async scope(caller: RequestUser | undefined, projectName: string, kind: FolderAccessKind): Promise<FolderScope | null> {
+    if (!caller || !this.policy || isManagerOrAbove(caller)) return null;
+    return this.policy.folderScope(caller, projectName, kind);
+  }
+}
+
+/** "path lies strictly below parent", as a byte-wise range the text_pattern_ops index serves (see inSubtree). */
+const below = (path: RawBuilder<unknown>, parent: unknown) =>
+  sql<boolean>`(${path} ~>=~ (${parent} || '/') AND ${path} ~<~ (${parent} || '0'))`;
+
+/**
+ * SQL: whether an entity whose folder has this path and id lies in the scope. Reading folders also reveals the
+ * ancestors of what the scope allows, so the tree stays navigable down to it.
+ */
+export function scopeCondition(
+  schema: string,
+  scope: FolderScope,
+  user: string,
+  folder: { path: RawBuilder<unknown>; id: RawBuilder<unknown> },
+  revealAncestors: boolean,
+): RawBuilder<boolean> {
+  const t = (name: string) => sql.table(`${schema}.${name}`);
+  const assignedFolders = sql`SELECT folder_id FROM ${t('tasks')} WHERE ${user} = ANY(assignees)`;
+  const parts: RawBuilder<boolean>[] = [
+    ...scope.subtree.map((path) => inSubtree(folder.path, path)),
+    ...scope.below.map((path) => below(folder.path, path)),
+  ];
+  if (scope.assigned) parts.push(sql<boolean>`${folder.id} IN (${assignedFolders})`);
+  if (revealAncestors) {
+    const allowed = [...scope.subtree, ...scope.below];
+    if (allowed.length) {
+      parts.push(sql<boolean>`EXISTS (SELECT 1 FROM unnest(${allowed}::text[]) AS allowed(path) WHERE ${below(sql`allowed.path`, folder.path)})`);
+    }
+    if (scope.assigned) {
+      parts.push(sql<boolean>`EXISTS (SELECT 1 FROM ${t('folders')} a WHERE a.id IN (${assignedFolders}) AND ${below(sql`a.path`, folder.path)})`);
+    }
+  }
+  return parts.length ? sql<boolean>`(${sql.join(parts, sql` OR `)})` : sql<boolean>`false`;
+}

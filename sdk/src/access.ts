@@ -1,0 +1,68 @@
+import type { RequestUser } from './request.js';
+
+// Access groups say what a normal user may do inside a project they were given (admins, managers and service
+// users bypass every check). The access addon stores and combines the groups; the addons that own data (entities,
+// and whoever reads through them) ask it where in the folder tree a caller may act.
+
+/** The five things a folder whitelist can restrict. */
+export type FolderAccessKind = 'create' | 'read' | 'update' | 'publish' | 'delete';
+
+/**
+ * Where in a project's folder tree a caller may do one kind of thing, when that is restricted. Paths are folder
+ * paths without a leading slash ("assets/trees").
+ * - subtree: the folder at the path and everything below it (AYON's access type "hierarchy");
+ * - below: only what is below the path ("children");
+ * - assigned: folders holding a task assigned to the caller.
+ * Reading a folder also reveals its ancestors, so a user can navigate down to what they may see.
+ */
+export interface FolderScope {
+  subtree: string[];
+  below: string[];
+  assigned: boolean;
+}
+
+/** One access type entry of a folder whitelist, as AYON stores it. */
+export interface FolderAccessEntry {
+  access_type: 'assigned' | 'hierarchy' | 'children';
+  path?: string;
+}
+
+/** A restrictable section: enabled means restricted to what the section lists. */
+export interface FolderWhitelist {
+  enabled: boolean;
+  access_list: FolderAccessEntry[];
+}
+
+/** The permissions of one access group, or of a user in a project once their groups are combined (AYON's shape). */
+export interface Permissions {
+  studio: { enabled: boolean; create_projects: boolean; list_all_users: boolean };
+  project: { enabled: boolean; anatomy: number; access: number; settings: number };
+  create: FolderWhitelist;
+  read: FolderWhitelist;
+  update: FolderWhitelist;
+  publish: FolderWhitelist;
+  delete: FolderWhitelist;
+  attrib_read: { enabled: boolean; attributes: string[] };
+  attrib_write: { enabled: boolean; attributes: string[]; fields: string[] };
+  endpoints: { enabled: boolean; endpoints: string[] };
+  links: { enabled: boolean; link_types: string[] };
+  advanced: { show_sibling_tasks: boolean };
+}
+
+/** Provided by the access addon. */
+export interface AccessControl {
+  /** The caller's combined permissions in a project (everything allowed for managers and above). */
+  permissions(caller: RequestUser, projectName: string): Promise<Permissions>;
+  /** Where the caller may do `kind` in the project: null when unrestricted. */
+  folderScope(caller: RequestUser, projectName: string, kind: FolderAccessKind): Promise<FolderScope | null>;
+}
+
+/** What the entities addon asks before reading or writing (registered by the access addon when it runs). */
+export type FolderAccessPolicy = Pick<AccessControl, 'folderScope'>;
+
+/** True when a folder path lies in a scope (assigned folders are checked by the caller, who knows the tasks). */
+export function pathInScope(scope: FolderScope, path: string): boolean {
+  return (
+    scope.subtree.some((p) => path === p || path.startsWith(`${p}/`)) || scope.below.some((p) => path.startsWith(`${p}/`))
+  );
+}
