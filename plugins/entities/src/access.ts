@@ -21,7 +21,11 @@ export class FolderAccess {
   }
 
   /** Where the caller may do `kind`: null when nothing restricts them. */
-  async scope(caller: RequestUser | undefined, projectName: string, kind: FolderAccessKind): Promise<FolderScope | null> {
+  async scope(
+    caller: RequestUser | undefined,
+    projectName: string,
+    kind: FolderAccessKind,
+  ): Promise<FolderScope | null> {
     if (!caller || !this.policy || isManagerOrAbove(caller)) return null;
     return this.policy.folderScope(caller, projectName, kind);
   }
@@ -52,10 +56,14 @@ export function scopeCondition(
   if (revealAncestors) {
     const allowed = [...scope.subtree, ...scope.below];
     if (allowed.length) {
-      parts.push(sql<boolean>`EXISTS (SELECT 1 FROM unnest(${allowed}::text[]) AS allowed(path) WHERE ${below(sql`allowed.path`, folder.path)})`);
+      parts.push(
+        sql<boolean>`EXISTS (SELECT 1 FROM unnest(${allowed}::text[]) AS allowed(path) WHERE ${below(sql`allowed.path`, folder.path)})`,
+      );
     }
     if (scope.assigned) {
-      parts.push(sql<boolean>`EXISTS (SELECT 1 FROM ${t('folders')} a WHERE a.id IN (${assignedFolders}) AND ${below(sql`a.path`, folder.path)})`);
+      parts.push(
+        sql<boolean>`EXISTS (SELECT 1 FROM ${t('folders')} a WHERE a.id IN (${assignedFolders}) AND ${below(sql`a.path`, folder.path)})`,
+      );
     }
   }
   return parts.length ? sql<boolean>`(${sql.join(parts, sql` OR `)})` : sql<boolean>`false`;
