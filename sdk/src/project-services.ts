@@ -207,8 +207,11 @@ export interface EntityPage {
 
 /** Provided by the entities addon: reading entities and changing them through the one write path. */
 export interface EntityDirectory {
-  /** An entity as the API shows it (GET /api/projects/{p}/{type}s/{id}), or null when it does not exist. */
-  get(projectName: string, type: ProjectEntityType, id: string): Promise<Record<string, any> | null>;
+  /**
+   * An entity as the API shows it (GET /api/projects/{p}/{type}s/{id}), or null when it does not exist or, when a
+   * caller is given, lies outside what the caller may read.
+   */
+  get(projectName: string, type: ProjectEntityType, id: string, caller?: RequestUser): Promise<Record<string, any> | null>;
   /** The product types the project's products use, with their appearance. */
   productTypes(projectName: string): Promise<ProductTypeRecord[]>;
   /** Restrict normal users to the folders their access groups allow (the access addon registers itself here). */

@@ -3,7 +3,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { EntityProcessor, Operation } from './processor.js';
 
 const TOPIC = 'operations.background';
-const STATUS = { pending: 'pending', in_progress: 'in_progress', finished: 'completed', failed: 'completed' } as Record<string, string>;
+const STATUS = {
+  pending: 'pending',
+  in_progress: 'in_progress',
+  finished: 'completed',
+  failed: 'completed',
+} as Record<string, string>;
 
 /**
  * Long batches run after the request answers. Their state lives in the events table, not in this process, so
@@ -16,7 +21,12 @@ export class BackgroundOperations {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  async start(caller: RequestUser, project: ProjectRecord, operations: Operation[], options: { canFail: boolean; sender: Sender }): Promise<string> {
+  async start(
+    caller: RequestUser,
+    project: ProjectRecord,
+    operations: Operation[],
+    options: { canFail: boolean; sender: Sender },
+  ): Promise<string> {
     const { id } = await this.events.emit({
       topic: TOPIC,
       project: project.name,
@@ -33,23 +43,35 @@ export class BackgroundOperations {
 
   async status(project: ProjectRecord, id: string) {
     const event = await this.events.get(id);
-    if (!event || event.topic !== TOPIC || event.project !== project.name) throw new NotFound(`Background operation ${id} not found`);
+    if (!event || event.topic !== TOPIC || event.project !== project.name)
+      throw new NotFound(`Background operation ${id} not found`);
     return {
       id,
       status: STATUS[event.status] ?? event.status,
       progress: Number(event.summary.progress ?? 0),
-      result: event.status === 'finished' || event.status === 'failed' ? (event.payload.result as object) : undefined,
+      result:
+        event.status === 'finished' || event.status === 'failed'
+          ? (event.payload.result as object)
+          : undefined,
     };
   }
 
-  private async execute(id: string, caller: RequestUser, project: ProjectRecord, operations: Operation[], options: { canFail: boolean; sender: Sender }) {
+  private async execute(
+    id: string,
+    caller: RequestUser,
+    project: ProjectRecord,
+    operations: Operation[],
+    options: { canFail: boolean; sender: Sender },
+  ) {
     const step = Math.max(1, Math.ceil(operations.length / 20));
     // Progress is written beside the batch, never inside it: on PGlite the batch's transaction holds the only
     // connection, so waiting for a progress write there would wait forever. The chain keeps writes in order,
     // so the final status is always the last one written.
     let writes: Promise<unknown> = Promise.resolve();
     const write = (changes: Parameters<EventBus['update']>[1]) => {
-      writes = writes.then(() => this.events.update(id, changes)).catch((error) => this.log.warn({ err: error }, 'could not record background progress'));
+      writes = writes
+        .then(() => this.events.update(id, changes))
+        .catch((error) => this.log.warn({ err: error }, 'could not record background progress'));
       return writes;
     };
     try {
@@ -62,11 +84,20 @@ export class BackgroundOperations {
           void write({ summary: { operations: total, progress }, progress });
         },
       });
-      await write({ status: 'finished', summary: { operations: operations.length, progress: 100, success: result.success }, payload: { result }, progress: 100 });
+      await write({
+        status: 'finished',
+        summary: { operations: operations.length, progress: 100, success: result.success },
+        payload: { result },
+        progress: 100,
+      });
     } catch (error) {
       this.log.error({ err: error }, 'background operations failed');
       const result = { operations: [], success: false, detail: (error as Error).message };
-      await write({ status: 'failed', summary: { operations: operations.length, success: false }, payload: { result } });
+      await write({
+        status: 'failed',
+        summary: { operations: operations.length, success: false },
+        payload: { result },
+      });
     }
   }
 }

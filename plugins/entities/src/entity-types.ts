@@ -13,7 +13,9 @@ const File = Type.Object(
     path: Type.String({ minLength: 1, maxLength: 4096 }),
     size: Type.Integer({ minimum: 0, default: 0 }),
     hash: Type.Optional(Nullable(Type.String({ maxLength: 256 }))),
-    hashType: Type.Optional(Type.Union([Type.Literal('md5'), Type.Literal('sha1'), Type.Literal('sha256'), Type.Literal('op3')])),
+    hashType: Type.Optional(
+      Type.Union([Type.Literal('md5'), Type.Literal('sha1'), Type.Literal('sha256'), Type.Literal('op3')]),
+    ),
   },
   { additionalProperties: false },
 );
@@ -61,7 +63,10 @@ function spec(
     Object.fromEntries(
       Object.entries(all)
         .filter(([k]) => k !== 'id')
-        .map(([k, v]) => [k, Type.Optional(['label', 'thumbnailId', 'taskId', 'parentId'].includes(k) ? Nullable(v) : v)]),
+        .map(([k, v]) => [
+          k,
+          Type.Optional(['label', 'thumbnailId', 'taskId', 'parentId'].includes(k) ? Nullable(v) : v),
+        ]),
     ),
     { additionalProperties: false },
   );
@@ -74,11 +79,23 @@ export const SPECS: Record<EntityType, EntityTypeSpec> = {
       type: 'folder',
       table: 'folders',
       plural: 'folders',
-      columns: { name: 'name', label: 'label', folderType: 'folder_type', parentId: 'parent_id', thumbnailId: 'thumbnail_id' },
+      columns: {
+        name: 'name',
+        label: 'label',
+        folderType: 'folder_type',
+        parentId: 'parent_id',
+        thumbnailId: 'thumbnail_id',
+      },
       parent: { field: 'parentId', type: 'folder' },
       typeField: { field: 'folderType', list: 'folderTypes' },
     },
-    { name: EntityName, label: Label, folderType: Type.String({ minLength: 1, maxLength: 100 }), parentId: Nullable(Id), thumbnailId: Nullable(Id) },
+    {
+      name: EntityName,
+      label: Label,
+      folderType: Type.String({ minLength: 1, maxLength: 100 }),
+      parentId: Nullable(Id),
+      thumbnailId: Nullable(Id),
+    },
     ['name'],
   ),
   task: spec(
@@ -86,11 +103,25 @@ export const SPECS: Record<EntityType, EntityTypeSpec> = {
       type: 'task',
       table: 'tasks',
       plural: 'tasks',
-      columns: { name: 'name', label: 'label', taskType: 'task_type', folderId: 'folder_id', thumbnailId: 'thumbnail_id', assignees: 'assignees' },
+      columns: {
+        name: 'name',
+        label: 'label',
+        taskType: 'task_type',
+        folderId: 'folder_id',
+        thumbnailId: 'thumbnail_id',
+        assignees: 'assignees',
+      },
       parent: { field: 'folderId', type: 'folder' },
       typeField: { field: 'taskType', list: 'taskTypes' },
     },
-    { name: EntityName, label: Label, taskType: Type.String({ minLength: 1, maxLength: 100 }), folderId: Id, thumbnailId: Nullable(Id), assignees: Type.Array(UserName) },
+    {
+      name: EntityName,
+      label: Label,
+      taskType: Type.String({ minLength: 1, maxLength: 100 }),
+      folderId: Id,
+      thumbnailId: Nullable(Id),
+      assignees: Type.Array(UserName),
+    },
     ['name', 'folderId'],
   ),
   product: spec(
@@ -102,7 +133,11 @@ export const SPECS: Record<EntityType, EntityTypeSpec> = {
       parent: { field: 'folderId', type: 'folder' },
       typeField: { field: 'productType', list: null },
     },
-    { name: EntityName, folderId: Id, productType: Type.String({ pattern: '^[a-zA-Z0-9_]([a-zA-Z0-9_.-]*[a-zA-Z0-9_])?$', maxLength: 100 }) },
+    {
+      name: EntityName,
+      folderId: Id,
+      productType: Type.String({ pattern: '^[a-zA-Z0-9_]([a-zA-Z0-9_.-]*[a-zA-Z0-9_])?$', maxLength: 100 }),
+    },
     ['name', 'folderId', 'productType'],
   ),
   version: spec(
@@ -110,10 +145,22 @@ export const SPECS: Record<EntityType, EntityTypeSpec> = {
       type: 'version',
       table: 'versions',
       plural: 'versions',
-      columns: { version: 'version', productId: 'product_id', taskId: 'task_id', thumbnailId: 'thumbnail_id', author: 'author' },
+      columns: {
+        version: 'version',
+        productId: 'product_id',
+        taskId: 'task_id',
+        thumbnailId: 'thumbnail_id',
+        author: 'author',
+      },
       parent: { field: 'productId', type: 'product' },
     },
-    { version: Type.Integer({ description: 'Negative for the hero version' }), productId: Id, taskId: Nullable(Id), thumbnailId: Nullable(Id), author: UserName },
+    {
+      version: Type.Integer({ description: 'Negative for the hero version' }),
+      productId: Id,
+      taskId: Nullable(Id),
+      thumbnailId: Nullable(Id),
+      author: UserName,
+    },
     ['version', 'productId'],
   ),
   representation: spec(
@@ -140,9 +187,14 @@ export const SPECS: Record<EntityType, EntityTypeSpec> = {
   ),
 };
 
-export const SPEC_BY_PLURAL = Object.fromEntries(Object.values(SPECS).map((s) => [s.plural, s])) as Record<string, EntityTypeSpec>;
+export const SPEC_BY_PLURAL = Object.fromEntries(Object.values(SPECS).map((s) => [s.plural, s])) as Record<
+  string,
+  EntityTypeSpec
+>;
 
 /** AYON clients may send snake_case (folder_id, parent_id, ...): accept it for top-level fields. */
 export function camelizeKeys(data: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(data).map(([k, v]) => [k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()), v]));
+  return Object.fromEntries(
+    Object.entries(data).map(([k, v]) => [k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()), v]),
+  );
 }

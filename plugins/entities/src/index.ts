@@ -6,7 +6,6 @@ import { queryEntities } from './query.js';
 import { productTypes, projectSummaryRoutes } from './project-summary.js';
 import { resolveRoutes } from './resolve-routes.js';
 import { entityRoutes, folderTreeRoutes, inheritance } from './routes.js';
-import { loadEntity, present } from './store.js';
 
 // What a pipeline publishes into: folders, tasks, products, versions, representations and workfiles, in each
 // project's own schema. Every write, single or batched, goes through one transactional processor.
@@ -29,16 +28,32 @@ export default defineAddon({
       return project;
     };
     ctx.provide('entities', {
-      async get(projectName, type, id) {
+      async get(projectName, type, id, caller) {
         const project = await projects.find(projectName);
         if (!project) return null;
-        const row = await loadEntity(ctx.db, schemaName(project.name), type, id, ...(await inheritance(attributes, project)));
-        return row ? present(type, row) : null;
+        const readScope = await processor.access.scope(caller, project.name, 'read');
+        const query = { ids: [id], limit: 1, caller };
+        const page = await queryEntities(
+          ctx.db,
+          schemaName(project.name),
+          type,
+          query,
+          ...(await inheritance(attributes, project)),
+          readScope,
+        );
+        return page.items[0]?.entity ?? null;
       },
       async query(projectName, type, query) {
         const project = await existing(projectName);
         const readScope = await processor.access.scope(query.caller, project.name, 'read');
-        return queryEntities(ctx.db, schemaName(project.name), type, query, ...(await inheritance(attributes, project)), readScope);
+        return queryEntities(
+          ctx.db,
+          schemaName(project.name),
+          type,
+          query,
+          ...(await inheritance(attributes, project)),
+          readScope,
+        );
       },
       setAccessPolicy: (policy) => processor.access.register(policy),
       async productTypes(projectName) {
@@ -47,7 +62,12 @@ export default defineAddon({
       },
       async update(caller, projectName, type, id, data, sender) {
         const project = await projects.require(caller, projectName);
-        await processor.runOne(caller, project, { type: 'update', entityType: type, entityId: id, data }, sender);
+        await processor.runOne(
+          caller,
+          project,
+          { type: 'update', entityType: type, entityId: id, data },
+          sender,
+        );
       },
       onDelete: (hook) => processor.onDelete(hook),
     });

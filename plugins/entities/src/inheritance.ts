@@ -7,7 +7,12 @@ import { inheritablePart } from './store.js';
  * folder of the project, in one recursive statement; only rows whose value changes are written. Project values are
  * not stored here but overlaid when read, so changing a project attribute rewrites nothing.
  */
-export async function refreshInherited(trx: DatabaseTransaction, schema: string, keys: string[], rootId: string | null = null): Promise<void> {
+export async function refreshInherited(
+  trx: DatabaseTransaction,
+  schema: string,
+  keys: string[],
+  rootId: string | null = null,
+): Promise<void> {
   const base = {};
   const folders = sql.table(`${schema}.folders`);
   // The value the subtree's top folder inherits: from its parent (already correct), or nothing for roots.

@@ -33,8 +33,12 @@ export const projectMigrations: Migration[] = [
           inherited jsonb NOT NULL DEFAULT '{}',
           ${common}
         )`.execute(db);
-      await sql`CREATE UNIQUE INDEX folders_sibling_name_idx ON folders (parent_id, lower(name)) WHERE active AND parent_id IS NOT NULL`.execute(db);
-      await sql`CREATE UNIQUE INDEX folders_root_name_idx ON folders (lower(name)) WHERE active AND parent_id IS NULL`.execute(db);
+      await sql`CREATE UNIQUE INDEX folders_sibling_name_idx ON folders (parent_id, lower(name)) WHERE active AND parent_id IS NOT NULL`.execute(
+        db,
+      );
+      await sql`CREATE UNIQUE INDEX folders_root_name_idx ON folders (lower(name)) WHERE active AND parent_id IS NULL`.execute(
+        db,
+      );
       await sql`CREATE INDEX folders_parent_idx ON folders (parent_id)`.execute(db);
       await sql`CREATE INDEX folders_path_idx ON folders (path text_pattern_ops)`.execute(db);
 
@@ -49,7 +53,9 @@ export const projectMigrations: Migration[] = [
           assignees text[] NOT NULL DEFAULT '{}',
           ${common}
         )`.execute(db);
-      await sql`CREATE UNIQUE INDEX tasks_name_idx ON tasks (folder_id, lower(name)) WHERE active`.execute(db);
+      await sql`CREATE UNIQUE INDEX tasks_name_idx ON tasks (folder_id, lower(name)) WHERE active`.execute(
+        db,
+      );
       await sql`CREATE INDEX tasks_folder_idx ON tasks (folder_id)`.execute(db);
 
       // No cascade from folders: a published product blocks deleting its folder unless forced.
@@ -61,7 +67,9 @@ export const projectMigrations: Migration[] = [
           product_type text NOT NULL,
           ${common}
         )`.execute(db);
-      await sql`CREATE UNIQUE INDEX products_name_idx ON products (folder_id, lower(name)) WHERE active`.execute(db);
+      await sql`CREATE UNIQUE INDEX products_name_idx ON products (folder_id, lower(name)) WHERE active`.execute(
+        db,
+      );
       await sql`CREATE INDEX products_folder_idx ON products (folder_id)`.execute(db);
 
       // A negative version number is the product's hero version; there is at most one.
@@ -75,8 +83,12 @@ export const projectMigrations: Migration[] = [
           author text,
           ${common}
         )`.execute(db);
-      await sql`CREATE UNIQUE INDEX versions_number_idx ON versions (product_id, version) WHERE active`.execute(db);
-      await sql`CREATE UNIQUE INDEX versions_one_hero_idx ON versions (product_id) WHERE active AND version < 0`.execute(db);
+      await sql`CREATE UNIQUE INDEX versions_number_idx ON versions (product_id, version) WHERE active`.execute(
+        db,
+      );
+      await sql`CREATE UNIQUE INDEX versions_one_hero_idx ON versions (product_id) WHERE active AND version < 0`.execute(
+        db,
+      );
       await sql`CREATE INDEX versions_task_idx ON versions (task_id)`.execute(db);
 
       await sql`
@@ -88,7 +100,9 @@ export const projectMigrations: Migration[] = [
           traits jsonb,
           ${common}
         )`.execute(db);
-      await sql`CREATE UNIQUE INDEX representations_name_idx ON representations (version_id, lower(name)) WHERE active`.execute(db);
+      await sql`CREATE UNIQUE INDEX representations_name_idx ON representations (version_id, lower(name)) WHERE active`.execute(
+        db,
+      );
 
       await sql`
         CREATE TABLE workfiles (
@@ -107,7 +121,9 @@ export const projectMigrations: Migration[] = [
     name: '0002_creation_order_indexes',
     async up(db) {
       for (const table of ['folders', 'tasks', 'products', 'versions', 'representations', 'workfiles']) {
-        await sql`CREATE INDEX ${sql.raw(`${table}_creation_order_idx`)} ON ${sql.table(table)} (creation_order)`.execute(db);
+        await sql`CREATE INDEX ${sql.raw(`${table}_creation_order_idx`)} ON ${sql.table(table)} (creation_order)`.execute(
+          db,
+        );
       }
     },
   },

@@ -85,11 +85,28 @@ const FLUSH_ROWS = 500;
 
 // The event topic suffix of each changed field (entity.folder.renamed, entity.task.status_changed, ...).
 const CHANGE_TOPICS: Record<string, string> = {
-  name: 'renamed', status: 'status_changed', tags: 'tags_changed', attrib: 'attrib_changed', data: 'data_changed',
-  label: 'label_changed', folderType: 'type_changed', taskType: 'type_changed', productType: 'type_changed',
-  thumbnailId: 'thumbnail_changed', active: 'active_changed', assignees: 'assignees_changed', parentId: 'parent_changed',
-  folderId: 'folder_changed', taskId: 'task_changed', productId: 'product_changed', versionId: 'version_changed',
-  version: 'version_changed', author: 'author_changed', files: 'files_changed', path: 'path_changed', traits: 'traits_changed',
+  name: 'renamed',
+  status: 'status_changed',
+  tags: 'tags_changed',
+  attrib: 'attrib_changed',
+  data: 'data_changed',
+  label: 'label_changed',
+  folderType: 'type_changed',
+  taskType: 'type_changed',
+  productType: 'type_changed',
+  thumbnailId: 'thumbnail_changed',
+  active: 'active_changed',
+  assignees: 'assignees_changed',
+  parentId: 'parent_changed',
+  folderId: 'folder_changed',
+  taskId: 'task_changed',
+  productId: 'product_changed',
+  versionId: 'version_changed',
+  version: 'version_changed',
+  author: 'author_changed',
+  files: 'files_changed',
+  path: 'path_changed',
+  traits: 'traits_changed',
 };
 
 // Which whitelist guards changing an entity: folders and tasks are updated, published entities are published.
@@ -103,21 +120,35 @@ const WRITE_KIND: Record<EntityType, FolderAccessKind> = {
 };
 
 const JSON_COLUMNS = new Set(['attrib', 'data', 'files', 'traits']);
-const SPECS_BY_TABLE = Object.fromEntries(Object.values(SPECS).map((spec) => [spec.table, spec.type])) as Record<string, EntityType>;
+const SPECS_BY_TABLE = Object.fromEntries(
+  Object.values(SPECS).map((spec) => [spec.table, spec.type]),
+) as Record<string, EntityType>;
 
 /** Database refusals as the errors users understand. */
 function translate(error: unknown, type: EntityType): unknown {
   const e = error as { code?: string; detail?: string; message?: string };
-  if (e.code === '23505') return new Conflict(`A ${type} with this name (or number, or path) already exists here`, 'unique-violation');
-  if (e.code === '23503') return new Conflict(`The ${type} is still referenced by other entities`, 'foreign-key-violation');
-  if (e.code === '23502') return new ValidationFailed([{ loc: ['data'], msg: e.message ?? 'a required value is missing', type: 'missing' }]);
+  if (e.code === '23505')
+    return new Conflict(
+      `A ${type} with this name (or number, or path) already exists here`,
+      'unique-violation',
+    );
+  if (e.code === '23503')
+    return new Conflict(`The ${type} is still referenced by other entities`, 'foreign-key-violation');
+  if (e.code === '23502')
+    return new ValidationFailed([
+      { loc: ['data'], msg: e.message ?? 'a required value is missing', type: 'missing' },
+    ]);
   return error;
 }
 
 const subtree = (alias: string, path: unknown) => inSubtree(sql.ref(`${alias}.path`), path);
 
 /** The one path every write of folders, tasks, products, versions, representations and workfiles takes. */
-type DeleteHook = (trx: DatabaseTransaction, projectName: string, removed: { type: EntityType; id: string }[]) => Promise<void>;
+type DeleteHook = (
+  trx: DatabaseTransaction,
+  projectName: string,
+  removed: { type: EntityType; id: string }[],
+) => Promise<void>;
 
 export class EntityProcessor {
   private readonly deleteHooks: DeleteHook[] = [];
@@ -140,7 +171,11 @@ export class EntityProcessor {
     caller: RequestUser,
     project: ProjectRecord,
     operations: Operation[],
-    options: { canFail: boolean; sender: Sender; onProgress?: (done: number, total: number) => Promise<void> },
+    options: {
+      canFail: boolean;
+      sender: Sender;
+      onProgress?: (done: number, total: number) => Promise<void>;
+    },
   ) {
     const results: OperationResult[] = [];
     const progress = async () => options.onProgress?.(results.length, operations.length);
@@ -164,7 +199,10 @@ export class EntityProcessor {
         const result = await this.db
           .transaction()
           .execute((trx) => this.apply(trx, context, operation))
-          .then((done) => this.succeeded(operation, done), (error) => this.failed(operation, error));
+          .then(
+            (done) => this.succeeded(operation, done),
+            (error) => this.failed(operation, error),
+          );
         results.push(result);
         if (result.success) await this.publish(context.events);
         await progress();
@@ -205,13 +243,33 @@ export class EntityProcessor {
         if (error !== rollback) throw error;
       }
     }
-    return { operations: results, success: results.length === operations.length && results.every((r) => r.success) };
+    return {
+      operations: results,
+      success: results.length === operations.length && results.every((r) => r.success),
+    };
   }
 
   /** One operation, raising its error: the single-entity REST routes. */
-  async runOne(caller: RequestUser, project: ProjectRecord, operation: Operation, sender: Sender): Promise<string> {
+  async runOne(
+    caller: RequestUser,
+    project: ProjectRecord,
+    operation: Operation,
+    sender: Sender,
+  ): Promise<string> {
     this.checkBatch([operation]);
-    const context: Batch = { caller, project, schema: this.schemaName(project.name), sender, inheritable: await this.attributes.inheritable('folder'), events: [], created: new Map(), pending: null, buffered: false, current: 0, scopes: new Map() };
+    const context: Batch = {
+      caller,
+      project,
+      schema: this.schemaName(project.name),
+      sender,
+      inheritable: await this.attributes.inheritable('folder'),
+      events: [],
+      created: new Map(),
+      pending: null,
+      buffered: false,
+      current: 0,
+      scopes: new Map(),
+    };
     const { entityId } = await this.db.transaction().execute((trx) => this.apply(trx, context, operation));
     await this.publish(context.events);
     return entityId;
@@ -223,12 +281,26 @@ export class EntityProcessor {
   }
 
   /** Keep derived data right after a project's attributes change, and carry renamed statuses and types over. */
-  async onProjectChange(trx: DatabaseTransaction, project: ProjectRecord, change: { attrib: boolean; renamed: Record<string, Record<string, string>> }) {
+  async onProjectChange(
+    trx: DatabaseTransaction,
+    project: ProjectRecord,
+    change: { attrib: boolean; renamed: Record<string, Record<string, string>> },
+  ) {
     const schema = this.schemaName(project.name);
-    for (const [column, renames] of [['status', change.renamed.statuses], ['folder_type', change.renamed.folderTypes], ['task_type', change.renamed.taskTypes]] as const) {
-      const tables = column === 'status' ? Object.values(SPECS).map((s) => s.table) : [column === 'folder_type' ? 'folders' : 'tasks'];
+    for (const [column, renames] of [
+      ['status', change.renamed.statuses],
+      ['folder_type', change.renamed.folderTypes],
+      ['task_type', change.renamed.taskTypes],
+    ] as const) {
+      const tables =
+        column === 'status'
+          ? Object.values(SPECS).map((s) => s.table)
+          : [column === 'folder_type' ? 'folders' : 'tasks'];
       for (const [from, to] of Object.entries(renames ?? {})) {
-        for (const table of tables) await sql`UPDATE ${sql.table(`${schema}.${table}`)} SET ${sql.ref(column)} = ${to} WHERE ${sql.ref(column)} = ${from}`.execute(trx);
+        for (const table of tables)
+          await sql`UPDATE ${sql.table(`${schema}.${table}`)} SET ${sql.ref(column)} = ${to} WHERE ${sql.ref(column)} = ${from}`.execute(
+            trx,
+          );
       }
     }
     // Project attribute values are overlaid when entities are read: nothing stored depends on them.
@@ -238,24 +310,44 @@ export class EntityProcessor {
   checkBatch(operations: Operation[]): void {
     const touched = new Set<string>();
     operations.forEach((operation, index) => {
-      if (operation.type !== 'create' && !operation.entityId) throw new BadRequest(`Operation ${index}: ${operation.type} needs an entityId`, 'missing-entity-id');
-      if (operation.type !== 'delete' && !operation.data) throw new BadRequest(`Operation ${index}: ${operation.type} needs data`, 'missing-data');
+      if (operation.type !== 'create' && !operation.entityId)
+        throw new BadRequest(`Operation ${index}: ${operation.type} needs an entityId`, 'missing-entity-id');
+      if (operation.type !== 'delete' && !operation.data)
+        throw new BadRequest(`Operation ${index}: ${operation.type} needs data`, 'missing-data');
       if (operation.type === 'create') return;
       const key = `${operation.entityType}:${operation.entityId}`;
-      if (touched.has(key)) throw new BadRequest(`Operation ${index}: ${operation.entityType} ${operation.entityId} is changed twice in one request`, 'duplicate-entity');
+      if (touched.has(key))
+        throw new BadRequest(
+          `Operation ${index}: ${operation.entityType} ${operation.entityId} is changed twice in one request`,
+          'duplicate-entity',
+        );
       touched.add(key);
     });
   }
 
   private succeeded(operation: Operation, done: { entityId: string; status: number }): OperationResult {
-    return { id: operation.id ?? newId(), type: operation.type, entityType: operation.entityType, entityId: done.entityId, success: true, status: done.status, errorCode: null, detail: null };
+    return {
+      id: operation.id ?? newId(),
+      type: operation.type,
+      entityType: operation.entityType,
+      entityId: done.entityId,
+      success: true,
+      status: done.status,
+      errorCode: null,
+      detail: null,
+    };
   }
 
   private failed(operation: Operation, raw: unknown): OperationResult {
     const error = translate(raw, operation.entityType);
     const known = error instanceof PipewrightError;
     if (!known) this.log.error({ err: error }, 'operation failed');
-    const detail = error instanceof ValidationFailed ? `${error.message}: ${error.problems.map((p) => `${p.loc.join('.')}: ${p.msg}`).join('; ')}` : known ? error.message : 'Internal error';
+    const detail =
+      error instanceof ValidationFailed
+        ? `${error.message}: ${error.problems.map((p) => `${p.loc.join('.')}: ${p.msg}`).join('; ')}`
+        : known
+          ? error.message
+          : 'Internal error';
     return {
       id: operation.id ?? newId(),
       type: operation.type,
@@ -272,12 +364,17 @@ export class EntityProcessor {
     if (events.length) await this.bus.emitMany(events);
   }
 
-  private async apply(trx: DatabaseTransaction, batch: Batch, operation: Operation): Promise<{ entityId: string; status: number }> {
+  private async apply(
+    trx: DatabaseTransaction,
+    batch: Batch,
+    operation: Operation,
+  ): Promise<{ entityId: string; status: number }> {
     const spec = SPECS[operation.entityType];
     // Updates and deletes read and lock rows: everything created before them must be written first.
     if (operation.type !== 'create') await this.flush(trx, batch);
     try {
-      if (operation.type === 'create') return { entityId: await this.create(trx, batch, spec, operation), status: 201 };
+      if (operation.type === 'create')
+        return { entityId: await this.create(trx, batch, spec, operation), status: 201 };
       if (operation.type === 'update') await this.update(trx, batch, spec, operation);
       else await this.remove(trx, batch, spec, operation);
       return { entityId: operation.entityId!, status: 204 };
@@ -293,7 +390,8 @@ export class EntityProcessor {
     kind: FolderAccessKind,
     folder: () => Promise<{ path: string; id: string | null }>,
   ): Promise<void> {
-    if (!batch.scopes.has(kind)) batch.scopes.set(kind, await this.access.scope(batch.caller, batch.project.name, kind));
+    if (!batch.scopes.has(kind))
+      batch.scopes.set(kind, await this.access.scope(batch.caller, batch.project.name, kind));
     const scope = batch.scopes.get(kind);
     if (!scope) return;
     const { path, id } = await folder();
@@ -301,14 +399,22 @@ export class EntityProcessor {
     if (scope.assigned && id) {
       await this.flush(trx, batch); // tasks created earlier in this batch count
       const tasks = sql.table(`${batch.schema}.tasks`);
-      const assigned = await sql`SELECT 1 FROM ${tasks} WHERE folder_id = ${id} AND ${batch.caller.name} = ANY(assignees) LIMIT 1`.execute(trx);
+      const assigned =
+        await sql`SELECT 1 FROM ${tasks} WHERE folder_id = ${id} AND ${batch.caller.name} = ANY(assignees) LIMIT 1`.execute(
+          trx,
+        );
       if (assigned.rows.length) return;
     }
     throw new Forbidden(`You have no ${kind} access here`);
   }
 
   /** The path and id of the folder an entity lives in (a folder's own). */
-  private async folderOf(trx: DatabaseTransaction, batch: Batch, type: EntityType, row: Row): Promise<{ path: string; id: string }> {
+  private async folderOf(
+    trx: DatabaseTransaction,
+    batch: Batch,
+    type: EntityType,
+    row: Row,
+  ): Promise<{ path: string; id: string }> {
     switch (type) {
       case 'folder':
         return { path: row.path, id: row.id };
@@ -328,19 +434,33 @@ export class EntityProcessor {
     return sql.table(`${batch.schema}.${spec.table}`);
   }
 
-  private async row(trx: DatabaseTransaction, batch: Batch, type: EntityType, id: string, lock = false): Promise<Row> {
+  private async row(
+    trx: DatabaseTransaction,
+    batch: Batch,
+    type: EntityType,
+    id: string,
+    lock = false,
+  ): Promise<Row> {
     const spec = SPECS[type];
     const known = !lock && batch.created.get(`${type}:${id}`);
     if (known) return known;
-    const found = (await sql<Row>`SELECT * FROM ${this.table(batch, spec)} WHERE id = ${id} ${lock ? sql`FOR UPDATE` : sql``}`.execute(trx)).rows[0];
-    if (!found) throw new NotFound(`${type[0].toUpperCase()}${type.slice(1)} ${id} not found in project ${batch.project.name}`);
+    const found = (
+      await sql<Row>`SELECT * FROM ${this.table(batch, spec)} WHERE id = ${id} ${lock ? sql`FOR UPDATE` : sql``}`.execute(
+        trx,
+      )
+    ).rows[0];
+    if (!found)
+      throw new NotFound(
+        `${type[0].toUpperCase()}${type.slice(1)} ${id} not found in project ${batch.project.name}`,
+      );
     return found;
   }
 
   /** Schema and attribute checks; problems are reported under data (operations) as AYON does. */
   private async validate(spec: EntityTypeSpec, data: Json, mode: 'create' | 'update'): Promise<void> {
     const problems = check(mode === 'create' ? spec.create : spec.update, data, ['data']);
-    if (data.attrib && typeof data.attrib === 'object') problems.push(...(await this.attributes.validate(spec.type, data.attrib as Json, ['data', 'attrib'])));
+    if (data.attrib && typeof data.attrib === 'object')
+      problems.push(...(await this.attributes.validate(spec.type, data.attrib as Json, ['data', 'attrib'])));
     if (problems.length) throw new ValidationFailed(problems, `Invalid ${spec.type} data`);
   }
 
@@ -349,12 +469,25 @@ export class EntityProcessor {
     const statuses = batch.project.statuses;
     if (wanted !== undefined) {
       if (!statuses.some((s) => s.name === wanted)) {
-        throw new ValidationFailed([{ loc: ['data', 'status'], msg: `project ${batch.project.name} has no status "${String(wanted)}"`, type: 'unknown_status' }]);
+        throw new ValidationFailed([
+          {
+            loc: ['data', 'status'],
+            msg: `project ${batch.project.name} has no status "${String(wanted)}"`,
+            type: 'unknown_status',
+          },
+        ]);
       }
       return String(wanted);
     }
     const first = statuses.find((s) => !s.scope || s.scope.includes(type)) ?? statuses[0];
-    if (!first) throw new ValidationFailed([{ loc: ['data', 'status'], msg: `project ${batch.project.name} defines no statuses`, type: 'unknown_status' }]);
+    if (!first)
+      throw new ValidationFailed([
+        {
+          loc: ['data', 'status'],
+          msg: `project ${batch.project.name} defines no statuses`,
+          type: 'unknown_status',
+        },
+      ]);
     return first.name;
   }
 
@@ -364,32 +497,63 @@ export class EntityProcessor {
     if (!field?.list) return wanted as string | undefined;
     const list = batch.project[field.list];
     if (wanted === undefined) {
-      if (!list[0]) throw new ValidationFailed([{ loc: ['data', field.field], msg: `project ${batch.project.name} defines no ${field.list}`, type: 'unknown_type' }]);
+      if (!list[0])
+        throw new ValidationFailed([
+          {
+            loc: ['data', field.field],
+            msg: `project ${batch.project.name} defines no ${field.list}`,
+            type: 'unknown_type',
+          },
+        ]);
       return list[0].name;
     }
     if (!list.some((t) => t.name === wanted)) {
-      throw new ValidationFailed([{ loc: ['data', field.field], msg: `project ${batch.project.name} has no ${field.field} "${String(wanted)}"`, type: 'unknown_type' }]);
+      throw new ValidationFailed([
+        {
+          loc: ['data', field.field],
+          msg: `project ${batch.project.name} has no ${field.field} "${String(wanted)}"`,
+          type: 'unknown_type',
+        },
+      ]);
     }
     return String(wanted);
   }
 
   private columns(spec: EntityTypeSpec, data: Json): Json {
     const values: Json = {};
-    for (const [field, column] of Object.entries({ ...spec.columns, status: 'status', tags: 'tags', attrib: 'attrib', data: 'data', active: 'active' })) {
+    for (const [field, column] of Object.entries({
+      ...spec.columns,
+      status: 'status',
+      tags: 'tags',
+      attrib: 'attrib',
+      data: 'data',
+      active: 'active',
+    })) {
       if (data[field] === undefined) continue;
-      values[column] = JSON_COLUMNS.has(column) && data[field] !== null ? JSON.stringify(data[field]) : data[field];
+      values[column] =
+        JSON_COLUMNS.has(column) && data[field] !== null ? JSON.stringify(data[field]) : data[field];
     }
     return values;
   }
 
-  private async create(trx: DatabaseTransaction, batch: Batch, spec: EntityTypeSpec, operation: Operation): Promise<string> {
+  private async create(
+    trx: DatabaseTransaction,
+    batch: Batch,
+    spec: EntityTypeSpec,
+    operation: Operation,
+  ): Promise<string> {
     const data = camelizeKeys(operation.data ?? {});
     await this.validate(spec, data, 'create');
     const id = (data.id as string | undefined) ?? operation.entityId ?? newId();
     delete data.id;
     data.status = this.status(batch, spec.type, data.status);
     if (spec.typeField) data[spec.typeField.field] = this.kind(batch, spec, data[spec.typeField.field]);
-    const values: Json = { id, ...this.columns(spec, data), created_by: batch.caller.name, updated_by: batch.caller.name };
+    const values: Json = {
+      id,
+      ...this.columns(spec, data),
+      created_by: batch.caller.name,
+      updated_by: batch.caller.name,
+    };
     let parentId: string | null = null;
 
     if (spec.type === 'folder') {
@@ -402,7 +566,9 @@ export class EntityProcessor {
     } else {
       parentId = data[spec.parent!.field] as string;
       const parent = await this.row(trx, batch, spec.parent!.type, parentId);
-      await this.allow(trx, batch, spec.type === 'task' ? 'create' : 'publish', () => this.folderOf(trx, batch, spec.parent!.type, parent));
+      await this.allow(trx, batch, spec.type === 'task' ? 'create' : 'publish', () =>
+        this.folderOf(trx, batch, spec.parent!.type, parent),
+      );
       if (spec.type === 'version') {
         if (data.taskId) await this.row(trx, batch, 'task', data.taskId as string);
         if (data.author === undefined) values.author = batch.caller.name;
@@ -425,7 +591,12 @@ export class EntityProcessor {
     return id;
   }
 
-  private async update(trx: DatabaseTransaction, batch: Batch, spec: EntityTypeSpec, operation: Operation): Promise<void> {
+  private async update(
+    trx: DatabaseTransaction,
+    batch: Batch,
+    spec: EntityTypeSpec,
+    operation: Operation,
+  ): Promise<void> {
     const id = operation.entityId!;
     // A rename or move changes the paths of cached descendants too: forget them all.
     batch.created.clear();
@@ -434,10 +605,17 @@ export class EntityProcessor {
     const data = camelizeKeys(operation.data ?? {});
     await this.validate(spec, data, 'update');
     if (data.status !== undefined) data.status = this.status(batch, spec.type, data.status);
-    if (spec.typeField && data[spec.typeField.field] !== undefined) data[spec.typeField.field] = this.kind(batch, spec, data[spec.typeField.field]);
+    if (spec.typeField && data[spec.typeField.field] !== undefined)
+      data[spec.typeField.field] = this.kind(batch, spec, data[spec.typeField.field]);
     if (data.attrib !== undefined) data.attrib = mergePatch(current.attrib, data.attrib as Json);
     if (data.data !== undefined) data.data = mergePatch(current.data, data.data as Json);
-    if (spec.type === 'version' && data.author !== undefined && data.author !== current.author && !batch.caller.isAdmin && !batch.caller.isService) {
+    if (
+      spec.type === 'version' &&
+      data.author !== undefined &&
+      data.author !== current.author &&
+      !batch.caller.isAdmin &&
+      !batch.caller.isService
+    ) {
       throw new Forbidden('Only administrators may change the author of a version');
     }
     const changed = Object.keys(data).filter((field) => {
@@ -449,14 +627,21 @@ export class EntityProcessor {
     let newPath: string | null = null;
     if (spec.type === 'folder' && changed.some((f) => ['name', 'folderType', 'parentId'].includes(f))) {
       if (!operation.force && (await this.folderHasVersions(trx, batch, current.path))) {
-        throw new Conflict(`Folder ${current.name} holds published versions: it cannot be renamed, retyped or moved (unless forced)`, 'folder-locked');
+        throw new Conflict(
+          `Folder ${current.name} holds published versions: it cannot be renamed, retyped or moved (unless forced)`,
+          'folder-locked',
+        );
       }
-      if (operation.force && !isManagerOrAbove(batch.caller)) throw new Forbidden('Only managers may force changes to a folder with versions');
+      if (operation.force && !isManagerOrAbove(batch.caller))
+        throw new Forbidden('Only managers may force changes to a folder with versions');
       if (changed.includes('name') || changed.includes('parentId')) {
         const parentId = data.parentId !== undefined ? (data.parentId as string | null) : current.parent_id;
         const parent = parentId ? await this.row(trx, batch, 'folder', parentId) : null;
         if (parent && (parent.id === id || parent.path.startsWith(`${current.path}/`))) {
-          throw new BadRequest(`Folder ${current.name} cannot move into itself or one of its subfolders`, 'folder-cycle');
+          throw new BadRequest(
+            `Folder ${current.name} cannot move into itself or one of its subfolders`,
+            'folder-cycle',
+          );
         }
         const name = (data.name as string | undefined) ?? current.name;
         newPath = parent ? `${parent.path}/${name}` : name;
@@ -464,7 +649,8 @@ export class EntityProcessor {
       }
     }
     if (spec.type === 'version' && data.taskId) await this.row(trx, batch, 'task', data.taskId as string);
-    if (spec.parent && spec.type !== 'folder' && data[spec.parent.field] !== undefined) await this.row(trx, batch, spec.parent.type, data[spec.parent.field] as string);
+    if (spec.parent && spec.type !== 'folder' && data[spec.parent.field] !== undefined)
+      await this.row(trx, batch, spec.parent.type, data[spec.parent.field] as string);
 
     const values = this.columns(spec, Object.fromEntries(changed.map((f) => [f, data[f]])));
     await trx
@@ -475,21 +661,36 @@ export class EntityProcessor {
       .execute();
     if (newPath !== null) {
       const folders = this.table(batch, spec);
-      await sql`UPDATE ${folders} f SET path = ${newPath} || substr(f.path, ${current.path.length + 1}) WHERE ${subtree('f', current.path)}`.execute(trx);
+      await sql`UPDATE ${folders} f SET path = ${newPath} || substr(f.path, ${current.path.length + 1}) WHERE ${subtree('f', current.path)}`.execute(
+        trx,
+      );
     }
     if (spec.type === 'folder' && (changed.includes('attrib') || changed.includes('parentId'))) {
       await refreshInherited(trx, batch.schema, batch.inheritable, id);
     }
     const parentField = spec.parent?.field;
-    const parentId = parentField ? ((data[parentField] as string | undefined) ?? current[spec.columns[parentField]]) : null;
+    const parentId = parentField
+      ? ((data[parentField] as string | undefined) ?? current[spec.columns[parentField]])
+      : null;
     const topics = new Set(changed.map((field) => CHANGE_TOPICS[field]).filter(Boolean));
     for (const topic of topics) {
       const fields = changed.filter((f) => CHANGE_TOPICS[f] === topic);
-      batch.events.push(this.event(batch, spec.type, topic, id, { entityId: id, parentId, value: fields.length === 1 ? data[fields[0]] : undefined }));
+      batch.events.push(
+        this.event(batch, spec.type, topic, id, {
+          entityId: id,
+          parentId,
+          value: fields.length === 1 ? data[fields[0]] : undefined,
+        }),
+      );
     }
   }
 
-  private async remove(trx: DatabaseTransaction, batch: Batch, spec: EntityTypeSpec, operation: Operation): Promise<void> {
+  private async remove(
+    trx: DatabaseTransaction,
+    batch: Batch,
+    spec: EntityTypeSpec,
+    operation: Operation,
+  ): Promise<void> {
     const id = operation.entityId!;
     // A rename or move changes the paths of cached descendants too: forget them all.
     batch.created.clear();
@@ -504,32 +705,53 @@ export class EntityProcessor {
       const folders = sql.table(`${batch.schema}.folders`);
       const products = sql.table(`${batch.schema}.products`);
       const held = await sql<{ n: number }>`
-        SELECT count(*) AS n FROM ${products} p JOIN ${folders} f ON f.id = p.folder_id WHERE ${subtree('f', current.path)}`.execute(trx);
+        SELECT count(*) AS n FROM ${products} p JOIN ${folders} f ON f.id = p.folder_id WHERE ${subtree('f', current.path)}`.execute(
+        trx,
+      );
       if (held.rows[0].n > 0) {
         if (!operation.force) {
-          throw new Conflict(`Folder ${current.name} holds ${held.rows[0].n} product(s) below it; delete with force to remove them too`, 'delete-folder-with-products');
+          throw new Conflict(
+            `Folder ${current.name} holds ${held.rows[0].n} product(s) below it; delete with force to remove them too`,
+            'delete-folder-with-products',
+          );
         }
-        if (!isManagerOrAbove(batch.caller)) throw new Forbidden('Only managers may force-delete a folder with products');
-        await sql`DELETE FROM ${products} p USING ${folders} f WHERE f.id = p.folder_id AND ${subtree('f', current.path)}`.execute(trx);
+        if (!isManagerOrAbove(batch.caller))
+          throw new Forbidden('Only managers may force-delete a folder with products');
+        await sql`DELETE FROM ${products} p USING ${folders} f WHERE f.id = p.folder_id AND ${subtree('f', current.path)}`.execute(
+          trx,
+        );
       }
     }
     await sql`DELETE FROM ${this.table(batch, spec)} WHERE id = ${id}`.execute(trx);
     const parentField = spec.parent?.field;
-    batch.events.push(this.event(batch, spec.type, 'deleted', id, { entityId: id, parentId: parentField ? current[spec.columns[parentField]] : null }));
+    batch.events.push(
+      this.event(batch, spec.type, 'deleted', id, {
+        entityId: id,
+        parentId: parentField ? current[spec.columns[parentField]] : null,
+      }),
+    );
   }
 
   /**
    * Read every parent the batch's creates name (and that the batch does not create itself) with one query per type,
    * instead of one query per operation: a batch of a thousand tasks then costs one SELECT of their folders.
    */
-  private async prefetchParents(trx: DatabaseTransaction, batch: Batch, operations: Operation[]): Promise<void> {
-    const creating = new Set(operations.filter((o) => o.type === 'create' && o.entityId).map((o) => o.entityId as string));
+  private async prefetchParents(
+    trx: DatabaseTransaction,
+    batch: Batch,
+    operations: Operation[],
+  ): Promise<void> {
+    const creating = new Set(
+      operations.filter((o) => o.type === 'create' && o.entityId).map((o) => o.entityId as string),
+    );
     const wanted = new Map<EntityType, Set<string>>();
     for (const operation of operations) {
       if (operation.type !== 'create' || !operation.data) continue;
       const spec = SPECS[operation.entityType];
       const data = camelizeKeys(operation.data);
-      const references: [EntityType, unknown][] = spec.parent ? [[spec.parent.type, data[spec.parent.field]]] : [];
+      const references: [EntityType, unknown][] = spec.parent
+        ? [[spec.parent.type, data[spec.parent.field]]]
+        : [];
       if (spec.type === 'version') references.push(['task', data.taskId]);
       for (const [type, id] of references) {
         if (typeof id !== 'string' || !/^[0-9a-f]{32}$/.test(id) || creating.has(id)) continue;
@@ -538,7 +760,10 @@ export class EntityProcessor {
       }
     }
     for (const [type, ids] of wanted) {
-      const rows = await sql<Row>`SELECT * FROM ${sql.table(`${batch.schema}.${SPECS[type].table}`)} WHERE id = ANY(${[...ids]}::uuid[])`.execute(trx);
+      const rows =
+        await sql<Row>`SELECT * FROM ${sql.table(`${batch.schema}.${SPECS[type].table}`)} WHERE id = ANY(${[...ids]}::uuid[])`.execute(
+          trx,
+        );
       for (const row of rows.rows) batch.created.set(`${type}:${row.id}`, row);
     }
   }
@@ -584,13 +809,19 @@ export class EntityProcessor {
   }
 
   /** The entity and everything its delete takes with it, found before the rows are gone. */
-  private async cascade(trx: DatabaseTransaction, batch: Batch, type: EntityType, id: string): Promise<{ type: EntityType; id: string }[]> {
+  private async cascade(
+    trx: DatabaseTransaction,
+    batch: Batch,
+    type: EntityType,
+    id: string,
+  ): Promise<{ type: EntityType; id: string }[]> {
     const t = (name: string) => sql.table(`${batch.schema}.${name}`);
     let folders: string[] = [];
     let tasks: string[] = [];
     let products: string[] = [];
     let versions: string[] = [];
-    const ids = async (query: ReturnType<typeof sql>) => ((await query.execute(trx)).rows as { id: string }[]).map((row) => row.id);
+    const ids = async (query: ReturnType<typeof sql>) =>
+      ((await query.execute(trx)).rows as { id: string }[]).map((row) => row.id);
     if (type === 'folder') {
       const top = await this.row(trx, batch, 'folder', id);
       folders = await ids(sql`SELECT f.id FROM ${t('folders')} f WHERE ${subtree('f', top.path)}`);
@@ -599,10 +830,19 @@ export class EntityProcessor {
     }
     if (type === 'task') tasks = [id];
     if (type === 'product') products = [id];
-    if (products.length) versions = await ids(sql`SELECT id FROM ${t('versions')} WHERE product_id = ANY(${products}::uuid[])`);
+    if (products.length)
+      versions = await ids(sql`SELECT id FROM ${t('versions')} WHERE product_id = ANY(${products}::uuid[])`);
     if (type === 'version') versions = [id];
-    const representations = versions.length ? await ids(sql`SELECT id FROM ${t('representations')} WHERE version_id = ANY(${versions}::uuid[])`) : type === 'representation' ? [id] : [];
-    const workfiles = tasks.length ? await ids(sql`SELECT id FROM ${t('workfiles')} WHERE task_id = ANY(${tasks}::uuid[])`) : type === 'workfile' ? [id] : [];
+    const representations = versions.length
+      ? await ids(sql`SELECT id FROM ${t('representations')} WHERE version_id = ANY(${versions}::uuid[])`)
+      : type === 'representation'
+        ? [id]
+        : [];
+    const workfiles = tasks.length
+      ? await ids(sql`SELECT id FROM ${t('workfiles')} WHERE task_id = ANY(${tasks}::uuid[])`)
+      : type === 'workfile'
+        ? [id]
+        : [];
     const tag = (kind: EntityType, list: string[]) => list.map((entityId) => ({ type: kind, id: entityId }));
     return [
       ...tag('folder', folders),

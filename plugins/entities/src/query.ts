@@ -148,7 +148,15 @@ export async function queryEntities(
   const where = conditions(type, schema, q);
   // Rows outside the caller's read access are left out, as if they did not exist.
   if (readScope && q.caller) {
-    where.push(scopeCondition(schema, readScope, q.caller.name, { path: sql.ref('e.access_path'), id: sql.ref('e.access_folder') }, type === 'folder'));
+    where.push(
+      scopeCondition(
+        schema,
+        readScope,
+        q.caller.name,
+        { path: sql.ref('e.access_path'), id: sql.ref('e.access_folder') },
+        type === 'folder',
+      ),
+    );
   }
   const whereSql = where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``;
   const direction = sql.raw(q.fromEnd ? 'DESC' : 'ASC');

@@ -19,7 +19,9 @@ import { camelizeKeys, ENTITY_TYPES, type EntityType } from './entity-types.js';
 import { formatTemplate, normalisePath } from './file-template.js';
 import { inheritance, type Deps } from './routes.js';
 import { ProjectParams } from './schemas.js';
+import { queryEntities } from './query.js';
 import { present, selectEntities } from './store.js';
+import { scopeCondition } from './access.js';
 import { formatUri, parseUri, UriError, type ParsedUri, type VersionSelector } from './uris.js';
 
 type Row = Record<string, any>;
@@ -37,12 +39,21 @@ const NullableId = Type.Union([Id, Type.Null()]);
 
 const ResolveRequest = Type.Object(
   {
-    uris: Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 10000, description: 'ayon+entity:// or ayon:// URIs' }),
-    resolveRoots: Type.Boolean({ default: false, description: 'Fill {root[...]} in file paths with the roots of the calling site' }),
+    uris: Type.Array(Type.String({ maxLength: 4096 }), {
+      maxItems: 10000,
+      description: 'ayon+entity:// or ayon:// URIs',
+    }),
+    resolveRoots: Type.Boolean({
+      default: false,
+      description: 'Fill {root[...]} in file paths with the roots of the calling site',
+    }),
   },
   { additionalProperties: false },
 );
-const ResolveQuery = Type.Object({ pathOnly: Type.Boolean({ default: false, description: 'Answer only the file path of each entity' }) }, { additionalProperties: false });
+const ResolveQuery = Type.Object(
+  { pathOnly: Type.Boolean({ default: false, description: 'Answer only the file path of each entity' }) },
+  { additionalProperties: false },
+);
 
 const ResolvedEntity = Type.Object({
   projectName: Type.Optional(Type.String()),
@@ -55,10 +66,17 @@ const ResolvedEntity = Type.Object({
   filePath: Type.Union([Type.String(), Type.Null()]),
   target: Type.Optional(Type.Union([...ENTITY_TYPES.map((t) => Type.Literal(t)), Type.Null()])),
 });
-const ResolvedUri = Type.Object({ uri: Type.String(), entities: Type.Array(ResolvedEntity), error: Type.Union([Type.String(), Type.Null()]) });
+const ResolvedUri = Type.Object({
+  uri: Type.String(),
+  entities: Type.Array(ResolvedEntity),
+  error: Type.Union([Type.String(), Type.Null()]),
+});
 
 const UrisRequest = Type.Object(
-  { entityType: Type.Union(ENTITY_TYPES.map((t) => Type.Literal(t))), ids: Type.Array(Id, { maxItems: 10000, default: [] }) },
+  {
+    entityType: Type.Union(ENTITY_TYPES.map((t) => Type.Literal(t))),
+    ids: Type.Array(Id, { maxItems: 10000, default: [] }),
+  },
   { additionalProperties: false },
 );
 const UrisResponse = Type.Object({ uris: Type.Array(Type.Object({ id: Id, uri: Type.String() })) });
@@ -80,11 +98,16 @@ const RepreContextRequest = Type.Object(
     context: Type.Optional(
       Type.Union(
         [
-          Type.Record(Type.String(), ContextValues, { description: 'Key (a.b for nested) to accepted values, compared exactly' }),
-          Type.Array(Type.Object({ key: Type.String(), values: ContextValues }, { additionalProperties: false }), {
-            maxItems: 100,
-            description: 'AYON clients send [{key, values}]: the values are regular expressions',
+          Type.Record(Type.String(), ContextValues, {
+            description: 'Key (a.b for nested) to accepted values, compared exactly',
           }),
+          Type.Array(
+            Type.Object({ key: Type.String(), values: ContextValues }, { additionalProperties: false }),
+            {
+              maxItems: 100,
+              description: 'AYON clients send [{key, values}]: the values are regular expressions',
+            },
+          ),
         ],
         { description: 'Conditions on data.context; every key must match' },
       ),
@@ -145,7 +168,11 @@ function platformOf(header: unknown): Platform {
   return header === 'windows' || header === 'darwin' || header === 'linux' ? header : 'linux';
 }
 
-function versionCondition(version: VersionSelector, t: (name: string) => RawBuilder<unknown>, doneStatuses: string[]): RawBuilder<boolean> | null {
+function versionCondition(
+  version: VersionSelector,
+  t: (name: string) => RawBuilder<unknown>,
+  doneStatuses: string[],
+): RawBuilder<boolean> | null {
   switch (version.kind) {
     case 'any':
       return null;
@@ -163,7 +190,13 @@ function versionCondition(version: VersionSelector, t: (name: string) => RawBuil
 }
 
 /** The entities one parsed URI names, at most MAX_ENTITIES_PER_URI of them, in a stable order. */
-async function resolveEntities(trx: DatabaseTransaction, schema: string, uri: ParsedUri, scope: ProjectScope, options: ResolveOptions) {
+async function resolveEntities(
+  trx: DatabaseTransaction,
+  schema: string,
+  uri: ParsedUri,
+  scope: ProjectScope,
+  options: ResolveOptions,
+) {
   if (!uri.target) return [];
   const t = (name: string) => sql.table(`${schema}.${name}`);
   const where: RawBuilder<boolean>[] = [];
@@ -178,7 +211,8 @@ async function resolveEntities(trx: DatabaseTransaction, schema: string, uri: Pa
     // Task group: a workfile without a task name looks in every task of the folder.
     const withWorkfile = uri.target === 'workfile';
     named('k.name', uri.task);
-    if (withWorkfile && uri.workfile !== '*') where.push(sql<boolean>`regexp_replace(w.path, '^.*[/\\\\]', '') = ${uri.workfile}`);
+    if (withWorkfile && uri.workfile !== '*')
+      where.push(sql<boolean>`regexp_replace(w.path, '^.*[/\\\\]', '') = ${uri.workfile}`);
     query = sql<Row>`
       SELECT f.id AS folder_id, k.id AS task_id, ${withWorkfile ? sql`w.id` : sql`NULL::uuid`} AS workfile_id
       FROM ${t('folders')} f JOIN ${t('tasks')} k ON k.folder_id = f.id
@@ -211,7 +245,8 @@ async function resolveEntities(trx: DatabaseTransaction, schema: string, uri: Pa
 
   const rows = (await query.execute(trx)).rows;
   return rows.map((row) => {
-    const filePath = uri.target === 'representation' ? representationPath(row, scope.roots, options.platform) : null;
+    const filePath =
+      uri.target === 'representation' ? representationPath(row, scope.roots, options.platform) : null;
     if (options.pathOnly) return { filePath };
     return {
       projectName: scope.project.name,
@@ -231,10 +266,15 @@ async function resolveEntities(trx: DatabaseTransaction, schema: string, uri: Pa
  * Where a representation lives: its template attribute (or, lacking one, its first file's path) filled with
  * data.context, and with the site's roots when they were asked for.
  */
-function representationPath(row: Row, roots: Record<string, string> | null, platform: Platform): string | null {
+function representationPath(
+  row: Row,
+  roots: Record<string, string> | null,
+  platform: Platform,
+): string | null {
   const template: string | null = row.template || row.first_file || null;
   if (!template) return null;
-  const context = row.context && typeof row.context === 'object' && !Array.isArray(row.context) ? { ...row.context } : {};
+  const context =
+    row.context && typeof row.context === 'object' && !Array.isArray(row.context) ? { ...row.context } : {};
   // Without roots, {root[...]} stays in the path for the client to fill; the context may not supply it either.
   if (roots) context.root = roots;
   else delete context.root;
@@ -245,9 +285,21 @@ function representationPath(row: Row, roots: Record<string, string> | null, plat
 // Routes
 
 /** POST /api/resolve, /api/projects/{p}/uris, /tasksFolders and /repreContextFilter. */
-export function resolveRoutes({ db, projects, attributes, schemaName }: Deps) {
+export function resolveRoutes({ db, projects, attributes, processor, schemaName }: Deps) {
+  /** SQL: the entity (whose folder has this path and id) is one the caller may read; true when unrestricted. */
+  const readable = async (
+    caller: RequestUser,
+    project: ProjectRecord,
+    folder: { path: RawBuilder<unknown>; id: RawBuilder<unknown> },
+  ) => {
+    const scope = await processor.access.scope(caller, project.name, 'read');
+    return scope
+      ? scopeCondition(schemaName(project.name), scope, caller.name, folder, false)
+      : sql<boolean>`true`;
+  };
   const camelizeBody = async (request: { body: unknown }) => {
-    if (request.body && typeof request.body === 'object' && !Array.isArray(request.body)) request.body = camelizeKeys(request.body as Record<string, unknown>);
+    if (request.body && typeof request.body === 'object' && !Array.isArray(request.body))
+      request.body = camelizeKeys(request.body as Record<string, unknown>);
   };
 
   /** The project, or the per-URI error AYON clients see; existence is not told apart from access. */
@@ -255,7 +307,8 @@ export function resolveRoutes({ db, projects, attributes, schemaName }: Deps) {
     try {
       return await projects.require(caller, name);
     } catch (error) {
-      if (error instanceof NotFound || error instanceof Forbidden) return `Project ${name} not found or not accessible`;
+      if (error instanceof NotFound || error instanceof Forbidden)
+        return `Project ${name} not found or not accessible`;
       throw error;
     }
   }
@@ -276,7 +329,10 @@ export function resolveRoutes({ db, projects, attributes, schemaName }: Deps) {
         const caller = requireUser(request);
         const siteHeader = request.headers['x-ayon-site-id'];
         const siteId = typeof siteHeader === 'string' && siteHeader ? siteHeader : null;
-        const options: ResolveOptions = { pathOnly: request.query.pathOnly, platform: platformOf(request.headers['x-ayon-platform']) };
+        const options: ResolveOptions = {
+          pathOnly: request.query.pathOnly,
+          platform: platformOf(request.headers['x-ayon-platform']),
+        };
 
         const parsed = request.body.uris.map((uri) => {
           try {
@@ -297,7 +353,9 @@ export function resolveRoutes({ db, projects, attributes, schemaName }: Deps) {
             scopes.set(key, project);
             continue;
           }
-          const roots = request.body.resolveRoots ? await projects.siteRoots(project.name, siteId, options.platform) : null;
+          const roots = request.body.resolveRoots
+            ? await projects.siteRoots(project.name, siteId, options.platform)
+            : null;
           const doneStatuses = project.statuses.filter((s) => s.state === 'done').map((s) => s.name);
           scopes.set(key, { project, roots, doneStatuses });
         }
@@ -315,7 +373,13 @@ export function resolveRoutes({ db, projects, attributes, schemaName }: Deps) {
               answers.push({ uri: item.uri, entities: [], error: scope });
               continue;
             }
-            const entities = await resolveEntities(trx, schemaName(scope.project.name), item.parsed, scope, options);
+            const entities = await resolveEntities(
+              trx,
+              schemaName(scope.project.name),
+              item.parsed,
+              scope,
+              options,
+            );
             answers.push({ uri: item.uri, entities, error: null });
           }
           return answers;
@@ -327,13 +391,35 @@ export function resolveRoutes({ db, projects, attributes, schemaName }: Deps) {
       '/api/projects/:project_name/uris',
       {
         preValidation: camelizeBody,
-        schema: { summary: 'The ayon+entity:// URI of each entity; unknown ids are left out', params: ProjectParams, body: UrisRequest, response: { 200: UrisResponse } },
+        schema: {
+          summary: 'The ayon+entity:// URI of each entity; unknown ids are left out',
+          params: ProjectParams,
+          body: UrisRequest,
+          response: { 200: UrisResponse },
+        },
       },
       async (request) => {
-        const project = await projects.require(requireUser(request), request.params.project_name);
+        const caller = requireUser(request);
+        const project = await projects.require(caller, request.params.project_name);
         const { entityType, ids } = request.body;
         if (ids.length === 0) return { uris: [] };
-        const rows = await uriRows(db, schemaName(project.name), entityType, ids);
+        // Entities the caller may not read are left out, as unknown ids are.
+        const [inheritable, base] = await inheritance(attributes, project);
+        const scope = await processor.access.scope(caller, project.name, 'read');
+        const visible = scope
+          ? (
+              await queryEntities(
+                db,
+                schemaName(project.name),
+                entityType,
+                { ids, limit: ids.length, caller },
+                inheritable,
+                base,
+                scope,
+              )
+            ).items.map((item) => item.entity.id as string)
+          : ids;
+        const rows = visible.length ? await uriRows(db, schemaName(project.name), entityType, visible) : [];
         const byId = new Map(
           rows.map((row) => [
             row.id as string,
@@ -365,13 +451,19 @@ export function resolveRoutes({ db, projects, attributes, schemaName }: Deps) {
         },
       },
       async (request) => {
-        const project = await projects.require(requireUser(request), request.params.project_name);
-        const where = [compileFilter(request.body.filter, TASK_FIELDS)];
+        const caller = requireUser(request);
+        const project = await projects.require(caller, request.params.project_name);
+        const where = [
+          compileFilter(request.body.filter, TASK_FIELDS),
+          await readable(caller, project, { path: sql.ref('t.access_path'), id: sql.ref('t.access_folder') }),
+        ];
         const search = request.body.search?.trim();
         if (search) {
           // Plain text, not a pattern: the search's own % and _ match themselves.
           const pattern = `%${escapeLike(search)}%`;
-          where.push(sql<boolean>`(t.name ILIKE ${pattern} OR t.label ILIKE ${pattern} OR t.task_type ILIKE ${pattern} OR t.full_path ILIKE ${pattern})`);
+          where.push(
+            sql<boolean>`(t.name ILIKE ${pattern} OR t.label ILIKE ${pattern} OR t.task_type ILIKE ${pattern} OR t.full_path ILIKE ${pattern})`,
+          );
         }
         const [inheritable, base] = await inheritance(attributes, project);
         const rows = await sql<{ folder_id: string }>`
@@ -395,14 +487,22 @@ export function resolveRoutes({ db, projects, attributes, schemaName }: Deps) {
         },
       },
       async (request) => {
-        const project = await projects.require(requireUser(request), request.params.project_name);
+        const caller = requireUser(request);
+        const project = await projects.require(caller, request.params.project_name);
         const { names, versionIds, context } = request.body;
-        const where: RawBuilder<boolean>[] = [];
+        const where: RawBuilder<boolean>[] = [
+          await readable(caller, project, { path: sql.ref('f.path'), id: sql.ref('f.id') }),
+        ];
         // An empty list restricts nothing, as in AYON (its client answers [] itself before asking).
         if (names?.length) where.push(sql<boolean>`r.name = ANY(${names}::text[])`);
         if (versionIds?.length) where.push(sql<boolean>`r.version_id = ANY(${versionIds}::uuid[])`);
         const problems: { loc: (string | number)[]; msg: string; type: string }[] = [];
-        const contextCondition = (key: string, values: string[], regex: boolean, loc: (string | number)[]) => {
+        const contextCondition = (
+          key: string,
+          values: string[],
+          regex: boolean,
+          loc: (string | number)[],
+        ) => {
           const path = key.split('.');
           if (path.some((p) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p))) {
             problems.push({ loc, msg: `invalid context key '${key}'`, type: 'value_error' });
@@ -410,10 +510,19 @@ export function resolveRoutes({ db, projects, attributes, schemaName }: Deps) {
           }
           const value = sql`(r.data->'context') #>> ${path}::text[]`;
           if (values.length === 0) return;
-          where.push(regex ? sql<boolean>`${value} ~ ANY(${values}::text[])` : sql<boolean>`${value} = ANY(${values}::text[])`);
+          where.push(
+            regex
+              ? sql<boolean>`${value} ~ ANY(${values}::text[])`
+              : sql<boolean>`${value} = ANY(${values}::text[])`,
+          );
         };
-        if (Array.isArray(context)) context.forEach((item, i) => contextCondition(item.key, item.values, true, ['body', 'context', i, 'key']));
-        else if (context) for (const [key, values] of Object.entries(context)) contextCondition(key, values, false, ['body', 'context', key]);
+        if (Array.isArray(context))
+          context.forEach((item, i) =>
+            contextCondition(item.key, item.values, true, ['body', 'context', i, 'key']),
+          );
+        else if (context)
+          for (const [key, values] of Object.entries(context))
+            contextCondition(key, values, false, ['body', 'context', key]);
         if (problems.length) throw new ValidationFailed(problems);
 
         let rows: Row[];
@@ -428,7 +537,9 @@ export function resolveRoutes({ db, projects, attributes, schemaName }: Deps) {
         } catch (error) {
           // A pattern PostgreSQL cannot compile is the caller's mistake, not ours.
           if ((error as { code?: string }).code === '2201B') {
-            throw new ValidationFailed([{ loc: ['body', 'context'], msg: (error as Error).message, type: 'invalid_regex' }]);
+            throw new ValidationFailed([
+              { loc: ['body', 'context'], msg: (error as Error).message, type: 'invalid_regex' },
+            ]);
           }
           throw error;
         }
@@ -445,10 +556,16 @@ async function uriRows(db: Database, schema: string, type: EntityType, ids: stri
   const list = sql`${ids}::uuid[]`;
   switch (type) {
     case 'folder':
-      return (await sql<Row>`SELECT f.id, f.path AS folder_path FROM ${t('folders')} f WHERE f.id = ANY(${list})`.execute(db)).rows;
+      return (
+        await sql<Row>`SELECT f.id, f.path AS folder_path FROM ${t('folders')} f WHERE f.id = ANY(${list})`.execute(
+          db,
+        )
+      ).rows;
     case 'task':
       return (
-        await sql<Row>`SELECT k.id, f.path AS folder_path, k.name AS task FROM ${t('tasks')} k JOIN ${t('folders')} f ON f.id = k.folder_id WHERE k.id = ANY(${list})`.execute(db)
+        await sql<Row>`SELECT k.id, f.path AS folder_path, k.name AS task FROM ${t('tasks')} k JOIN ${t('folders')} f ON f.id = k.folder_id WHERE k.id = ANY(${list})`.execute(
+          db,
+        )
       ).rows;
     case 'workfile':
       return (
@@ -459,7 +576,9 @@ async function uriRows(db: Database, schema: string, type: EntityType, ids: stri
       ).rows;
     case 'product':
       return (
-        await sql<Row>`SELECT p.id, f.path AS folder_path, p.name AS product FROM ${t('products')} p JOIN ${t('folders')} f ON f.id = p.folder_id WHERE p.id = ANY(${list})`.execute(db)
+        await sql<Row>`SELECT p.id, f.path AS folder_path, p.name AS product FROM ${t('products')} p JOIN ${t('folders')} f ON f.id = p.folder_id WHERE p.id = ANY(${list})`.execute(
+          db,
+        )
       ).rows;
     case 'version':
       return (

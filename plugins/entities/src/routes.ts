@@ -35,7 +35,10 @@ import {
 } from './schemas.js';
 
 /** What reads need to compute inherited attributes: the keys that inherit, and the project's values for them. */
-export async function inheritance(attributes: AttributeLibrary, project: ProjectRecord): Promise<[string[], Record<string, unknown>]> {
+export async function inheritance(
+  attributes: AttributeLibrary,
+  project: ProjectRecord,
+): Promise<[string[], Record<string, unknown>]> {
   const keys = await attributes.inheritable('folder');
   return [keys, projectBase(project.attrib, keys)];
 }
@@ -58,16 +61,30 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
       const label = spec.type;
       // AYON clients may send snake_case fields; accept them before the schema looks at the body.
       const camelizeBody = async (request: { body: unknown }) => {
-        if (request.body && typeof request.body === 'object' && !Array.isArray(request.body)) request.body = camelizeKeys(request.body as Record<string, unknown>);
+        if (request.body && typeof request.body === 'object' && !Array.isArray(request.body))
+          request.body = camelizeKeys(request.body as Record<string, unknown>);
       };
 
       app.post(
         `/api/projects/:project_name/${spec.plural}`,
-        { preValidation: camelizeBody, schema: { summary: `Create a ${label}`, params: ProjectParams, body: spec.create, response: { 201: CreatedResponse } } },
+        {
+          preValidation: camelizeBody,
+          schema: {
+            summary: `Create a ${label}`,
+            params: ProjectParams,
+            body: spec.create,
+            response: { 201: CreatedResponse },
+          },
+        },
         async (request, reply) => {
           const caller = requireUser(request);
           const project = await projects.require(caller, request.params.project_name);
-          const id = await processor.runOne(caller, project, { type: 'create', entityType: spec.type, data: request.body as Record<string, unknown> }, request.sender);
+          const id = await processor.runOne(
+            caller,
+            project,
+            { type: 'create', entityType: spec.type, data: request.body as Record<string, unknown> },
+            request.sender,
+          );
           return reply.code(201).send({ id });
         },
       );
@@ -82,33 +99,73 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
           // What the caller may not read answers exactly as what does not exist.
           const readScope = await processor.access.scope(caller, project.name, 'read');
           const query = { ids: [params[idParam]], limit: 1, caller };
-          const page = await queryEntities(db, schemaName(project.name), spec.type, query, ...(await inheritance(attributes, project)), readScope);
-          if (!page.items.length) throw new NotFound(`${label} ${params[idParam]} not found in project ${project.name}`);
+          const page = await queryEntities(
+            db,
+            schemaName(project.name),
+            spec.type,
+            query,
+            ...(await inheritance(attributes, project)),
+            readScope,
+          );
+          if (!page.items.length)
+            throw new NotFound(`${label} ${params[idParam]} not found in project ${project.name}`);
           return page.items[0].entity as { id: string };
         },
       );
 
       app.patch(
         `/api/projects/:project_name/${spec.plural}/:${idParam}`,
-        { preValidation: camelizeBody, schema: { summary: `Change a ${label}: attrib and data merge, null removes a key`, params: ItemParams, querystring: ForceQuery, body: spec.update, response: { 204: NoContent } } },
+        {
+          preValidation: camelizeBody,
+          schema: {
+            summary: `Change a ${label}: attrib and data merge, null removes a key`,
+            params: ItemParams,
+            querystring: ForceQuery,
+            body: spec.update,
+            response: { 204: NoContent },
+          },
+        },
         async (request, reply) => {
           const params = request.params as Record<string, string>;
           const caller = requireUser(request);
           const project = await projects.require(caller, params.project_name);
           const data = request.body as Record<string, unknown>;
-          await processor.runOne(caller, project, { type: 'update', entityType: spec.type, entityId: params[idParam], data, force: request.query.force }, request.sender);
+          await processor.runOne(
+            caller,
+            project,
+            {
+              type: 'update',
+              entityType: spec.type,
+              entityId: params[idParam],
+              data,
+              force: request.query.force,
+            },
+            request.sender,
+          );
           return reply.code(204).send(null);
         },
       );
 
       app.delete(
         `/api/projects/:project_name/${spec.plural}/:${idParam}`,
-        { schema: { summary: `Delete a ${label}`, params: ItemParams, querystring: ForceQuery, response: { 204: NoContent } } },
+        {
+          schema: {
+            summary: `Delete a ${label}`,
+            params: ItemParams,
+            querystring: ForceQuery,
+            response: { 204: NoContent },
+          },
+        },
         async (request, reply) => {
           const params = request.params as Record<string, string>;
           const caller = requireUser(request);
           const project = await projects.require(caller, params.project_name);
-          await processor.runOne(caller, project, { type: 'delete', entityType: spec.type, entityId: params[idParam], force: request.query.force }, request.sender);
+          await processor.runOne(
+            caller,
+            project,
+            { type: 'delete', entityType: spec.type, entityId: params[idParam], force: request.query.force },
+            request.sender,
+          );
           return reply.code(204).send(null);
         },
       );
@@ -118,7 +175,8 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
       '/api/projects/:project_name/operations',
       {
         schema: {
-          summary: 'Create, update and delete entities in one request; answered 200 with a result per operation',
+          summary:
+            'Create, update and delete entities in one request; answered 200 with a result per operation',
           params: ProjectParams,
           body: OperationsRequest,
           response: { 200: OperationsResponse },
@@ -127,26 +185,48 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
       async (request) => {
         const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
-        const result = await processor.run(caller, project, request.body.operations, { canFail: request.body.canFail, sender: request.sender });
+        const result = await processor.run(caller, project, request.body.operations, {
+          canFail: request.body.canFail,
+          sender: request.sender,
+        });
         return result;
       },
     );
 
     app.post(
       '/api/projects/:project_name/operations/background',
-      { schema: { summary: 'Run operations after answering; poll the returned id', params: ProjectParams, body: OperationsRequest, response: { 200: BackgroundStarted } } },
+      {
+        schema: {
+          summary: 'Run operations after answering; poll the returned id',
+          params: ProjectParams,
+          body: OperationsRequest,
+          response: { 200: BackgroundStarted },
+        },
+      },
       async (request) => {
         const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
         // Refuse malformed batches now, not minutes later in a poll.
         processor.checkBatch(request.body.operations);
-        return { id: await background.start(caller, project, request.body.operations, { canFail: request.body.canFail, sender: request.sender }) };
+        return {
+          id: await background.start(caller, project, request.body.operations, {
+            canFail: request.body.canFail,
+            sender: request.sender,
+          }),
+        };
       },
     );
 
     app.get(
       '/api/projects/:project_name/operations/background/:task_id',
-      { schema: { summary: 'Status of background operations: pending, in_progress (with progress), completed (with the result)', params: Type.Object({ project_name: ProjectParams.properties.project_name, task_id: Id }), response: { 200: BackgroundStatus } } },
+      {
+        schema: {
+          summary:
+            'Status of background operations: pending, in_progress (with progress), completed (with the result)',
+          params: Type.Object({ project_name: ProjectParams.properties.project_name, task_id: Id }),
+          response: { 200: BackgroundStatus },
+        },
+      },
       async (request) => {
         const project = await projects.require(requireUser(request), request.params.project_name);
         return background.status(project, request.params.task_id) as any;
@@ -155,7 +235,14 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
 
     app.post(
       '/api/projects/:project_name/tasks/:task_id/assign',
-      { schema: { summary: 'Add, remove or set the users assigned to a task', params: Type.Object({ project_name: ProjectParams.properties.project_name, task_id: Id }), body: AssignRequest, response: { 204: NoContent } } },
+      {
+        schema: {
+          summary: 'Add, remove or set the users assigned to a task',
+          params: Type.Object({ project_name: ProjectParams.properties.project_name, task_id: Id }),
+          body: AssignRequest,
+          response: { 204: NoContent },
+        },
+      },
       async (request, reply) => {
         const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
@@ -163,8 +250,18 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
         if (!task) throw new NotFound(`Task ${request.params.task_id} not found in project ${project.name}`);
         const { users, mode } = request.body;
         const current: string[] = task.assignees;
-        const assignees = mode === 'set' ? users : mode === 'add' ? [...new Set([...current, ...users])] : current.filter((u) => !users.includes(u));
-        await processor.runOne(caller, project, { type: 'update', entityType: 'task', entityId: task.id, data: { assignees } }, request.sender);
+        const assignees =
+          mode === 'set'
+            ? users
+            : mode === 'add'
+              ? [...new Set([...current, ...users])]
+              : current.filter((u) => !users.includes(u));
+        await processor.runOne(
+          caller,
+          project,
+          { type: 'update', entityType: 'task', entityId: task.id, data: { assignees } },
+          request.sender,
+        );
         return reply.code(204).send(null);
       },
     );
@@ -174,11 +271,18 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
 /** The flat folder list and the folder hierarchy: read in one query each, for project trees of any size. */
 export function folderTreeRoutes({ db, projects, attributes, processor, schemaName }: Deps) {
   /** The active folders the caller may read (with the ancestors of those, so the tree stays whole). */
-  const rows = async (caller: RequestUser, project: ProjectRecord, withAttrib: boolean, base: Record<string, unknown> = {}) => {
+  const rows = async (
+    caller: RequestUser,
+    project: ProjectRecord,
+    withAttrib: boolean,
+    base: Record<string, unknown> = {},
+  ) => {
     const schema = schemaName(project.name);
     const t = (name: string) => sql.table(`${schema}.${name}`);
     const readScope = await processor.access.scope(caller, project.name, 'read');
-    const readable = readScope ? scopeCondition(schema, readScope, caller.name, { path: sql.ref('f.path'), id: sql.ref('f.id') }, true) : sql`true`;
+    const readable = readScope
+      ? scopeCondition(schema, readScope, caller.name, { path: sql.ref('f.path'), id: sql.ref('f.id') }, true)
+      : sql`true`;
     const result = await sql<Record<string, any>>`
       SELECT f.id, f.name, f.label, f.folder_type, f.parent_id, f.path, f.status, f.tags, f.updated_at,
         coalesce(k.names, '{}') AS task_names,
@@ -194,7 +298,14 @@ export function folderTreeRoutes({ db, projects, attributes, processor, schemaNa
   return async (app: AddonApp) => {
     app.get(
       '/api/projects/:project_name/folders',
-      { schema: { summary: 'Every active folder of the project, flat, with paths and task names', params: ProjectParams, querystring: FolderListQuery, response: { 200: FolderList } } },
+      {
+        schema: {
+          summary: 'Every active folder of the project, flat, with paths and task names',
+          params: ProjectParams,
+          querystring: FolderListQuery,
+          response: { 200: FolderList },
+        },
+      },
       async (request) => {
         const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
@@ -221,15 +332,27 @@ export function folderTreeRoutes({ db, projects, attributes, processor, schemaNa
 
     app.get(
       '/api/projects/:project_name/hierarchy',
-      { schema: { summary: 'The folder tree; search and types keep matching folders and their ancestors', params: ProjectParams, querystring: HierarchyQuery } },
+      {
+        schema: {
+          summary: 'The folder tree; search and types keep matching folders and their ancestors',
+          params: ProjectParams,
+          querystring: HierarchyQuery,
+        },
+      },
       async (request) => {
         const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
         const all = await rows(caller, project, false);
-        const types = request.query.types?.split(',').map((t) => t.trim()).filter(Boolean);
+        const types = request.query.types
+          ?.split(',')
+          .map((t) => t.trim())
+          .filter(Boolean);
         const search = request.query.search?.toLowerCase();
         const matches = (row: Record<string, any>) =>
-          (!types?.length || types.includes(row.folder_type)) && (!search || row.name.toLowerCase().includes(search) || (row.label ?? '').toLowerCase().includes(search));
+          (!types?.length || types.includes(row.folder_type)) &&
+          (!search ||
+            row.name.toLowerCase().includes(search) ||
+            (row.label ?? '').toLowerCase().includes(search));
         const keep = new Set<string>();
         if (types?.length || search) {
           const byPath = new Map(all.map((row) => [row.path as string, row]));
@@ -257,7 +380,11 @@ export function folderTreeRoutes({ db, projects, attributes, processor, schemaNa
           // Rows come ordered by path, so a parent is always placed before its children.
           (row.parent_id ? nodes.get(row.parent_id)?.children : roots)?.push(node);
         }
-        return { detail: `Hierarchy loaded with ${nodes.size} folders`, projectName: project.name, hierarchy: roots };
+        return {
+          detail: `Hierarchy loaded with ${nodes.size} folders`,
+          projectName: project.name,
+          hierarchy: roots,
+        };
       },
     );
   };

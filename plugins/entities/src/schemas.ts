@@ -3,7 +3,9 @@ import { ENTITY_TYPES } from './entity-types.js';
 
 export const OperationSchema = Type.Object(
   {
-    id: Type.Optional(Type.String({ maxLength: 64, description: 'Your id for this operation, echoed in its result' })),
+    id: Type.Optional(
+      Type.String({ maxLength: 64, description: 'Your id for this operation, echoed in its result' }),
+    ),
     type: Type.Union([Type.Literal('create'), Type.Literal('update'), Type.Literal('delete')]),
     entityType: Type.Union(ENTITY_TYPES.map((t) => Type.Literal(t))),
     entityId: Type.Optional(Type.Union([Id, Type.Null()])),
@@ -34,13 +36,22 @@ export const OperationResultSchema = Type.Object({
   detail: Type.Union([Type.String(), Type.Null()]),
 });
 
-export const OperationsResponse = Type.Object({ operations: Type.Array(OperationResultSchema), success: Type.Boolean() });
+export const OperationsResponse = Type.Object({
+  operations: Type.Array(OperationResultSchema),
+  success: Type.Boolean(),
+});
 
 export const ProjectParams = Type.Object({ project_name: ProjectName });
-export const ForceQuery = Type.Object({ force: Type.Boolean({ default: false }) }, { additionalProperties: false });
+export const ForceQuery = Type.Object(
+  { force: Type.Boolean({ default: false }) },
+  { additionalProperties: false },
+);
 export const EntityResponse = Type.Object({ id: Id }, { additionalProperties: true });
 
-export const FolderListQuery = Type.Object({ attrib: Type.Boolean({ default: false }) }, { additionalProperties: false });
+export const FolderListQuery = Type.Object(
+  { attrib: Type.Boolean({ default: false }) },
+  { additionalProperties: false },
+);
 export const FolderListItem = Type.Object({
   id: Id,
   path: Type.String(),
@@ -69,7 +80,10 @@ export const HierarchyQuery = Type.Object(
 );
 
 export const AssignRequest = Type.Object(
-  { users: Type.Array(Type.String({ minLength: 1, maxLength: 128 })), mode: Type.Union([Type.Literal('add'), Type.Literal('remove'), Type.Literal('set')]) },
+  {
+    users: Type.Array(Type.String({ minLength: 1, maxLength: 128 })),
+    mode: Type.Union([Type.Literal('add'), Type.Literal('remove'), Type.Literal('set')]),
+  },
   { additionalProperties: false },
 );
 
@@ -78,7 +92,13 @@ export const BackgroundStatus = Type.Object({
   id: Id,
   status: Type.Union([Type.Literal('pending'), Type.Literal('in_progress'), Type.Literal('completed')]),
   progress: Type.Number({ minimum: 0, maximum: 100 }),
-  result: Type.Optional(Type.Object({ operations: Type.Array(OperationResultSchema), success: Type.Boolean(), detail: Type.Optional(Type.String()) })),
+  result: Type.Optional(
+    Type.Object({
+      operations: Type.Array(OperationResultSchema),
+      success: Type.Boolean(),
+      detail: Type.Optional(Type.String()),
+    }),
+  ),
 });
 
 const PerType = Type.Object({
@@ -91,10 +111,21 @@ const PerType = Type.Object({
 });
 export const ProjectStats = Type.Object({
   counts: PerType,
-  statuses: Type.Record(Type.String(), Type.Record(Type.String(), Type.Integer()), { description: 'Per entity table: status to count' }),
+  statuses: Type.Record(Type.String(), Type.Record(Type.String(), Type.Integer()), {
+    description: 'Per entity table: status to count',
+  }),
 });
 const TagList = Type.Array(Type.String());
-export const ProjectTags = Type.Object({ folders: TagList, tasks: TagList, products: TagList, versions: TagList, representations: TagList, workfiles: TagList });
+export const ProjectTags = Type.Object({
+  folders: TagList,
+  tasks: TagList,
+  products: TagList,
+  versions: TagList,
+  representations: TagList,
+  workfiles: TagList,
+});
 export const ProductTypes = Type.Object({
-  productTypes: Type.Array(Type.Object({ name: Type.String(), baseType: Type.String(), color: Type.String(), icon: Type.String() })),
+  productTypes: Type.Array(
+    Type.Object({ name: Type.String(), baseType: Type.String(), color: Type.String(), icon: Type.String() }),
+  ),
 });

@@ -91,7 +91,11 @@ export function parseUri(uri: string): ParsedUri {
   const workfile = arg('workfile', /^[^/\\]+$/);
 
   if (task !== null || workfile !== null) {
-    const mixed = [product !== null && 'products', versionText !== null && 'versions', representation !== null && 'representations'].filter(Boolean);
+    const mixed = [
+      product !== null && 'products',
+      versionText !== null && 'versions',
+      representation !== null && 'representations',
+    ].filter(Boolean);
     if (mixed.length) throw new UriError(`Tasks and workfiles cannot be queried with ${mixed.join(' or ')}`);
   }
   const version = versionText === null ? null : parseVersion(versionText);
@@ -132,7 +136,8 @@ export function formatUri(parts: UriParts): string {
     if (parts.workfile != null) args.push(['workfile', parts.workfile]);
   } else {
     if (parts.product != null) args.push(['product', parts.product]);
-    if (parts.version != null) args.push(['version', typeof parts.version === 'number' ? versionName(parts.version) : parts.version]);
+    if (parts.version != null)
+      args.push(['version', typeof parts.version === 'number' ? versionName(parts.version) : parts.version]);
     if (parts.representation != null) args.push(['representation', parts.representation]);
   }
   const query = args.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');

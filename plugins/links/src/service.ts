@@ -147,8 +147,8 @@ export class LinkService {
     const { type, input, output } = splitLinkType(linkType);
     if (input === output && body.input === body.output)
       throw new BadRequest('Cannot link an entity to itself', 'self-link');
-    await this.requireEntity(project, input, body.input, 'input', linkType);
-    await this.requireEntity(project, output, body.output, 'output', linkType);
+    await this.requireEntity(caller, project, input, body.input, 'input', linkType);
+    await this.requireEntity(caller, project, output, body.output, 'output', linkType);
 
     const id = body.id ?? newId();
     try {
@@ -190,12 +190,19 @@ export class LinkService {
     if (ids) {
       if (ids.length === 0) return [];
       select = select.where((eb) =>
-        query.direction === 'in' ? eb('output_id', 'in', ids) : query.direction === 'out' ? eb('input_id', 'in', ids) : eb.or([eb('input_id', 'in', ids), eb('output_id', 'in', ids)]),
+        query.direction === 'in'
+          ? eb('output_id', 'in', ids)
+          : query.direction === 'out'
+            ? eb('input_id', 'in', ids)
+            : eb.or([eb('input_id', 'in', ids), eb('output_id', 'in', ids)]),
       );
     }
     // A link type is named in full ("reference|version|version") or by its bare type ("reference").
     const types = query.linkTypes;
-    if (types?.length) select = select.where((eb) => eb.or([eb('link_type', 'in', types), eb(sql<string>`split_part(link_type, '|', 1)`, 'in', types)]));
+    if (types?.length)
+      select = select.where((eb) =>
+        eb.or([eb('link_type', 'in', types), eb(sql<string>`split_part(link_type, '|', 1)`, 'in', types)]),
+      );
     if (query.names?.length) select = select.where('name', 'in', query.names);
     const rows = await select.execute();
     return rows.map((row) => {
@@ -291,15 +298,16 @@ export class LinkService {
    * the request rather than something missing. The other types are only looked at on that failure path.
    */
   private async requireEntity(
+    caller: RequestUser,
     project: ProjectRecord,
     type: ProjectEntityType,
     id: string,
     field: 'input' | 'output',
     linkType: string,
   ): Promise<void> {
-    if (await this.entities.get(project.name, type, id)) return;
+    if (await this.entities.get(project.name, type, id, caller)) return;
     for (const other of ENTITY_TYPES) {
-      if (other === type || !(await this.entities.get(project.name, other, id))) continue;
+      if (other === type || !(await this.entities.get(project.name, other, id, caller))) continue;
       throw new ValidationFailed([
         {
           loc: ['body', field],

@@ -161,10 +161,11 @@ export function thumbnailRoutes({ store, projects, entities }: Deps) {
         },
         async (request, reply) => {
           const params = request.params as Record<string, string>;
-          const project = await projects.require(requireUser(request), params.project_name);
+          const caller = requireUser(request);
+          const project = await projects.require(caller, params.project_name);
           const entityId = params[idParam];
           const missing = `${capitalised(type)} ${entityId} has no thumbnail in project ${project.name}`;
-          const entity = await entities.get(project.name, type, entityId);
+          const entity = await entities.get(project.name, type, entityId, caller);
           // As in AYON, a missing entity is just one more case of "no image" for placeholder=empty: grids of
           // thumbnails keep drawing while entities are deleted under them.
           if (!entity)
@@ -196,7 +197,7 @@ export function thumbnailRoutes({ store, projects, entities }: Deps) {
           const project = await projects.require(caller, params.project_name);
           const entityId = params[idParam];
           const image = readImage(request.body);
-          if (!(await entities.get(project.name, type, entityId)))
+          if (!(await entities.get(project.name, type, entityId, caller)))
             throw new NotFound(`${capitalised(type)} ${entityId} not found in project ${project.name}`);
           // Always a new id: other entities (or cached pages) may still show the old image by its id.
           const id = newId();
