@@ -1,12 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import type { EntityDirectory, UserDirectory } from '@pipewright/sdk';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineAddon, type EntityDirectory, type UserDirectory } from '@pipewright/sdk';
 
 // One project "show": a small tree with tasks, products, versions (with a hero), representations, workfiles and a
-// link; "other" is a project artie cannot see. boss is a manager, artie an artist of "show".
+// link; "other" is a project artie cannot see. boss is a manager, artie an artist of "show"; fred reads only
+// under "shots" (a fixed folder policy standing in for the access addon, which is tested on its own).
+const shotsOnly = defineAddon({
+  name: 'shots-only',
+  version: '1.0.0',
+  title: 'Fred reads shots only (test policy)',
+  dependsOn: ['entities'],
+  setup(ctx) {
+    ctx.use('entities').setAccessPolicy({
+      folderScope: async (caller, _project, kind) =>
+        caller.name === 'fred' && kind === 'read' ? { subtree: ['shots'], below: [], assigned: false } : null,
+    });
+  },
+});
 let core: TestCore;
 let boss: string;
 let artie: string;
+let fred: string;
 const PASSWORD = 'correct horse battery';
 const P = '/api/projects/show';
 const ids: Record<string, string> = {};
@@ -59,9 +75,14 @@ async function pageAll(field: string, size: number): Promise<any[]> {
 }
 
 beforeAll(async () => {
-  core = await bootTestCore({ addons: ['graphql'] });
+  const here = dirname(fileURLToPath(import.meta.url));
+  core = await bootTestCore({
+    addons: ['graphql', 'shots-only'],
+    extraAddons: [{ definition: shotsOnly, directory: here, internal: false }],
+  });
   boss = await seed('boss', { isAdmin: true, isManager: true });
   artie = await seed('artie', { accessGroups: { show: ['artist'] } });
+  fred = await seed('fred', { accessGroups: { show: ['freelancer'] } });
   for (const name of ['show', 'other']) {
     const res = await core.request('POST', '/api/projects', { token: boss, body: { name, code: name } });
     expect(res.status).toBe(201);
@@ -463,6 +484,31 @@ describe('connections', () => {
       expect({ [key]: nodes.length }).toEqual({ [key]: stats.body.counts[key] });
       expect(new Set(nodes.map((n) => n.id)).size).toBe(nodes.length);
     }
+  });
+});
+
+describe('folder access', () => {
+  it('leaves out rows outside the read scope at every level, without errors', async () => {
+    const d = await data(
+      `{ project(name: "show") {
+        folders { edges { node { name tasks { edges { node { name } } } } } }
+        tasks { edges { node { name } } }
+        products { edges { node { name } } }
+        hidden: folder(id: "${ids.tree}") { name }
+      } }`,
+      {},
+      fred,
+    );
+    expect(d.project.folders.edges.map((e: any) => e.node.name)).toEqual([
+      'shots',
+      'sh010',
+      'sh020',
+      'sh030',
+    ]);
+    expect(d.project.folders.edges[1].node.tasks.edges.map((e: any) => e.node.name)).toEqual(['animation']);
+    expect(d.project.tasks.edges.map((e: any) => e.node.name)).toEqual(['animation']);
+    expect(d.project.products.edges).toEqual([]);
+    expect(d.project.hidden).toBeNull();
   });
 });
 
