@@ -154,9 +154,10 @@ export class ProjectService implements ProjectDirectory {
   }
 
   async require(caller: RequestUser, name: string): Promise<ProjectRecord> {
+    // Users who do not see every project get one answer for "missing" and "not yours": names are not probed.
+    if (!isManagerOrAbove(caller) && !this.canSee(caller, name)) throw new Forbidden(`You have no access to project ${name}`);
     const project = await this.find(name);
     if (!project) throw new NotFound(`Project ${name} not found`);
-    if (!this.canSee(caller, project.name)) throw new Forbidden(`You have no access to project ${project.name}`);
     return project;
   }
 
@@ -180,9 +181,9 @@ export class ProjectService implements ProjectDirectory {
 
   /** The project as the caller may see it: 404 when it does not exist, 403 when the caller has no access. */
   async requireRow(caller: RequestUser, name: string, db: Database = this.db): Promise<Row> {
+    if (!this.canSee(caller, name)) throw new Forbidden(`You have no access to project ${name}`);
     const row = await db.selectFrom('projects').selectAll().where(byName(name)).executeTakeFirst();
     if (!row) throw new NotFound(`Project ${name} not found`);
-    if (!this.canSee(caller, row.name)) throw new Forbidden(`You have no access to project ${row.name}`);
     return row;
   }
 

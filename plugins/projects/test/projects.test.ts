@@ -102,7 +102,11 @@ describe('listing projects', () => {
   it('shows a normal user only the projects an access group gives them', async () => {
     const seen = await core.request('GET', '/api/projects', { token: artist });
     expect(seen.body.projects.map((p: any) => p.name)).toEqual(['demo']);
-    expect((await core.request('GET', '/api/projects/film', { token: artist })).status).toBe(403);
+    const hidden = await core.request('GET', '/api/projects/film', { token: artist });
+    const missing = await core.request('GET', '/api/projects/nosuchfilm', { token: artist });
+    // Without access, a project that exists and one that does not answer alike.
+    expect([hidden.status, missing.status]).toEqual([403, 403]);
+    expect(hidden.body.detail.replace('film', 'X')).toBe(missing.body.detail.replace('nosuchfilm', 'X'));
     expect((await core.request('GET', '/api/projects/demo', { token: artist })).status).toBe(200);
   });
 
