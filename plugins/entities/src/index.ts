@@ -2,6 +2,7 @@ import { NotFound, defineAddon } from '@pipewright/sdk';
 import { projectMigrations } from './migrations.js';
 import { BackgroundOperations } from './background.js';
 import { EntityProcessor } from './processor.js';
+import { HierarchyCache } from './hierarchy-cache.js';
 import { queryEntities } from './query.js';
 import { productTypes, projectSummaryRoutes } from './project-summary.js';
 import { resolveRoutes } from './resolve-routes.js';
@@ -72,7 +73,7 @@ export default defineAddon({
       onDelete: (hook) => processor.onDelete(hook),
     });
     const background = new BackgroundOperations(processor, ctx.events, ctx.log);
-    const deps = { db: ctx.db, projects, attributes, processor, background, schemaName };
+    const deps = { db: ctx.db, projects, attributes, processor, background, hierarchyCache: new HierarchyCache(ctx.events), schemaName };
     await ctx.app.register(entityRoutes(deps));
     await ctx.app.register(folderTreeRoutes(deps));
     await ctx.app.register(projectSummaryRoutes(deps));

@@ -11,12 +11,14 @@ import {
   type Database,
   type ProjectDirectory,
   type ProjectRecord,
+  type FolderScope,
   type RequestUser,
 } from '@pipewright/sdk';
 import { scopeCondition } from './access.js';
 import { projectBase } from './inheritance.js';
 import { SPECS, camelizeKeys } from './entity-types.js';
 import type { BackgroundOperations } from './background.js';
+import type { HierarchyCache } from './hierarchy-cache.js';
 import type { EntityProcessor } from './processor.js';
 import { queryEntities } from './query.js';
 import { loadEntity } from './store.js';
@@ -49,6 +51,7 @@ export interface Deps {
   attributes: AttributeLibrary;
   processor: EntityProcessor;
   background: BackgroundOperations;
+  hierarchyCache: HierarchyCache;
   schemaName: (project: string) => string;
 }
 
@@ -269,17 +272,17 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
 }
 
 /** The flat folder list and the folder hierarchy: read in one query each, for project trees of any size. */
-export function folderTreeRoutes({ db, projects, attributes, processor, schemaName }: Deps) {
+export function folderTreeRoutes({ db, projects, attributes, processor, hierarchyCache: cache, schemaName }: Deps) {
   /** The active folders the caller may read (with the ancestors of those, so the tree stays whole). */
   const rows = async (
     caller: RequestUser,
     project: ProjectRecord,
+    readScope: FolderScope | null,
     withAttrib: boolean,
     base: Record<string, unknown> = {},
   ) => {
     const schema = schemaName(project.name);
     const t = (name: string) => sql.table(`${schema}.${name}`);
-    const readScope = await processor.access.scope(caller, project.name, 'read');
     const readable = readScope
       ? scopeCondition(schema, readScope, caller.name, { path: sql.ref('f.path'), id: sql.ref('f.id') }, true)
       : sql`true`;
@@ -310,7 +313,8 @@ export function folderTreeRoutes({ db, projects, attributes, processor, schemaNa
         const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
         const [, base] = await inheritance(attributes, project);
-        const folders = (await rows(caller, project, request.query.attrib, base)).map((row) => ({
+        const readScope = await processor.access.scope(caller, project.name, 'read');
+        const folders = (await rows(caller, project, readScope, request.query.attrib, base)).map((row) => ({
           id: row.id,
           path: `/${row.path}`,
           parentId: row.parent_id,
@@ -339,53 +343,68 @@ export function folderTreeRoutes({ db, projects, attributes, processor, schemaNa
           querystring: HierarchyQuery,
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
-        const all = await rows(caller, project, false);
+        const readScope = await processor.access.scope(caller, project.name, 'read');
         const types = request.query.types
           ?.split(',')
           .map((t) => t.trim())
           .filter(Boolean);
         const search = request.query.search?.toLowerCase();
-        const matches = (row: Record<string, any>) =>
-          (!types?.length || types.includes(row.folder_type)) &&
-          (!search ||
-            row.name.toLowerCase().includes(search) ||
-            (row.label ?? '').toLowerCase().includes(search));
-        const keep = new Set<string>();
-        if (types?.length || search) {
-          const byPath = new Map(all.map((row) => [row.path as string, row]));
-          for (const row of all.filter(matches)) {
-            const parts = (row.path as string).split('/');
-            for (let i = 1; i <= parts.length; i++) keep.add(byPath.get(parts.slice(0, i).join('/'))!.id);
-          }
-        }
-        const nodes = new Map<string, Record<string, any>>();
-        const roots: Record<string, any>[] = [];
-        for (const row of all) {
-          if (keep.size && !keep.has(row.id)) continue;
-          const node = {
-            id: row.id,
-            name: row.name,
-            label: row.label,
-            status: row.status,
-            folderType: row.folder_type,
-            hasTasks: row.task_names.length > 0,
-            taskNames: row.task_names,
-            parents: row.path.split('/').slice(0, -1),
-            children: [] as Record<string, any>[],
-          };
-          nodes.set(row.id, node);
-          // Rows come ordered by path, so a parent is always placed before its children.
-          (row.parent_id ? nodes.get(row.parent_id)?.children : roots)?.push(node);
-        }
-        return {
-          detail: `Hierarchy loaded with ${nodes.size} folders`,
-          projectName: project.name,
-          hierarchy: roots,
-        };
+        const build = async () =>
+          hierarchy(project, await rows(caller, project, readScope, false), types, search);
+        // The whole tree, as everyone who sees all of it gets it, is kept until a folder or task changes.
+        const body =
+          !readScope && !types?.length && !search
+            ? await cache.get(project.name, async () => JSON.stringify(await build()))
+            : JSON.stringify(await build());
+        return reply.type('application/json; charset=utf-8').send(body);
       },
     );
+  };
+}
+
+/** The folder tree from folder rows ordered by path; with types or search, matching folders and their ancestors. */
+function hierarchy(
+  project: ProjectRecord,
+  all: Record<string, any>[],
+  types: string[] | undefined,
+  search: string | undefined,
+) {
+  const matches = (row: Record<string, any>) =>
+    (!types?.length || types.includes(row.folder_type)) &&
+    (!search || row.name.toLowerCase().includes(search) || (row.label ?? '').toLowerCase().includes(search));
+  const keep = new Set<string>();
+  if (types?.length || search) {
+    const byPath = new Map(all.map((row) => [row.path as string, row]));
+    for (const row of all.filter(matches)) {
+      const parts = (row.path as string).split('/');
+      for (let i = 1; i <= parts.length; i++) keep.add(byPath.get(parts.slice(0, i).join('/'))!.id);
+    }
+  }
+  const nodes = new Map<string, Record<string, any>>();
+  const roots: Record<string, any>[] = [];
+  for (const row of all) {
+    if (keep.size && !keep.has(row.id)) continue;
+    const node = {
+      id: row.id,
+      name: row.name,
+      label: row.label,
+      status: row.status,
+      folderType: row.folder_type,
+      hasTasks: row.task_names.length > 0,
+      taskNames: row.task_names,
+      parents: row.path.split('/').slice(0, -1),
+      children: [] as Record<string, any>[],
+    };
+    nodes.set(row.id, node);
+    // Rows come ordered by path, so a parent is always placed before its children.
+    (row.parent_id ? nodes.get(row.parent_id)?.children : roots)?.push(node);
+  }
+  return {
+    detail: `Hierarchy loaded with ${nodes.size} folders`,
+    projectName: project.name,
+    hierarchy: roots,
   };
 }

@@ -9,11 +9,16 @@ const P = '/api/projects/show';
 
 async function seed(name: string, data: Record<string, unknown>) {
   const users = core.services.get('users') as UserDirectory;
-  await core.db.transaction().execute((trx) => users.create(trx, { name, password: 'correct horse battery', data }));
-  return (await core.request('POST', '/api/auth/login', { body: { name, password: 'correct horse battery' } })).body.token as string;
+  await core.db
+    .transaction()
+    .execute((trx) => users.create(trx, { name, password: 'correct horse battery', data }));
+  return (
+    await core.request('POST', '/api/auth/login', { body: { name, password: 'correct horse battery' } })
+  ).body.token as string;
 }
 
-const api = (method: string, url: string, body?: unknown, headers?: Record<string, string>) => core.request(method, url, { token, body, headers });
+const api = (method: string, url: string, body?: unknown, headers?: Record<string, string>) =>
+  core.request(method, url, { token, body, headers });
 const create = async (plural: string, body: Record<string, unknown>) => {
   const res = await api('POST', `${P}/${plural}`, body);
   if (res.status !== 201) throw new Error(`create ${plural} failed: ${res.status} ${res.text}`);
@@ -38,7 +43,15 @@ afterAll(() => core.close());
 describe('folders', () => {
   it('derive paths, default statuses and inherited attributes', async () => {
     const folder = await get('folders', hero);
-    expect(folder).toMatchObject({ name: 'hero', path: '/assets/chars/hero', parentId: chars, folderType: 'Asset', active: true, ownAttrib: [], createdBy: 'boss' });
+    expect(folder).toMatchObject({
+      name: 'hero',
+      path: '/assets/chars/hero',
+      parentId: chars,
+      folderType: 'Asset',
+      active: true,
+      ownAttrib: [],
+      createdBy: 'boss',
+    });
     const project = (await api('GET', '/api/projects/show')).body;
     const firstFolderStatus = project.statuses.find((s: any) => !s.scope || s.scope.includes('folder')).name;
     expect(folder.status).toBe(firstFolderStatus);
@@ -83,7 +96,9 @@ describe('folders', () => {
   it('answer bad input with 422', async () => {
     const bad = await api('POST', `${P}/folders`, { name: '-x-', label: "it's", status: 'Nope', colour: 1 });
     expect(bad.status).toBe(422);
-    expect(bad.body.errors.map((e: any) => e.loc.join('.'))).toEqual(expect.arrayContaining(['body.name', 'body.label', 'body.colour']));
+    expect(bad.body.errors.map((e: any) => e.loc.join('.'))).toEqual(
+      expect.arrayContaining(['body.name', 'body.label', 'body.colour']),
+    );
     const status = await api('POST', `${P}/folders`, { name: 'ok', status: 'Nope' });
     expect(status.status).toBe(422);
     expect(status.body.errors[0]).toMatchObject({ loc: ['data', 'status'], type: 'unknown_status' });
@@ -114,10 +129,17 @@ describe('publishing', () => {
     const repre = await create('representations', {
       name: 'abc',
       versionId: v1,
-      files: [{ name: 'hero.abc', path: '{root[work]}/show/hero.abc', size: 1024, hash: 'abc', hashType: 'md5' }],
+      files: [
+        { name: 'hero.abc', path: '{root[work]}/show/hero.abc', size: 1024, hash: 'abc', hashType: 'md5' },
+      ],
     });
     const version = await get('versions', v1);
-    expect(version).toMatchObject({ name: 'v001', path: '/assets/chars/hero/modelMain/v001', author: 'boss', productId: product });
+    expect(version).toMatchObject({
+      name: 'v001',
+      path: '/assets/chars/hero/modelMain/v001',
+      author: 'boss',
+      productId: product,
+    });
     expect((await get('representations', repre)).path).toBe('/assets/chars/hero/modelMain/v001/abc');
     expect((await get('folders', hero)).hasVersions).toBe(true);
     expect((await get('folders', assets)).hasVersions).toBe(true);
@@ -163,7 +185,8 @@ describe('tasks and workfiles', () => {
   it('assigns users by add, remove and set', async () => {
     const shot = await create('folders', { name: 'sh010', folderType: 'Shot' });
     const task = await create('tasks', { name: 'comp', folderId: shot, taskType: 'Compositing' });
-    const assign = (users: string[], mode: string) => api('POST', `${P}/tasks/${task}/assign`, { users, mode });
+    const assign = (users: string[], mode: string) =>
+      api('POST', `${P}/tasks/${task}/assign`, { users, mode });
     expect((await assign(['ann', 'bob'], 'add')).status).toBe(204);
     await assign(['bob', 'cy'], 'add');
     await assign(['ann'], 'remove');
@@ -173,28 +196,55 @@ describe('tasks and workfiles', () => {
     expect((await assign(['x'], 'replace')).status).toBe(422);
     const wf = await create('workfiles', { path: 'work/sh010/comp_v001.nk', taskId: task });
     expect((await get('workfiles', wf)).name).toBe('comp_v001.nk');
-    expect((await api('POST', `${P}/workfiles`, { path: 'WORK/sh010/comp_v001.nk', taskId: task })).status).toBe(409);
-    expect((await api('POST', `${P}/tasks`, { name: 'x', folderId: shot, taskType: 'Knitting' })).status).toBe(422);
+    expect(
+      (await api('POST', `${P}/workfiles`, { path: 'WORK/sh010/comp_v001.nk', taskId: task })).status,
+    ).toBe(409);
+    expect(
+      (await api('POST', `${P}/tasks`, { name: 'x', folderId: shot, taskType: 'Knitting' })).status,
+    ).toBe(422);
   });
 });
 
 describe('operations', () => {
-  const ops = (operations: unknown[], canFail = false) => api('POST', `${P}/operations`, { operations, canFail });
+  const ops = (operations: unknown[], canFail = false) =>
+    api('POST', `${P}/operations`, { operations, canFail });
 
   it('creates a folder and a task inside it in one batch, with events after commit', async () => {
     const folderId = newId();
     const res = await ops([
-      { id: 'op1', type: 'create', entityType: 'folder', entityId: folderId, data: { name: 'sh020', folderType: 'Shot' } },
+      {
+        id: 'op1',
+        type: 'create',
+        entityType: 'folder',
+        entityId: folderId,
+        data: { name: 'sh020', folderType: 'Shot' },
+      },
       { id: 'op2', type: 'create', entityType: 'task', data: { name: 'anim', folderId } },
     ]);
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
     expect(res.body.operations).toEqual([
-      { id: 'op1', type: 'create', entityType: 'folder', entityId: folderId, success: true, status: 201, errorCode: null, detail: null },
+      {
+        id: 'op1',
+        type: 'create',
+        entityType: 'folder',
+        entityId: folderId,
+        success: true,
+        status: 201,
+        errorCode: null,
+        detail: null,
+      },
       expect.objectContaining({ id: 'op2', success: true, status: 201 }),
     ]);
-    const events = await core.db.selectFrom('events').select(['topic', 'summary']).where('project_name', '=', 'show').where('topic', 'like', 'entity.%.created').execute();
-    expect(events.some((e) => e.topic === 'entity.task.created' && (e.summary as any).parentId === folderId)).toBe(true);
+    const events = await core.db
+      .selectFrom('events')
+      .select(['topic', 'summary'])
+      .where('project_name', '=', 'show')
+      .where('topic', 'like', 'entity.%.created')
+      .execute();
+    expect(
+      events.some((e) => e.topic === 'entity.task.created' && (e.summary as any).parentId === folderId),
+    ).toBe(true);
   });
 
   it('keeps paths right when a folder is renamed between creating its children in one batch', async () => {
@@ -218,7 +268,10 @@ describe('operations', () => {
     ]);
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(false);
-    expect(res.body.operations.map((o: any) => [o.success, o.status, o.errorCode])).toEqual([[true, 201, null], [false, 404, 'not-found']]);
+    expect(res.body.operations.map((o: any) => [o.success, o.status, o.errorCode])).toEqual([
+      [true, 201, null],
+      [false, 404, 'not-found'],
+    ]);
     const names = (await api('GET', `${P}/folders`)).body.folders.map((f: any) => f.name);
     expect(names).not.toContain('sh030');
     expect((await core.db.selectFrom('events').select('id').execute()).length).toBe(before.length);
@@ -226,9 +279,15 @@ describe('operations', () => {
 
   it('pins a refused row of a multi-row write on the operation that sent it', async () => {
     const names = ['sh100', 'sh101', 'SH100', 'sh103'];
-    const res = await ops(names.map((name) => ({ type: 'create', entityType: 'folder', data: { name, folderType: 'Shot' } })));
+    const res = await ops(
+      names.map((name) => ({ type: 'create', entityType: 'folder', data: { name, folderType: 'Shot' } })),
+    );
     expect(res.body.success).toBe(false);
-    expect(res.body.operations.map((o: any) => [o.success, o.status])).toEqual([[true, 201], [true, 201], [false, 409]]);
+    expect(res.body.operations.map((o: any) => [o.success, o.status])).toEqual([
+      [true, 201],
+      [true, 201],
+      [false, 409],
+    ]);
     expect(res.body.operations[2].errorCode).toBe('unique-violation');
     const folders = (await api('GET', `${P}/folders`)).body.folders.map((f: any) => f.name);
     expect(folders).not.toContain('sh100');
@@ -239,23 +298,35 @@ describe('operations', () => {
     const res = await ops([
       { type: 'create', entityType: 'folder', entityId: folder, data: { name: 'sh200', folderType: 'Shot' } },
       { type: 'create', entityType: 'task', entityId: task, data: { name: 'light', folderId: folder } },
-      { type: 'create', entityType: 'product', entityId: product, data: { name: 'render', folderId: folder, productType: 'render' } },
+      {
+        type: 'create',
+        entityType: 'product',
+        entityId: product,
+        data: { name: 'render', folderId: folder, productType: 'render' },
+      },
       { type: 'create', entityType: 'version', data: { version: 1, productId: product, taskId: task } },
       { type: 'create', entityType: 'task', data: { name: 'comp', folderId: folder } },
     ]);
     expect(res.body.success).toBe(true);
     const version = res.body.operations[3].entityId;
-    expect((await get('versions', version))).toMatchObject({ taskId: task, path: '/sh200/render/v001' });
+    expect(await get('versions', version)).toMatchObject({ taskId: task, path: '/sh200/render/v001' });
   });
 
   it('commits each operation alone with canFail', async () => {
-    const res = await ops([
-      { type: 'create', entityType: 'folder', data: { name: 'sh050', folderType: 'Shot' } },
-      { type: 'create', entityType: 'folder', data: { name: 'sh050', folderType: 'Shot' } },
-      { type: 'create', entityType: 'folder', data: { name: '-bad-' } },
-    ], true);
+    const res = await ops(
+      [
+        { type: 'create', entityType: 'folder', data: { name: 'sh050', folderType: 'Shot' } },
+        { type: 'create', entityType: 'folder', data: { name: 'sh050', folderType: 'Shot' } },
+        { type: 'create', entityType: 'folder', data: { name: '-bad-' } },
+      ],
+      true,
+    );
     expect(res.body.success).toBe(false);
-    expect(res.body.operations.map((o: any) => [o.status, o.errorCode])).toEqual([[201, null], [409, 'unique-violation'], [422, 'invalid-data']]);
+    expect(res.body.operations.map((o: any) => [o.status, o.errorCode])).toEqual([
+      [201, null],
+      [409, 'unique-violation'],
+      [422, 'invalid-data'],
+    ]);
     expect(res.body.operations[2].detail).toMatch(/data.name/);
   });
 
@@ -276,10 +347,14 @@ describe('project changes reaching entities', () => {
     const project = (await api('GET', '/api/projects/show')).body;
     const folder = await create('folders', { name: 'renamed', folderType: 'Folder' });
     const old = (await get('folders', folder)).status;
-    const statuses = project.statuses.map((s: any) => (s.name === old ? { ...s, name: 'Fresh', original_name: old } : s));
+    const statuses = project.statuses.map((s: any) =>
+      s.name === old ? { ...s, name: 'Fresh', original_name: old } : s,
+    );
     expect((await api('PATCH', '/api/projects/show', { statuses })).status).toBe(204);
     expect((await get('folders', folder)).status).toBe('Fresh');
-    expect((await api('GET', '/api/projects/show')).body.statuses.some((s: any) => 'original_name' in s)).toBe(false);
+    expect(
+      (await api('GET', '/api/projects/show')).body.statuses.some((s: any) => 'original_name' in s),
+    ).toBe(false);
   });
 });
 
@@ -287,7 +362,13 @@ describe('folder list and hierarchy', () => {
   it('lists folders flat, with attributes on request', async () => {
     const list = (await api('GET', `${P}/folders?attrib=true`)).body.folders;
     const shot = list.find((f: any) => f.name === 'sh010');
-    expect(shot).toMatchObject({ path: '/sh010', parents: [], hasTasks: true, taskNames: ['comp'], folderType: 'Shot' });
+    expect(shot).toMatchObject({
+      path: '/sh010',
+      parents: [],
+      hasTasks: true,
+      taskNames: ['comp'],
+      folderType: 'Shot',
+    });
     expect(shot.attrib.resolutionWidth).toBe(4096);
     const seq = list.find((f: any) => f.name === 'sq010');
     expect(seq.parents).toEqual(['shots']);
@@ -305,5 +386,26 @@ describe('folder list and hierarchy', () => {
     expect(searched.find((n: any) => n.name === 'shots').children.map((c: any) => c.name)).toEqual(['sq010']);
     expect(searched.some((n: any) => n.name === 'assets')).toBe(false);
     expect((await api('GET', '/api/projects/nowhere/hierarchy')).status).toBe(404);
+  });
+
+  it('answers the hierarchy again at once after folders, tasks or the project change (the cached tree is dropped)', async () => {
+    const node = async (name: string) => {
+      const walk = (nodes: any[]): any =>
+        nodes.map((n) => (n.name === name ? n : walk(n.children))).find(Boolean);
+      return walk((await api('GET', `${P}/hierarchy`)).body.hierarchy);
+    };
+    const seq = await node('sq010');
+    expect(seq).toBeTruthy();
+    expect((await api('PATCH', `${P}/folders/${seq.id}`, { label: 'Sequence ten' })).status).toBe(204);
+    expect((await node('sq010')).label).toBe('Sequence ten');
+    const task = await api('POST', `${P}/tasks`, { name: 'layout', folderId: seq.id });
+    expect(task.status).toBe(201);
+    expect((await node('sq010')).taskNames).toContain('layout');
+    expect((await api('DELETE', `${P}/tasks/${task.body.id}`)).status).toBe(204);
+    expect((await node('sq010')).taskNames).not.toContain('layout');
+    const child = await api('POST', `${P}/folders`, { name: 'sh999', folderType: 'Shot', parentId: seq.id });
+    expect((await node('sq010')).children.map((c: any) => c.name)).toContain('sh999');
+    expect((await api('DELETE', `${P}/folders/${child.body.id}`)).status).toBe(204);
+    expect(await node('sh999')).toBeUndefined();
   });
 });
