@@ -18,20 +18,36 @@ const GETS = Number(process.env.BENCH_GETS ?? 2000);
 
 /** A three-level tree: 10 roots, 10 groups under each, the rest as leaves spread over the groups. */
 function buildTree(total: number) {
-  const folders: { id: string; name: string; parentId: string | null; folderType: string; path: string }[] = [];
+  const folders: { id: string; name: string; parentId: string | null; folderType: string; path: string }[] =
+    [];
   const roots = 10;
   const groups = 100;
-  for (let r = 0; r < roots; r++) folders.push({ id: newId(), name: `ep${r}`, parentId: null, folderType: 'Episode', path: `ep${r}` });
+  for (let r = 0; r < roots; r++)
+    folders.push({ id: newId(), name: `ep${r}`, parentId: null, folderType: 'Episode', path: `ep${r}` });
   for (let g = 0; g < groups; g++) {
     const root = folders[g % roots];
-    folders.push({ id: newId(), name: `sq${g}`, parentId: root.id, folderType: 'Sequence', path: `${root.path}/sq${g}` });
+    folders.push({
+      id: newId(),
+      name: `sq${g}`,
+      parentId: root.id,
+      folderType: 'Sequence',
+      path: `${root.path}/sq${g}`,
+    });
   }
   const leaves = total - roots - groups;
   for (let l = 0; l < leaves; l++) {
     const group = folders[roots + (l % groups)];
-    folders.push({ id: newId(), name: `sh${l}`, parentId: group.id, folderType: 'Shot', path: `${group.path}/sh${l}` });
+    folders.push({
+      id: newId(),
+      name: `sh${l}`,
+      parentId: group.id,
+      folderType: 'Shot',
+      path: `${group.path}/sh${l}`,
+    });
   }
-  const tasks = folders.slice(roots + groups).flatMap((f) => ['comp', 'anim'].map((name) => ({ id: newId(), name, folderId: f.id })));
+  const tasks = folders
+    .slice(roots + groups)
+    .flatMap((f) => ['comp', 'anim'].map((name) => ({ id: newId(), name, folderId: f.id })));
   return { folders, tasks };
 }
 
@@ -42,44 +58,108 @@ async function main() {
   const dataDir = await mkdtemp(join(tmpdir(), 'pipewright-bench-'));
   // On PostgreSQL the bench works in a database of its own, dropped at the end.
   const database = process.env.DATABASE_URL ? await createTestDatabase(process.env.DATABASE_URL) : null;
-  const config = { ...readConfig({ ...process.env, LOG_LEVEL: 'warn' }), dataDir, redisUrl: null, databaseUrl: database?.url ?? null };
+  const config = {
+    ...readConfig({ ...process.env, LOG_LEVEL: 'warn' }),
+    dataDir,
+    redisUrl: null,
+    databaseUrl: database?.url ?? null,
+  };
   const server = await createServer({ config, only: ['entities', 'users'] });
   const inject = (method: string, url: string, token: string, payload?: unknown) =>
-    server.app.inject({ method: method as any, url, payload: payload as any, headers: { authorization: `Bearer ${token}` } });
+    server.app.inject({
+      method: method as any,
+      url,
+      payload: payload as any,
+      headers: { authorization: `Bearer ${token}` },
+    });
   try {
     const users = server.services.get('users') as UserDirectory;
-    await server.db.transaction().execute((trx) => users.create(trx, { name: 'bench', password: 'bench password', data: { isAdmin: true } }));
-    const token = (await server.app.inject({ method: 'POST', url: '/api/auth/login', payload: { name: 'bench', password: 'bench password' } })).json().token;
+    await server.db
+      .transaction()
+      .execute((trx) =>
+        users.create(trx, { name: 'bench', password: 'bench password', data: { isAdmin: true } }),
+      );
+    const token = (
+      await server.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { name: 'bench', password: 'bench password' },
+      })
+    ).json().token;
     for (const name of ['bench', 'rawbench']) {
       const res = await inject('POST', '/api/projects', token, { name, code: name });
       if (res.statusCode !== 201) throw new Error(res.body);
     }
     const { folders, tasks } = buildTree(FOLDERS);
     const status = (await inject('GET', '/api/projects/bench', token)).json().statuses[0].name;
-    console.log(`Pipewright project-scale benchmark: ${folders.length} folders, ${tasks.length} tasks, storage ${server.database.kind}`);
+    console.log(
+      `Pipewright project-scale benchmark: ${folders.length} folders, ${tasks.length} tasks, storage ${server.database.kind}`,
+    );
 
     // Baseline: the same rows straight into the tables with multi-row INSERTs.
     let start = process.hrtime.bigint();
     const raw = server.db.withSchema('project_rawbench');
     for (let i = 0; i < folders.length; i += BATCH) {
-      await raw.insertInto('folders').values(folders.slice(i, i + BATCH).map((f) => ({ id: f.id, name: f.name, folder_type: f.folderType, parent_id: f.parentId, path: f.path, status }))).execute();
+      await raw
+        .insertInto('folders')
+        .values(
+          folders
+            .slice(i, i + BATCH)
+            .map((f) => ({
+              id: f.id,
+              name: f.name,
+              folder_type: f.folderType,
+              parent_id: f.parentId,
+              path: f.path,
+              status,
+            })),
+        )
+        .execute();
     }
     for (let i = 0; i < tasks.length; i += BATCH) {
-      await raw.insertInto('tasks').values(tasks.slice(i, i + BATCH).map((t) => ({ id: t.id, name: t.name, task_type: 'Compositing', folder_id: t.folderId, status }))).execute();
+      await raw
+        .insertInto('tasks')
+        .values(
+          tasks
+            .slice(i, i + BATCH)
+            .map((t) => ({
+              id: t.id,
+              name: t.name,
+              task_type: 'Compositing',
+              folder_id: t.folderId,
+              status,
+            })),
+        )
+        .execute();
     }
     const rawSeconds = seconds(start);
 
     start = process.hrtime.bigint();
     const operations = [
-      ...folders.map((f) => ({ type: 'create', entityType: 'folder', entityId: f.id, data: { name: f.name, folderType: f.folderType, parentId: f.parentId } })),
-      ...tasks.map((t) => ({ type: 'create', entityType: 'task', entityId: t.id, data: { name: t.name, folderId: t.folderId } })),
+      ...folders.map((f) => ({
+        type: 'create',
+        entityType: 'folder',
+        entityId: f.id,
+        data: { name: f.name, folderType: f.folderType, parentId: f.parentId },
+      })),
+      ...tasks.map((t) => ({
+        type: 'create',
+        entityType: 'task',
+        entityId: t.id,
+        data: { name: t.name, folderId: t.folderId },
+      })),
     ];
     for (let i = 0; i < operations.length; i += BATCH) {
-      const res = await inject('POST', '/api/projects/bench/operations', token, { operations: operations.slice(i, i + BATCH) });
+      const res = await inject('POST', '/api/projects/bench/operations', token, {
+        operations: operations.slice(i, i + BATCH),
+      });
       if (!res.json().success) throw new Error(`batch ${i / BATCH} failed: ${res.body.slice(0, 500)}`);
     }
     const opsSeconds = seconds(start);
-    line('bulk create through /operations', `${opsSeconds.toFixed(1)} s (${Math.round(operations.length / opsSeconds)} entities/s)`);
+    line(
+      'bulk create through /operations',
+      `${opsSeconds.toFixed(1)} s (${Math.round(operations.length / opsSeconds)} entities/s)`,
+    );
     line('raw multi-row INSERT of the same rows (baseline)', `${rawSeconds.toFixed(1)} s`);
     line('  ratio /operations : raw            (target <= 2x)', `${(opsSeconds / rawSeconds).toFixed(1)}x`);
 
@@ -87,7 +167,12 @@ async function main() {
     const sample = folders[folders.length - 1].id;
     const keys = await (server.services.get('attributes') as any).inheritable('folder');
     const bare = Fastify();
-    bare.get('/folder/:id', async (request) => present('folder', (await loadEntity(server.db, 'project_bench', 'folder', (request.params as any).id, keys))!));
+    bare.get('/folder/:id', async (request) =>
+      present(
+        'folder',
+        (await loadEntity(server.db, 'project_bench', 'folder', (request.params as any).id, keys))!,
+      ),
+    );
     await bare.ready();
     start = process.hrtime.bigint();
     for (let i = 0; i < GETS; i++) await bare.inject({ method: 'GET', url: `/folder/${sample}` });
@@ -110,9 +195,15 @@ async function main() {
     start = process.hrtime.bigint();
     const list = await inject('GET', '/api/projects/bench/folders?attrib=true', token);
     const listSeconds = seconds(start);
-    line(`/hierarchy of ${folders.length} folders, built after a change`, `${coldSeconds.toFixed(2)} s (${(hierarchy.body.length / 1e6).toFixed(1)} MB)`);
+    line(
+      `/hierarchy of ${folders.length} folders, built after a change`,
+      `${coldSeconds.toFixed(2)} s (${(hierarchy.body.length / 1e6).toFixed(1)} MB)`,
+    );
     line('/hierarchy again, unchanged            (target <= 1 s)', `${hierarchySeconds.toFixed(2)} s`);
-    line('flat folder list with attributes', `${listSeconds.toFixed(2)} s (${(list.body.length / 1e6).toFixed(1)} MB)`);
+    line(
+      'flat folder list with attributes',
+      `${listSeconds.toFixed(2)} s (${(list.body.length / 1e6).toFixed(1)} MB)`,
+    );
     start = process.hrtime.bigint();
     await server.db.withSchema('project_bench').selectFrom('folders').selectAll().execute();
     line('  baseline: SELECT * FROM folders', `${seconds(start).toFixed(2)} s`);
@@ -122,9 +213,16 @@ async function main() {
     const inheritSeconds = seconds(start);
     if (patch.statusCode !== 204) throw new Error(patch.body);
     const check = (await inject('GET', `/api/projects/bench/folders/${sample}`, token)).json();
-    line('project attribute change re-resolving inheritance (<= 2 s)', `${inheritSeconds.toFixed(2)} s (leaf fps now ${check.attrib.fps})`);
+    line(
+      'project attribute change re-resolving inheritance (<= 2 s)',
+      `${inheritSeconds.toFixed(2)} s (leaf fps now ${check.attrib.fps})`,
+    );
     start = process.hrtime.bigint();
-    await server.db.withSchema('project_bench').updateTable('folders').set({ updated_at: new Date() }).execute();
+    await server.db
+      .withSchema('project_bench')
+      .updateTable('folders')
+      .set({ updated_at: new Date() })
+      .execute();
     line('  baseline: UPDATE of every folder row', `${seconds(start).toFixed(2)} s`);
   } finally {
     await server.close();
