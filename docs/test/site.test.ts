@@ -47,6 +47,9 @@ afterAll(async () => {
 async function visit(path: string, target: Page = page) {
   const response = await target.goto(site.url + path, { waitUntil: 'load' });
   await target.locator('h1').first().waitFor();
+  // The exported HTML streams the page into a hidden segment (<div hidden id="S:0">) that React's inline $RC script
+  // swaps in, sometimes a moment after "load"; until then the page's links and sidebar are in the DOM twice.
+  await target.waitForFunction(() => !document.querySelector('div[hidden][id^="S:"]'));
   return response;
 }
 
