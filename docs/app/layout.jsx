@@ -41,8 +41,8 @@ export default async function RootLayout({ children }) {
         <NavigationProgress />
         <Layout
           banner={
-            <Banner storageKey="pw-banner-entities-2026-11">
-              The entity engine (folders, tasks, products, versions) is landing now — <a href="/docs/dev_publishing">read what is coming</a>.
+            <Banner storageKey="pw-banner-graphql-2026-11">
+              GraphQL is served now, with an offline explorer at /graphiql — <a href="/docs/dev_api_graphql">read the guide</a>.
             </Banner>
           }
           navbar={navbar}

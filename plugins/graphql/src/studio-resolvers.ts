@@ -1,8 +1,11 @@
 import { GraphQLError } from 'graphql';
 import { sql, type RawBuilder } from 'kysely';
 import {
+  compileFilter,
   isManagerOrAbove,
   type Database,
+  type FieldKind,
+  type FieldMap,
   type EntityDirectory,
   type ProjectDirectory,
   type UserDirectory,
@@ -34,6 +37,36 @@ function userNode(user: UserRecord, caller: GraphContext['caller']) {
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   };
+}
+
+/** The keys a QueryFilter over events may name (as POST /api/query knows them). */
+const col = (name: string, kind: FieldKind) => ({ expr: sql.ref(name), kind });
+const EVENT_FIELDS: FieldMap = {
+  id: col('id', 'uuid'),
+  hash: col('hash', 'text'),
+  topic: col('topic', 'text'),
+  sender: col('sender', 'text'),
+  senderType: col('sender_type', 'text'),
+  project: col('project_name', 'text'),
+  user: col('user_name', 'text'),
+  dependsOn: col('depends_on', 'uuid'),
+  status: col('status', 'text'),
+  retries: col('retries', 'integer'),
+  description: col('description', 'text'),
+  summary: col('summary', 'json'),
+  payload: col('payload', 'json'),
+  createdAt: col('created_at', 'timestamp'),
+  updatedAt: col('updated_at', 'timestamp'),
+};
+
+function parseFilter(filter: string): unknown {
+  try {
+    return JSON.parse(filter);
+  } catch {
+    throw new GraphQLError('filter is not valid JSON', {
+      extensions: { status: 422, code: 'invalid-filter' },
+    });
+  }
 }
 
 const cursorOf = (order: number) => Buffer.from(JSON.stringify([order])).toString('base64');
@@ -74,6 +107,7 @@ async function events(db: Database, caller: GraphContext['caller'], args: Args) 
   if (args.newerThan)
     where.push(sql<boolean>`updated_at > ${timestamp(args.newerThan, 'newerThan')}::timestamptz`);
   if (!args.includeLogs) where.push(sql<boolean>`topic NOT LIKE 'log.%'`);
+  if (args.filter) where.push(compileFilter(parseFilter(args.filter), EVENT_FIELDS, ['filter']));
   // Only managers read everyone's events; others read their own.
   if (!isManagerOrAbove(caller)) where.push(sql<boolean>`user_name = ${caller.name}`);
   if (page.after) where.push(sql<boolean>`creation_order > ${orderOf(page.after, 'after')}`);

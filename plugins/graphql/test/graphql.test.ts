@@ -522,6 +522,22 @@ describe('events and inbox', () => {
     expect(JSON.parse(all.events.edges[0].node.summary)).toHaveProperty('entityId');
     const artieSees = await data('{ events { edges { node { user } } } }', {}, artie);
     expect(artieSees.events.edges.every((e: any) => e.node.user === 'artie')).toBe(true);
+    const filter = JSON.stringify({
+      conditions: [
+        { key: 'topic', value: 'entity.task.created' },
+        { key: 'user', value: 'boss' },
+      ],
+    });
+    const filtered = await data(
+      `{ events(filter: ${JSON.stringify(filter)}) { edges { node { topic user } } } }`,
+    );
+    expect(filtered.events.edges.map((e: any) => e.node)).toEqual(
+      Array(3).fill({ topic: 'entity.task.created', user: 'boss' }),
+    );
+    const badFilter = await gql(
+      `{ events(filter: ${JSON.stringify(JSON.stringify({ conditions: [{ key: 'secret', value: 1 }] }))}) { edges { node { id } } } }`,
+    );
+    expect(badFilter.body.errors[0].extensions.status).toBe(422);
     const none = await data(
       '{ events(projects: ["nowhere"]) { edges { node { id } } pageInfo { hasNextPage } } }',
     );
