@@ -57,7 +57,11 @@ export interface AccessControl {
   folderScope(caller: RequestUser, projectName: string, kind: FolderAccessKind): Promise<FolderScope | null>;
 }
 
-/** What the entities addon asks before reading or writing (registered by the access addon when it runs). */
+/**
+ * What the entities addon asks before reading or writing (registered by the access addon when it runs). It is
+ * asked inside the caller's write transaction, so it must answer from memory: on PGlite (one connection) a
+ * database read there would wait for the transaction that waits for it.
+ */
 export type FolderAccessPolicy = Pick<AccessControl, 'folderScope'>;
 
 /** True when a folder path lies in a scope (assigned folders are checked by the caller, who knows the tasks). */

@@ -1,0 +1,39 @@
+import { defineAddon } from '@pipewright/sdk';
+import { studioMigrations } from './migrations.js';
+import { accessRoutes } from './routes.js';
+import { AccessService } from './service.js';
+
+// Access groups say what a normal user may do inside a project they were given: which folders they may create,
+// read, update, publish to and delete, which attributes they see, which project settings they manage. This addon
+// stores the groups, combines a user's groups per project and tells the entities addon where a caller may act.
+//
+// Group rows are cached in each process and read again on access_group.updated / access_group.deleted, which every
+// server process hears (through Redis when there are several).
+export default defineAddon({
+  name: 'access',
+  version: '1.0.0',
+  title: 'Access groups',
+  description: 'Access groups, per-project permissions of users and folder whitelists',
+  dependsOn: ['projects', 'users', 'entities'],
+  migrations: { studio: studioMigrations },
+  async setup(ctx) {
+    const projects = ctx.use('projects');
+    const access = new AccessService(ctx.db, ctx.events, projects, ctx.use('users'), ctx.log);
+    // Read the groups before the first request, so no question ever waits for the database (see groups()).
+    await access.refresh();
+    ctx.provide('access', access);
+    ctx.use('entities').setAccessPolicy({
+      folderScope: (caller, project, kind) => access.folderScope(caller, project, kind),
+    });
+
+    ctx.events.subscribe('access_group.*', () => access.forget());
+    ctx.events.subscribe('entity.project.created', async (message) => {
+      if (message.project) await access.applyDefaults(message.project);
+    });
+    ctx.events.subscribe('entity.project.deleted', async (message) => {
+      if (message.project) await access.dropProject(message.project);
+    });
+
+    await ctx.app.register(accessRoutes(access, projects));
+  },
+});

@@ -1,0 +1,349 @@
+import {
+  Forbidden,
+  NoContent,
+  ValidationFailed,
+  isManagerOrAbove,
+  requireManager,
+  requireUser,
+  type AddonApp,
+  type ProjectDirectory,
+  type RequestUser,
+} from '@pipewright/sdk';
+import { STUDIO } from './migrations.js';
+import { completePermissions } from './permissions.js';
+import {
+  AccessGroupList,
+  GroupParams,
+  GroupsByName,
+  JsonSchemaDocument,
+  LevelParams,
+  PermissionsInput,
+  PermissionsSchema,
+  ProjectParams,
+  ProjectUserBody,
+  ProjectUserParams,
+  SetAccessBody,
+  ShareOptions,
+  UserAccessGroupsBody,
+  UserParams,
+  UserPermissions,
+  UserProjectParams,
+} from './schemas.js';
+import { groupMapOf, pathProblems, type AccessService } from './service.js';
+
+const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+export function accessRoutes(access: AccessService, projects: ProjectDirectory) {
+  /** The level a path names: "_" for the studio, else the project's canonical name (404 when missing). */
+  const writableLevel = async (projectName: string) =>
+    projectName === STUDIO ? STUDIO : (await access.requireProjects([projectName]))[0];
+
+  /** The same for reading: a normal user reads a project's groups only in a project they can reach. */
+  const readableLevel = async (caller: RequestUser, projectName: string) =>
+    projectName === STUDIO ? STUDIO : (await projects.require(caller, projectName)).name;
+
+  /** Managers, or a user whose groups give at least this project access level (1 read, 2 write). */
+  const requireProjectAccess = async (caller: RequestUser, projectName: string, level: number) => {
+    if (isManagerOrAbove(caller)) return;
+    if ((await access.permissions(caller, projectName)).project.access < level) {
+      throw new Forbidden(`Managing the users of ${projectName} needs project access level ${level}`);
+    }
+  };
+
+  /** Managers see anyone's permissions, everyone else only their own. */
+  const requireSelfOrManager = (caller: RequestUser, userName: string) => {
+    if (!isManagerOrAbove(caller) && !sameName(caller.name, userName)) {
+      throw new Forbidden("Only managers see other users' permissions");
+    }
+  };
+
+  return async (app: AddonApp) => {
+    app.get(
+      '/api/accessGroups/_schema',
+      {
+        schema: {
+          tags: ['Access'],
+          summary: "JSON schema of an access group's permissions",
+          response: { 200: JsonSchemaDocument },
+        },
+      },
+      async (request) => {
+        requireUser(request);
+        return PermissionsSchema as unknown as Record<string, unknown>;
+      },
+    );
+
+    app.get(
+      '/api/accessGroups/:project_name',
+      {
+        schema: {
+          tags: ['Access'],
+          summary:
+            'Access groups usable at a level ("_" for the studio), marking those the project redefines',
+          params: LevelParams,
+          response: { 200: AccessGroupList },
+        },
+      },
+      async (request) => {
+        const caller = requireUser(request);
+        return access.listGroups(await readableLevel(caller, request.params.project_name));
+      },
+    );
+
+    app.get(
+      '/api/accessGroups/:access_group_name/:project_name',
+      {
+        schema: {
+          tags: ['Access'],
+          summary:
+            "An access group's permissions at a level: the project's own version if it has one, else the studio's",
+          params: GroupParams,
+          response: { 200: PermissionsSchema },
+        },
+      },
+      async (request) => {
+        const caller = requireUser(request);
+        const level = await readableLevel(caller, request.params.project_name);
+        return access.getGroup(request.params.access_group_name, level);
+      },
+    );
+
+    app.put(
+      '/api/accessGroups/:access_group_name/:project_name',
+      {
+        schema: {
+          tags: ['Access'],
+          summary:
+            'Create or replace an access group at a level (managers); missing fields take their defaults',
+          params: GroupParams,
+          body: PermissionsInput,
+          response: { 204: NoContent },
+        },
+      },
+      async (request, reply) => {
+        const caller = requireManager(request);
+        const level = await writableLevel(request.params.project_name);
+        const permissions = completePermissions(request.body);
+        const problems = pathProblems(permissions, ['body']);
+        if (problems.length) throw new ValidationFailed(problems);
+        await access.saveGroup(
+          request.params.access_group_name,
+          level,
+          permissions,
+          caller.name,
+          request.sender,
+        );
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.delete(
+      '/api/accessGroups/:access_group_name/:project_name',
+      {
+        schema: {
+          tags: ['Access'],
+          summary:
+            "Delete an access group at a level (managers); a project's version falls back to the studio's",
+          params: GroupParams,
+          response: { 204: NoContent },
+        },
+      },
+      async (request, reply) => {
+        const caller = requireManager(request);
+        const level = await writableLevel(request.params.project_name);
+        await access.deleteGroup(request.params.access_group_name, level, caller.name, request.sender);
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.post(
+      '/api/access',
+      {
+        schema: {
+          tags: ['Access'],
+          summary:
+            "Set these users' access groups in these projects (managers); an empty list takes the projects away",
+          body: SetAccessBody,
+          response: { 204: NoContent },
+        },
+      },
+      async (request, reply) => {
+        const caller = requireManager(request);
+        const { accessGroups, users: userNames } = request.body;
+        const projectNames = await access.requireProjects(request.body.projects);
+        const users = [];
+        for (const name of userNames) users.push(await access.requireUser(name));
+        const problems = await access.unknownGroups(accessGroups, projectNames, ['body', 'accessGroups']);
+        if (problems.length) throw new ValidationFailed(problems);
+        const perProject = new Map(projectNames.map((project) => [project, accessGroups]));
+        await access.assign(
+          users.map((user) => ({ user, projects: perProject })),
+          caller.name,
+          request.sender,
+        );
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.patch(
+      '/api/users/:user_name/accessGroups',
+      {
+        schema: {
+          tags: ['Users'],
+          summary: "Set a user's access groups per project (managers); an empty list takes the project away",
+          params: UserParams,
+          body: UserAccessGroupsBody,
+          response: { 204: NoContent },
+        },
+      },
+      async (request, reply) => {
+        const caller = requireManager(request);
+        const user = await access.requireUser(request.params.user_name);
+        const items = request.body.accessGroups;
+        const canonical = await access.requireProjects(items.map((item) => item.project));
+        const changes = new Map<string, string[]>();
+        const problems = [];
+        for (const [i, item] of items.entries()) {
+          const project = canonical.find((name) => sameName(name, item.project))!;
+          problems.push(
+            ...(await access.unknownGroups(
+              item.accessGroups,
+              [project],
+              ['body', 'accessGroups', i, 'accessGroups'],
+            )),
+          );
+          // A project listed twice: the later entry wins, as it would when applied one by one.
+          changes.set(project, item.accessGroups);
+        }
+        if (problems.length) throw new ValidationFailed(problems);
+        await access.assign([{ user, projects: changes }], caller.name, request.sender);
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.get(
+      '/api/projects/:project_name/users',
+      {
+        schema: {
+          tags: ['Projects'],
+          summary: 'The users holding access groups in a project, with those groups (project access level 1)',
+          params: ProjectParams,
+          response: { 200: GroupsByName },
+        },
+      },
+      async (request) => {
+        const caller = requireUser(request);
+        const project = await projects.require(caller, request.params.project_name);
+        await requireProjectAccess(caller, project.name, 1);
+        return access.projectUsers(project.name);
+      },
+    );
+
+    app.patch(
+      '/api/projects/:project_name/users/:user_name',
+      {
+        schema: {
+          tags: ['Projects'],
+          summary:
+            "Set a user's access groups in a project (project access level 2); an empty list revokes access",
+          params: ProjectUserParams,
+          body: ProjectUserBody,
+          response: { 200: GroupsByName },
+        },
+      },
+      async (request) => {
+        const caller = requireUser(request);
+        const project = await projects.require(caller, request.params.project_name);
+        await requireProjectAccess(caller, project.name, 2);
+        const user = await access.requireUser(request.params.user_name);
+        // Whoever is not a manager manages others; changing one's own groups would be a way up.
+        if (!isManagerOrAbove(caller) && sameName(user.name, caller.name)) {
+          throw new Forbidden('Only managers change their own access groups');
+        }
+        const problems = await access.unknownGroups(request.body, [project.name], ['body']);
+        if (problems.length) throw new ValidationFailed(problems);
+        await access.assign(
+          [{ user, projects: new Map([[project.name, request.body]]) }],
+          caller.name,
+          request.sender,
+        );
+        return groupMapOf((await access.requireUser(user.name)).data.accessGroups);
+      },
+    );
+
+    app.get(
+      '/api/users/me/permissions',
+      {
+        schema: {
+          tags: ['Users'],
+          summary:
+            "The caller's level, studio permissions and the permissions in each project they can reach",
+          response: { 200: UserPermissions },
+        },
+      },
+      async (request) => access.userPermissions(requireUser(request)),
+    );
+
+    app.get(
+      '/api/users/me/permissions/:project_name',
+      {
+        schema: {
+          tags: ['Users'],
+          summary: "The caller's combined permissions in a project",
+          params: ProjectParams,
+          response: { 200: PermissionsSchema },
+        },
+      },
+      async (request) => {
+        const caller = requireUser(request);
+        const project = await projects.require(caller, request.params.project_name);
+        return access.permissions(caller, project.name);
+      },
+    );
+
+    app.get(
+      '/api/users/:user_name/permissions',
+      {
+        schema: {
+          tags: ['Users'],
+          summary: "A user's level, studio permissions and per-project permissions (managers, or the user)",
+          params: UserParams,
+          response: { 200: UserPermissions },
+        },
+      },
+      async (request) => {
+        requireSelfOrManager(requireUser(request), request.params.user_name);
+        return access.userPermissionsOf(request.params.user_name);
+      },
+    );
+
+    app.get(
+      '/api/users/:user_name/permissions/:project_name',
+      {
+        schema: {
+          tags: ['Users'],
+          summary: "A user's combined permissions in a project (managers, or the user)",
+          params: UserProjectParams,
+          response: { 200: PermissionsSchema },
+        },
+      },
+      async (request) => {
+        requireSelfOrManager(requireUser(request), request.params.user_name);
+        const [project] = await access.requireProjects([request.params.project_name]);
+        return access.projectPermissionsOf(request.params.user_name, project);
+      },
+    );
+
+    app.get(
+      '/api/share',
+      {
+        schema: {
+          tags: ['Access'],
+          summary: 'Whom the caller may share with: the users they can see, and everyone',
+          response: { 200: ShareOptions },
+        },
+      },
+      async (request) => access.shareOptions(requireUser(request)),
+    );
+  };
+}
