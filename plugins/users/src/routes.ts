@@ -118,7 +118,8 @@ export function userRoutes(users: UserService, db: Database) {
         url: '/api/users/:user_name/rename',
         schema: { summary: 'Rename a user (managers); sessions and API keys follow', params: UserParams, body: RenameRequest, response: { 204: NoContent } },
         handler: async (request, reply) => {
-          const caller = requireUser(request);
+          // Refused before the lookup: who is not a manager learns nothing about the name.
+          const caller = requireManager(request);
           const target = await users.require(request.params.user_name);
           requireManagerOf(caller, target);
           await users.rename(target.name, request.body.newName);

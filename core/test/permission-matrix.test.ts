@@ -1,0 +1,359 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { newId, type UserDirectory } from '@pipewright/sdk';
+import { bootTestCore, type TestCore } from '../src/testing.js';
+
+// Every route of every internal addon, as /openapi.json lists it, against seven callers. Who may call a route is
+// written down here, route by route (RULES), independently of the code: a caller the rule refuses must get exactly
+// 401 (anonymous) or 403; a caller it admits must not be refused and must never see a 500. Bodies are sampled from
+// each route's own schema, and targets that writes could destroy are names and ids that do not exist, so admitted
+// callers mostly meet 404/409/422 after the access check, which is what this suite is about.
+
+type Caller = 'anonymous' | 'outsider' | 'freelancer' | 'artist' | 'supervisor' | 'manager' | 'admin';
+const CALLERS: Caller[] = ['anonymous', 'outsider', 'freelancer', 'artist', 'supervisor', 'manager', 'admin'];
+
+/**
+ * Who is admitted: public, any logged-in user, users of the project, users whose groups give project access
+ * level >= 1 (or an unrestricted create whitelist), managers, admins, and routes about another user.
+ */
+type Rule =
+  | 'public'
+  | 'user'
+  | 'project'
+  | 'projectAccess'
+  | 'createAnywhere'
+  | 'manager'
+  | 'admin'
+  | 'self'
+  | 'selfAdmin';
+
+const admitted: Record<Rule, Caller[]> = {
+  public: CALLERS,
+  user: ['outsider', 'freelancer', 'artist', 'supervisor', 'manager', 'admin'],
+  project: ['freelancer', 'artist', 'supervisor', 'manager', 'admin'],
+  projectAccess: ['supervisor', 'manager', 'admin'],
+  // Creating at the top of the folder tree: the default artist and freelancer groups create only where they
+  // have assigned tasks.
+  createAnywhere: ['supervisor', 'manager', 'admin'],
+  manager: ['manager', 'admin'],
+  admin: ['admin'],
+  // Routes about a user (sessions, password, keys, permissions) that only that user or a manager may use; the
+  // target here is another user, so only managers and admins are admitted.
+  self: ['manager', 'admin'],
+  // ... and those only that user or an administrator may use (API keys, preferences).
+  selfAdmin: ['admin'],
+};
+
+/** "METHOD path" (as /openapi.json spells it) to its rule; every route must be listed. */
+const RULES: Record<string, Rule> = {
+  'POST /api/auth/login': 'public',
+  'GET /api/auth/sessions': 'user',
+  'POST /api/auth/sessions': 'admin',
+  'GET /api/users/{user_name}/sessions': 'self',
+  'DELETE /api/users/{user_name}/sessions/{session_id}': 'self',
+  'GET /api/attributes': 'user',
+  'PUT /api/attributes': 'admin',
+  'GET /api/attributes/{attribute_name}': 'user',
+  'PUT /api/attributes/{attribute_name}': 'admin',
+  'DELETE /api/attributes/{attribute_name}': 'admin',
+  'GET /api/anatomy/schema': 'user',
+  'GET /api/anatomy/presets': 'user',
+  'GET /api/anatomy/presets/{preset_name}': 'user',
+  'PUT /api/anatomy/presets/{preset_name}': 'manager',
+  'DELETE /api/anatomy/presets/{preset_name}': 'manager',
+  'POST /api/anatomy/presets/{preset_name}/primary': 'manager',
+  'DELETE /api/anatomy/presets/{preset_name}/primary': 'manager',
+  'POST /api/anatomy/presets/{preset_name}/rename': 'manager',
+  'GET /api/projects': 'user',
+  'POST /api/projects': 'manager',
+  'PUT /api/projects/{project_name}': 'manager',
+  'GET /api/projects/{project_name}': 'project',
+  'PATCH /api/projects/{project_name}': 'manager',
+  'DELETE /api/projects/{project_name}': 'manager',
+  'GET /api/projects/{project_name}/anatomy': 'project',
+  'POST /api/projects/{project_name}/anatomy': 'manager',
+  'GET /api/projects/{project_name}/roots': 'project',
+  'PUT /api/projects/{project_name}/roots/{site_id}': 'project',
+  'GET /api/projects/{project_name}/siteRoots': 'project',
+  'GET /api/projects/{project_name}/folders': 'project',
+  'GET /api/projects/{project_name}/hierarchy': 'project',
+  'GET /api/projects/{project_name}/stats': 'project',
+  'GET /api/projects/{project_name}/tags': 'project',
+  'GET /api/projects/{project_name}/productTypes': 'project',
+  'POST /api/projects/{project_name}/operations': 'project',
+  'POST /api/projects/{project_name}/operations/background': 'project',
+  'GET /api/projects/{project_name}/operations/background/{task_id}': 'project',
+  'POST /api/projects/{project_name}/tasks/{task_id}/assign': 'project',
+  'POST /api/resolve': 'user',
+  'POST /api/projects/{project_name}/uris': 'project',
+  'POST /api/projects/{project_name}/tasksFolders': 'project',
+  'POST /api/projects/{project_name}/repreContextFilter': 'project',
+  'GET /api/users': 'user',
+  'GET /api/users/me': 'user',
+  'GET /api/users/{user_name}': 'user',
+  'PUT /api/users/{user_name}': 'manager',
+  'PATCH /api/users/{user_name}': 'manager',
+  'DELETE /api/users/{user_name}': 'manager',
+  'PATCH /api/users/{user_name}/password': 'selfAdmin',
+  'POST /api/users/{user_name}/checkPassword': 'user', // checks a password against the policy
+  'PATCH /api/users/{user_name}/rename': 'manager',
+  'POST /api/users/{user_name}/rename': 'manager',
+  'PATCH /api/users/{user_name}/frontendPreferences': 'selfAdmin',
+  'GET /api/users/{user_name}/apikeys': 'selfAdmin',
+  'POST /api/users/{user_name}/apikeys': 'selfAdmin',
+  'PATCH /api/users/{user_name}/apikeys/{entity_id}': 'selfAdmin',
+  'DELETE /api/users/{user_name}/apikeys/{entity_id}': 'selfAdmin',
+  'GET /api/accessGroups/_schema': 'user',
+  'GET /api/accessGroups/{project_name}': 'project',
+  'GET /api/accessGroups/{access_group_name}/{project_name}': 'project',
+  'PUT /api/accessGroups/{access_group_name}/{project_name}': 'manager',
+  'DELETE /api/accessGroups/{access_group_name}/{project_name}': 'manager',
+  'POST /api/access': 'manager',
+  'PATCH /api/users/{user_name}/accessGroups': 'manager',
+  'GET /api/projects/{project_name}/users': 'projectAccess',
+  'PATCH /api/projects/{project_name}/users/{user_name}': 'projectAccess',
+  'GET /api/users/me/permissions': 'user',
+  'GET /api/users/me/permissions/{project_name}': 'project',
+  'GET /api/users/{user_name}/permissions': 'self',
+  'GET /api/users/{user_name}/permissions/{project_name}': 'self',
+  'GET /api/share': 'user',
+  'POST /api/actions/list': 'user',
+  'GET /api/actions/manage': 'manager',
+  'POST /api/actions/config': 'user',
+  'POST /api/actions/execute': 'user',
+  'GET /api/actions/take/{token}': 'user',
+  'POST /api/actions/abort/{token}': 'user',
+  'GET /api/addons': 'user',
+  'GET /api/frontendModules': 'user',
+  'POST /api/events': 'manager',
+  'GET /api/events/{event_id}': 'user',
+  'PATCH /api/events/{event_id}': 'user',
+  'DELETE /api/events/{event_id}': 'admin',
+  'POST /api/query': 'admin',
+  'POST /api/eventops': 'admin',
+  'POST /api/enroll': 'admin',
+  'GET /api/projects/{project_name}/links/types': 'project',
+  'PUT /api/projects/{project_name}/links/types/{*}': 'manager',
+  'DELETE /api/projects/{project_name}/links/types/{*}': 'manager',
+  'POST /api/projects/{project_name}/links': 'project',
+  'GET /api/projects/{project_name}/links/{link_id}': 'project',
+  'DELETE /api/projects/{project_name}/links/{link_id}': 'project',
+  'GET /graphql': 'user',
+  'POST /graphql': 'user',
+  'GET /api/info': 'public',
+  'POST /api/onboarding/abort': 'admin',
+  'POST /api/onboarding/restart': 'admin',
+  'GET /api/secrets': 'manager',
+  'GET /api/secrets/{secret_name}': 'manager',
+  'PUT /api/secrets/{secret_name}': 'admin',
+  'DELETE /api/secrets/{secret_name}': 'admin',
+  'GET /api/services': 'manager',
+  'PUT /api/services/{name}': 'admin',
+  'DELETE /api/services/{name}': 'admin',
+  'PATCH /api/services/{service_name}': 'admin',
+  'GET /api/hosts': 'manager',
+  'POST /api/hosts/heartbeat': 'admin',
+  'GET /api/metrics': 'manager',
+  'GET /api/metrics/system': 'manager',
+  'GET /api/system/restartRequired': 'user',
+  'POST /api/system/restartRequired': 'admin',
+  'POST /api/system/restart': 'admin',
+  'GET /api/system/sites': 'user',
+  'DELETE /api/system/sites/{site_id}': 'manager',
+  'GET /api/config/schema': 'user',
+  'GET /api/config': 'admin',
+  'POST /api/config': 'admin',
+  'PATCH /api/config': 'admin',
+  'GET /api/config/overrides': 'admin',
+  'GET /api/config/value/{key}': 'public',
+  'GET /api/config/files/{file_type}': 'public',
+  'PUT /api/config/files/{file_type}': 'admin',
+  'GET /api/projects/{project_name}/teams': 'project',
+  'PATCH /api/projects/{project_name}/teams': 'manager',
+  'PUT /api/projects/{project_name}/teams/{team_name}': 'manager',
+  'DELETE /api/projects/{project_name}/teams/{team_name}': 'manager',
+  'PUT /api/projects/{project_name}/teams/{team_name}/members/{member_name}': 'manager',
+  'DELETE /api/projects/{project_name}/teams/{team_name}/members/{member_name}': 'manager',
+  'POST /api/projects/{project_name}/thumbnails': 'project',
+  'GET /api/projects/{project_name}/thumbnails/{thumbnail_id}': 'manager',
+  'PUT /api/projects/{project_name}/thumbnails/{thumbnail_id}': 'manager',
+};
+// The six entity types share one set of routes, and four of them have thumbnails.
+for (const plural of ['folders', 'tasks', 'products', 'versions', 'representations', 'workfiles']) {
+  const one = `/api/projects/{project_name}/${plural}/{${plural.slice(0, -1)}_id}`;
+  RULES[`POST /api/projects/{project_name}/${plural}`] = plural === 'folders' ? 'createAnywhere' : 'project';
+  for (const method of ['GET', 'PATCH', 'DELETE']) RULES[`${method} ${one}`] = 'project';
+  if (['folders', 'tasks', 'versions', 'workfiles'].includes(plural)) {
+    RULES[`GET ${one}/thumbnail`] = 'project';
+    RULES[`POST ${one}/thumbnail`] = 'project';
+  }
+}
+
+// Routes this suite does not call, and why.
+const SKIPPED = new Set([
+  'POST /api/auth/logout', // would end the caller's own session midway; covered by the auth tests
+  'POST /api/onboarding/initialize', // refused once an administrator exists, whoever asks; covered by onboarding
+]);
+
+/** A value that satisfies a JSON schema (the first alternative of a union, the minimum of a range, ...). */
+function sample(schema: any): unknown {
+  if (!schema) return null;
+  if (schema.default !== undefined) return schema.default;
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum) return schema.enum[0];
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (alternatives) return sample(alternatives.find((s: any) => s.type !== 'null') ?? alternatives[0]);
+  switch (schema.type) {
+    case 'object': {
+      const value: Record<string, unknown> = {};
+      for (const key of schema.required ?? []) value[key] = sample(schema.properties?.[key]);
+      return value;
+    }
+    case 'array':
+      return Array.from({ length: schema.minItems ?? 0 }, () => sample(schema.items));
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? schema.exclusiveMinimum ?? 1;
+    case 'boolean':
+      return false;
+    case 'null':
+      return null;
+    case 'string':
+      if (schema.pattern === '^[0-9a-f]{32}$') return newId();
+      if (schema.format === 'date-time') return new Date().toISOString();
+      if (schema.pattern && /\[0-9a-f\]\{64\}/.test(schema.pattern)) return 'a'.repeat(64);
+      return 'probe'.padEnd(schema.minLength ?? 0, 'x');
+    default:
+      return {};
+  }
+}
+
+/** Bodies that must be right for the route to mean anything (a login with a real password). */
+const BODIES: Record<string, unknown> = {
+  'POST /api/auth/login': { name: 'probe', password: 'a long probe password' },
+};
+
+/** Path parameters: the project everyone but the outsider may use, and names and ids nothing else depends on. */
+function fillPath(path: string, project: string): string {
+  return path.replace(/\{([^}]+)\}/g, (_match, name: string) => {
+    if (name === 'project_name') return project;
+    if (name.endsWith('_id') && name !== 'site_id') return newId();
+    if (name === 'token') return 'a'.repeat(64);
+    if (name === 'file_type') return 'studio_logo';
+    if (name === 'key') return 'studioName';
+    if (name === '*') return 'probe|folder|folder';
+    if (name === 'access_group_name') return 'artist';
+    return 'probe';
+  });
+}
+
+let core: TestCore;
+const tokens: Partial<Record<Caller, string>> = {};
+let routes: { method: string; path: string; operation: any }[] = [];
+
+beforeAll(async () => {
+  core = await bootTestCore({
+    addons: [
+      'access',
+      'actions',
+      'addons',
+      'anatomy',
+      'attributes',
+      'auth',
+      'entities',
+      'events',
+      'graphql',
+      'links',
+      'onboarding',
+      'projects',
+      'secrets',
+      'services',
+      'system',
+      'teams',
+      'thumbnails',
+      'users',
+      'webapp',
+      'websocket',
+    ],
+  });
+  const users = core.services.get('users') as UserDirectory;
+  const people: Record<Exclude<Caller, 'anonymous'>, Record<string, unknown>> = {
+    admin: { isAdmin: true },
+    manager: { isManager: true },
+    supervisor: { accessGroups: { demo: ['supervisor'] } },
+    artist: { accessGroups: { demo: ['artist'] } },
+    freelancer: { accessGroups: { demo: ['freelancer'] } },
+    outsider: { accessGroups: { elsewhere: ['artist'] } },
+  };
+  for (const [name, data] of Object.entries(people)) {
+    await core.db
+      .transaction()
+      .execute((trx) => users.create(trx, { name, password: 'a long probe password', data }));
+    tokens[name as Caller] = (
+      await core.request('POST', '/api/auth/login', { body: { name, password: 'a long probe password' } })
+    ).body.token;
+  }
+  await core.db
+    .transaction()
+    .execute((trx) => users.create(trx, { name: 'probe', password: 'a long probe password' }));
+  expect(
+    (
+      await core.request('POST', '/api/projects', {
+        token: tokens.admin,
+        body: { name: 'demo', code: 'demo' },
+      })
+    ).status,
+  ).toBe(201);
+  const doc = (await core.request('GET', '/openapi.json')).body;
+  routes = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, operations]) =>
+    Object.entries(operations).map(([method, operation]) => ({
+      method: method.toUpperCase(),
+      path,
+      operation,
+    })),
+  );
+  // Deleting the project and the probe user last: the other probes need them.
+  const last = (r: { method: string; path: string }) =>
+    r.method === 'DELETE' && ['/api/projects/{project_name}', '/api/users/{user_name}'].includes(r.path);
+  routes.sort((a, b) => Number(last(a)) - Number(last(b)));
+}, 60_000);
+afterAll(() => core?.close());
+
+describe('permission matrix', () => {
+  it('has a rule for every route the server serves', () => {
+    const unlisted = routes
+      .map((r) => `${r.method} ${r.path}`)
+      .filter((key) => !(key in RULES) && !SKIPPED.has(key));
+    expect(unlisted).toEqual([]);
+    const stale = Object.keys(RULES).filter((key) => !routes.some((r) => `${r.method} ${r.path}` === key));
+    expect(stale).toEqual([]);
+  });
+
+  it('refuses exactly the callers each rule refuses, admits the others, and never answers 500', async () => {
+    const wrong: string[] = [];
+    for (const { method, path, operation } of routes) {
+      const key = `${method} ${path}`;
+      if (SKIPPED.has(key) || !(key in RULES)) continue;
+      const rule = RULES[key];
+      const body = operation.requestBody?.content?.['application/json']?.schema;
+      const query = Object.fromEntries(
+        (operation.parameters ?? [])
+          .filter((p: any) => p.in === 'query' && p.required)
+          .map((p: any) => [p.name, String(sample(p.schema))]),
+      );
+      for (const caller of CALLERS) {
+        const url =
+          fillPath(path, 'demo') + (Object.keys(query).length ? `?${new URLSearchParams(query)}` : '');
+        const payload = BODIES[key] ?? (body ? sample(body) : undefined);
+        const res = await core.request(method, url, { token: tokens[caller], body: payload });
+        const expected = admitted[rule].includes(caller) ? 'admitted' : caller === 'anonymous' ? 401 : 403;
+        const ok =
+          expected === 'admitted'
+            ? ![401, 403].includes(res.status) && res.status < 500
+            : res.status === expected;
+        if (!ok)
+          wrong.push(`${key} as ${caller}: ${res.status} (expected ${expected}) ${res.text.slice(0, 120)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 300_000);
+});
