@@ -49,12 +49,24 @@ export interface Permissions {
   advanced: { show_sibling_tasks: boolean };
 }
 
+/**
+ * Which attributes and fields a caller may read and change in a project's entities, when that is restricted
+ * (null: unrestricted). Reading hides unlisted attributes; changing refuses unlisted attributes and fields
+ * (wire names such as name, status, assignees, parentId), except thumbnailId, which is always writable.
+ */
+export interface AttributeAccess {
+  read: string[] | null;
+  write: { attributes: string[]; fields: string[] } | null;
+}
+
 /** Provided by the access addon. */
 export interface AccessControl {
   /** The caller's combined permissions in a project (everything allowed for managers and above). */
   permissions(caller: RequestUser, projectName: string): Promise<Permissions>;
   /** Where the caller may do `kind` in the project: null when unrestricted. */
   folderScope(caller: RequestUser, projectName: string, kind: FolderAccessKind): Promise<FolderScope | null>;
+  /** Which attributes and fields the caller may read and change: null when nothing is restricted. */
+  attributeAccess(caller: RequestUser, projectName: string): Promise<AttributeAccess | null>;
 }
 
 /**
@@ -62,7 +74,7 @@ export interface AccessControl {
  * asked inside the caller's write transaction, so it must answer from memory: on PGlite (one connection) a
  * database read there would wait for the transaction that waits for it.
  */
-export type FolderAccessPolicy = Pick<AccessControl, 'folderScope'>;
+export type FolderAccessPolicy = Pick<AccessControl, 'folderScope' | 'attributeAccess'>;
 
 /** True when a folder path lies in a scope (assigned folders are checked by the caller, who knows the tasks). */
 export function pathInScope(scope: FolderScope, path: string): boolean {

@@ -24,6 +24,7 @@ export default defineAddon({
     ctx.provide('access', access);
     ctx.use('entities').setAccessPolicy({
       folderScope: (caller, project, kind) => access.folderScope(caller, project, kind),
+      attributeAccess: (caller, project) => access.attributeAccess(caller, project),
     });
 
     ctx.events.subscribe('access_group.*', () => access.forget());

@@ -7,6 +7,7 @@ import {
   type Database,
   type EventBus,
   type FolderAccessKind,
+  type AttributeAccess,
   type FolderScope,
   type Permissions,
   type Problem,
@@ -202,6 +203,16 @@ export class AccessService implements AccessControl {
   ): Promise<FolderScope | null> {
     if (isManagerOrAbove(caller)) return null;
     return whitelistScope((await this.permissions(caller, projectName))[kind]);
+  }
+
+  async attributeAccess(caller: RequestUser, projectName: string): Promise<AttributeAccess | null> {
+    if (isManagerOrAbove(caller)) return null;
+    const { attrib_read: read, attrib_write: write } = await this.permissions(caller, projectName);
+    if (!read.enabled && !write.enabled) return null;
+    return {
+      read: read.enabled ? read.attributes : null,
+      write: write.enabled ? { attributes: write.attributes, fields: write.fields } : null,
+    };
   }
 
   /** What GET /api/users/{name}/permissions answers: the user's level, studio permissions, and every project's. */

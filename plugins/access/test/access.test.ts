@@ -113,6 +113,25 @@ describe('the seeded groups', () => {
     expect((await anonymous('GET', '/api/accessGroups/artist/_')).status).toBe(401);
   });
 
+  it('restrict attributes only where a group lists them, and never for managers', async () => {
+    const boss_ = identity('boss', {}, { isManager: true });
+    const res = await as(boss)('PUT', '/api/accessGroups/lighter/show', {
+      attrib_read: { enabled: true, attributes: ['fps', 'frameStart'] },
+      attrib_write: { enabled: true, attributes: ['fps'], fields: ['status'] },
+    });
+    expect(res.status).toBe(204);
+    expect(await access().attributeAccess(identity('lux', { show: ['lighter'] }), 'show')).toEqual({
+      read: ['fps', 'frameStart'],
+      write: { attributes: ['fps'], fields: ['status'] },
+    });
+    // A group that leaves attributes unrestricted wins the union.
+    expect(
+      await access().attributeAccess(identity('lux', { show: ['lighter', 'artist'] }), 'show'),
+    ).toBeNull();
+    expect(await access().attributeAccess(boss_, 'show')).toBeNull();
+    expect((await as(boss)('DELETE', '/api/accessGroups/lighter/show')).status).toBe(204);
+  });
+
   it('give artists and freelancers the folders of their tasks', async () => {
     expect(await access().folderScope(identity('artie', { show: ['artist'] }), 'show', 'create')).toEqual({
       subtree: [],

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import {
   isManagerOrAbove,
+  type AttributeAccess,
   type FolderAccessKind,
   type FolderAccessPolicy,
   type FolderScope,
@@ -29,6 +30,38 @@ export class FolderAccess {
     if (!caller || !this.policy || isManagerOrAbove(caller)) return null;
     return this.policy.folderScope(caller, projectName, kind);
   }
+
+  /** Which attributes and fields the caller may read and change: null when nothing restricts them. */
+  async attributes(caller: RequestUser | undefined, projectName: string): Promise<AttributeAccess | null> {
+    if (!caller || !this.policy || isManagerOrAbove(caller)) return null;
+    return this.policy.attributeAccess(caller, projectName);
+  }
+
+  /** What a caller's reads are limited to: the rows in their read scope, the attributes they may see. */
+  async read(caller: RequestUser | undefined, projectName: string): Promise<ReadAccess> {
+    const [scope, attributes] = await Promise.all([
+      this.scope(caller, projectName, 'read'),
+      this.attributes(caller, projectName),
+    ]);
+    return { scope, attributes: attributes?.read ?? null };
+  }
+}
+
+export interface ReadAccess {
+  scope: FolderScope | null;
+  attributes: string[] | null;
+}
+
+/** An entity as the caller may see it: attributes outside their read list are left out of attrib and ownAttrib. */
+export function hideAttributes<T extends Record<string, any>>(entity: T, visible: string[] | null): T {
+  if (!visible) return entity;
+  const attrib = Object.fromEntries(
+    Object.entries(entity.attrib ?? {}).filter(([key]) => visible.includes(key)),
+  );
+  const ownAttrib = Array.isArray(entity.ownAttrib)
+    ? entity.ownAttrib.filter((key: string) => visible.includes(key))
+    : entity.ownAttrib;
+  return { ...entity, attrib, ownAttrib };
 }
 
 /** "path lies strictly below parent", as a byte-wise range the text_pattern_ops index serves (see inSubtree). */

@@ -32,7 +32,7 @@ export default defineAddon({
       async get(projectName, type, id, caller) {
         const project = await projects.find(projectName);
         if (!project) return null;
-        const readScope = await processor.access.scope(caller, project.name, 'read');
+        const access = await processor.access.read(caller, project.name);
         const query = { ids: [id], limit: 1, caller };
         const page = await queryEntities(
           ctx.db,
@@ -40,20 +40,20 @@ export default defineAddon({
           type,
           query,
           ...(await inheritance(attributes, project)),
-          readScope,
+          access,
         );
         return page.items[0]?.entity ?? null;
       },
       async query(projectName, type, query) {
         const project = await existing(projectName);
-        const readScope = await processor.access.scope(query.caller, project.name, 'read');
+        const access = await processor.access.read(query.caller, project.name);
         return queryEntities(
           ctx.db,
           schemaName(project.name),
           type,
           query,
           ...(await inheritance(attributes, project)),
-          readScope,
+          access,
         );
       },
       setAccessPolicy: (policy) => processor.access.register(policy),
@@ -73,7 +73,15 @@ export default defineAddon({
       onDelete: (hook) => processor.onDelete(hook),
     });
     const background = new BackgroundOperations(processor, ctx.events, ctx.log);
-    const deps = { db: ctx.db, projects, attributes, processor, background, hierarchyCache: new HierarchyCache(ctx.events), schemaName };
+    const deps = {
+      db: ctx.db,
+      projects,
+      attributes,
+      processor,
+      background,
+      hierarchyCache: new HierarchyCache(ctx.events),
+      schemaName,
+    };
     await ctx.app.register(entityRoutes(deps));
     await ctx.app.register(folderTreeRoutes(deps));
     await ctx.app.register(projectSummaryRoutes(deps));

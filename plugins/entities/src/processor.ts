@@ -16,6 +16,7 @@ import {
   type DatabaseTransaction,
   type EventBus,
   type EventInput,
+  type AttributeAccess,
   type FolderAccessKind,
   type FolderScope,
   type ProjectRecord,
@@ -68,6 +69,8 @@ interface Batch {
   current: number;
   /** The caller's folder whitelist per kind of write, read once per batch (null: unrestricted). */
   scopes: Map<FolderAccessKind, FolderScope | null>;
+  /** The attributes and fields the caller may change, once read (undefined: not asked yet; null: unrestricted). */
+  attributes?: AttributeAccess | null;
 }
 
 /** A buffered row the database refused, pinned to the operation that made it. */
@@ -408,6 +411,25 @@ export class EntityProcessor {
     throw new Forbidden(`You have no ${kind} access here`);
   }
 
+  /** Refuse changes to attributes and fields the caller's groups do not let them write (thumbnails always). */
+  private async allowFields(batch: Batch, data: Json): Promise<void> {
+    if (batch.attributes === undefined)
+      batch.attributes = await this.access.attributes(batch.caller, batch.project.name);
+    const write = batch.attributes?.write;
+    if (!write) return;
+    // Groups name fields as AYON stores them (parent_id) or as the wire spells them (parentId).
+    const listed = (field: string) =>
+      write.fields.includes(field) ||
+      write.fields.includes(field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+    const refused = [
+      ...Object.keys(data).filter((field) => field !== 'attrib' && field !== 'thumbnailId' && !listed(field)),
+      ...Object.keys((data.attrib ?? {}) as Json)
+        .filter((key) => !write.attributes.includes(key))
+        .map((key) => `attrib.${key}`),
+    ];
+    if (refused.length) throw new Forbidden(`You may not change ${refused.join(', ')}`);
+  }
+
   /** The path and id of the folder an entity lives in (a folder's own). */
   private async folderOf(
     trx: DatabaseTransaction,
@@ -604,6 +626,7 @@ export class EntityProcessor {
     await this.allow(trx, batch, WRITE_KIND[spec.type], () => this.folderOf(trx, batch, spec.type, current));
     const data = camelizeKeys(operation.data ?? {});
     await this.validate(spec, data, 'update');
+    await this.allowFields(batch, data);
     if (data.status !== undefined) data.status = this.status(batch, spec.type, data.status);
     if (spec.typeField && data[spec.typeField.field] !== undefined)
       data[spec.typeField.field] = this.kind(batch, spec, data[spec.typeField.field]);

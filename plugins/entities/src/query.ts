@@ -7,9 +7,8 @@ import {
   type EntityQuery,
   type FieldKind,
   type FieldMap,
-  type FolderScope,
 } from '@pipewright/sdk';
-import { scopeCondition } from './access.js';
+import { hideAttributes, scopeCondition, type ReadAccess } from './access.js';
 import type { EntityType } from './entity-types.js';
 import { present, selectEntities } from './store.js';
 
@@ -143,15 +142,15 @@ export async function queryEntities(
   q: EntityQuery,
   inheritable: string[],
   base: Record<string, unknown>,
-  readScope: FolderScope | null = null,
+  access: ReadAccess = { scope: null, attributes: null },
 ): Promise<EntityPage> {
   const where = conditions(type, schema, q);
   // Rows outside the caller's read access are left out, as if they did not exist.
-  if (readScope && q.caller) {
+  if (access.scope && q.caller) {
     where.push(
       scopeCondition(
         schema,
-        readScope,
+        access.scope,
         q.caller.name,
         { path: sql.ref('e.access_path'), id: sql.ref('e.access_folder') },
         type === 'folder',
@@ -190,7 +189,7 @@ export async function queryEntities(
     groupsWithMore,
     items: rows.map((row) => ({
       cursor: encodeCursor(Number(row.creation_order)),
-      entity: present(type, row),
+      entity: hideAttributes(present(type, row), access.attributes),
     })),
   };
 }

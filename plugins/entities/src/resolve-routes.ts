@@ -415,7 +415,7 @@ export function resolveRoutes({ db, projects, attributes, processor, schemaName 
                 { ids, limit: ids.length, caller },
                 inheritable,
                 base,
-                scope,
+                { scope, attributes: null },
               )
             ).items.map((item) => item.entity.id as string)
           : ids;

@@ -14,7 +14,7 @@ import {
   type FolderScope,
   type RequestUser,
 } from '@pipewright/sdk';
-import { scopeCondition } from './access.js';
+import { hideAttributes, scopeCondition } from './access.js';
 import { projectBase } from './inheritance.js';
 import { SPECS, camelizeKeys } from './entity-types.js';
 import type { BackgroundOperations } from './background.js';
@@ -100,7 +100,7 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
           const caller = requireUser(request);
           const project = await projects.require(caller, params.project_name);
           // What the caller may not read answers exactly as what does not exist.
-          const readScope = await processor.access.scope(caller, project.name, 'read');
+          const access = await processor.access.read(caller, project.name);
           const query = { ids: [params[idParam]], limit: 1, caller };
           const page = await queryEntities(
             db,
@@ -108,7 +108,7 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
             spec.type,
             query,
             ...(await inheritance(attributes, project)),
-            readScope,
+            access,
           );
           if (!page.items.length)
             throw new NotFound(`${label} ${params[idParam]} not found in project ${project.name}`);
@@ -272,7 +272,14 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
 }
 
 /** The flat folder list and the folder hierarchy: read in one query each, for project trees of any size. */
-export function folderTreeRoutes({ db, projects, attributes, processor, hierarchyCache: cache, schemaName }: Deps) {
+export function folderTreeRoutes({
+  db,
+  projects,
+  attributes,
+  processor,
+  hierarchyCache: cache,
+  schemaName,
+}: Deps) {
   /** The active folders the caller may read (with the ancestors of those, so the tree stays whole). */
   const rows = async (
     caller: RequestUser,
@@ -313,23 +320,30 @@ export function folderTreeRoutes({ db, projects, attributes, processor, hierarch
         const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
         const [, base] = await inheritance(attributes, project);
-        const readScope = await processor.access.scope(caller, project.name, 'read');
-        const folders = (await rows(caller, project, readScope, request.query.attrib, base)).map((row) => ({
-          id: row.id,
-          path: `/${row.path}`,
-          parentId: row.parent_id,
-          parents: row.path.split('/').slice(0, -1),
-          name: row.name,
-          label: row.label,
-          folderType: row.folder_type,
-          hasTasks: row.task_names.length > 0,
-          hasChildren: row.has_children,
-          taskNames: row.task_names,
-          status: row.status,
-          tags: row.tags,
-          ...(request.query.attrib ? { attrib: row.all_attrib, ownAttrib: Object.keys(row.own_attrib) } : {}),
-          updatedAt: new Date(row.updated_at).toISOString(),
-        }));
+        const access = await processor.access.read(caller, project.name);
+        const folders = (await rows(caller, project, access.scope, request.query.attrib, base)).map(
+          (row) => ({
+            id: row.id,
+            path: `/${row.path}`,
+            parentId: row.parent_id,
+            parents: row.path.split('/').slice(0, -1),
+            name: row.name,
+            label: row.label,
+            folderType: row.folder_type,
+            hasTasks: row.task_names.length > 0,
+            hasChildren: row.has_children,
+            taskNames: row.task_names,
+            status: row.status,
+            tags: row.tags,
+            ...(request.query.attrib
+              ? hideAttributes(
+                  { attrib: row.all_attrib, ownAttrib: Object.keys(row.own_attrib) },
+                  access.attributes,
+                )
+              : {}),
+            updatedAt: new Date(row.updated_at).toISOString(),
+          }),
+        );
         return { detail: `${folders.length} folders`, folders };
       },
     );

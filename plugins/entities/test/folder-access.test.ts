@@ -37,11 +37,17 @@ const whitelists = defineAddon({
   title: 'Fixed whitelists (test policy)',
   dependsOn: ['entities'],
   setup(ctx) {
-    ctx
-      .use('entities')
-      .setAccessPolicy({
-        folderScope: async (caller, _project, kind) => SCOPES[caller.name]?.[kind] ?? null,
-      });
+    ctx.use('entities').setAccessPolicy({
+      folderScope: async (caller, _project, kind) => SCOPES[caller.name]?.[kind] ?? null,
+      // walt sees three attributes and may change fps, the label and where a folder sits.
+      attributeAccess: async (caller) =>
+        caller.name === 'walt'
+          ? {
+              read: ['fps', 'frameStart', 'frameEnd'],
+              write: { attributes: ['fps'], fields: ['label', 'parent_id'] },
+            }
+          : null,
+    });
   },
 });
 
@@ -206,6 +212,25 @@ describe('writing', () => {
     ).toBe(204);
     expect((await fred('POST', `${P}/products`, elsewhere)).status).toBe(201);
     expect(paths(await fred('GET', `${P}/folders`))).toEqual(['/shots', '/shots/sh010', '/shots/sh020']);
+  });
+
+  it('hides attributes outside the read list and refuses changes outside the write list', async () => {
+    const oak = await walt('GET', `${P}/folders/${ids.oak}`);
+    expect(Object.keys(oak.body.attrib).sort()).toEqual(['fps', 'frameEnd', 'frameStart']);
+    const listed = (await walt('GET', `${P}/folders?attrib=true`)).body.folders.find(
+      (f: any) => f.name === 'oak',
+    );
+    expect(Object.keys(listed.attrib).sort()).toEqual(['fps', 'frameEnd', 'frameStart']);
+    expect((await walt('PATCH', `${P}/folders/${ids.oak}`, { attrib: { fps: 48 } })).status).toBe(204);
+    const frames = await walt('PATCH', `${P}/folders/${ids.oak}`, { attrib: { frameEnd: 1200 } });
+    expect(frames.status).toBe(403);
+    expect(frames.body.detail).toContain('attrib.frameEnd');
+    expect((await walt('PATCH', `${P}/folders/${ids.oak}`, { status: 'In progress' })).status).toBe(403);
+    expect((await walt('PATCH', `${P}/folders/${ids.oak}`, { thumbnailId: null })).status).toBe(204);
+    expect((await boss('GET', `${P}/folders/${ids.oak}`)).body.attrib).toMatchObject({
+      fps: 48,
+      resolutionWidth: 1920,
+    });
   });
 
   it('never restricts managers', async () => {

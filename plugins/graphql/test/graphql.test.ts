@@ -16,6 +16,7 @@ const shotsOnly = defineAddon({
     ctx.use('entities').setAccessPolicy({
       folderScope: async (caller, _project, kind) =>
         caller.name === 'fred' && kind === 'read' ? { subtree: ['shots'], below: [], assigned: false } : null,
+      attributeAccess: async (caller) => (caller.name === 'fred' ? { read: ['fps'], write: null } : null),
     });
   },
 });
@@ -509,6 +510,14 @@ describe('folder access', () => {
     expect(d.project.tasks.edges.map((e: any) => e.node.name)).toEqual(['animation']);
     expect(d.project.products.edges).toEqual([]);
     expect(d.project.hidden).toBeNull();
+    // Attributes outside the read list are hidden too: typed attrib answers null, allAttrib leaves them out.
+    const shot = await data(
+      `{ project(name: "show") { folder(id: "${ids.sh010}") { attrib { fps resolutionWidth } allAttrib ownAttrib } } }`,
+      {},
+      fred,
+    );
+    expect(shot.project.folder.attrib).toEqual({ fps: 24, resolutionWidth: null });
+    expect(Object.keys(JSON.parse(shot.project.folder.allAttrib))).toEqual(['fps']);
   });
 });
 
