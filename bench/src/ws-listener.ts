@@ -7,9 +7,9 @@ const received: Record<string, number> = {};
 const expected = Number(process.env.BENCH_EXPECT);
 const socket = new WebSocket(process.env.BENCH_WS_URL!);
 const finish = () => {
-  process.stdout.write(`${JSON.stringify(received)}\n`);
   socket.close();
-  process.exit(0);
+  // Exit only once the (large) line is flushed: a pipe is written asynchronously.
+  process.stdout.write(`${JSON.stringify(received)}\n`, () => process.exit(0));
 };
 socket.on('open', () =>
   socket.send(JSON.stringify({ topic: 'auth', token: process.env.BENCH_TOKEN, subscribe: ['bench.'] })),
