@@ -1,0 +1,488 @@
+// Valid requests for the write routes of the permission matrix (permission-matrix.test.ts): for each route, what a
+// given caller sends so that, when the caller is admitted, the route succeeds with its documented status. Each
+// scenario prepares what it needs as the administrator first (a user to delete, a link of the caller's own, ...),
+// so that every admitted caller meets a fresh target.
+
+import { newId } from '@pipewright/sdk';
+import type { TestCore } from '../src/testing.js';
+
+export type Caller = 'anonymous' | 'outsider' | 'freelancer' | 'artist' | 'supervisor' | 'manager' | 'admin';
+
+export interface WriteRequest {
+  /** Path parameters by name (the rest are filled as for any probe). */
+  path?: Record<string, string>;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** What the scenarios share: the core, the callers' tokens and the fixtures made for the reads. */
+export interface MatrixContext {
+  core: TestCore;
+  tokens: Partial<Record<Caller, string>>;
+  fixtures: Record<string, string>;
+}
+
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+const png = { body: PNG, headers: { 'content-type': 'image/png' } };
+
+type Scenario = (caller: Caller, ctx: MatrixContext) => Promise<WriteRequest> | WriteRequest;
+
+/** As the administrator: create something and answer its id (or the whole answer). */
+async function asAdmin(
+  ctx: MatrixContext,
+  method: string,
+  url: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) {
+  const res = await ctx.core.request(method, url, { token: ctx.tokens.admin, body, headers });
+  if (res.status >= 300) throw new Error(`setup ${method} ${url}: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+const P = '/api/projects/demo';
+let counter = 0;
+/** A name no earlier probe used. */
+const fresh = (prefix: string) => `${prefix}_${++counter}`;
+
+/** A folder holding a task assigned to the artist and the freelancer: all default groups may act in it. */
+async function assignedFolder(ctx: MatrixContext): Promise<string> {
+  const folder = (
+    await asAdmin(ctx, 'POST', `${P}/folders`, {
+      name: fresh('f'),
+      folderType: 'Folder',
+      parentId: ctx.fixtures.folder_id,
+    })
+  ).id;
+  await asAdmin(ctx, 'POST', `${P}/tasks`, {
+    name: 'work',
+    folderId: folder,
+    assignees: ['artist', 'freelancer'],
+  });
+  return folder;
+}
+
+export const WRITES: Record<string, Scenario> = {
+  // Entities, in the folder whose task the artist and the freelancer hold.
+  'POST /api/projects/{project_name}/folders': () => ({ body: { name: fresh('top'), folderType: 'Folder' } }),
+  'PATCH /api/projects/{project_name}/folders/{folder_id}': (_c, ctx) => ({
+    path: { folder_id: ctx.fixtures.folder_id },
+    body: { label: fresh('Label') },
+  }),
+  'DELETE /api/projects/{project_name}/folders/{folder_id}': async (_c, ctx) => ({
+    path: { folder_id: await assignedFolder(ctx) },
+  }),
+  'POST /api/projects/{project_name}/tasks': (_c, ctx) => ({
+    body: { name: fresh('t'), folderId: ctx.fixtures.folder_id },
+  }),
+  'PATCH /api/projects/{project_name}/tasks/{task_id}': (_c, ctx) => ({
+    path: { task_id: ctx.fixtures.task_id },
+    body: { label: fresh('Task') },
+  }),
+  'DELETE /api/projects/{project_name}/tasks/{task_id}': async (_c, ctx) => ({
+    path: {
+      task_id: (
+        await asAdmin(ctx, 'POST', `${P}/tasks`, { name: fresh('t'), folderId: ctx.fixtures.folder_id })
+      ).id,
+    },
+  }),
+  'POST /api/projects/{project_name}/products': (_c, ctx) => ({
+    body: { name: fresh('p'), productType: 'model', folderId: ctx.fixtures.folder_id },
+  }),
+  'PATCH /api/projects/{project_name}/products/{product_id}': (_c, ctx) => ({
+    path: { product_id: ctx.fixtures.product_id },
+    body: { tags: [fresh('tag')] },
+  }),
+  'DELETE /api/projects/{project_name}/products/{product_id}': async (_c, ctx) => ({
+    path: {
+      product_id: (
+        await asAdmin(ctx, 'POST', `${P}/products`, {
+          name: fresh('p'),
+          productType: 'model',
+          folderId: ctx.fixtures.folder_id,
+        })
+      ).id,
+    },
+  }),
+  'POST /api/projects/{project_name}/versions': (_c, ctx) => ({
+    body: { version: 100 + ++counter, productId: ctx.fixtures.product_id },
+  }),
+  'PATCH /api/projects/{project_name}/versions/{version_id}': (_c, ctx) => ({
+    path: { version_id: ctx.fixtures.version_id },
+    body: { tags: [fresh('tag')] },
+  }),
+  'DELETE /api/projects/{project_name}/versions/{version_id}': async (_c, ctx) => ({
+    path: {
+      version_id: (
+        await asAdmin(ctx, 'POST', `${P}/versions`, {
+          version: 100 + ++counter,
+          productId: ctx.fixtures.product_id,
+        })
+      ).id,
+    },
+  }),
+  'POST /api/projects/{project_name}/representations': (_c, ctx) => ({
+    body: { name: fresh('r'), versionId: ctx.fixtures.version_id },
+  }),
+  'PATCH /api/projects/{project_name}/representations/{representation_id}': (_c, ctx) => ({
+    path: { representation_id: ctx.fixtures.representation_id },
+    body: { tags: [fresh('tag')] },
+  }),
+  'DELETE /api/projects/{project_name}/representations/{representation_id}': async (_c, ctx) => ({
+    path: {
+      representation_id: (
+        await asAdmin(ctx, 'POST', `${P}/representations`, {
+          name: fresh('r'),
+          versionId: ctx.fixtures.version_id,
+        })
+      ).id,
+    },
+  }),
+  'POST /api/projects/{project_name}/workfiles': (_c, ctx) => ({
+    body: { path: `work/${fresh('w')}.ma`, taskId: ctx.fixtures.task_id },
+  }),
+  'PATCH /api/projects/{project_name}/workfiles/{workfile_id}': (_c, ctx) => ({
+    path: { workfile_id: ctx.fixtures.workfile_id },
+    body: { tags: [fresh('tag')] },
+  }),
+  'DELETE /api/projects/{project_name}/workfiles/{workfile_id}': async (_c, ctx) => ({
+    path: {
+      workfile_id: (
+        await asAdmin(ctx, 'POST', `${P}/workfiles`, {
+          path: `work/${fresh('w')}.ma`,
+          taskId: ctx.fixtures.task_id,
+        })
+      ).id,
+    },
+  }),
+  'POST /api/projects/{project_name}/folders/{folder_id}/thumbnail': (_c, ctx) => ({
+    path: { folder_id: ctx.fixtures.folder_id },
+    ...png,
+  }),
+  'POST /api/projects/{project_name}/tasks/{task_id}/thumbnail': (_c, ctx) => ({
+    path: { task_id: ctx.fixtures.task_id },
+    ...png,
+  }),
+  'POST /api/projects/{project_name}/versions/{version_id}/thumbnail': (_c, ctx) => ({
+    path: { version_id: ctx.fixtures.version_id },
+    ...png,
+  }),
+  'POST /api/projects/{project_name}/workfiles/{workfile_id}/thumbnail': (_c, ctx) => ({
+    path: { workfile_id: ctx.fixtures.workfile_id },
+    ...png,
+  }),
+  'POST /api/projects/{project_name}/thumbnails': () => png,
+  'PUT /api/projects/{project_name}/thumbnails/{thumbnail_id}': () => ({
+    path: { thumbnail_id: newId() },
+    ...png,
+  }),
+  'POST /api/projects/{project_name}/operations': (_c, ctx) => ({
+    body: {
+      operations: [
+        { type: 'create', entityType: 'task', data: { name: fresh('op'), folderId: ctx.fixtures.folder_id } },
+      ],
+    },
+  }),
+  'POST /api/projects/{project_name}/operations/background': (_c, ctx) => ({
+    body: {
+      operations: [
+        { type: 'create', entityType: 'task', data: { name: fresh('bg'), folderId: ctx.fixtures.folder_id } },
+      ],
+    },
+  }),
+  'POST /api/projects/{project_name}/tasks/{task_id}/assign': (_c, ctx) => ({
+    path: { task_id: ctx.fixtures.task_id },
+    body: { mode: 'add', users: ['probe'] },
+  }),
+  'POST /api/resolve': () => ({ body: { uris: ['ayon+entity://demo/probe_folder'] } }),
+  'POST /api/projects/{project_name}/uris': (_c, ctx) => ({
+    body: { entityType: 'folder', ids: [ctx.fixtures.folder_id] },
+  }),
+  'POST /api/projects/{project_name}/tasksFolders': () => ({ body: {} }),
+  'POST /api/projects/{project_name}/repreContextFilter': () => ({ body: {} }),
+
+  // Projects and anatomy: managers, on projects made for the probe.
+  'POST /api/projects': () => ({ body: { name: fresh('made'), code: fresh('m') } }),
+  'PUT /api/projects/{project_name}': () => ({
+    path: { project_name: fresh('put') },
+    body: { code: fresh('c') },
+  }),
+  'PATCH /api/projects/{project_name}': () => ({ body: { data: { probe: fresh('v') } } }),
+  'DELETE /api/projects/{project_name}': async (_c, ctx) => {
+    const name = fresh('doomed');
+    await asAdmin(ctx, 'POST', '/api/projects', { name, code: name });
+    return { path: { project_name: name } };
+  },
+  'POST /api/projects/{project_name}/anatomy': async (_c, ctx) => {
+    const name = fresh('redeploy');
+    await asAdmin(ctx, 'POST', '/api/projects', { name, code: name });
+    return { path: { project_name: name }, body: await asAdmin(ctx, 'GET', '/api/anatomy/presets/_') };
+  },
+  'PUT /api/projects/{project_name}/roots/{site_id}': () => ({
+    path: { site_id: fresh('site') },
+    body: { work: '/mnt/work' },
+  }),
+  'PUT /api/anatomy/presets/{preset_name}': async (_c, ctx) => ({
+    path: { preset_name: fresh('preset') },
+    body: await asAdmin(ctx, 'GET', '/api/anatomy/presets/_'),
+  }),
+  'DELETE /api/anatomy/presets/{preset_name}': async (_c, ctx) => {
+    const name = fresh('preset');
+    await asAdmin(
+      ctx,
+      'PUT',
+      `/api/anatomy/presets/${name}`,
+      await asAdmin(ctx, 'GET', '/api/anatomy/presets/_'),
+    );
+    return { path: { preset_name: name } };
+  },
+  'POST /api/anatomy/presets/{preset_name}/primary': async (_c, ctx) => {
+    const name = fresh('preset');
+    await asAdmin(
+      ctx,
+      'PUT',
+      `/api/anatomy/presets/${name}`,
+      await asAdmin(ctx, 'GET', '/api/anatomy/presets/_'),
+    );
+    return { path: { preset_name: name } };
+  },
+  'DELETE /api/anatomy/presets/{preset_name}/primary': async (_c, ctx) => {
+    const name = fresh('preset');
+    await asAdmin(
+      ctx,
+      'PUT',
+      `/api/anatomy/presets/${name}`,
+      await asAdmin(ctx, 'GET', '/api/anatomy/presets/_'),
+    );
+    await asAdmin(ctx, 'POST', `/api/anatomy/presets/${name}/primary`);
+    return { path: { preset_name: name } };
+  },
+  'POST /api/anatomy/presets/{preset_name}/rename': async (_c, ctx) => {
+    const name = fresh('preset');
+    await asAdmin(
+      ctx,
+      'PUT',
+      `/api/anatomy/presets/${name}`,
+      await asAdmin(ctx, 'GET', '/api/anatomy/presets/_'),
+    );
+    return { path: { preset_name: name }, body: { name: fresh('renamed') } };
+  },
+  'PUT /api/attributes': async (_c, ctx) => ({
+    body: { attributes: (await asAdmin(ctx, 'GET', '/api/attributes')).attributes },
+  }),
+  'PUT /api/attributes/{attribute_name}': () => ({
+    path: { attribute_name: fresh('probeAttr').replace('_', '') },
+    body: { position: 900 + ++counter, scope: ['folder'], data: { type: 'string', title: 'Probe' } },
+  }),
+  'DELETE /api/attributes/{attribute_name}': async (_c, ctx) => {
+    const name = fresh('gone').replace('_', '');
+    await asAdmin(ctx, 'PUT', `/api/attributes/${name}`, {
+      position: 900 + ++counter,
+      scope: ['folder'],
+      data: { type: 'string', title: 'Gone' },
+    });
+    return { path: { attribute_name: name } };
+  },
+
+  // Users, sessions and keys.
+  'POST /api/auth/login': () => ({ body: { name: 'probe', password: 'a long probe password' } }),
+  'POST /api/auth/sessions': () => ({ body: { userName: 'probe' } }),
+  'DELETE /api/users/{user_name}/sessions/{session_id}': async (_c, ctx) => {
+    const login = await ctx.core.request('POST', '/api/auth/login', {
+      body: { name: 'probe', password: 'a long probe password' },
+    });
+    const sessions = await asAdmin(ctx, 'GET', '/api/users/probe/sessions');
+    const mine =
+      sessions.sessions.find((s: any) => s.token === login.body.token || s.isCurrent === false) ??
+      sessions.sessions.at(-1);
+    return { path: { user_name: 'probe', session_id: mine.id ?? mine.sessionId } };
+  },
+  'PUT /api/users/{user_name}': () => ({ path: { user_name: fresh('new') }, body: {} }),
+  'PATCH /api/users/{user_name}': () => ({
+    path: { user_name: 'probe' },
+    body: { attrib: { fullName: fresh('Probe') } },
+  }),
+  'DELETE /api/users/{user_name}': async (_c, ctx) => {
+    const name = fresh('leaver');
+    await asAdmin(ctx, 'PUT', `/api/users/${name}`, {});
+    return { path: { user_name: name } };
+  },
+  'PATCH /api/users/{user_name}/password': () => ({
+    path: { user_name: 'probe' },
+    body: { password: 'a long probe password' },
+  }),
+  'POST /api/users/{user_name}/checkPassword': () => ({
+    path: { user_name: 'probe' },
+    body: { password: 'another long password' },
+  }),
+  'PATCH /api/users/{user_name}/rename': async (_c, ctx) => {
+    const name = fresh('old');
+    await asAdmin(ctx, 'PUT', `/api/users/${name}`, {});
+    return { path: { user_name: name }, body: { newName: fresh('new') } };
+  },
+  'POST /api/users/{user_name}/rename': async (_c, ctx) => {
+    const name = fresh('old');
+    await asAdmin(ctx, 'PUT', `/api/users/${name}`, {});
+    return { path: { user_name: name }, body: { newName: fresh('new') } };
+  },
+  'PATCH /api/users/{user_name}/frontendPreferences': () => ({
+    path: { user_name: 'probe' },
+    body: { theme: 'dark' },
+  }),
+  'POST /api/users/{user_name}/apikeys': () => ({
+    path: { user_name: 'probe' },
+    body: { label: fresh('key') },
+  }),
+  'PATCH /api/users/{user_name}/apikeys/{entity_id}': async (_c, ctx) => ({
+    path: {
+      user_name: 'probe',
+      entity_id: (await asAdmin(ctx, 'POST', '/api/users/probe/apikeys', { label: fresh('key') })).id,
+    },
+    body: { label: fresh('renamed') },
+  }),
+  'DELETE /api/users/{user_name}/apikeys/{entity_id}': async (_c, ctx) => ({
+    path: {
+      user_name: 'probe',
+      entity_id: (await asAdmin(ctx, 'POST', '/api/users/probe/apikeys', { label: fresh('key') })).id,
+    },
+  }),
+
+  // Access groups and user access.
+  'PUT /api/accessGroups/{access_group_name}/{project_name}': () => ({
+    path: { access_group_name: fresh('group'), project_name: '_' },
+    body: {},
+  }),
+  'DELETE /api/accessGroups/{access_group_name}/{project_name}': async (_c, ctx) => {
+    const name = fresh('group');
+    await asAdmin(ctx, 'PUT', `/api/accessGroups/${name}/_`, {});
+    return { path: { access_group_name: name, project_name: '_' } };
+  },
+  'POST /api/access': () => ({ body: { accessGroups: ['artist'], projects: ['demo'], users: ['probe'] } }),
+  'PATCH /api/users/{user_name}/accessGroups': () => ({
+    path: { user_name: 'probe' },
+    body: { accessGroups: [{ project: 'demo', accessGroups: ['artist'] }] },
+  }),
+  'PATCH /api/projects/{project_name}/users/{user_name}': () => ({
+    path: { user_name: 'probe' },
+    body: ['artist'],
+  }),
+
+  // Events and the live side.
+  'POST /api/events': () => ({ body: { topic: 'probe.made' } }),
+  'PATCH /api/events/{event_id}': (_c, ctx) => ({
+    path: { event_id: ctx.fixtures.event_id },
+    body: { description: fresh('seen') },
+  }),
+  'DELETE /api/events/{event_id}': async (_c, ctx) => ({
+    path: { event_id: (await asAdmin(ctx, 'POST', '/api/events', { topic: 'probe.gone' })).id },
+  }),
+  'POST /api/query': () => ({
+    body: { entity: 'event', filter: { conditions: [{ key: 'topic', value: 'probe.made' }] } },
+  }),
+  'POST /api/eventops': () => ({
+    body: { type: 'delete', filter: { conditions: [{ key: 'topic', value: 'probe.nothing' }] } },
+  }),
+  'POST /api/enroll': async (_c, ctx) => {
+    const topic = `probe.source.${++counter}`;
+    await asAdmin(ctx, 'POST', '/api/events', { topic });
+    return { body: { sourceTopic: topic, targetTopic: 'probe.job', sender: fresh('worker') } };
+  },
+  'POST /graphql': () => ({ body: { query: '{ me { name } }' } }),
+  'POST /api/actions/list': () => ({ body: {} }),
+
+  // Links.
+  'PUT /api/projects/{project_name}/links/types/{*}': () => ({
+    path: { '*': `${fresh('kind').replace('_', '')}|folder|task` },
+    body: {},
+  }),
+  'DELETE /api/projects/{project_name}/links/types/{*}': async (_c, ctx) => {
+    const name = `${fresh('kind').replace('_', '')}|task|task`;
+    await asAdmin(ctx, 'PUT', `${P}/links/types/${name}`, {});
+    return { path: { '*': name } };
+  },
+  'POST /api/projects/{project_name}/links': async (_c, ctx) => ({
+    body: {
+      input: ctx.fixtures.folder_id,
+      output: await assignedFolder(ctx),
+      linkType: 'probe|folder|folder',
+    },
+  }),
+  // Normal users remove only the links they made: each admitted caller removes one of their own.
+  'DELETE /api/projects/{project_name}/links/{link_id}': async (caller, ctx) => {
+    const token = ctx.tokens[caller] && caller !== 'outsider' ? ctx.tokens[caller] : ctx.tokens.admin;
+    const res = await ctx.core.request('POST', `${P}/links`, {
+      token,
+      body: {
+        input: ctx.fixtures.folder_id,
+        output: await assignedFolder(ctx),
+        linkType: 'probe|folder|folder',
+      },
+    });
+    if (res.status !== 201) throw new Error(`setup link as ${caller}: ${res.status} ${res.text}`);
+    return { path: { link_id: res.body.id } };
+  },
+
+  // Studio administration.
+  'PUT /api/secrets/{secret_name}': () => ({
+    path: { secret_name: fresh('secret') },
+    body: { value: 'shh' },
+  }),
+  'DELETE /api/secrets/{secret_name}': async (_c, ctx) => {
+    const name = fresh('secret');
+    await asAdmin(ctx, 'PUT', `/api/secrets/${name}`, { value: 'shh' });
+    return { path: { secret_name: name } };
+  },
+  'POST /api/hosts/heartbeat': () => ({
+    body: { hostname: fresh('host'), health: { cpu: 10, mem: 20 }, services: [] },
+  }),
+  'POST /api/system/restartRequired': () => ({ body: { required: false } }),
+  'POST /api/system/restart': () => ({}),
+  'DELETE /api/system/sites/{site_id}': async (_c, ctx) => {
+    const site = fresh('site');
+    await asAdmin(ctx, 'GET', '/api/users/me', undefined, { 'x-ayon-site-id': site });
+    return { path: { site_id: site } };
+  },
+  'POST /api/config': () => ({ body: {} }),
+  'PATCH /api/config': () => ({ body: { studioName: 'Probe Studio' } }),
+  'PUT /api/config/files/{file_type}': () => ({ path: { file_type: 'studio_logo' }, ...png }),
+  'POST /api/onboarding/abort': () => ({}),
+  'POST /api/onboarding/restart': () => ({}),
+
+  // Teams.
+  'PATCH /api/projects/{project_name}/teams': () => ({ body: [{ name: fresh('crew'), members: [] }] }),
+  'PUT /api/projects/{project_name}/teams/{team_name}': () => ({
+    path: { team_name: fresh('crew') },
+    body: { members: [] },
+  }),
+  'DELETE /api/projects/{project_name}/teams/{team_name}': async (_c, ctx) => {
+    const name = fresh('crew');
+    await asAdmin(ctx, 'PUT', `${P}/teams/${name}`, { name, members: [] });
+    return { path: { team_name: name } };
+  },
+  'PUT /api/projects/{project_name}/teams/{team_name}/members/{member_name}': async (_c, ctx) => {
+    const name = fresh('crew');
+    await asAdmin(ctx, 'PUT', `${P}/teams/${name}`, { name, members: [] });
+    return { path: { team_name: name, member_name: 'probe' }, body: {} };
+  },
+  'DELETE /api/projects/{project_name}/teams/{team_name}/members/{member_name}': async (_c, ctx) => {
+    const name = fresh('crew');
+    await asAdmin(ctx, 'PUT', `${P}/teams/${name}`, { name, members: [{ name: 'probe' }] });
+    return { path: { team_name: name, member_name: 'probe' } };
+  },
+};
+
+/**
+ * Writes whose success needs something no probe can make here, with what admitted callers get instead:
+ * no addon in the matrix contributes actions or describes services, and a token is only issued by an execute.
+ */
+export const WRITES_WITHOUT_SUCCESS: Record<string, number> = {
+  'POST /api/actions/config': 404,
+  'POST /api/actions/execute': 404,
+  'POST /api/actions/abort/{token}': 404,
+  'PUT /api/services/{name}': 404,
+  'PATCH /api/services/{service_name}': 404,
+  'DELETE /api/services/{name}': 404,
+};
