@@ -155,6 +155,8 @@ interface ProjectScope {
   roots: Record<string, string> | null;
   /** Statuses whose state is done, for version=latestdone. */
   doneStatuses: string[];
+  /** The folders (alias f) the caller may read. */
+  readable: RawBuilder<boolean>;
 }
 
 interface ResolveOptions {
@@ -199,7 +201,7 @@ async function resolveEntities(
 ) {
   if (!uri.target) return [];
   const t = (name: string) => sql.table(`${schema}.${name}`);
-  const where: RawBuilder<boolean>[] = [];
+  const where: RawBuilder<boolean>[] = [scope.readable];
   if (uri.path !== null && uri.path !== '*') where.push(sql<boolean>`f.path = ${uri.path}`);
   const named = (ref: string, name: string | null) => {
     if (name !== null && name !== '*') where.push(sql<boolean>`${sql.ref(ref)} = ${name}`);
@@ -357,7 +359,13 @@ export function resolveRoutes({ db, projects, attributes, processor, schemaName 
             ? await projects.siteRoots(project.name, siteId, options.platform)
             : null;
           const doneStatuses = project.statuses.filter((s) => s.state === 'done').map((s) => s.name);
-          scopes.set(key, { project, roots, doneStatuses });
+          const folder = { path: sql.ref('f.path'), id: sql.ref('f.id') };
+          scopes.set(key, {
+            project,
+            roots,
+            doneStatuses,
+            readable: await readable(caller, project, folder),
+          });
         }
 
         // One snapshot for every URI, so a publish landing mid-request cannot make two answers disagree.

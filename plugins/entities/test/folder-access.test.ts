@@ -123,6 +123,17 @@ describe('reading', () => {
     ]);
   });
 
+  it('resolves URIs only to entities in the read scope', async () => {
+    const resolve = async (uri: string) =>
+      (await walt('POST', '/api/resolve', { uris: [uri] })).body[0].entities;
+    expect(await resolve('ayon+entity://show/assets/rocks?product=modelMain')).toEqual([]);
+    expect(await resolve('ayon+entity://show/assets/trees/oak')).toHaveLength(1);
+    expect(
+      (await boss('POST', '/api/resolve', { uris: ['ayon+entity://show/assets/rocks?product=modelMain'] }))
+        .body[0].entities,
+    ).toHaveLength(1);
+  });
+
   it('answers an entity outside the scope exactly as one that does not exist', async () => {
     const hidden = await walt('GET', `${P}/folders/${ids.rocks}`);
     const missing = await walt('GET', `${P}/folders/${'0'.repeat(32)}`);

@@ -16,7 +16,13 @@ export default defineAddon({
     const projects = ctx.use('projects');
     const entities = ctx.use('entities');
     const links = new LinkService(ctx.db, ctx.events, projects, entities, ctx.projects.schemaName);
-    entities.onDelete((trx, projectName, removed) => links.dropEntityLinks(trx, projectName, removed.map((entity) => entity.id)));
+    entities.onDelete((trx, projectName, removed) =>
+      links.dropEntityLinks(
+        trx,
+        projectName,
+        removed.map((entity) => entity.id),
+      ),
+    );
     projects.onChange((trx, project) => links.dropUntypedLinks(trx, project));
     ctx.provide('links', { query: (projectName, query) => links.query(projectName, query) });
     await ctx.app.register(linkRoutes(links));

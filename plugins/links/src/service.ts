@@ -225,6 +225,13 @@ export class LinkService {
   async get(caller: RequestUser, projectName: string, id: string): Promise<Static<typeof Link>> {
     const project = await this.projects.require(caller, projectName);
     const row = await this.find(project.name, id);
+    // A link between entities the caller may not read is as missing as they are.
+    const { input, output } = splitLinkType(row.link_type);
+    const ends = await Promise.all([
+      this.entities.get(project.name, input, row.input_id, caller),
+      this.entities.get(project.name, output, row.output_id, caller),
+    ]);
+    if (ends.includes(null)) throw new NotFound(`Link ${id} not found in project ${project.name}`);
     return {
       id: row.id,
       name: row.name,

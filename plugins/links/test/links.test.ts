@@ -400,7 +400,11 @@ describe('deleting links', () => {
     const product = await create('products', { name: 'modelOak', folderId: child, productType: 'model' });
     const v1 = await create('versions', { version: 1, productId: product });
     const childLink = await link(boss, { input: child, output: tree, linkType: 'breakdown|folder|folder' });
-    const versionLink = await link(boss, { input: v1, output: version, linkType: 'reference|version|version' });
+    const versionLink = await link(boss, {
+      input: v1,
+      output: version,
+      linkType: 'reference|version|version',
+    });
     expect((await as(boss)('DELETE', `${P}/folders/${parent}?force=true`)).status).toBe(204);
     expect((await as(boss)('GET', `${P}/links/${childLink}`)).status).toBe(404);
     expect((await as(boss)('GET', `${P}/links/${versionLink}`)).status).toBe(404);
