@@ -2,7 +2,13 @@ import type { FastifyRequest } from 'fastify';
 import type { Database, DatabaseTransaction } from './addon.js';
 import type { AccessControl } from './access.js';
 import type { RequestUser } from './request.js';
-import type { AnatomyPresets, AttributeLibrary, EntityDirectory, LinkDirectory, ProjectDirectory } from './project-services.js';
+import type {
+  AnatomyPresets,
+  AttributeLibrary,
+  EntityDirectory,
+  LinkDirectory,
+  ProjectDirectory,
+} from './project-services.js';
 
 /** A user as stored and as shown on the wire (GET /api/users/{name}). */
 export interface UserRecord {
@@ -32,14 +38,26 @@ export interface UserSource {
 export interface UserDirectory extends UserSource {
   /** Every user by name, optionally only the active or inactive ones. */
   list(filter?: { active?: boolean }): Promise<UserRecord[]>;
-  /** Change a user: attrib and data are merged as JSON merge patches (null removes a key, lists are replaced). */
-  update(name: string, patch: { active?: boolean; attrib?: Record<string, unknown>; data?: Record<string, unknown> }): Promise<UserRecord>;
+  /**
+   * Change a user: attrib and data are merged as JSON merge patches (null removes a key, lists are replaced).
+   * Inside trx when given, so several users change together or not at all.
+   */
+  update(
+    name: string,
+    patch: { active?: boolean; attrib?: Record<string, unknown>; data?: Record<string, unknown> },
+    trx?: DatabaseTransaction,
+  ): Promise<UserRecord>;
   /** True when at least one active administrator exists (read through db when given, e.g. a transaction). */
   hasAdmin(db?: Database): Promise<boolean>;
   /** Create a user inside a transaction (onboarding, invitations, setup templates). */
   create(
     trx: DatabaseTransaction,
-    user: { name: string; password?: string; attrib?: Record<string, unknown>; data?: Record<string, unknown> },
+    user: {
+      name: string;
+      password?: string;
+      attrib?: Record<string, unknown>;
+      data?: Record<string, unknown>;
+    },
   ): Promise<UserRecord>;
 }
 

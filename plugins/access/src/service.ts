@@ -360,14 +360,15 @@ export class AccessService implements AccessControl {
     sender: Sender,
   ): Promise<void> {
     const touched: string[] = [];
-    // UserDirectory.update opens its own transaction per user; the users and groups were all validated above, so
-    // what could still fail here is the database itself.
-    for (const { user, projects } of changes) {
-      const patch = accessGroupsPatch(groupMapOf(user.data.accessGroups), projects);
-      if (!patch) continue;
-      await this.users.update(user.name, { data: { accessGroups: patch } });
-      touched.push(user.name);
-    }
+    // Every user changes, or none does.
+    await this.db.transaction().execute(async (trx) => {
+      for (const { user, projects } of changes) {
+        const patch = accessGroupsPatch(groupMapOf(user.data.accessGroups), projects);
+        if (!patch) continue;
+        await this.users.update(user.name, { data: { accessGroups: patch } }, trx);
+        touched.push(user.name);
+      }
+    });
     if (touched.length) {
       await this.events.emitMany(
         touched.map((userName) => ({

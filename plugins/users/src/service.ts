@@ -86,7 +86,9 @@ export class UserService implements UserDirectory {
       .innerJoin('users', 'users.name', 'api_keys.user_name')
       .selectAll('users')
       .where('api_keys.key_hash', '=', hashApiKey(key))
-      .where((eb) => eb.or([eb('api_keys.expires_at', 'is', null), eb('api_keys.expires_at', '>', sql<Date>`now()`)]))
+      .where((eb) =>
+        eb.or([eb('api_keys.expires_at', 'is', null), eb('api_keys.expires_at', '>', sql<Date>`now()`)]),
+      )
       .executeTakeFirst();
     return row ? toRecord(row) : null;
   }
@@ -123,8 +125,12 @@ export class UserService implements UserDirectory {
     return toRecord(inserted);
   }
 
-  async update(name: string, patch: { active?: boolean; attrib?: Json; data?: Json }): Promise<UserRecord> {
-    const updated = await this.db.transaction().execute(async (trx) => {
+  async update(
+    name: string,
+    patch: { active?: boolean; attrib?: Json; data?: Json },
+    outer?: DatabaseTransaction,
+  ): Promise<UserRecord> {
+    const write = async (trx: DatabaseTransaction) => {
       const current = await this.require(name, trx);
       const row = await trx
         .updateTable('users')
@@ -138,7 +144,8 @@ export class UserService implements UserDirectory {
         .returningAll()
         .executeTakeFirstOrThrow();
       return toRecord(row);
-    });
+    };
+    const updated = outer ? await write(outer) : await this.db.transaction().execute(write);
     if (!updated.active) await this.auth.closeSessions(updated.name);
     return updated;
   }
@@ -165,7 +172,8 @@ export class UserService implements UserDirectory {
     return this.db.transaction().execute(async (trx) => {
       const user = await this.require(oldName, trx);
       const taken = await this.get(newName, trx);
-      if (taken && taken.name !== user.name) throw new Conflict(`User ${newName} already exists`, 'user-exists');
+      if (taken && taken.name !== user.name)
+        throw new Conflict(`User ${newName} already exists`, 'user-exists');
       try {
         const row = await trx
           .updateTable('users')
@@ -189,7 +197,12 @@ export class UserService implements UserDirectory {
 
   async listApiKeys(name: string): Promise<ApiKey[]> {
     const user = await this.require(name);
-    const rows = await this.db.selectFrom('api_keys').selectAll().where('user_name', '=', user.name).orderBy('created_at').execute();
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('user_name', '=', user.name)
+      .orderBy('created_at')
+      .execute();
     return rows.map((row) => ({
       id: row.id,
       label: row.label,
@@ -200,26 +213,45 @@ export class UserService implements UserDirectory {
   }
 
   /** Add a key; the caller may choose it (AYON clients do), otherwise one is generated and shown once. */
-  async addApiKey(name: string, input: { label: string; key?: string; expires?: string }): Promise<{ id: string; key: string }> {
+  async addApiKey(
+    name: string,
+    input: { label: string; key?: string; expires?: string },
+  ): Promise<{ id: string; key: string }> {
     const user = await this.require(name);
     const key = input.key ?? randomBytes(16).toString('hex');
-    const id = await this.db.transaction().execute((trx) => this.insertApiKey(trx, user.name, { ...input, key }));
+    const id = await this.db
+      .transaction()
+      .execute((trx) => this.insertApiKey(trx, user.name, { ...input, key }));
     return { id, key };
   }
 
-  async updateApiKey(name: string, id: string, patch: { label?: string; expires?: string | null }): Promise<void> {
+  async updateApiKey(
+    name: string,
+    id: string,
+    patch: { label?: string; expires?: string | null },
+  ): Promise<void> {
     const user = await this.require(name);
     const changes: Json = {};
     if (patch.label !== undefined) changes.label = patch.label;
-    if (patch.expires !== undefined) changes.expires_at = patch.expires === null ? null : new Date(patch.expires);
+    if (patch.expires !== undefined)
+      changes.expires_at = patch.expires === null ? null : new Date(patch.expires);
     if (Object.keys(changes).length === 0) return;
-    const result = await this.db.updateTable('api_keys').set(changes).where('id', '=', id).where('user_name', '=', user.name).executeTakeFirst();
+    const result = await this.db
+      .updateTable('api_keys')
+      .set(changes)
+      .where('id', '=', id)
+      .where('user_name', '=', user.name)
+      .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) throw new NotFound(`API key ${id} of ${user.name} not found`);
   }
 
   async removeApiKey(name: string, id: string): Promise<void> {
     const user = await this.require(name);
-    const result = await this.db.deleteFrom('api_keys').where('id', '=', id).where('user_name', '=', user.name).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('api_keys')
+      .where('id', '=', id)
+      .where('user_name', '=', user.name)
+      .executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw new NotFound(`API key ${id} of ${user.name} not found`);
   }
 
@@ -257,7 +289,11 @@ export class UserService implements UserDirectory {
     });
   }
 
-  private async insertApiKey(trx: DatabaseTransaction, userName: string, input: { label: string; key: string; expires?: string }) {
+  private async insertApiKey(
+    trx: DatabaseTransaction,
+    userName: string,
+    input: { label: string; key: string; expires?: string },
+  ) {
     const id = newId();
     const inserted = await trx
       .insertInto('api_keys')
