@@ -19,6 +19,8 @@ export interface FolderScope {
   subtree: string[];
   below: string[];
   assigned: boolean;
+  /** Reading: of the tasks in those folders, only the caller's own (the groups hide sibling tasks). */
+  ownTasksOnly?: boolean;
 }
 
 /** One access type entry of a folder whitelist, as AYON stores it. */
@@ -79,6 +81,7 @@ export type FolderAccessPolicy = Pick<AccessControl, 'folderScope' | 'attributeA
 /** True when a folder path lies in a scope (assigned folders are checked by the caller, who knows the tasks). */
 export function pathInScope(scope: FolderScope, path: string): boolean {
   return (
-    scope.subtree.some((p) => path === p || path.startsWith(`${p}/`)) || scope.below.some((p) => path.startsWith(`${p}/`))
+    scope.subtree.some((p) => path === p || path.startsWith(`${p}/`)) ||
+    scope.below.some((p) => path.startsWith(`${p}/`))
   );
 }

@@ -202,7 +202,10 @@ export class AccessService implements AccessControl {
     kind: FolderAccessKind,
   ): Promise<FolderScope | null> {
     if (isManagerOrAbove(caller)) return null;
-    return whitelistScope((await this.permissions(caller, projectName))[kind]);
+    const permissions = await this.permissions(caller, projectName);
+    const scope = whitelistScope(permissions[kind]);
+    if (scope && kind === 'read' && !permissions.advanced.show_sibling_tasks) scope.ownTasksOnly = true;
+    return scope;
   }
 
   async attributeAccess(caller: RequestUser, projectName: string): Promise<AttributeAccess | null> {

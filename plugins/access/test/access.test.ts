@@ -140,10 +140,12 @@ describe('the seeded groups', () => {
     });
     expect(await access().folderScope(identity('artie', { show: ['artist'] }), 'show', 'read')).toBeNull();
     // Project keys match regardless of case.
+    // Freelancers also see only their own tasks in those folders.
     expect(await access().folderScope(identity('fran', { SHOW: ['freelancer'] }), 'show', 'read')).toEqual({
       subtree: [],
       below: [],
       assigned: true,
+      ownTasksOnly: true,
     });
     expect(
       await access().folderScope(identity('lead', { show: ['supervisor'] }), 'show', 'delete'),
@@ -157,6 +159,7 @@ describe('the seeded groups', () => {
       subtree: [],
       below: [],
       assigned: false,
+      ownTasksOnly: true,
     });
   });
 });
@@ -320,6 +323,7 @@ describe('PUT and DELETE /api/accessGroups/{group}/{project}', () => {
       subtree: [],
       below: [],
       assigned: false,
+      ownTasksOnly: true,
     });
     expect((await as(boss)('GET', '/api/accessGroups/temp/_')).status).toBe(404);
   });

@@ -146,6 +146,8 @@ export async function queryEntities(
 ): Promise<EntityPage> {
   const where = conditions(type, schema, q);
   // Rows outside the caller's read access are left out, as if they did not exist.
+  if (access.scope?.ownTasksOnly && q.caller && type === 'task')
+    where.push(sql<boolean>`${q.caller.name} = ANY(e.assignees)`);
   if (access.scope && q.caller) {
     where.push(
       scopeCondition(

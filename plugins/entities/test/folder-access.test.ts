@@ -13,7 +13,7 @@ import {
 // The entities addon enforcing folder whitelists, with a fixed policy standing in for the access addon (which has
 // its own tests of how groups combine into these scopes):
 //   walt may read, create, update and publish under assets/trees and delete nowhere;
-//   fred may do everything, but only in folders holding a task assigned to him;
+//   fred may do everything, but only in folders holding a task assigned to him, and sees only his own tasks;
 //   boss is a manager and never restricted.
 const SCOPES: Record<string, Partial<Record<FolderAccessKind, FolderScope>>> = {
   walt: {
@@ -26,7 +26,7 @@ const SCOPES: Record<string, Partial<Record<FolderAccessKind, FolderScope>>> = {
   fred: Object.fromEntries(
     (['read', 'create', 'update', 'publish', 'delete'] as const).map((kind) => [
       kind,
-      { subtree: [], below: [], assigned: true },
+      { subtree: [], below: [], assigned: true, ownTasksOnly: kind === 'read' },
     ]),
   ),
 };
@@ -194,6 +194,14 @@ describe('writing', () => {
     expect(res.body.success).toBe(false);
     expect(res.body.operations[1]).toMatchObject({ success: false, status: 403, errorCode: 'forbidden' });
     expect((await boss('GET', `${P}/folders/${allowed}`)).status).toBe(404);
+  });
+
+  it('shows a user whose groups hide sibling tasks only their own tasks', async () => {
+    const sibling = await create('tasks', { name: 'layout', taskType: 'Layout', folderId: ids.sh010 });
+    expect((await fred('GET', `${P}/tasks/${sibling}`)).status).toBe(404);
+    expect((await walt('GET', `${P}/tasks/${sibling}`)).status).toBe(404); // outside walt's folders anyway
+    expect((await boss('GET', `${P}/tasks/${sibling}`)).status).toBe(200);
+    expect((await fred('GET', `${P}/tasks/${ids.anim}`)).status).toBe(200);
   });
 
   it('lets a user limited to assigned tasks publish only under those tasks, until a manager assigns another', async () => {
