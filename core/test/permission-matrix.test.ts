@@ -369,6 +369,8 @@ beforeAll(async () => {
     folderType: 'Folder',
     parentId: fixtures.folder_id,
   });
+  // Both ends of the link are folders the freelancer may read (each holds one of their tasks).
+  await make(`${P}/tasks`, { name: 'probe_task', folderId: other, assignees: ['artist', 'freelancer'] });
   fixtures.link_id = await make(`${P}/links`, {
     input: fixtures.folder_id,
     output: other,
