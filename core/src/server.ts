@@ -3,7 +3,14 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { API_VERSION, type AddonApp, type AddonInfo, type Database, type RequestHook } from '@pipewright/sdk';
+import {
+  API_VERSION,
+  Unauthorized,
+  type AddonApp,
+  type AddonInfo,
+  type Database,
+  type RequestHook,
+} from '@pipewright/sdk';
 import type { ServerConfig } from './config.js';
 import { openConfiguredDatabase, type OpenDatabase } from './storage/database.js';
 import { ensureMigrationHistory, migrate } from './storage/migrations.js';
@@ -95,20 +102,29 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
     await ensureMigrationHistory(db);
     await migrate(db, { addon: 'core', schema: 'public', migrations: coreMigrations });
     if (config.redisUrl) {
-      events.useRelay(await connectRedisRelay(config.redisUrl, config.redisChannel, (m) => events.deliver(m), app.log));
+      events.useRelay(
+        await connectRedisRelay(config.redisUrl, config.redisChannel, (m) => events.deliver(m), app.log),
+      );
     }
 
     const extras = options.extraAddons ?? [];
     const available = [...(await discoverInternalAddons()), ...extras];
-    const candidates = options.only ? withDependencies(wrap(available), options.only).map((w) => w.addon) : available;
+    const candidates = options.only
+      ? withDependencies(wrap(available), options.only).map((w) => w.addon)
+      : available;
     const onByDefault = (addon: DiscoveredAddon) => addon.internal || extras.includes(addon);
     const { active, skipped } = selectActive(candidates, await productionBundleAddons(db), onByDefault);
-    for (const { addon, reason } of skipped) app.log.warn(`addon ${addon.definition.name} is not loaded: ${reason}`);
+    for (const { addon, reason } of skipped)
+      app.log.warn(`addon ${addon.definition.name} is not loaded: ${reason}`);
     const ordered = orderByDependencies(wrap(active)).map((w) => w.addon);
     const byName = new Map(ordered.map((addon) => [addon.definition.name, addon]));
 
     for (const addon of ordered) {
-      await migrate(db, { addon: addon.definition.name, schema: 'public', migrations: addon.definition.migrations?.studio ?? [] });
+      await migrate(db, {
+        addon: addon.definition.name,
+        schema: 'public',
+        migrations: addon.definition.migrations?.studio ?? [],
+      });
     }
     const projectMigrationSets = ordered.map((addon) => ({
       addon: addon.definition.name,
@@ -116,7 +132,10 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
     }));
     await migrateProjectSchemas(db, projectMigrationSets);
 
-    const infos = [...ordered.map((addon) => describe(addon)), ...skipped.map(({ addon, reason }) => describe(addon, reason))];
+    const infos = [
+      ...ordered.map((addon) => describe(addon)),
+      ...skipped.map(({ addon, reason }) => describe(addon, reason)),
+    ];
     const kernel: KernelParts = {
       db,
       storage: { kind: database.kind, idleConnections: () => database.idleConnections() },
@@ -139,7 +158,11 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
     await app.register(fastifyStatic, { root: config.dataDir, serve: false });
     await app.register(swagger, {
       openapi: {
-        info: { title: 'Pipewright', version: API_VERSION, description: 'Pipeline server API, compatible with AYON 1.11' },
+        info: {
+          title: 'Pipewright',
+          version: API_VERSION,
+          description: 'Pipeline server API, compatible with AYON 1.11',
+        },
         components: {
           securitySchemes: {
             bearer: { type: 'http', scheme: 'bearer' },
@@ -154,6 +177,16 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
       readSender(request);
       for (const hook of kernel.requestHooks) await hook(request, reply);
     });
+    // Anonymous callers of the API are refused before their input is read, as AYON does; a route open to them says
+    // so in its OpenAPI description (security: []). Routes still check who else may call them. Without an addon
+    // that authenticates (the 'auth' service) there are no users to require.
+    app.addHook('preValidation', async (request) => {
+      const url = request.routeOptions.url;
+      if (request.user || !url?.startsWith('/api/') || !kernel.services.get('auth')) return;
+      if ((request.routeOptions.schema as { security?: unknown[] } | undefined)?.security?.length === 0)
+        return;
+      throw new Unauthorized('Not logged in');
+    });
     app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
     for (const addon of ordered) {
@@ -164,7 +197,12 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
           scope.addHook('onRoute', (route) => {
             route.schema = { ...route.schema, tags: route.schema?.tags ?? [info.title] };
           });
-          const ctx = createAddonContext(kernel, info, scope as unknown as AddonApp, dependencyClosure(info.name, byName));
+          const ctx = createAddonContext(
+            kernel,
+            info,
+            scope as unknown as AddonApp,
+            dependencyClosure(info.name, byName),
+          );
           await addon.definition.setup?.(ctx);
         },
         { prefix },
@@ -177,7 +215,16 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
       await database.close();
     });
     await app.ready();
-    return { app, db, database, events, config, addons: infos, services: kernel.services, close: () => app.close() };
+    return {
+      app,
+      db,
+      database,
+      events,
+      config,
+      addons: infos,
+      services: kernel.services,
+      close: () => app.close(),
+    };
   } catch (error) {
     await events.close().catch(() => undefined);
     await database.close().catch(() => undefined);
@@ -186,5 +233,9 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
 }
 
 function wrap(addons: DiscoveredAddon[]) {
-  return addons.map((addon) => ({ addon, name: addon.definition.name, dependsOn: addon.definition.dependsOn }));
+  return addons.map((addon) => ({
+    addon,
+    name: addon.definition.name,
+    dependsOn: addon.definition.dependsOn,
+  }));
 }

@@ -31,7 +31,10 @@ interface HasUser {
   user: RequestUser | null;
 }
 
-/** The logged-in user, or 401. */
+/**
+ * The logged-in user, or 401. Under /api the core already refuses anonymous callers, before their input is
+ * validated, unless the route's schema declares `security: []` (open to everyone, like login and /api/info).
+ */
 export function requireUser(req: HasUser): RequestUser {
   if (!req.user) throw new Unauthorized('Not logged in');
   return req.user;
