@@ -65,6 +65,32 @@ async function assignedFolder(ctx: MatrixContext): Promise<string> {
   return folder;
 }
 
+/** An anatomy preset made from the built-in one. */
+async function newPreset(ctx: MatrixContext): Promise<string> {
+  const name = fresh('preset');
+  await asAdmin(
+    ctx,
+    'PUT',
+    `/api/anatomy/presets/${name}`,
+    await asAdmin(ctx, 'GET', '/api/anatomy/presets/_'),
+  );
+  return name;
+}
+
+/** A team of the demo project, with these members. */
+async function newTeam(ctx: MatrixContext, members: { name: string }[] = []): Promise<string> {
+  const name = fresh('crew');
+  await asAdmin(ctx, 'PUT', `${P}/teams/${name}`, { name, members });
+  return name;
+}
+
+/** Both verbs of the rename route: a user made for it, and a new name. */
+const renameUser: Scenario = async (_c, ctx) => {
+  const name = fresh('old');
+  await asAdmin(ctx, 'PUT', `/api/users/${name}`, {});
+  return { path: { user_name: name }, body: { newName: fresh('new') } };
+};
+
 export const WRITES: Record<string, Scenario> = {
   // Entities, in the folder whose task the artist and the freelancer hold.
   'POST /api/projects/{project_name}/folders': () => ({ body: { name: fresh('top'), folderType: 'Folder' } }),
@@ -230,44 +256,20 @@ export const WRITES: Record<string, Scenario> = {
     body: await asAdmin(ctx, 'GET', '/api/anatomy/presets/_'),
   }),
   'DELETE /api/anatomy/presets/{preset_name}': async (_c, ctx) => {
-    const name = fresh('preset');
-    await asAdmin(
-      ctx,
-      'PUT',
-      `/api/anatomy/presets/${name}`,
-      await asAdmin(ctx, 'GET', '/api/anatomy/presets/_'),
-    );
+    const name = await newPreset(ctx);
     return { path: { preset_name: name } };
   },
   'POST /api/anatomy/presets/{preset_name}/primary': async (_c, ctx) => {
-    const name = fresh('preset');
-    await asAdmin(
-      ctx,
-      'PUT',
-      `/api/anatomy/presets/${name}`,
-      await asAdmin(ctx, 'GET', '/api/anatomy/presets/_'),
-    );
+    const name = await newPreset(ctx);
     return { path: { preset_name: name } };
   },
   'DELETE /api/anatomy/presets/{preset_name}/primary': async (_c, ctx) => {
-    const name = fresh('preset');
-    await asAdmin(
-      ctx,
-      'PUT',
-      `/api/anatomy/presets/${name}`,
-      await asAdmin(ctx, 'GET', '/api/anatomy/presets/_'),
-    );
+    const name = await newPreset(ctx);
     await asAdmin(ctx, 'POST', `/api/anatomy/presets/${name}/primary`);
     return { path: { preset_name: name } };
   },
   'POST /api/anatomy/presets/{preset_name}/rename': async (_c, ctx) => {
-    const name = fresh('preset');
-    await asAdmin(
-      ctx,
-      'PUT',
-      `/api/anatomy/presets/${name}`,
-      await asAdmin(ctx, 'GET', '/api/anatomy/presets/_'),
-    );
+    const name = await newPreset(ctx);
     return { path: { preset_name: name }, body: { name: fresh('renamed') } };
   },
   'PUT /api/attributes': async (_c, ctx) => ({
@@ -318,16 +320,8 @@ export const WRITES: Record<string, Scenario> = {
     path: { user_name: 'probe' },
     body: { password: 'another long password' },
   }),
-  'PATCH /api/users/{user_name}/rename': async (_c, ctx) => {
-    const name = fresh('old');
-    await asAdmin(ctx, 'PUT', `/api/users/${name}`, {});
-    return { path: { user_name: name }, body: { newName: fresh('new') } };
-  },
-  'POST /api/users/{user_name}/rename': async (_c, ctx) => {
-    const name = fresh('old');
-    await asAdmin(ctx, 'PUT', `/api/users/${name}`, {});
-    return { path: { user_name: name }, body: { newName: fresh('new') } };
-  },
+  'PATCH /api/users/{user_name}/rename': renameUser,
+  'POST /api/users/{user_name}/rename': renameUser,
   'PATCH /api/users/{user_name}/frontendPreferences': () => ({
     path: { user_name: 'probe' },
     body: { theme: 'dark' },
@@ -458,19 +452,13 @@ export const WRITES: Record<string, Scenario> = {
     body: { members: [] },
   }),
   'DELETE /api/projects/{project_name}/teams/{team_name}': async (_c, ctx) => {
-    const name = fresh('crew');
-    await asAdmin(ctx, 'PUT', `${P}/teams/${name}`, { name, members: [] });
-    return { path: { team_name: name } };
+    return { path: { team_name: await newTeam(ctx) } };
   },
   'PUT /api/projects/{project_name}/teams/{team_name}/members/{member_name}': async (_c, ctx) => {
-    const name = fresh('crew');
-    await asAdmin(ctx, 'PUT', `${P}/teams/${name}`, { name, members: [] });
-    return { path: { team_name: name, member_name: 'probe' }, body: {} };
+    return { path: { team_name: await newTeam(ctx), member_name: 'probe' }, body: {} };
   },
   'DELETE /api/projects/{project_name}/teams/{team_name}/members/{member_name}': async (_c, ctx) => {
-    const name = fresh('crew');
-    await asAdmin(ctx, 'PUT', `${P}/teams/${name}`, { name, members: [{ name: 'probe' }] });
-    return { path: { team_name: name, member_name: 'probe' } };
+    return { path: { team_name: await newTeam(ctx, [{ name: 'probe' }]), member_name: 'probe' } };
   },
 };
 
