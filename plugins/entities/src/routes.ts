@@ -290,6 +290,8 @@ export function folderTreeRoutes({
   ) => {
     const schema = schemaName(project.name);
     const t = (name: string) => sql.table(`${schema}.${name}`);
+    // Users whose groups hide sibling tasks see only their own task names.
+    const ownTasks = readScope?.ownTasksOnly ? sql`WHERE ${caller.name} = ANY(assignees)` : sql``;
     const readable = readScope
       ? scopeCondition(schema, readScope, caller.name, { path: sql.ref('f.path'), id: sql.ref('f.id') }, true)
       : sql`true`;
@@ -299,7 +301,9 @@ export function folderTreeRoutes({
         EXISTS (SELECT 1 FROM ${t('folders')} c WHERE c.parent_id = f.id) AS has_children
         ${withAttrib ? sql`, ${JSON.stringify(base)}::jsonb || f.inherited || f.attrib AS all_attrib, f.attrib AS own_attrib` : sql``}
       FROM ${t('folders')} f
-      LEFT JOIN (SELECT folder_id, array_agg(name ORDER BY name) AS names FROM ${t('tasks')} GROUP BY folder_id) k ON k.folder_id = f.id
+      LEFT JOIN (
+        SELECT folder_id, array_agg(name ORDER BY name) AS names FROM ${t('tasks')} ${ownTasks} GROUP BY folder_id
+      ) k ON k.folder_id = f.id
       WHERE f.active AND ${readable}
       ORDER BY f.path`.execute(db);
     return result.rows;

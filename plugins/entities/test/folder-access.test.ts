@@ -202,6 +202,11 @@ describe('writing', () => {
     expect((await walt('GET', `${P}/tasks/${sibling}`)).status).toBe(404); // outside walt's folders anyway
     expect((await boss('GET', `${P}/tasks/${sibling}`)).status).toBe(200);
     expect((await fred('GET', `${P}/tasks/${ids.anim}`)).status).toBe(200);
+    const listed = (await fred('GET', `${P}/folders`)).body.folders.find((f: any) => f.name === 'sh010');
+    expect(listed.taskNames).toEqual(['animation']);
+    expect(
+      (await boss('GET', `${P}/folders`)).body.folders.find((f: any) => f.name === 'sh010').taskNames,
+    ).toEqual(['animation', 'layout']);
   });
 
   it('lets a user limited to assigned tasks publish only under those tasks, until a manager assigns another', async () => {
