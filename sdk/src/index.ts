@@ -13,3 +13,4 @@ export * from './services.js';
 export * from './version.js';
 export { Type, type Static, type TSchema } from '@sinclair/typebox';
 export * from './access.js';
+export * from './event-rows.js';

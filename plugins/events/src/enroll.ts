@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
-import { newId, type Database, type DatabaseTransaction, type EventMessage } from '@pipewright/sdk';
-import { toMessage, type EventRow } from './rows.js';
+import {
+  eventRowMessage,
+  newId,
+  type Database,
+  type DatabaseTransaction,
+  type EventMessage,
+  type EventRow,
+} from '@pipewright/sdk';
 
 /**
  * Enroll: a worker asks for the next job of targetTopic derived from finished events of sourceTopic.
@@ -82,13 +88,25 @@ function topicCondition(sourceTopic: string | string[]): RawBuilder<boolean> {
 
 function candidateQuery(options: EnrollOptions, limit: number) {
   const { targetTopic, sender, maxRetries } = options;
-  const age = options.ignoreOlderThan > 0 ? sql`s.updated_at >= now() - make_interval(days => ${options.ignoreOlderThan}::int)` : sql`TRUE`;
+  const age =
+    options.ignoreOlderThan > 0
+      ? sql`s.updated_at >= now() - make_interval(days => ${options.ignoreOlderThan}::int)`
+      : sql`TRUE`;
   const ignored = options.ignoreSenderTypes?.length
     ? sql`(s.sender_type IS NULL OR NOT (s.sender_type = ANY(${options.ignoreSenderTypes}::text[])))`
     : sql`TRUE`;
   // Not sequential: sources whose job another worker holds are of no use to this one, so leave them out here.
-  const usable = options.sequential ? sql`TRUE` : sql`(t.id IS NULL OR t.status IN ${RETRYABLE} OR t.sender = ${sender})`;
-  return sql<EventRow & { target_id: string | null; target_hash: string | null; target_status: string | null; target_sender: string | null }>`
+  const usable = options.sequential
+    ? sql`TRUE`
+    : sql`(t.id IS NULL OR t.status IN ${RETRYABLE} OR t.sender = ${sender})`;
+  return sql<
+    EventRow & {
+      target_id: string | null;
+      target_hash: string | null;
+      target_status: string | null;
+      target_sender: string | null;
+    }
+  >`
     SELECT s.id, s.project_name, s.user_name,
            t.id AS target_id, t.hash AS target_hash, t.status AS target_status, t.sender AS target_sender
     FROM public.events AS s
@@ -114,9 +132,17 @@ function candidateQuery(options: EnrollOptions, limit: number) {
     FOR UPDATE OF s ${options.sequential ? sql`` : sql`SKIP LOCKED`}`;
 }
 
-const asJob = (row: EventRow): EnrolledJob => ({ id: row.id, dependsOn: row.depends_on, hash: row.hash, status: row.status });
+const asJob = (row: EventRow): EnrolledJob => ({
+  id: row.id,
+  dependsOn: row.depends_on,
+  hash: row.hash,
+  status: row.status,
+});
 
-async function attempt(trx: DatabaseTransaction, options: EnrollOptions): Promise<EnrollResult | null | 'retry'> {
+async function attempt(
+  trx: DatabaseTransaction,
+  options: EnrollOptions,
+): Promise<EnrollResult | null | 'retry'> {
   const { rows } = await candidateQuery(options, options.sequential ? 1 : BATCH).execute(trx);
   if (rows.length === 0) return null;
   for (const source of rows) {
@@ -135,7 +161,7 @@ async function attempt(trx: DatabaseTransaction, options: EnrollOptions): Promis
           AND status IN ${RETRYABLE}
           AND NOT (status = 'failed' AND retries >= ${options.maxRetries}::int)
         RETURNING *`.execute(trx);
-      if (taken.rows[0]) return { job: asJob(taken.rows[0]), changed: toMessage(taken.rows[0]) };
+      if (taken.rows[0]) return { job: asJob(taken.rows[0]), changed: eventRowMessage(taken.rows[0]) };
       continue;
     }
     if (source.target_id && source.target_sender !== options.sender) {
@@ -145,7 +171,15 @@ async function attempt(trx: DatabaseTransaction, options: EnrollOptions): Promis
     }
     if (source.target_id) {
       // Our own job, still open: the worker probably restarted, so hand it back.
-      return { job: { id: source.target_id, dependsOn: source.id, hash: source.target_hash!, status: source.target_status! }, changed: null };
+      return {
+        job: {
+          id: source.target_id,
+          dependsOn: source.id,
+          hash: source.target_hash!,
+          status: source.target_status!,
+        },
+        changed: null,
+      };
     }
     const created = await trx
       .insertInto('public.events')
@@ -164,7 +198,7 @@ async function attempt(trx: DatabaseTransaction, options: EnrollOptions): Promis
       .onConflict((oc) => oc.column('hash').doNothing())
       .returningAll()
       .executeTakeFirst();
-    if (created) return { job: asJob(created), changed: toMessage(created) };
+    if (created) return { job: asJob(created), changed: eventRowMessage(created) };
     // Another worker created it after our snapshot: that source is theirs.
   }
   return options.sequential ? null : 'retry';
@@ -174,7 +208,9 @@ async function attempt(trx: DatabaseTransaction, options: EnrollOptions): Promis
 export async function enroll(db: Database, options: EnrollOptions): Promise<EnrollResult | null> {
   return db.transaction().execute(async (trx) => {
     if (options.sequential) {
-      await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`pipewright.enroll:${options.targetTopic}`}, 0))`.execute(trx);
+      await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`pipewright.enroll:${options.targetTopic}`}, 0))`.execute(
+        trx,
+      );
     }
     for (let round = 0; round < ROUNDS; round++) {
       // Each statement of a READ COMMITTED transaction sees what other workers committed meanwhile.

@@ -14,12 +14,14 @@ import {
   type AddonApp,
   type AddonContext,
   type EventInput,
+  type EventRow,
   type RequestUser,
+  compileEventFilter,
+  eventRowMessage,
+  eventRowModel,
 } from '@pipewright/sdk';
 import { newId as newEventId } from '@pipewright/sdk';
 import { enroll, shouldShed } from './enroll.js';
-import { compileEventFilter } from './event-fields.js';
-import { toMessage, toModel, type EventRow } from './rows.js';
 import {
   DispatchEvent,
   DispatchResponse,
@@ -43,7 +45,8 @@ async function findEvent(ctx: Context, id: string): Promise<EventRow> {
 
 /** Managers (and admins, service users) reach every event; everyone else only events recorded as theirs. */
 function requireOwnerOrManager(caller: RequestUser, row: EventRow): void {
-  if (!isManagerOrAbove(caller) && row.user_name !== caller.name) throw new Forbidden('You can only access your own events');
+  if (!isManagerOrAbove(caller) && row.user_name !== caller.name)
+    throw new Forbidden('You can only access your own events');
 }
 
 export function eventRoutes(ctx: Context) {
@@ -70,8 +73,13 @@ export function eventRoutes(ctx: Context) {
         };
         if (!body.store) return ctx.events.emit(input);
         if (body.dependsOn) {
-          const parent = await ctx.db.selectFrom('public.events').select('id').where('id', '=', body.dependsOn).executeTakeFirst();
-          if (!parent) throw new BadRequest(`dependsOn: event ${body.dependsOn} does not exist`, 'invalid-depends-on');
+          const parent = await ctx.db
+            .selectFrom('public.events')
+            .select('id')
+            .where('id', '=', body.dependsOn)
+            .executeTakeFirst();
+          if (!parent)
+            throw new BadRequest(`dependsOn: event ${body.dependsOn} does not exist`, 'invalid-depends-on');
         }
         // A duplicate hash makes the bus throw Conflict (409).
         if (!body.reuse || !body.hash) return ctx.events.emit(input);
@@ -88,25 +96,38 @@ export function eventRoutes(ctx: Context) {
             status = excluded.status, retries = 0, description = excluded.description, summary = excluded.summary,
             payload = excluded.payload, created_at = now(), updated_at = now()
           RETURNING *`.execute(ctx.db);
-        await ctx.events.announce(toMessage(rows[0]));
+        await ctx.events.announce(eventRowMessage(rows[0]));
         return { id: rows[0].id };
       },
     );
 
     app.get(
       '/api/events/:event_id',
-      { schema: { summary: 'One event, payload included', params: EventParams, response: { 200: EventModel } } },
+      {
+        schema: {
+          summary: 'One event, payload included',
+          params: EventParams,
+          response: { 200: EventModel },
+        },
+      },
       async (request) => {
         const caller = requireUser(request);
         const row = await findEvent(ctx, request.params.event_id);
         requireOwnerOrManager(caller, row);
-        return toModel(row);
+        return eventRowModel(row);
       },
     );
 
     app.patch(
       '/api/events/:event_id',
-      { schema: { summary: 'Update an event', params: EventParams, body: EventPatch, response: { 204: NoContent } } },
+      {
+        schema: {
+          summary: 'Update an event',
+          params: EventParams,
+          body: EventPatch,
+          response: { 204: NoContent },
+        },
+      },
       async (request, reply) => {
         const caller = requireUser(request);
         const id = request.params.event_id;
@@ -118,7 +139,8 @@ export function eventRoutes(ctx: Context) {
         if (sender !== undefined) owner.sender = sender;
         if (project !== undefined) owner.project_name = project;
         if (user !== undefined) owner.user_name = user;
-        if (Object.keys(owner).length) await ctx.db.updateTable('public.events').set(owner).where('id', '=', id).execute();
+        if (Object.keys(owner).length)
+          await ctx.db.updateTable('public.events').set(owner).where('id', '=', id).execute();
         if (!(await ctx.events.update(id, changes))) throw new NotFound(`Event ${id} not found`);
         return reply.code(204).send(null);
       },
@@ -130,7 +152,11 @@ export function eventRoutes(ctx: Context) {
       async (request, reply) => {
         requireAdmin(request);
         const id = request.params.event_id;
-        const gone = await ctx.db.deleteFrom('public.events').where('id', '=', id).returning('id').executeTakeFirst();
+        const gone = await ctx.db
+          .deleteFrom('public.events')
+          .where('id', '=', id)
+          .returning('id')
+          .executeTakeFirst();
         if (!gone) throw new NotFound(`Event ${id} not found`);
         return reply.code(204).send(null);
       },
@@ -138,30 +164,54 @@ export function eventRoutes(ctx: Context) {
 
     app.post(
       '/api/query',
-      { schema: { summary: 'Events matching a filter, newest first (administrators; only entity "event", as in AYON)', body: QueryRequest, response: { 200: Type.Array(QueriedEvent) } } },
+      {
+        schema: {
+          summary: 'Events matching a filter, newest first (administrators; only entity "event", as in AYON)',
+          body: QueryRequest,
+          response: { 200: Type.Array(QueriedEvent) },
+        },
+      },
       async (request) => {
         requireAdmin(request);
         const { entity, filter, limit, offset } = request.body;
         if (entity !== 'event') {
-          throw new ValidationFailed([{ loc: ['body', 'entity'], msg: `entity "${entity}" cannot be queried; only "event" is supported`, type: 'literal_error' }]);
+          throw new ValidationFailed([
+            {
+              loc: ['body', 'entity'],
+              msg: `entity "${entity}" cannot be queried; only "event" is supported`,
+              type: 'literal_error',
+            },
+          ]);
         }
         const { rows } = await sql<EventRow>`
           SELECT * FROM public.events AS e WHERE ${compileEventFilter(filter ?? undefined, 'e')}
           ORDER BY e.creation_order DESC LIMIT ${limit} OFFSET ${offset}`.execute(ctx.db);
-        return rows.map(({ payload: _payload, ...row }) => toModel(row));
+        return rows.map(({ payload: _payload, ...row }) => eventRowModel(row));
       },
     );
 
     app.post(
       '/api/eventops',
-      { schema: { summary: 'Delete, restart or abort the events a filter selects', body: EventOperation, response: { 204: NoContent } } },
+      {
+        schema: {
+          summary: 'Delete, restart or abort the events a filter selects',
+          body: EventOperation,
+          response: { 204: NoContent },
+        },
+      },
       async (request, reply) => {
         const { type, filter } = request.body;
         if (type === 'delete') requireAdmin(request);
         else requireManager(request);
         if (!filter.conditions?.length) {
           // An empty filter selects every event; wiping the whole log by accident is too easy, so refuse it.
-          throw new ValidationFailed([{ loc: ['body', 'filter', 'conditions'], msg: 'at least one condition is required', type: 'min_items' }]);
+          throw new ValidationFailed([
+            {
+              loc: ['body', 'filter', 'conditions'],
+              msg: 'at least one condition is required',
+              type: 'min_items',
+            },
+          ]);
         }
         const where = compileEventFilter(filter, 'e');
         if (type === 'delete') {
@@ -170,13 +220,16 @@ export function eventRoutes(ctx: Context) {
         }
         // restart: failed or aborted jobs become "restarted" with a fresh retry budget; enroll hands them out again.
         // abort: jobs not yet done (pending, in progress) are stopped.
-        const [status, from] = type === 'restart' ? ['restarted', sql`('failed', 'aborted')`] : ['aborted', sql`('pending', 'in_progress')`];
+        const [status, from] =
+          type === 'restart'
+            ? ['restarted', sql`('failed', 'aborted')`]
+            : ['aborted', sql`('pending', 'in_progress')`];
         const retries = type === 'restart' ? sql`0` : sql`e.retries`;
         const { rows } = await sql<EventRow>`
           UPDATE public.events AS e SET status = ${status}, retries = ${retries}, updated_at = now()
           WHERE e.status IN ${from} AND ${where}
           RETURNING *`.execute(ctx.db);
-        for (const row of rows) await ctx.events.announce(toMessage(row));
+        for (const row of rows) await ctx.events.announce(eventRowMessage(row));
         return reply.code(204).send(null);
       },
     );
@@ -192,9 +245,13 @@ export function eventRoutes(ctx: Context) {
       },
       async (request, reply) => {
         const caller = requireUser(request);
-        if (!caller.isService && !caller.isAdmin) throw new Forbidden('Only service users and administrators may enroll');
+        if (!caller.isService && !caller.isAdmin)
+          throw new Forbidden('Only service users and administrators may enroll');
         if (shouldShed(ctx.storage.kind, ctx.storage.idleConnections())) {
-          throw new ServiceUnavailable('The database is busy; try enrolling again shortly', 'pool-nearly-full');
+          throw new ServiceUnavailable(
+            'The database is busy; try enrolling again shortly',
+            'pool-nearly-full',
+          );
         }
         const body = request.body;
         const filter = compileEventFilter(body.filter ?? undefined, 's');

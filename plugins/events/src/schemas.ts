@@ -1,11 +1,18 @@
 import { Id, JsonObject, QueryFilterSchema, Type } from '@pipewright/sdk';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
 
 /** A letter, then 2 to 64 letters, digits, underscore, dot or asterisk (the asterisk only where topics are matched). */
-export const TopicPattern = Type.String({ pattern: '^[a-zA-Z][a-zA-Z0-9_.*]{2,64}$', examples: ['entity.folder.*'] });
+export const TopicPattern = Type.String({
+  pattern: '^[a-zA-Z][a-zA-Z0-9_.*]{2,64}$',
+  examples: ['entity.folder.*'],
+});
 /** A concrete topic: the same rule without the asterisk (what is stored on an event). */
-export const Topic = Type.String({ pattern: '^[a-zA-Z][a-zA-Z0-9_.]{2,64}$', examples: ['entity.folder.created'] });
+export const Topic = Type.String({
+  pattern: '^[a-zA-Z][a-zA-Z0-9_.]{2,64}$',
+  examples: ['entity.folder.created'],
+});
 
 export const STATUSES = ['pending', 'in_progress', 'finished', 'failed', 'aborted', 'restarted'] as const;
 export type Status = (typeof STATUSES)[number];
@@ -30,7 +37,10 @@ export const DispatchEvent = Type.Object(
     payload: Type.Optional(Nullable(JsonObject)),
     finished: Type.Boolean({ default: true, description: 'false creates the event as pending (a job)' }),
     store: Type.Boolean({ default: true, description: 'false only broadcasts the event' }),
-    reuse: Type.Boolean({ default: false, description: 'true replaces an event of the same hash instead of answering 409' }),
+    reuse: Type.Boolean({
+      default: false,
+      description: 'true replaces an event of the same hash instead of answering 409',
+    }),
   },
   { additionalProperties: false },
 );
@@ -46,7 +56,9 @@ export const EventPatch = Type.Object(
     description: Type.Optional(Text(10000)),
     summary: Type.Optional(JsonObject),
     payload: Type.Optional(JsonObject),
-    progress: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Broadcast only, never stored' })),
+    progress: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 100, description: 'Broadcast only, never stored' }),
+    ),
     retries: Type.Optional(Type.Integer({ minimum: 0 })),
   },
   { additionalProperties: false },
@@ -87,14 +99,21 @@ export const EnrollRequest = Type.Object(
     sequential: Type.Boolean({ default: false }),
     filter: Type.Optional(Nullable(QueryFilterSchema)),
     maxRetries: Type.Integer({ default: 3, minimum: 0 }),
-    ignoreSenderTypes: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100 }))),
+    ignoreSenderTypes: Type.Optional(
+      Nullable(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100 })),
+    ),
     ignoreOlderThan: Type.Integer({ default: 3, minimum: 0, description: 'Days; 0 means no limit' }),
     debug: Type.Boolean({ default: false }),
   },
   { additionalProperties: false },
 );
 
-export const EnrollResponse = Type.Object({ id: Id, dependsOn: Id, hash: Type.String(), status: Type.String() });
+export const EnrollResponse = Type.Object({
+  id: Id,
+  dependsOn: Id,
+  hash: Type.String(),
+  status: Type.String(),
+});
 
 export const QueryRequest = Type.Object(
   {

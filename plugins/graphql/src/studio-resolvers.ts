@@ -1,11 +1,10 @@
 import { GraphQLError } from 'graphql';
 import { sql, type RawBuilder } from 'kysely';
 import {
-  compileFilter,
+  compileEventFilter,
+  eventRowModel,
   isManagerOrAbove,
   type Database,
-  type FieldKind,
-  type FieldMap,
   type EntityDirectory,
   type ProjectDirectory,
   type UserDirectory,
@@ -38,26 +37,6 @@ function userNode(user: UserRecord, caller: GraphContext['caller']) {
     updatedAt: user.updatedAt.toISOString(),
   };
 }
-
-/** The keys a QueryFilter over events may name (as POST /api/query knows them). */
-const col = (name: string, kind: FieldKind) => ({ expr: sql.ref(name), kind });
-const EVENT_FIELDS: FieldMap = {
-  id: col('id', 'uuid'),
-  hash: col('hash', 'text'),
-  topic: col('topic', 'text'),
-  sender: col('sender', 'text'),
-  senderType: col('sender_type', 'text'),
-  project: col('project_name', 'text'),
-  user: col('user_name', 'text'),
-  dependsOn: col('depends_on', 'uuid'),
-  status: col('status', 'text'),
-  retries: col('retries', 'integer'),
-  description: col('description', 'text'),
-  summary: col('summary', 'json'),
-  payload: col('payload', 'json'),
-  createdAt: col('created_at', 'timestamp'),
-  updatedAt: col('updated_at', 'timestamp'),
-};
 
 function parseFilter(filter: string): unknown {
   try {
@@ -107,7 +86,7 @@ async function events(db: Database, caller: GraphContext['caller'], args: Args) 
   if (args.newerThan)
     where.push(sql<boolean>`updated_at > ${timestamp(args.newerThan, 'newerThan')}::timestamptz`);
   if (!args.includeLogs) where.push(sql<boolean>`topic NOT LIKE 'log.%'`);
-  if (args.filter) where.push(compileFilter(parseFilter(args.filter), EVENT_FIELDS, ['filter']));
+  if (args.filter) where.push(compileEventFilter(parseFilter(args.filter), 'events', ['filter']));
   // Only managers read everyone's events; others read their own.
   if (!isManagerOrAbove(caller)) where.push(sql<boolean>`user_name = ${caller.name}`);
   if (page.after) where.push(sql<boolean>`creation_order > ${orderOf(page.after, 'after')}`);
@@ -127,21 +106,9 @@ async function events(db: Database, caller: GraphContext['caller'], args: Args) 
   const items = rows.map((row) => ({
     cursor: cursorOf(Number(row.creation_order)),
     node: {
-      id: row.id,
-      hash: row.hash,
-      topic: row.topic,
-      project: row.project_name,
-      user: row.user_name,
-      sender: row.sender,
-      senderType: row.sender_type,
-      dependsOn: row.depends_on,
-      status: row.status,
-      retries: row.retries,
-      description: row.description,
+      ...eventRowModel(row),
       summary: JSON.stringify(row.summary ?? {}),
       payload: JSON.stringify(row.payload ?? {}),
-      createdAt: new Date(row.created_at).toISOString(),
-      updatedAt: new Date(row.updated_at).toISOString(),
     },
   }));
   return toConnection(items, hasMore, page);
