@@ -9,46 +9,36 @@ export type EventRow = Record<string, any>;
 
 const iso = (value: unknown) => new Date(value as string).toISOString();
 
-/** What subscribers hear about a stored row (never the payload), as the core bus builds it. */
-export function eventRowMessage(row: EventRow, progress: number | null = null): EventMessage {
+/** The fields every view of a stored event shares. */
+function eventRowCore(row: EventRow) {
   return {
-    id: row.id,
-    hash: row.hash,
-    topic: row.topic,
-    project: row.project_name,
-    user: row.user_name,
-    sender: row.sender,
-    senderType: row.sender_type,
-    dependsOn: row.depends_on,
-    description: row.description,
-    summary: row.summary,
+    id: row.id as string,
+    hash: row.hash as string,
+    topic: row.topic as string,
+    project: row.project_name as string | null,
+    user: row.user_name as string | null,
+    sender: row.sender as string | null,
+    senderType: row.sender_type as string | null,
+    dependsOn: row.depends_on as string | null,
     status: row.status,
-    progress,
-    recipients: null,
-    store: true,
+    description: row.description as string,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
 }
 
+/** What subscribers hear about a stored row (never the payload); the core bus builds its messages with it. */
+export function eventRowMessage(row: EventRow, progress: number | null = null): EventMessage {
+  return { ...eventRowCore(row), summary: row.summary, progress, recipients: null, store: true };
+}
+
 /** The event as GET /api/events/{id} answers it (AYON's EventModel), payload included. */
 export function eventRowModel(row: EventRow) {
   return {
-    id: row.id,
-    hash: row.hash,
-    topic: row.topic,
-    project: row.project_name,
-    user: row.user_name,
-    sender: row.sender,
-    senderType: row.sender_type,
-    dependsOn: row.depends_on,
-    status: row.status,
+    ...eventRowCore(row),
     retries: row.retries,
-    description: row.description,
     summary: row.summary ?? {},
     payload: row.payload ?? {},
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
   };
 }
 

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createClient } from 'redis';
 import {
   Conflict,
+  eventRowMessage,
   newId,
   topicMatches,
   type Database,
@@ -53,28 +54,6 @@ export async function connectRedisRelay(
   };
 }
 
-/** A stored row as the message subscribers receive. */
-function toMessage(row: Record<string, any>): EventMessage {
-  return {
-    id: row.id,
-    hash: row.hash,
-    topic: row.topic,
-    project: row.project_name,
-    user: row.user_name,
-    sender: row.sender,
-    senderType: row.sender_type,
-    dependsOn: row.depends_on,
-    description: row.description,
-    summary: row.summary,
-    status: row.status,
-    progress: null,
-    recipients: null,
-    store: true,
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
-  };
-}
-
 interface Subscription {
   pattern: string;
   handler: EventHandler;
@@ -102,7 +81,9 @@ export class CoreEventBus implements EventBus {
   async emitMany(inputs: EventInput[]): Promise<{ id: string }[]> {
     const now = new Date();
     const messages = inputs.map((input) => this.message(input, now));
-    const stored = inputs.map((input, i) => ({ input, message: messages[i] })).filter(({ message }) => message.store);
+    const stored = inputs
+      .map((input, i) => ({ input, message: messages[i] }))
+      .filter(({ message }) => message.store);
     // One multi-row INSERT per thousand events: a batch of operations may emit tens of thousands.
     for (let i = 0; i < stored.length; i += 1000) {
       const chunk = stored.slice(i, i + 1000);
@@ -166,7 +147,9 @@ export class CoreEventBus implements EventBus {
   async announce(message: EventMessage): Promise<void> {
     this.deliver(message);
     if (this.relay) {
-      await this.relay.publish(message).catch((error) => this.log.error({ err: error }, 'could not publish event to redis'));
+      await this.relay
+        .publish(message)
+        .catch((error) => this.log.error({ err: error }, 'could not publish event to redis'));
     }
   }
 
@@ -177,15 +160,20 @@ export class CoreEventBus implements EventBus {
     if (changes.summary !== undefined) values.summary = JSON.stringify(changes.summary);
     if (changes.payload !== undefined) values.payload = JSON.stringify(changes.payload);
     if (changes.retries !== undefined) values.retries = changes.retries;
-    const row = await this.db.updateTable('public.events').set(values).where('id', '=', id).returningAll().executeTakeFirst();
+    const row = await this.db
+      .updateTable('public.events')
+      .set(values)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
     if (!row) return false;
-    await this.announce({ ...toMessage(row), progress: changes.progress ?? null });
+    await this.announce({ ...eventRowMessage(row), progress: changes.progress ?? null });
     return true;
   }
 
   async get(id: string) {
     const row = await this.db.selectFrom('public.events').selectAll().where('id', '=', id).executeTakeFirst();
-    return row ? { ...toMessage(row), payload: row.payload, retries: row.retries } : null;
+    return row ? { ...eventRowMessage(row), payload: row.payload, retries: row.retries } : null;
   }
 
   subscribe(pattern: string, handler: EventHandler): () => void {

@@ -3,10 +3,9 @@ import { projectMigrations } from './migrations.js';
 import { BackgroundOperations } from './background.js';
 import { EntityProcessor } from './processor.js';
 import { HierarchyCache } from './hierarchy-cache.js';
-import { queryEntities } from './query.js';
 import { productTypes, projectSummaryRoutes } from './project-summary.js';
 import { resolveRoutes } from './resolve-routes.js';
-import { entityRoutes, folderTreeRoutes, inheritance } from './routes.js';
+import { entityRoutes, folderTreeRoutes, readEntities } from './routes.js';
 
 // What a pipeline publishes into: folders, tasks, products, versions, representations and workfiles, in each
 // project's own schema. Every write, single or batched, goes through one transactional processor.
@@ -28,34 +27,16 @@ export default defineAddon({
       if (!project) throw new NotFound(`Project ${name} not found`);
       return project;
     };
+    const reader = { db: ctx.db, attributes, processor, schemaName };
     ctx.provide('entities', {
       async get(projectName, type, id, caller) {
         const project = await projects.find(projectName);
         if (!project) return null;
-        const access = await processor.access.read(caller, project.name);
-        const query = { ids: [id], limit: 1, caller };
-        const page = await queryEntities(
-          ctx.db,
-          schemaName(project.name),
-          type,
-          query,
-          ...(await inheritance(attributes, project)),
-          access,
-        );
+        const page = await readEntities(reader, project, type, { ids: [id], limit: 1, caller });
         return page.items[0]?.entity ?? null;
       },
-      async query(projectName, type, query) {
-        const project = await existing(projectName);
-        const access = await processor.access.read(query.caller, project.name);
-        return queryEntities(
-          ctx.db,
-          schemaName(project.name),
-          type,
-          query,
-          ...(await inheritance(attributes, project)),
-          access,
-        );
-      },
+      query: async (projectName, type, query) =>
+        readEntities(reader, await existing(projectName), type, query),
       setAccessPolicy: (policy) => processor.access.register(policy),
       async productTypes(projectName) {
         const project = await existing(projectName);

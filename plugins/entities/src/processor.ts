@@ -183,19 +183,7 @@ export class EntityProcessor {
     const results: OperationResult[] = [];
     const progress = async () => options.onProgress?.(results.length, operations.length);
     this.checkBatch(operations);
-    const batch = async (): Promise<Batch> => ({
-      caller,
-      project,
-      schema: this.schemaName(project.name),
-      sender: options.sender,
-      inheritable: await this.attributes.inheritable('folder'),
-      events: [],
-      created: new Map(),
-      pending: null,
-      buffered: false,
-      current: 0,
-      scopes: new Map(),
-    });
+    const batch = () => this.newBatch(caller, project, options.sender);
     if (options.canFail) {
       for (const operation of operations) {
         const context = await batch();
@@ -260,7 +248,15 @@ export class EntityProcessor {
     sender: Sender,
   ): Promise<string> {
     this.checkBatch([operation]);
-    const context: Batch = {
+    const context = await this.newBatch(caller, project, sender);
+    const { entityId } = await this.db.transaction().execute((trx) => this.apply(trx, context, operation));
+    await this.publish(context.events);
+    return entityId;
+  }
+
+  /** The state one transaction of operations carries. */
+  private async newBatch(caller: RequestUser, project: ProjectRecord, sender: Sender): Promise<Batch> {
+    return {
       caller,
       project,
       schema: this.schemaName(project.name),
@@ -273,9 +269,6 @@ export class EntityProcessor {
       current: 0,
       scopes: new Map(),
     };
-    const { entityId } = await this.db.transaction().execute((trx) => this.apply(trx, context, operation));
-    await this.publish(context.events);
-    return entityId;
   }
 
   /** Other addons clean up what refers to an entity (links, ...) in the transaction that deletes it. */

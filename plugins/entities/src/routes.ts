@@ -12,11 +12,13 @@ import {
   type ProjectDirectory,
   type ProjectRecord,
   type FolderScope,
+  type EntityPage,
+  type EntityQuery,
   type RequestUser,
 } from '@pipewright/sdk';
 import { hideAttributes, scopeCondition } from './access.js';
 import { projectBase } from './inheritance.js';
-import { SPECS, camelizeKeys } from './entity-types.js';
+import { SPECS, camelizeKeys, type EntityType } from './entity-types.js';
 import type { BackgroundOperations } from './background.js';
 import type { HierarchyCache } from './hierarchy-cache.js';
 import type { EntityProcessor } from './processor.js';
@@ -43,6 +45,24 @@ export async function inheritance(
 ): Promise<[string[], Record<string, unknown>]> {
   const keys = await attributes.inheritable('folder');
   return [keys, projectBase(project.attrib, keys)];
+}
+
+/** A page of entities as query.caller may read them: rows and attributes outside their access are left out. */
+export async function readEntities(
+  { db, attributes, processor, schemaName }: Pick<Deps, 'db' | 'attributes' | 'processor' | 'schemaName'>,
+  project: ProjectRecord,
+  type: EntityType,
+  query: EntityQuery,
+): Promise<EntityPage> {
+  const access = await processor.access.read(query.caller, project.name);
+  return queryEntities(
+    db,
+    schemaName(project.name),
+    type,
+    query,
+    ...(await inheritance(attributes, project)),
+    access,
+  );
 }
 
 export interface Deps {
@@ -100,15 +120,12 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
           const caller = requireUser(request);
           const project = await projects.require(caller, params.project_name);
           // What the caller may not read answers exactly as what does not exist.
-          const access = await processor.access.read(caller, project.name);
           const query = { ids: [params[idParam]], limit: 1, caller };
-          const page = await queryEntities(
-            db,
-            schemaName(project.name),
+          const page = await readEntities(
+            { db, attributes, processor, schemaName },
+            project,
             spec.type,
             query,
-            ...(await inheritance(attributes, project)),
-            access,
           );
           if (!page.items.length)
             throw new NotFound(`${label} ${params[idParam]} not found in project ${project.name}`);
