@@ -1,50 +1,22 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { newId } from '@pipewright/sdk';
-import { createTestDatabase } from '@pipewright/core/testing';
+import {
+  createTestDatabase,
+  freePort,
+  startServerProcess,
+  stopServerProcess,
+} from '@pipewright/core/testing';
 import { connect, type TestClient } from './client.js';
 
 // Two real server processes (`npm start`'s entry point) on one PostgreSQL database and one Redis: an event posted
 // to one process reaches a websocket client of the other, and enroll workers on the two never share a job. Only in the PostgreSQL pass (see jest.config.js).
 // Uses REDIS_URL when set, otherwise starts a private redis-server from PATH.
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const PASSWORD = 'a strong password';
-
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const probe = createNetServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-}
-
-function start(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'core/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((done, fail) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes('Pipewright listening')) done(child);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => fail(new Error(`server exited with ${code}: ${output}`)));
-  });
-}
-
-async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise((done) => child.once('exit', done));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 describe('live events across two server processes', () => {
   let redis: ChildProcess | null = null;
@@ -55,11 +27,18 @@ describe('live events across two server processes', () => {
   let client: TestClient | undefined;
 
   beforeAll(async () => {
-    if (!process.env.DATABASE_URL) throw new Error('multiprocess.pg.test.ts needs DATABASE_URL (a PostgreSQL server both processes share)');
+    if (!process.env.DATABASE_URL)
+      throw new Error(
+        'multiprocess.pg.test.ts needs DATABASE_URL (a PostgreSQL server both processes share)',
+      );
     let redisUrl = process.env.REDIS_URL;
     if (!redisUrl) {
       const port = await freePort();
-      redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'pipe' });
+      redis = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        { stdio: 'pipe' },
+      );
       await new Promise<void>((ready, fail) => {
         redis!.on('error', fail);
         redis!.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Ready to accept') && ready());
@@ -77,7 +56,7 @@ describe('live events across two server processes', () => {
       const port = await freePort();
       bases.push(`127.0.0.1:${port}`);
       servers.push(
-        await start({
+        await startServerProcess({
           ...process.env,
           NODE_OPTIONS: '',
           PORT: String(port),
@@ -94,7 +73,7 @@ describe('live events across two server processes', () => {
 
   afterAll(async () => {
     client?.close();
-    for (const server of servers) await stop(server);
+    for (const server of servers) await stopServerProcess(server);
     await dropDatabase();
     for (const dataDir of dataDirs) await rm(dataDir, { recursive: true, force: true });
     redis?.kill();
@@ -124,21 +103,37 @@ describe('live events across two server processes', () => {
     const posted = await fetch(`http://${a}/api/events`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ topic: 'render.finished', project: 'demo', summary: { frames: 240 }, payload: { secret: 'x' } }),
+      body: JSON.stringify({
+        topic: 'render.finished',
+        project: 'demo',
+        summary: { frames: 240 },
+        payload: { secret: 'x' },
+      }),
     });
     expect(posted.status).toBe(200);
     const { id } = (await posted.json()) as { id: string };
 
     const message = await client.next((m) => m.id === id, 2000);
     expect(Date.now() - dispatched).toBeLessThan(2000);
-    expect(message).toMatchObject({ topic: 'render.finished', project: 'demo', user: 'admin', summary: { frames: 240 } });
+    expect(message).toMatchObject({
+      topic: 'render.finished',
+      project: 'demo',
+      user: 'admin',
+      summary: { frames: 240 },
+    });
     expect(message).not.toHaveProperty('payload');
     expect(JSON.stringify(client.messages)).not.toContain('secret');
   }, 30_000);
 
   it('gives each source event to exactly one of two enroll workers on different processes', async () => {
     const [a, b] = bases;
-    const call = async (base: string, method: string, path: string, auth: Record<string, string>, body?: unknown) => {
+    const call = async (
+      base: string,
+      method: string,
+      path: string,
+      auth: Record<string, string>,
+      body?: unknown,
+    ) => {
       const res = await fetch(`http://${base}${path}`, {
         method,
         headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -153,17 +148,28 @@ describe('live events across two server processes', () => {
     const service = { 'x-api-key': key.body.key as string };
 
     const sources: string[] = [];
-    for (let i = 0; i < 30; i++) sources.push((await call(a, 'POST', '/api/events', admin, { topic: 'publish.done', summary: { i } })).body.id);
+    for (let i = 0; i < 30; i++)
+      sources.push(
+        (await call(a, 'POST', '/api/events', admin, { topic: 'publish.done', summary: { i } })).body.id,
+      );
 
     // Each worker takes a job, finishes it, and asks again until none is left.
     const worker = async (base: string, sender: string) => {
       const taken: string[] = [];
       for (;;) {
-        const job = await call(base, 'POST', '/api/enroll', service, { sourceTopic: 'publish.*', targetTopic: 'review.make', sender });
+        const job = await call(base, 'POST', '/api/enroll', service, {
+          sourceTopic: 'publish.*',
+          targetTopic: 'review.make',
+          sender,
+        });
         if (job.status === 204) return taken;
         expect(job.status).toBe(200);
         taken.push(job.body.dependsOn);
-        expect((await call(base, 'PATCH', `/api/events/${job.body.id}`, service, { status: 'finished' })).status).toBe(204);
+        // Work on it a moment, as a real worker does, so the other worker asks while this job is held.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(
+          (await call(base, 'PATCH', `/api/events/${job.body.id}`, service, { status: 'finished' })).status,
+        ).toBe(204);
       }
     };
     const [onA, onB] = await Promise.all([worker(a, 'worker-a'), worker(b, 'worker-b')]);
