@@ -5,23 +5,27 @@
 //   reach a websocket client of process B through Redis, vs a bare Redis publish/subscribe round trip.
 // Run: DATABASE_URL=postgres://... REDIS_URL=redis://... npm run bench:live -w @pipewright/bench
 // The GraphQL part also runs on PGlite when DATABASE_URL is not set; the fan-out part needs both servers.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { createClient } from 'redis';
 import { createServer, readConfig } from '@pipewright/core';
-import { createTestDatabase } from '@pipewright/core/testing';
-import { newId, type UserDirectory } from '@pipewright/sdk';
+import {
+  createTestDatabase,
+  freePort,
+  startServerProcess,
+  stopServerProcess,
+} from '@pipewright/core/testing';
+import { newId } from '@pipewright/sdk';
+import { benchAdmin } from './admin.js';
 
 const FOLDERS = Number(process.env.BENCH_FOLDERS ?? 100_000);
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '../..');
 
 const line = (label: string, value: string) => console.log(`${label.padEnd(62)} ${value}`);
 const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
@@ -40,19 +44,7 @@ async function graphqlBench() {
   };
   const server = await createServer({ config, only: ['graphql'] });
   try {
-    const users = server.services.get('users') as UserDirectory;
-    await server.db
-      .transaction()
-      .execute((trx) =>
-        users.create(trx, { name: 'bench', password: 'bench password', data: { isAdmin: true } }),
-      );
-    const token = (
-      await server.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { name: 'bench', password: 'bench password' },
-      })
-    ).json().token;
+    const token = await benchAdmin(server);
     const headers = { authorization: `Bearer ${token}` };
     await server.app.inject({
       method: 'POST',
@@ -128,38 +120,6 @@ async function graphqlBench() {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const probe = createNetServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-}
-
-function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'core/src/main.ts'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((done, fail) => {
-    let output: string | null = '';
-    // Read until the server says it listens; after that the output is drained and dropped.
-    const onData = (chunk: Buffer) => {
-      if (output === null) return;
-      output += chunk;
-      if (output.includes('Pipewright listening')) {
-        output = null;
-        done(child);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => fail(new Error(`server exited with ${code}: ${output}`)));
-  });
-}
-
 async function fanoutBench(databaseUrl: string, redisUrl: string) {
   const database = await createTestDatabase(databaseUrl);
   const channel = `pipewright.bench.${newId()}`;
@@ -179,7 +139,7 @@ async function fanoutBench(databaseUrl: string, redisUrl: string) {
   const emitter = await createServer({ config, only: ['events'] });
   const port = await freePort();
   const b = `127.0.0.1:${port}`;
-  const server = await startServer({
+  const server = await startServerProcess({
     ...process.env,
     NODE_OPTIONS: '',
     PORT: String(port),
@@ -283,9 +243,7 @@ async function fanoutBench(databaseUrl: string, redisUrl: string) {
       `p50 ${percentile(bare, 50)} ms, p99 ${percentile(bare, 99)} ms`,
     );
   } finally {
-    const exited = new Promise((done) => server.once('exit', done));
-    server.kill('SIGTERM');
-    await exited;
+    await stopServerProcess(server);
     await emitter.close();
     await database.drop();
     for (const dataDir of dataDirs) await rm(dataDir, { recursive: true, force: true });

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { createServer, readConfig } from '@pipewright/core';
 import { createTestDatabase } from '@pipewright/core/testing';
-import { newId, type UserDirectory } from '@pipewright/sdk';
+import { newId } from '@pipewright/sdk';
+import { benchAdmin } from './admin.js';
 import { loadEntity, present } from '../../plugins/entities/src/store.js';
 
 const FOLDERS = Number(process.env.BENCH_FOLDERS ?? 100_000);
@@ -73,19 +74,7 @@ async function main() {
       headers: { authorization: `Bearer ${token}` },
     });
   try {
-    const users = server.services.get('users') as UserDirectory;
-    await server.db
-      .transaction()
-      .execute((trx) =>
-        users.create(trx, { name: 'bench', password: 'bench password', data: { isAdmin: true } }),
-      );
-    const token = (
-      await server.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { name: 'bench', password: 'bench password' },
-      })
-    ).json().token;
+    const token = await benchAdmin(server);
     for (const name of ['bench', 'rawbench']) {
       const res = await inject('POST', '/api/projects', token, { name, code: name });
       if (res.statusCode !== 201) throw new Error(res.body);
@@ -103,16 +92,14 @@ async function main() {
       await raw
         .insertInto('folders')
         .values(
-          folders
-            .slice(i, i + BATCH)
-            .map((f) => ({
-              id: f.id,
-              name: f.name,
-              folder_type: f.folderType,
-              parent_id: f.parentId,
-              path: f.path,
-              status,
-            })),
+          folders.slice(i, i + BATCH).map((f) => ({
+            id: f.id,
+            name: f.name,
+            folder_type: f.folderType,
+            parent_id: f.parentId,
+            path: f.path,
+            status,
+          })),
         )
         .execute();
     }
@@ -120,15 +107,13 @@ async function main() {
       await raw
         .insertInto('tasks')
         .values(
-          tasks
-            .slice(i, i + BATCH)
-            .map((t) => ({
-              id: t.id,
-              name: t.name,
-              task_type: 'Compositing',
-              folder_id: t.folderId,
-              status,
-            })),
+          tasks.slice(i, i + BATCH).map((t) => ({
+            id: t.id,
+            name: t.name,
+            task_type: 'Compositing',
+            folder_id: t.folderId,
+            status,
+          })),
         )
         .execute();
     }

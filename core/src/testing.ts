@@ -1,10 +1,13 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createServer as createNetServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { newId } from '@pipewright/sdk';
+import { defineAddon, newId, type AddonDefinition, type UserRecord } from '@pipewright/sdk';
 import { readConfig, type ServerConfig } from './config.js';
 import { createServer, type PipewrightServer } from './server.js';
 import { openPGlite, openPostgres, type OpenDatabase } from './storage/database.js';
@@ -79,10 +82,53 @@ export interface TestCore extends PipewrightServer {
   request(method: string, url: string, options?: RequestOptions): Promise<TestResponse>;
 }
 
+/**
+ * An addon that hands these users to the auth addon, for tests that run without the users addon: every user logs
+ * in with the password, except service users, who use the service key.
+ */
+export function fixedUserSource(
+  name: string,
+  users: Record<string, Record<string, unknown>>,
+  credentials: { password: string; serviceKey?: string },
+): AddonDefinition {
+  const at = new Date('2026-01-01T00:00:00Z');
+  const records: UserRecord[] = Object.entries(users).map(([userName, data]) => ({
+    name: userName,
+    active: true,
+    attrib: {},
+    data,
+    hasPassword: data.isService !== true,
+    createdAt: at,
+    updatedAt: at,
+  }));
+  const find = (userName: string) => records.find((u) => u.name === userName.toLowerCase()) ?? null;
+  return defineAddon({
+    name,
+    version: '1.0.0',
+    title: `${name} (test users)`,
+    dependsOn: ['auth'],
+    setup(ctx) {
+      ctx.use('auth').setUserSource({
+        get: async (userName) => find(userName),
+        authenticate: async (userName, password) => {
+          const user = find(userName);
+          return user?.hasPassword && password === credentials.password ? user : null;
+        },
+        findByApiKey: async (key) =>
+          credentials.serviceKey && key === credentials.serviceKey
+            ? (records.find((u) => u.data.isService === true) ?? null)
+            : null,
+        present: (u) => ({ name: u.name, data: u.data }),
+      });
+    },
+  });
+}
+
 /** Boot a core with only the named addons (and their dependencies) on fresh storage. */
 export async function bootTestCore(options: {
   addons: string[];
-  extraAddons?: DiscoveredAddon[];
+  /** Addons defined by the test itself (plain definitions) or discovered from a fixture folder. */
+  extraAddons?: (DiscoveredAddon | AddonDefinition)[];
   config?: Partial<ServerConfig>;
 }): Promise<TestCore> {
   const dataDir = await mkdtemp(join(tmpdir(), 'pipewright-test-'));
@@ -97,7 +143,10 @@ export async function bootTestCore(options: {
   const database = config.databaseUrl
     ? await freshPostgresDatabase(config.databaseUrl)
     : await openPGlite({ loadDataDir: await pgliteTemplate() });
-  const server = await createServer({ config, database, only: options.addons, extraAddons: options.extraAddons });
+  const extraAddons = (options.extraAddons ?? []).map((addon) =>
+    'definition' in addon ? addon : { definition: addon, directory: dataDir, internal: false },
+  );
+  const server = await createServer({ config, database, only: options.addons, extraAddons });
   return {
     ...server,
     async close() {
@@ -117,8 +166,54 @@ export async function bootTestCore(options: {
         payload: body === undefined ? undefined : isRaw ? (body as string | Buffer) : JSON.stringify(body),
       });
       let parsed: unknown = undefined;
-      if (response.body && String(response.headers['content-type'] ?? '').includes('json')) parsed = JSON.parse(response.body);
+      if (response.body && String(response.headers['content-type'] ?? '').includes('json'))
+        parsed = JSON.parse(response.body);
       return { status: response.statusCode, headers: response.headers, body: parsed, text: response.body };
     },
   };
+}
+
+/** A TCP port nothing listens on right now, for servers started by a test. */
+export function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const probe = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+  });
+}
+
+/**
+ * A server process as `npm start` runs it (core/src/main.ts), configured by env; resolves once it listens (the
+ * env's LOG_LEVEL must let "Pipewright listening" through). Its later output is drained and dropped.
+ */
+export function startServerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'core/src/main.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((done, fail) => {
+    let output: string | null = '';
+    const onData = (chunk: Buffer) => {
+      if (output === null) return;
+      output += chunk;
+      if (output.includes('Pipewright listening')) {
+        output = null;
+        done(child);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => fail(new Error(`server exited with ${code}: ${output}`)));
+  });
+}
+
+/** Stop a server process with SIGTERM (a graceful shutdown) and wait until it has exited. */
+export async function stopServerProcess(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  await exited;
 }

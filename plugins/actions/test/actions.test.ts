@@ -1,17 +1,7 @@
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import {
-  BadRequest,
-  actionResponse,
-  defineAddon,
-  type AddonDefinition,
-  type EventMessage,
-  type UserRecord,
-} from '@pipewright/sdk';
+import { bootTestCore, fixedUserSource, type TestCore } from '@pipewright/core/testing';
+import { BadRequest, actionResponse, defineAddon, type EventMessage } from '@pipewright/sdk';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const PASSWORD = 'correct horse battery';
 const SERVICE_KEY = '0123456789abcdef0123456789abcdef';
 const FOLDER_A = 'a'.repeat(32);
@@ -20,38 +10,17 @@ const TASK = 'c'.repeat(32);
 const VERSIONS = ['d'.repeat(32), 'e'.repeat(32)];
 
 // Users of every role, without the users addon: alice works on demo, eve on nothing, boss manages, root administers.
-const at = new Date('2026-01-01T00:00:00Z');
-const user = (name: string, data: Record<string, unknown>): UserRecord => ({
-  name,
-  active: true,
-  attrib: {},
-  data,
-  hasPassword: true,
-  createdAt: at,
-  updatedAt: at,
-});
-const USERS = [
-  user('alice', { accessGroups: { demo: ['artist'] } }),
-  user('eve', {}),
-  user('boss', { isManager: true }),
-  user('root', { isAdmin: true }),
-  user('svc', { isService: true }),
-];
-const userSource = defineAddon({
-  name: 'action-users',
-  version: '1.0.0',
-  title: 'Action test users (fixture)',
-  dependsOn: ['auth'],
-  setup(ctx) {
-    const find = (name: string) => USERS.find((u) => u.name === name.toLowerCase()) ?? null;
-    ctx.use('auth').setUserSource({
-      get: async (name) => find(name),
-      authenticate: async (name, password) => (password === PASSWORD && name !== 'svc' ? find(name) : null),
-      findByApiKey: async (key) => (key === SERVICE_KEY ? find('svc') : null),
-      present: (u) => ({ name: u.name, data: u.data }),
-    });
+const userSource = fixedUserSource(
+  'action-users',
+  {
+    alice: { accessGroups: { demo: ['artist'] } },
+    eve: {},
+    boss: { isManager: true },
+    root: { isAdmin: true },
+    svc: { isService: true },
   },
-});
+  { password: PASSWORD, serviceKey: SERVICE_KEY },
+);
 
 // An addon contributing simple actions (matched by the server) and a dynamic one (decided per context).
 const contributor = defineAddon({
@@ -134,15 +103,13 @@ const flaky = defineAddon({
   },
 });
 
-const fixture = (definition: AddonDefinition) => ({ definition, directory: here, internal: false });
-
 let core: TestCore;
 const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
   core = await bootTestCore({
     addons: ['actions', 'events', 'action-users', 'dcc', 'flaky'],
-    extraAddons: [fixture(userSource), fixture(contributor), fixture(flaky)],
+    extraAddons: [userSource, contributor, flaky],
   });
   for (const name of ['alice', 'eve', 'boss', 'root']) {
     const res = await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } });

@@ -1,5 +1,3 @@
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
 import {
@@ -68,10 +66,9 @@ async function create(plural: string, body: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  const here = dirname(fileURLToPath(import.meta.url));
   core = await bootTestCore({
     addons: ['entities', 'users', 'fixed-whitelists'],
-    extraAddons: [{ definition: whitelists, directory: here, internal: false }],
+    extraAddons: [whitelists],
   });
   const users = core.services.get('users') as UserDirectory;
   const people = {

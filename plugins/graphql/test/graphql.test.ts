@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { defineAddon, type EntityDirectory, type UserDirectory } from '@pipewright/sdk';
 
 // One project "show": a small tree with tasks, products, versions (with a hero), representations, workfiles and a
@@ -76,10 +74,9 @@ async function pageAll(field: string, size: number): Promise<any[]> {
 }
 
 beforeAll(async () => {
-  const here = dirname(fileURLToPath(import.meta.url));
   core = await bootTestCore({
     addons: ['graphql', 'shots-only'],
-    extraAddons: [{ definition: shotsOnly, directory: here, internal: false }],
+    extraAddons: [shotsOnly],
   });
   boss = await seed('boss', { isAdmin: true, isManager: true });
   artie = await seed('artie', { accessGroups: { show: ['artist'] } });

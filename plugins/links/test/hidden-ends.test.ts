@@ -1,5 +1,3 @@
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
 import { defineAddon, type UserDirectory } from '@pipewright/sdk';
@@ -27,9 +25,7 @@ const P = '/api/projects/show';
 beforeAll(async () => {
   core = await bootTestCore({
     addons: ['links', 'users', 'seen-only'],
-    extraAddons: [
-      { definition: policy, directory: dirname(fileURLToPath(import.meta.url)), internal: false },
-    ],
+    extraAddons: [policy],
   });
   const users = core.services.get('users') as UserDirectory;
   for (const [name, data] of Object.entries({

@@ -1,46 +1,17 @@
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sql } from 'kysely';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { defineAddon, type AddonDefinition, type UserRecord } from '@pipewright/sdk';
+import { bootTestCore, fixedUserSource, type TestCore } from '@pipewright/core/testing';
+import { defineAddon } from '@pipewright/sdk';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const PASSWORD = 'correct horse battery';
 const SERVICE_KEY = '0123456789abcdef0123456789abcdef';
 
 // Users of every role, without the users addon; svc is the service user a service host runs as.
-const at = new Date('2026-01-01T00:00:00Z');
-const user = (name: string, data: Record<string, unknown>): UserRecord => ({
-  name,
-  active: true,
-  attrib: {},
-  data,
-  hasPassword: true,
-  createdAt: at,
-  updatedAt: at,
-});
-const USERS = [
-  user('alice', {}),
-  user('boss', { isManager: true }),
-  user('root', { isAdmin: true }),
-  user('svc', { isService: true }),
-];
-const userSource = defineAddon({
-  name: 'service-users',
-  version: '1.0.0',
-  title: 'Service test users (fixture)',
-  dependsOn: ['auth'],
-  setup(ctx) {
-    const find = (name: string) => USERS.find((u) => u.name === name.toLowerCase()) ?? null;
-    ctx.use('auth').setUserSource({
-      get: async (name) => find(name),
-      authenticate: async (name, password) => (password === PASSWORD && name !== 'svc' ? find(name) : null),
-      findByApiKey: async (key) => (key === SERVICE_KEY ? find('svc') : null),
-      present: (u) => ({ name: u.name, data: u.data }),
-    });
-  },
-});
+const userSource = fixedUserSource(
+  'service-users',
+  { alice: {}, boss: { isManager: true }, root: { isAdmin: true }, svc: { isService: true } },
+  { password: PASSWORD, serviceKey: SERVICE_KEY },
+);
 
 // An addon describing two services: one with an image, one without.
 const tracker = defineAddon({
@@ -50,15 +21,13 @@ const tracker = defineAddon({
   services: { processor: { image: 'example/tracker-processor:1.4.0' }, leecher: {} },
 });
 
-const fixture = (definition: AddonDefinition) => ({ definition, directory: here, internal: false });
-
 let core: TestCore;
 const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
   core = await bootTestCore({
     addons: ['services', 'service-users', 'tracker'],
-    extraAddons: [fixture(userSource), fixture(tracker)],
+    extraAddons: [userSource, tracker],
   });
   for (const name of ['alice', 'boss', 'root']) {
     const res = await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } });
