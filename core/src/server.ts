@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
@@ -5,11 +6,11 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   API_VERSION,
+  NotFound,
   Unauthorized,
   type AddonApp,
   type AddonInfo,
   type Database,
-  type RequestHook,
 } from '@pipewright/sdk';
 import type { ServerConfig } from './config.js';
 import { openConfiguredDatabase, type OpenDatabase } from './storage/database.js';
@@ -19,8 +20,9 @@ import { createProjectStorage, migrateProjectSchemas } from './storage/project-s
 import { CoreEventBus, connectRedisRelay } from './events/bus.js';
 import { discoverInternalAddons, type DiscoveredAddon } from './addons/discover.js';
 import { orderByDependencies, withDependencies } from './addons/order.js';
-import { productionBundleAddons, selectActive } from './addons/selection.js';
+import { productionBundleAddons, settleDependencies } from './addons/selection.js';
 import { createAddonContext, ServiceRegistry, type KernelParts } from './addons/context.js';
+import { AddonRegistry, describe, newLifetime } from './addons/runtime.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { installErrorHandling } from './http/errors.js';
 import { readSender } from './http/sender.js';
@@ -42,39 +44,19 @@ export interface PipewrightServer {
   database: OpenDatabase;
   events: CoreEventBus;
   config: ServerConfig;
-  addons: AddonInfo[];
+  /** Every addon the server knows, as it is now. */
+  readonly addons: AddonInfo[];
+  runtime: AddonRegistry;
   services: ServiceRegistry;
   /** Stop accepting requests, then close addons, Redis and the database. */
   close(): Promise<void>;
 }
 
-function describe(addon: DiscoveredAddon, broken: string | null = null): AddonInfo {
-  const d = addon.definition;
-  return {
-    name: d.name,
-    version: d.version,
-    title: d.title,
-    description: d.description ?? '',
-    internal: addon.internal,
-    directory: addon.directory,
-    dependsOn: d.dependsOn ?? [],
-    frontendScopes: d.frontendScopes ?? {},
-    frontendModules: d.frontendModules ?? {},
-    services: d.services ?? {},
-    hasSettings: Boolean(d.settings?.studio),
-    hasSiteSettings: Boolean(d.settings?.site),
-    isBroken: broken !== null,
-    reason: broken,
-    // A broken addon was never set up, so it offers no actions.
-    ...(d.actions && broken === null ? { actions: d.actions } : {}),
-  };
-}
-
 /** Every addon this one may take services from: its dependencies, transitively. */
-function dependencyClosure(name: string, byName: Map<string, DiscoveredAddon>): Set<string> {
+function dependencyClosure(name: string, dependsOn: (name: string) => string[] | undefined): Set<string> {
   const closure = new Set<string>();
   const walk = (current: string) => {
-    for (const dependency of byName.get(current)?.definition.dependsOn ?? []) {
+    for (const dependency of dependsOn(current) ?? []) {
       if (!closure.has(dependency)) {
         closure.add(dependency);
         walk(dependency);
@@ -85,19 +67,47 @@ function dependencyClosure(name: string, byName: Map<string, DiscoveredAddon>): 
   return closure;
 }
 
-/** Open storage, run migrations, load the active addons and answer a ready Fastify app (not yet listening). */
+/** Where request handover keeps the caller the main app resolved, for an installed addon's own instance. */
+const CALLER = Symbol('pipewright.caller');
+
+const FASTIFY_OPTIONS = {
+  trustProxy: true,
+  bodyLimit: 64 * 1024 * 1024,
+  // Link type names (type|input|output) and long user names exceed Fastify's default of 100 characters.
+  routerOptions: { maxParamLength: 512 },
+};
+
+/**
+ * What every Fastify instance serving the API shares: AYON's 422 and error shapes, the caller on the request,
+ * cookies, and anonymous callers refused before their input is read (as AYON does) unless a route is open to them
+ * (security: [] in its OpenAPI description). Routes still check who else may call them. Without an addon that
+ * authenticates (the 'auth' service) there are no users to require.
+ */
+async function applyHttpConventions(app: FastifyInstance, services: ServiceRegistry): Promise<void> {
+  app.setValidatorCompiler(createValidatorCompiler());
+  installErrorHandling(app);
+  app.decorateRequest('user', null);
+  app.decorateRequest('sender', null as any);
+  await app.register(cookie);
+  app.addHook('preValidation', async (request) => {
+    const url = request.routeOptions.url;
+    if (request.user || !url?.startsWith('/api/') || !services.get('auth')) return;
+    if ((request.routeOptions.schema as { security?: unknown[] } | undefined)?.security?.length === 0) return;
+    throw new Unauthorized('Not logged in');
+  });
+}
+
+/** Open storage, run migrations, load the addons and answer a ready Fastify app (not yet listening). */
 export async function createServer(options: ServerOptions): Promise<PipewrightServer> {
   const { config } = options;
   const app = Fastify({
+    ...FASTIFY_OPTIONS,
     logger: { level: config.logLevel },
-    trustProxy: true,
-    bodyLimit: 64 * 1024 * 1024,
-    // Link type names (type|input|output) and long user names exceed Fastify's default of 100 characters.
-    routerOptions: { maxParamLength: 512 },
   }).withTypeProvider<TypeBoxTypeProvider>();
   const database = options.database ?? (await openConfiguredDatabase(config));
   const { db } = database;
   const events = new CoreEventBus(db, app.log);
+  const runtime = new AddonRegistry();
   try {
     await ensureMigrationHistory(db);
     await migrate(db, { addon: 'core', schema: 'public', migrations: coreMigrations });
@@ -112,12 +122,10 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
     const candidates = options.only
       ? withDependencies(wrap(available), options.only).map((w) => w.addon)
       : available;
-    const onByDefault = (addon: DiscoveredAddon) => addon.internal || extras.includes(addon);
-    const { active, skipped } = selectActive(candidates, await productionBundleAddons(db), onByDefault);
-    for (const { addon, reason } of skipped)
+    const { ready, refused } = settleDependencies(candidates);
+    for (const { addon, reason } of refused)
       app.log.warn(`addon ${addon.definition.name} is not loaded: ${reason}`);
-    const ordered = orderByDependencies(wrap(active)).map((w) => w.addon);
-    const byName = new Map(ordered.map((addon) => [addon.definition.name, addon]));
+    const ordered = orderByDependencies(wrap(ready)).map((w) => w.addon);
 
     for (const addon of ordered) {
       await migrate(db, {
@@ -126,35 +134,24 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
         migrations: addon.definition.migrations?.studio ?? [],
       });
     }
-    const projectMigrationSets = ordered.map((addon) => ({
-      addon: addon.definition.name,
-      migrations: addon.definition.migrations?.project ?? [],
-    }));
-    await migrateProjectSchemas(db, projectMigrationSets);
+    await migrateProjectSchemas(db, runtimeMigrations(ordered));
 
-    const infos = [
-      ...ordered.map((addon) => describe(addon)),
-      ...skipped.map(({ addon, reason }) => describe(addon, reason)),
-    ];
+    const services = new ServiceRegistry();
     const kernel: KernelParts = {
       db,
       storage: { kind: database.kind, idleConnections: () => database.idleConnections() },
       events,
       log: app.log,
-      projects: createProjectStorage(() => projectMigrationSets),
+      projects: createProjectStorage(() => runtime.projectMigrations()),
       dataDir: config.dataDir,
-      services: new ServiceRegistry(),
-      requestHooks: [] as RequestHook[],
-      closers: [],
-      addons: () => infos,
+      services,
+      runtime,
       server: { apiVersion: API_VERSION, startedAt: new Date(), loginMessage: config.loginMessage },
     };
+    const dependsOn = (name: string) =>
+      runtime.list().find((addon) => addon.name === name)?.dependsOn ?? undefined;
 
-    app.setValidatorCompiler(createValidatorCompiler());
-    installErrorHandling(app);
-    app.decorateRequest('user', null);
-    app.decorateRequest('sender', null as any);
-    await app.register(cookie);
+    await applyHttpConventions(app, services);
     await app.register(fastifyStatic, { root: config.dataDir, serve: false });
     await app.register(swagger, {
       openapi: {
@@ -173,35 +170,56 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
       },
     });
     // One hook runs the addons' request hooks, so a hook added by a later addon still covers routes of earlier ones.
+    // A route of an addon the production bundle switched off answers 404 before anything else runs.
     app.addHook('onRequest', async (request, reply) => {
+      const owner = (request.routeOptions.config as { addon?: string } | undefined)?.addon;
+      if (owner && !runtime.isServed(owner))
+        throw new NotFound(`Addon ${owner.replace('@', ' ')} is not enabled`);
       readSender(request);
-      for (const hook of kernel.requestHooks) await hook(request, reply);
-    });
-    // Anonymous callers of the API are refused before their input is read, as AYON does; a route open to them says
-    // so in its OpenAPI description (security: []). Routes still check who else may call them. Without an addon
-    // that authenticates (the 'auth' service) there are no users to require.
-    app.addHook('preValidation', async (request) => {
-      const url = request.routeOptions.url;
-      if (request.user || !url?.startsWith('/api/') || !kernel.services.get('auth')) return;
-      if ((request.routeOptions.schema as { security?: unknown[] } | undefined)?.security?.length === 0)
-        return;
-      throw new Unauthorized('Not logged in');
+      for (const hook of runtime.requestHooks()) await hook(request, reply);
     });
     app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+    // Installed addons answer from their own Fastify instance: the caller is resolved here, then handed over.
+    app.all(
+      '/api/addons/:addon_name/:addon_version/*',
+      {
+        schema: { hide: true },
+        onRequest: async (request, reply) => {
+          const { addon_name: name, addon_version: version } = request.params as Record<string, string>;
+          const entry = runtime.servedEntry(name, version);
+          if (entry?.mount?.kind !== 'dynamic') return;
+          (request.raw as any)[CALLER] = { user: request.user, sender: request.sender };
+          reply.hijack();
+          entry.mount.host.routing(request.raw, reply.raw);
+        },
+      },
+      async (request) => {
+        const { addon_name: name, addon_version: version } = request.params as Record<string, string>;
+        throw new NotFound(`Addon ${name} ${version} is not installed or not enabled, or has no such route`);
+      },
+    );
 
     for (const addon of ordered) {
-      const info = infos.find((i) => i.name === addon.definition.name)!;
-      const prefix = addon.internal ? '' : `/api/addons/${info.name}/${info.version}`;
+      const lifetime = newLifetime();
+      runtime.addStatic(addon, null, lifetime);
+      const { name, version } = addon.definition;
+      const info = runtime.list().find((i) => i.name === name && i.version === version)!;
+      const prefix = addon.internal ? '' : `/api/addons/${name}/${version}`;
       await app.register(
         async (scope) => {
           scope.addHook('onRoute', (route) => {
             route.schema = { ...route.schema, tags: route.schema?.tags ?? [info.title] };
+            route.config = {
+              ...(route.config as object),
+              addon: `${name}@${version}`,
+            } as typeof route.config;
           });
           const ctx = createAddonContext(
             kernel,
             info,
             scope as unknown as AddonApp,
-            dependencyClosure(info.name, byName),
+            dependencyClosure(name, dependsOn),
+            lifetime,
           );
           await addon.definition.setup?.(ctx);
         },
@@ -209,20 +227,72 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
       );
     }
 
+    for (const { addon, reason } of refused) runtime.addStatic(addon, reason, newLifetime());
+
     app.addHook('onClose', async () => {
-      for (const close of kernel.closers.reverse()) await close();
+      await runtime.closeAll();
       await events.close();
       await database.close();
     });
     await app.ready();
+
+    // Installed addons: each in its own instance, so it can come and go while the server runs.
+    await runtime.start({
+      events,
+      readProductionBundle: () => productionBundleAddons(db),
+      async mount(entry) {
+        const { definition } = entry.addon;
+        const { name, version } = definition;
+        await migrate(db, { addon: name, schema: 'public', migrations: definition.migrations?.studio ?? [] });
+        await migrateProjectSchemas(db, runtimeMigrations([entry.addon]));
+        const host = Fastify({ ...FASTIFY_OPTIONS, loggerInstance: app.log.child({ addon: name, version }) });
+        try {
+          await applyHttpConventions(host, services);
+          host.addHook('onRequest', async (request) => {
+            const caller = (request.raw as any)[CALLER];
+            request.user = caller?.user ?? null;
+            request.sender = caller?.sender ?? { sender: null, senderType: 'api' };
+          });
+          const info = describe(entry.addon, { reason: null, enabled: true, production: false });
+          await host.register(
+            async (scope) => {
+              const ctx = createAddonContext(
+                kernel,
+                info,
+                scope as unknown as AddonApp,
+                dependencyClosure(name, dependsOn),
+                entry.lifetime,
+              );
+              entry.lifetime.closers.push(() => services.withdraw(name));
+              await definition.setup?.(ctx);
+            },
+            { prefix: `/api/addons/${name}/${version}` },
+          );
+          await host.ready();
+          return host;
+        } catch (error) {
+          await host.close().catch(() => undefined);
+          throw error;
+        }
+      },
+    });
+    // Another process changed the production bundle: apply it here too.
+    events.subscribe('bundle.*', () => void runtime.applyProductionBundle().catch((e) => app.log.error(e)));
+    await runtime.loadInstalled(join(config.dataDir, 'addons'));
+    for (const addon of runtime.list().filter((a) => a.isBroken && !a.internal)) {
+      app.log.warn(`addon ${addon.name} ${addon.version} is broken: ${addon.reason}`);
+    }
     return {
       app,
       db,
       database,
       events,
       config,
-      addons: infos,
-      services: kernel.services,
+      get addons() {
+        return runtime.list();
+      },
+      runtime,
+      services,
       close: () => app.close(),
     };
   } catch (error) {
@@ -230,6 +300,13 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
     await database.close().catch(() => undefined);
     throw error;
   }
+}
+
+function runtimeMigrations(addons: DiscoveredAddon[]) {
+  return addons.map((addon) => ({
+    addon: addon.definition.name,
+    migrations: addon.definition.migrations?.project ?? [],
+  }));
 }
 
 function wrap(addons: DiscoveredAddon[]) {

@@ -124,6 +124,10 @@ const RULES: Record<string, Rule> = {
   'POST /api/actions/abort/{token}': 'user',
   'GET /api/addons': 'user',
   'GET /api/frontendModules': 'user',
+  'GET /api/addons/install': 'admin',
+  'POST /api/addons/install': 'admin',
+  'DELETE /api/addons/{addon_name}': 'admin',
+  'DELETE /api/addons/{addon_name}/{addon_version}': 'admin',
   'POST /api/events': 'manager',
   // Others read only their own events; the probed event is the admin's.
   'GET /api/events/{event_id}': 'manager',

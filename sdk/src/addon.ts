@@ -79,10 +79,35 @@ export interface AddonInfo {
   services: Record<string, AddonServiceDescription>;
   hasSettings: boolean;
   hasSiteSettings: boolean;
+  /** The settings schemas with their defaults (studio and project settings, site settings). */
+  settingsSchema: TObject | null;
+  siteSettingsSchema: TObject | null;
   isBroken: boolean;
   reason: string | null;
+  /** Its routes answer: set up, not switched off by the production bundle, and its dependencies are enabled. */
+  enabled: boolean;
+  /** The version production uses: the one the production bundle names, else the newest enabled one. */
+  production: boolean;
   /** The actions the addon contributes; absent when it has none or is broken. */
   actions?: AddonActions;
+}
+
+/**
+ * The addons the server runs, changed while it runs: installed addon versions are loaded and unloaded without a
+ * restart, and the production bundle switches addons on and off as soon as it changes.
+ */
+export interface AddonRuntime {
+  /** Every addon the server knows (running, switched off, broken), each version separately. */
+  list(): AddonInfo[];
+  /** Read the production bundle again and apply it: addons it switches off answer 404 from now on. */
+  applyProductionBundle(): Promise<void>;
+  /**
+   * Import the addon package in this folder and set it up, mounted under /api/addons/{name}/{version}/. An addon
+   * whose import or setup fails is answered broken, with the reason; the server keeps running.
+   */
+  load(directory: string): Promise<AddonInfo>;
+  /** Stop an installed addon version and forget it; false when no such installed version is loaded. */
+  unload(name: string, version: string): Promise<boolean>;
 }
 
 /** Project schemas: every project's data lives in its own PostgreSQL schema. */
@@ -121,8 +146,10 @@ export interface AddonContext {
   readonly projects: ProjectStorage;
   /** Directory where the server keeps files (thumbnails, uploads, installed addons, ...). */
   readonly dataDir: string;
-  /** Every addon the server loaded, in setup order. */
+  /** Every addon the server knows, in setup order (the same list as runtime.list()). */
   readonly addons: () => AddonInfo[];
+  /** Load, unload and switch addons while the server runs (used by the addons and bundles areas). */
+  readonly runtime: AddonRuntime;
   /** Offer a service to addons that declare this one in dependsOn. */
   provide<K extends keyof ServiceMap>(name: K, service: ServiceMap[K]): void;
   /** Use a service provided by an addon this one depends on. */

@@ -1,5 +1,6 @@
 export * from './actions.js';
 export * from './addon.js';
+export * from './bundles.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './ids.js';

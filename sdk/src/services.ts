@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Database, DatabaseTransaction } from './addon.js';
 import type { AccessControl } from './access.js';
+import type { BundleDirectory } from './bundles.js';
 import type { RequestUser } from './request.js';
 import type {
   AnatomyPresets,
@@ -98,4 +99,5 @@ export interface ServiceMap {
   entities: EntityDirectory;
   links: LinkDirectory;
   access: AccessControl;
+  bundles: BundleDirectory;
 }

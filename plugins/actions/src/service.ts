@@ -340,7 +340,7 @@ export class ActionService {
 
   private providers(): Provider[] {
     return this.addons()
-      .filter((addon) => !addon.isBroken && addon.actions)
+      .filter((addon) => addon.enabled && addon.actions)
       .map((addon) => ({ addon, actions: addon.actions! }));
   }
 

@@ -15,25 +15,29 @@ function versionInfo(addon: AddonInfo): Static<typeof AddonVersionInfo> {
 }
 
 /**
- * The addons in AYON's list shape: one item per name with its versions. The server runs at most one version
- * of a name, and that one is the production version; a broken addon is listed so an operator sees why it
- * is missing, but it has no production version.
+ * The addons in AYON's list shape: one item per name with its versions. Production uses the version the
+ * production bundle names (else the newest enabled one); staging the one the staging bundle names. A broken
+ * addon is listed so an operator sees why it is missing.
  */
-export function addonList(addons: AddonInfo[]): Static<typeof AddonListItem>[] {
+export function addonList(
+  addons: AddonInfo[],
+  staging: Record<string, string | null>,
+): Static<typeof AddonListItem>[] {
   const byName = new Map<string, AddonInfo[]>();
   for (const addon of addons) byName.set(addon.name, [...(byName.get(addon.name) ?? []), addon]);
   return [...byName.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, versions]) => {
-      const running = versions.find((addon) => !addon.isBroken);
-      const shown = running ?? versions[0]!;
+      const production = versions.find((addon) => addon.production);
+      const shown = production ?? versions[versions.length - 1]!;
+      const stagingVersion = staging[name];
       return {
         name,
         title: shown.title,
         description: shown.description,
         versions: Object.fromEntries(versions.map((addon) => [addon.version, versionInfo(addon)])),
-        productionVersion: running?.version ?? null,
-        stagingVersion: null,
+        productionVersion: production?.version ?? null,
+        stagingVersion: versions.some((addon) => addon.version === stagingVersion) ? stagingVersion! : null,
         addonType: 'server' as const,
         system: shown.internal,
         projectCanOverrideAddonVersion: false,
@@ -41,14 +45,14 @@ export function addonList(addons: AddonInfo[]): Static<typeof AddonListItem>[] {
     });
 }
 
-/** The running addon of this name and version, if any: broken addons serve nothing. */
+/** The enabled addon of this name and version, if any: broken and switched-off addons serve nothing. */
 export function findRunning(addons: AddonInfo[], name: string, version: string): AddonInfo | undefined {
-  return addons.find((addon) => addon.name === name && addon.version === version && !addon.isBroken);
+  return addons.find((addon) => addon.name === name && addon.version === version && addon.enabled);
 }
 
-/** The Module Federation remotes the web app loads at run time, one entry per running addon that has any. */
+/** The Module Federation remotes the web app loads at run time: the production version of each addon that has any. */
 export function frontendModules(addons: AddonInfo[]): Static<typeof FrontendModule>[] {
   return addons
-    .filter((addon) => !addon.isBroken && Object.keys(addon.frontendModules).length > 0)
+    .filter((addon) => addon.production && Object.keys(addon.frontendModules).length > 0)
     .map((addon) => ({ addonName: addon.name, addonVersion: addon.version, modules: addon.frontendModules }));
 }

@@ -10,7 +10,10 @@ import {
 import { locateStaticFile, sendStaticFile, type StaticFolder } from './static-files.js';
 
 /** GET /api/addons and GET /api/frontendModules: what the server runs, for the web app and for clients. */
-export function catalogRoutes(addons: () => AddonInfo[]) {
+export function catalogRoutes(
+  addons: () => AddonInfo[],
+  stagingAddons: () => Promise<Record<string, string | null>>,
+) {
   return async (app: AddonApp) => {
     app.get(
       '/api/addons',
@@ -23,7 +26,7 @@ export function catalogRoutes(addons: () => AddonInfo[]) {
       },
       async (request) => {
         requireUser(request);
-        return { addons: addonList(addons()) };
+        return { addons: addonList(addons(), await stagingAddons()) };
       },
     );
 

@@ -44,7 +44,7 @@ export const AddonListItem = Type.Object({
   productionVersion: Type.Union([Type.String(), Type.Null()], {
     description: 'The version this server runs; null when it does not run',
   }),
-  stagingVersion: Type.Null(),
+  stagingVersion: Type.Union([Type.String(), Type.Null()]),
   addonType: Type.Literal('server'),
   system: Type.Boolean({ description: 'True for the areas built into the server itself' }),
   projectCanOverrideAddonVersion: Type.Boolean(),
@@ -69,3 +69,39 @@ export const AddonStaticParams = Type.Object({
 });
 
 export const AddonFrontendRootParams = Type.Object({ addon_name: AddonName, addon_version: AddonVersion });
+
+export const AddonNameParams = Type.Object({ addon_name: AddonName });
+export const AddonVersionParams = AddonFrontendRootParams;
+
+export const DeleteAddonQuery = Type.Object({
+  purge: Type.Optional(
+    Type.Boolean({ default: false, description: 'Accepted for AYON compatibility; settings are kept' }),
+  ),
+});
+
+export const InstallQuery = Type.Object({
+  url: Type.Optional(Type.String({ maxLength: 2048, description: 'Download the package from here instead' })),
+  addonName: Type.Optional(AddonName),
+  addonVersion: Type.Optional(AddonVersion),
+});
+
+export const InstallAnswer = Type.Object({
+  eventId: Type.String({ description: 'The addon.install event to poll until it is finished or failed' }),
+});
+
+export const InstallListItem = Type.Object({
+  id: Type.String(),
+  topic: Type.Union([Type.Literal('addon.install'), Type.Literal('addon.install_from_url')]),
+  description: Type.String(),
+  addonName: Type.Union([Type.String(), Type.Null()]),
+  addonVersion: Type.Union([Type.String(), Type.Null()]),
+  user: Type.Union([Type.String(), Type.Null()]),
+  status: Type.String(),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+
+export const InstallList = Type.Object({
+  items: Type.Array(InstallListItem),
+  restartRequired: Type.Boolean({ description: 'Always false: installed addons run without a restart' }),
+});

@@ -331,7 +331,7 @@ describe('with a dependency switched off in the production bundle', () => {
     return { status: res.statusCode, body: res.json() };
   };
 
-  it('lists the broken addon with its reason and no production version', async () => {
+  it('lists the dependant as broken with its reason, and neither with a production version', async () => {
     const { status, body } = await get('/api/addons');
     expect(status).toBe(200);
     const light = body.addons.find((a: any) => a.name === 'night-light');
@@ -340,7 +340,11 @@ describe('with a dependency switched off in the production bundle', () => {
       system: false,
       versions: { '0.3.0': { isBroken: true, reason: 'needs review-board, which is not enabled' } },
     });
-    expect(body.addons.map((a: any) => a.name)).not.toContain('review-board');
+    // The switched-off addon stays listed, so an operator can switch it on again; it just has no production version.
+    expect(body.addons.find((a: any) => a.name === 'review-board')).toMatchObject({
+      productionVersion: null,
+      versions: { '2.1.0': { isBroken: false, reason: null } },
+    });
   });
 
   it('leaves it out of frontendModules and serves none of its files', async () => {

@@ -39,7 +39,7 @@ export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: 
           user: me ? users.present(me) : undefined,
         };
         if (!request.query.full) return info;
-        const addons = Object.fromEntries(ctx.addons().filter((a) => !a.isBroken).map((a) => [a.name, a.version]));
+        const addons = Object.fromEntries(ctx.addons().filter((a) => a.production).map((a) => [a.name, a.version]));
         return { ...info, serverTime: new Date().toISOString(), addons };
       },
     );

@@ -72,7 +72,7 @@ export class ServiceStore {
    */
   async create(name: string, body: ServicePut): Promise<void> {
     const addon = this.addons().find(
-      (a) => a.name === body.addonName && a.version === body.addonVersion && !a.isBroken,
+      (a) => a.name === body.addonName && a.version === body.addonVersion && a.enabled,
     );
     if (!addon) throw new NotFound(`Addon ${body.addonName} ${body.addonVersion} is not running`);
     const description = addon.services[body.service];

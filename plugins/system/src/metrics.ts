@@ -85,7 +85,7 @@ export class ProductionMetrics {
       ...(options.saturated ? { eventTopics: await this.eventTopics() } : {}),
       siteCount,
       addons: addons()
-        .filter((addon) => !addon.isBroken)
+        .filter((addon) => addon.enabled)
         .map((addon) => ({ name: addon.name, version: addon.version })),
     };
   }

@@ -1,0 +1,115 @@
+import { BadRequest, requireAdmin, type AddonApp, type Database } from '@pipewright/sdk';
+import { MAX_PACKAGE_BYTES, type AddonInstaller } from './installer.js';
+import {
+  AddonNameParams,
+  AddonVersionParams,
+  DeleteAddonQuery,
+  InstallAnswer,
+  InstallList,
+  InstallQuery,
+} from './schemas.js';
+
+const ZIP_TYPES = ['application/zip', 'application/x-zip-compressed', 'application/octet-stream'];
+
+/** Install (a zip body or ?url=), list installs, delete installed versions: administrators only. */
+export function installRoutes(installer: AddonInstaller, db: Database) {
+  return async (app: AddonApp) => {
+    app.addContentTypeParser(
+      ZIP_TYPES,
+      { parseAs: 'buffer', bodyLimit: MAX_PACKAGE_BYTES },
+      (_req, body, done) => done(null, body),
+    );
+
+    app.post(
+      '/api/addons/install',
+      {
+        schema: {
+          summary: 'Install an addon package (a zip body, or ?url=); it runs at once, without a restart',
+          querystring: InstallQuery,
+          response: { 200: InstallAnswer },
+        },
+      },
+      async (request) => {
+        const user = requireAdmin(request);
+        if (request.query.url)
+          return { eventId: await installer.installFromUrl(request.query.url, user.name) };
+        if (!Buffer.isBuffer(request.body) || request.body.length === 0) {
+          throw new BadRequest('Send the addon zip as the request body (application/zip), or give ?url=');
+        }
+        return { eventId: await installer.installZip(request.body, user.name) };
+      },
+    );
+
+    app.get(
+      '/api/addons/install',
+      { schema: { summary: 'Addon installs, newest first', response: { 200: InstallList } } },
+      async (request) => {
+        requireAdmin(request);
+        const rows = await db
+          .selectFrom('public.events')
+          .select([
+            'id',
+            'topic',
+            'description',
+            'summary',
+            'user_name',
+            'status',
+            'created_at',
+            'updated_at',
+          ])
+          .where('topic', 'in', ['addon.install', 'addon.install_from_url'])
+          .orderBy('created_at', 'desc')
+          .limit(100)
+          .execute();
+        return {
+          items: rows.map((row) => ({
+            id: row.id.replace(/-/g, ''),
+            topic: row.topic,
+            description: row.description,
+            addonName: row.summary.addonName ?? null,
+            addonVersion: row.summary.addonVersion ?? null,
+            user: row.user_name,
+            status: row.status,
+            createdAt: new Date(row.created_at).toISOString(),
+            updatedAt: new Date(row.updated_at).toISOString(),
+          })),
+          restartRequired: false,
+        };
+      },
+    );
+
+    app.delete(
+      '/api/addons/:addon_name',
+      {
+        schema: {
+          summary: 'Delete every installed version of an addon',
+          params: AddonNameParams,
+          querystring: DeleteAddonQuery,
+          response: { 204: { type: 'null' } },
+        },
+      },
+      async (request, reply) => {
+        requireAdmin(request);
+        await installer.remove(request.params.addon_name);
+        return reply.code(204).send();
+      },
+    );
+
+    app.delete(
+      '/api/addons/:addon_name/:addon_version',
+      {
+        schema: {
+          summary: 'Delete one installed version of an addon',
+          params: AddonVersionParams,
+          querystring: DeleteAddonQuery,
+          response: { 204: { type: 'null' } },
+        },
+      },
+      async (request, reply) => {
+        requireAdmin(request);
+        await installer.remove(request.params.addon_name, request.params.addon_version);
+        return reply.code(204).send();
+      },
+    );
+  };
+}
