@@ -91,7 +91,40 @@ const renameUser: Scenario = async (_c, ctx) => {
   return { path: { user_name: name }, body: { newName: fresh('new') } };
 };
 
+/** An installer or dependency package registered (not uploaded) under a fresh filename. */
+async function registered(ctx: MatrixContext, kind: 'installers' | 'dependencyPackages'): Promise<string> {
+  const filename = `${fresh(kind)}.zip`;
+  await asAdmin(ctx, 'POST', `/api/desktop/${kind}`, desktopRecord(kind, filename));
+  return filename;
+}
+
+// One installer per launcher version and platform: each probe registers a version of its own.
+function desktopRecord(kind: 'installers' | 'dependencyPackages', filename: string) {
+  return kind === 'installers'
+    ? { filename, version: `2.0.${++counter}`, platform: 'windows' }
+    : { filename, installerVersion: '1.0.0', platform: 'linux' };
+}
+
+function desktopWrites(kind: 'installers' | 'dependencyPackages'): Record<string, Scenario> {
+  const base = `/api/desktop/${kind}`;
+  return {
+    [`POST ${base}`]: () => ({ body: desktopRecord(kind, `${fresh(kind)}.zip`) }),
+    [`PUT ${base}/{filename}`]: async (_c, ctx) => ({
+      path: { filename: await registered(ctx, kind) },
+      body: Buffer.from('launcher bytes'),
+      headers: { 'content-type': 'application/octet-stream' },
+    }),
+    [`PATCH ${base}/{filename}`]: async (_c, ctx) => ({
+      path: { filename: await registered(ctx, kind) },
+      body: { sources: [{ type: 'http', url: 'https://downloads.example.com/launcher.zip' }] },
+    }),
+    [`DELETE ${base}/{filename}`]: async (_c, ctx) => ({ path: { filename: await registered(ctx, kind) } }),
+  };
+}
+
 export const WRITES: Record<string, Scenario> = {
+  ...desktopWrites('installers'),
+  ...desktopWrites('dependencyPackages'),
   // Entities, in the folder whose task the artist and the freelancer hold.
   'POST /api/projects/{project_name}/folders': () => ({ body: { name: fresh('top'), folderType: 'Folder' } }),
   'PATCH /api/projects/{project_name}/folders/{folder_id}': (_c, ctx) => ({

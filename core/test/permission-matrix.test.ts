@@ -125,6 +125,18 @@ const RULES: Record<string, Rule> = {
   'GET /api/addons': 'user',
   'GET /api/frontendModules': 'user',
   'GET /api/addons/install': 'admin',
+  'GET /api/desktop/installers': 'user',
+  'POST /api/desktop/installers': 'admin',
+  'GET /api/desktop/installers/{filename}': 'user',
+  'PUT /api/desktop/installers/{filename}': 'admin',
+  'PATCH /api/desktop/installers/{filename}': 'admin',
+  'DELETE /api/desktop/installers/{filename}': 'admin',
+  'GET /api/desktop/dependencyPackages': 'user',
+  'POST /api/desktop/dependencyPackages': 'admin',
+  'GET /api/desktop/dependencyPackages/{filename}': 'user',
+  'PUT /api/desktop/dependencyPackages/{filename}': 'admin',
+  'PATCH /api/desktop/dependencyPackages/{filename}': 'admin',
+  'DELETE /api/desktop/dependencyPackages/{filename}': 'admin',
   'POST /api/addons/install': 'admin',
   'DELETE /api/addons/{addon_name}': 'admin',
   'DELETE /api/addons/{addon_name}/{addon_version}': 'admin',
@@ -267,6 +279,9 @@ const NOT_200: Record<string, number> = {
   'GET /graphql': 400,
   'GET /api/projects/{project_name}/operations/background/{task_id}': 404,
   'GET /api/config/files/{file_type}': 404,
+  // Registered (fixtures) but never uploaded.
+  'GET /api/desktop/installers/{filename}': 404,
+  'GET /api/desktop/dependencyPackages/{filename}': 404,
   'GET /api/projects/{project_name}/folders/{folder_id}/thumbnail': 203,
   'GET /api/projects/{project_name}/versions/{version_id}/thumbnail': 203,
   'GET /api/projects/{project_name}/workfiles/{workfile_id}/thumbnail': 203,
@@ -289,6 +304,7 @@ beforeAll(async () => {
       'anatomy',
       'attributes',
       'auth',
+      'desktop',
       'entities',
       'events',
       'graphql',
@@ -390,6 +406,15 @@ beforeAll(async () => {
     headers: { 'content-type': 'image/png' },
   });
   fixtures.thumbnail_id = thumbnail.body.id;
+  fixtures.filename = 'probe-installer.exe';
+  expect(
+    (
+      await core.request('POST', '/api/desktop/installers', {
+        token: tokens.admin,
+        body: { filename: 'probe-installer.exe', version: '1.0.0', platform: 'windows' },
+      })
+    ).status,
+  ).toBe(201);
   fixtures.event_id = (
     await core.request('POST', '/api/events', { token: tokens.admin, body: { topic: 'probe.event' } })
   ).body.id;

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, EventBus } from '@pipewright/sdk';
+import type { DesktopFiles } from './files.js';
+import type { PackageStore } from './service.js';
+
+/**
+ * POST ...?url= as AYON does it: an {kind}.install_from_url event (one per url, set back to pending when the same
+ * url is asked again) follows a download that runs in the background of this process. The file lands under the
+ * registered filename and goes through the same size and checksum checks as an upload.
+ */
+export class UrlDownloads {
+  private readonly running = new Set<Promise<void>>();
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly db: Database,
+    private readonly events: EventBus,
+    private readonly files: DesktopFiles,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Start fetching the file of a registered record; answers the id of the event that follows it. */
+  async start(store: PackageStore<any>, filename: string, url: string, user: string): Promise<string> {
+    const { kind } = store;
+    const topic = `${kind.key}.install_from_url`;
+    const hash = createHash('sha256').update(`${kind.eventHashPrefix}${url}`).digest('hex');
+    const previous = await this.db
+      .selectFrom('events')
+      .select('id')
+      .where('topic', '=', topic)
+      .where('hash', '=', hash)
+      .executeTakeFirst();
+    let eventId: string;
+    if (previous) {
+      eventId = previous.id as string;
+      await this.events.update(eventId, {
+        status: 'pending',
+        description: `Reinstalling ${kind.label.toLowerCase()} from URL`,
+        summary: { url, filename },
+        retries: 0,
+      });
+    } else {
+      eventId = (
+        await this.events.emit({
+          topic,
+          hash,
+          user,
+          status: 'pending',
+          description: `Installing ${kind.label.toLowerCase()} from URL`,
+          summary: { url, filename },
+        })
+      ).id;
+    }
+    const job = this.fetchInto(store, filename, url, eventId).finally(() => this.running.delete(job));
+    this.running.add(job);
+    return eventId;
+  }
+
+  private async fetchInto(store: PackageStore<any>, filename: string, url: string, eventId: string) {
+    try {
+      await this.events.update(eventId, { status: 'in_progress' });
+      const algorithm = await store.uploadAlgorithm(filename);
+      const response = await fetch(url, { signal: this.abort.signal, redirect: 'follow' });
+      if (!response.ok || !response.body) throw new Error(`${url} answered ${response.status}`);
+      const body = Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>);
+      const received = await this.files.receive(body, algorithm);
+      if (received.size === 0) {
+        await this.files.discard(received);
+        throw new Error(`${url} sent an empty file`);
+      }
+      await store.acceptUpload(filename, received);
+      await this.events.update(eventId, {
+        status: 'finished',
+        description: `${store.kind.label} ${filename} downloaded (${received.size} bytes)`,
+      });
+    } catch (error) {
+      const reason = (error as Error).message;
+      this.log.warn({ err: error, url, filename }, 'desktop download failed');
+      await this.events
+        .update(eventId, { status: 'failed', description: `Failed to download ${filename}: ${reason}` })
+        .catch(() => undefined);
+    }
+  }
+
+  /** Wait for running downloads (tests, and a graceful stop after aborting them). */
+  async settle(): Promise<void> {
+    await Promise.all([...this.running]);
+  }
+
+  async close(): Promise<void> {
+    this.abort.abort();
+    await this.settle();
+  }
+}

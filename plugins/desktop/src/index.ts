@@ -1,0 +1,27 @@
+import { join } from 'node:path';
+import { defineAddon } from '@pipewright/sdk';
+import { UrlDownloads } from './downloads.js';
+import { DesktopFiles } from './files.js';
+import { studioMigrations } from './migrations.js';
+import { desktopRoutes } from './routes.js';
+import { DEPENDENCY_PACKAGES, INSTALLERS, PackageStore } from './service.js';
+
+// What the desktop launcher installs on artists' machines: the launcher's own installers and the dependency
+// packages (Python environments built for a bundle's addons). Administrators register a file's metadata, then
+// upload it (or name where to fetch it); every logged-in user, launchers included, lists and downloads them.
+export default defineAddon({
+  name: 'desktop',
+  version: '1.0.0',
+  title: 'Desktop',
+  description: 'Launcher installers and dependency packages: metadata, uploads and downloads',
+  dependsOn: ['auth'],
+  migrations: { studio: studioMigrations },
+  async setup(ctx) {
+    const files = new DesktopFiles(join(ctx.dataDir, 'desktop'));
+    const installers = new PackageStore(ctx.db, files, INSTALLERS);
+    const packages = new PackageStore(ctx.db, files, DEPENDENCY_PACKAGES);
+    const downloads = new UrlDownloads(ctx.db, ctx.events, files, ctx.log);
+    ctx.onClose(() => downloads.close());
+    await ctx.app.register(desktopRoutes({ db: ctx.db, files, downloads, installers, packages }));
+  },
+});

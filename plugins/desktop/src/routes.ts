@@ -1,0 +1,263 @@
+import type { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import {
+  BadRequest,
+  NoContent,
+  NotFound,
+  requireAdmin,
+  requireUser,
+  type AddonApp,
+  type Database,
+  type TSchema,
+} from '@pipewright/sdk';
+import type { UrlDownloads } from './downloads.js';
+import type { DesktopFiles } from './files.js';
+import {
+  DependencyPackage,
+  DependencyPackageInput,
+  DependencyPackageList,
+  FilenameParams,
+  Installer,
+  InstallerInput,
+  InstallerList,
+  InstallerQuery,
+  RegisterQuery,
+  RegisterResponse,
+  SourcesPatch,
+  type Platform,
+} from './schemas.js';
+import { toWire, type PackageStore } from './service.js';
+
+/** @fastify/static, registered by the core, adds sendFile to every reply; the sdk does not declare it. */
+interface FileSending {
+  sendFile(
+    path: string,
+    root: string,
+    options: { cacheControl: boolean; contentType: boolean },
+  ): FastifyReply;
+}
+
+interface Deps {
+  db: Database;
+  files: DesktopFiles;
+  downloads: UrlDownloads;
+  installers: PackageStore<InstallerInput>;
+  packages: PackageStore<DependencyPackageInput>;
+}
+
+/** How one of the two areas is exposed: its path, list key and schemas. */
+interface Area {
+  store: PackageStore<any>;
+  path: string;
+  /** Plural for summaries. */
+  things: string;
+  input: TSchema;
+}
+
+const TAGS = ['Desktop'];
+
+/** The installer version a bundle names (bundles written by AYON clients may spell the key either way). */
+async function bundleInstallerVersion(
+  db: Database,
+  variant: 'production' | 'staging',
+): Promise<string | null> {
+  const bundle = await db
+    .selectFrom('bundles')
+    .select('data')
+    .where(variant === 'production' ? 'is_production' : 'is_staging', '=', true)
+    .executeTakeFirst();
+  if (!bundle) throw new NotFound(`No ${variant} bundle found`);
+  const data = (bundle.data ?? {}) as { installerVersion?: string | null; installer_version?: string | null };
+  return data.installerVersion ?? data.installer_version ?? null;
+}
+
+export function desktopRoutes({ db, files, downloads, installers, packages }: Deps) {
+  const areas: Area[] = [
+    { store: installers, path: '/api/desktop/installers', things: 'installers', input: InstallerInput },
+    {
+      store: packages,
+      path: '/api/desktop/dependencyPackages',
+      things: 'dependency packages',
+      input: DependencyPackageInput,
+    },
+  ];
+
+  return async (app: AddonApp) => {
+    app.get(
+      '/api/desktop/installers',
+      {
+        schema: {
+          tags: TAGS,
+          summary:
+            'Installers of the desktop launcher, optionally of one version, platform or bundle variant',
+          querystring: InstallerQuery,
+          response: { 200: InstallerList },
+        },
+      },
+      async (request) => {
+        requireUser(request);
+        const { platform, variant } = request.query;
+        let version = request.query.version;
+        if (variant) {
+          // The installer the production (or staging) bundle names; a bundle naming none has none to offer.
+          const named = await bundleInstallerVersion(db, variant);
+          if (named === null) return { installers: [] };
+          version = named;
+        }
+        const records = await installers.list({ version, platform: platform as Platform | undefined });
+        return { installers: records.map((record) => toWire(record) as Installer) };
+      },
+    );
+
+    app.get(
+      '/api/desktop/dependencyPackages',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'Return a list of dependency packages',
+          response: { 200: DependencyPackageList },
+        },
+      },
+      async (request) => {
+        requireUser(request);
+        return { packages: (await packages.list()).map((record) => toWire(record) as DependencyPackage) };
+      },
+    );
+
+    for (const { store, path, things, input } of areas) {
+      const { label } = store.kind;
+
+      app.post(
+        path,
+        {
+          schema: {
+            tags: TAGS,
+            summary: `Register one of the ${things} (administrators); upload its file with PUT afterwards, or give a url to fetch it from`,
+            querystring: RegisterQuery,
+            body: input,
+            response: { 201: RegisterResponse },
+          },
+        },
+        async (request, reply) => {
+          const caller = requireAdmin(request);
+          const body = request.body as { filename: string };
+          const query = request.query;
+          await store.register(body as never, {
+            force: Boolean(query.force || query.overwrite),
+            user: caller.name,
+          });
+          const eventId = query.url
+            ? await downloads.start(store, body.filename, query.url, caller.name)
+            : null;
+          return reply.code(201).send({ eventId });
+        },
+      );
+
+      app.get(
+        `${path}/:filename`,
+        {
+          schema: {
+            tags: TAGS,
+            summary: `Download one of the ${things}`,
+            params: FilenameParams,
+            produces: ['application/octet-stream'],
+          },
+        },
+        async (request, reply) => {
+          requireUser(request);
+          const { filename } = request.params;
+          const record = await store.require(filename);
+          if (!record.uploaded)
+            throw new NotFound(`${label} ${filename} has not been uploaded to the server`);
+          if ((await files.size(store.kind.area, filename)) === null)
+            throw new NotFound(
+              `${label} ${filename} is registered as uploaded, but its file is missing on the server`,
+            );
+          reply
+            .header('content-type', 'application/octet-stream')
+            .header('content-disposition', `attachment; filename="${filename}"`);
+          return (reply as FastifyReply & FileSending).sendFile(filename, files.directory(store.kind.area), {
+            cacheControl: false,
+            contentType: false,
+          });
+        },
+      );
+
+      app.patch(
+        `${path}/:filename`,
+        {
+          schema: {
+            tags: TAGS,
+            summary: `Replace the download sources of one of the ${things} (administrators)`,
+            params: FilenameParams,
+            body: SourcesPatch,
+            response: { 204: NoContent },
+          },
+        },
+        async (request, reply) => {
+          requireAdmin(request);
+          await store.setSources(request.params.filename, request.body.sources);
+          return reply.code(204).send(null);
+        },
+      );
+
+      app.delete(
+        `${path}/:filename`,
+        {
+          schema: {
+            tags: TAGS,
+            summary: `Delete one of the ${things} and its uploaded file (administrators)`,
+            params: FilenameParams,
+            response: { 204: NoContent },
+          },
+        },
+        async (request, reply) => {
+          requireAdmin(request);
+          await store.remove(request.params.filename);
+          return reply.code(204).send(null);
+        },
+      );
+    }
+
+    // Uploads are the raw body, whatever content type the client names, and can be far larger than memory: this
+    // scope has a single parser that hands the request stream over unread (no body limit applies to it), and the
+    // route writes it to disk chunk by chunk.
+    await app.register(async (scope: AddonApp) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+      for (const { store, path, things } of areas) {
+        const { label } = store.kind;
+        scope.put(
+          `${path}/:filename`,
+          {
+            schema: {
+              tags: TAGS,
+              summary: `Upload the file of one of the registered ${things}: the raw body (administrators). Its size and checksum must be the declared ones`,
+              params: FilenameParams,
+              consumes: ['application/octet-stream'],
+              response: { 204: NoContent },
+            },
+            // Refuse strangers before anything of their upload is read.
+            onRequest: async (request) => void requireAdmin(request),
+          },
+          async (request, reply) => {
+            requireAdmin(request);
+            const { filename } = request.params;
+            // AYON, too, takes files only for registered names: register first, then upload.
+            const algorithm = await store.uploadAlgorithm(filename);
+            const body = request.body as Readable | undefined;
+            if (!body) throw new BadRequest(`Empty file: nothing was uploaded for ${label} ${filename}`);
+            const received = await files.receive(body, algorithm);
+            if (received.size === 0) {
+              await files.discard(received);
+              throw new BadRequest(`Empty file: nothing was uploaded for ${label} ${filename}`);
+            }
+            await store.acceptUpload(filename, received);
+            return reply.code(204).send(null);
+          },
+        );
+      }
+    });
+  };
+}
