@@ -89,8 +89,8 @@ export function installRoutes(installer: AddonInstaller, db: Database) {
         },
       },
       async (request, reply) => {
-        requireAdmin(request);
-        await installer.remove(request.params.addon_name);
+        const user = requireAdmin(request);
+        await installer.remove(user.name, request.params.addon_name);
         return reply.code(204).send();
       },
     );
@@ -106,8 +106,8 @@ export function installRoutes(installer: AddonInstaller, db: Database) {
         },
       },
       async (request, reply) => {
-        requireAdmin(request);
-        await installer.remove(request.params.addon_name, request.params.addon_version);
+        const user = requireAdmin(request);
+        await installer.remove(user.name, request.params.addon_name, request.params.addon_version);
         return reply.code(204).send();
       },
     );

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
@@ -7,6 +8,7 @@ import {
   newId,
   type AddonContext,
   type AddonInfo,
+  type EventInput,
 } from '@pipewright/sdk';
 import { readAddonZip, unpackAddon, type AddonPackage } from './package-zip.js';
 
@@ -22,8 +24,20 @@ const DOWNLOAD_TIMEOUT_MS = 10 * 60 * 1000;
  */
 export class AddonInstaller {
   private readonly running = new Set<Promise<void>>();
+  /** Events this process emitted: the others follow them, this one already did the work. */
+  private readonly own = new Set<string>();
 
-  constructor(private readonly ctx: AddonContext) {}
+  constructor(private readonly ctx: AddonContext) {
+    // Server processes sharing one data folder load and unload what another process installed or deleted.
+    ctx.events.subscribe('addon.*', (message) => {
+      const { addonName: name, addonVersion: version } = message.summary as Record<string, unknown>;
+      if (this.own.has(message.id) || typeof name !== 'string' || typeof version !== 'string') return;
+      if (message.topic === 'addon.deleted') return void ctx.runtime.unload(name, version);
+      if (message.status !== 'finished' && message.status !== 'failed') return;
+      const folder = join(this.root, name, version);
+      if (existsSync(join(folder, 'package.json'))) return void ctx.runtime.load(folder);
+    });
+  }
 
   get root(): string {
     return join(this.ctx.dataDir, 'addons');
@@ -33,7 +47,7 @@ export class AddonInstaller {
   async installZip(zip: Buffer, user: string): Promise<string> {
     const pkg = readAddonZip(zip);
     this.refuseInternal(pkg.manifest.name);
-    const { id } = await this.ctx.events.emit({
+    const id = await this.emit({
       topic: 'addon.install',
       status: 'in_progress',
       user,
@@ -52,7 +66,7 @@ export class AddonInstaller {
         'Invalid addon URL',
       );
     }
-    const { id } = await this.ctx.events.emit({
+    const id = await this.emit({
       topic: 'addon.install_from_url',
       status: 'in_progress',
       user,
@@ -73,7 +87,7 @@ export class AddonInstaller {
   }
 
   /** Remove installed versions of an addon (every version when none is named); answers what was removed. */
-  async remove(name: string, version?: string): Promise<string[]> {
+  async remove(user: string, name: string, version?: string): Promise<string[]> {
     this.refuseInternal(name);
     const versions = this.ctx
       .addons()
@@ -91,6 +105,12 @@ export class AddonInstaller {
     for (const v of versions) {
       await this.ctx.runtime.unload(name, v);
       await rm(join(this.root, name, v), { recursive: true, force: true });
+      await this.emit({
+        topic: 'addon.deleted',
+        user,
+        description: `Deleted ${name} ${v}`,
+        summary: { addonName: name, addonVersion: v },
+      });
     }
     return versions;
   }
@@ -98,6 +118,12 @@ export class AddonInstaller {
   /** Wait for installs still running (the server is shutting down). */
   async settle(): Promise<void> {
     await Promise.allSettled([...this.running]);
+  }
+
+  private async emit(event: EventInput): Promise<string> {
+    const { id } = await this.ctx.events.emit(event);
+    this.own.add(id);
+    return id;
   }
 
   private refuseInternal(name: string): void {
