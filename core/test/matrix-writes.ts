@@ -123,6 +123,9 @@ function desktopWrites(kind: 'installers' | 'dependencyPackages'): Record<string
 }
 
 export const WRITES: Record<string, Scenario> = {
+  // The key is stored even though the cloud cannot be reached to confirm it.
+  'POST /api/connect': () => ({ body: { key: 'a-studio-cloud-key' } }),
+  'DELETE /api/connect': () => ({}),
   ...desktopWrites('installers'),
   ...desktopWrites('dependencyPackages'),
   // Entities, in the folder whose task the artist and the freelancer hold.

@@ -125,6 +125,17 @@ const RULES: Record<string, Rule> = {
   'GET /api/addons': 'user',
   'GET /api/frontendModules': 'user',
   'GET /api/addons/install': 'admin',
+  'GET /api/connect': 'user',
+  'POST /api/connect': 'admin',
+  'DELETE /api/connect': 'admin',
+  'GET /api/connect/authorize': 'public',
+  'GET /api/connect/feedback': 'user',
+  'GET /api/market/addons': 'admin',
+  'GET /api/market/addons/{addon_name}': 'admin',
+  'GET /api/market/addons/{addon_name}/{addon_version}': 'admin',
+  'GET /api/market/licenses': 'admin',
+  'GET /api/market/releases': 'user',
+  'GET /api/market/releases/{release_name}': 'user',
   'GET /api/desktop/installers': 'user',
   'POST /api/desktop/installers': 'admin',
   'GET /api/desktop/installers/{filename}': 'user',
@@ -238,6 +249,7 @@ function sample(schema: any): unknown {
     case 'string':
       if (schema.pattern === '^[0-9a-f]{32}$') return newId();
       if (schema.format === 'date-time') return new Date().toISOString();
+      if (schema.pattern?.startsWith('^https?://')) return 'https://studio.example.com/settings';
       if (schema.pattern && /\[0-9a-f\]\{64\}/.test(schema.pattern)) return 'a'.repeat(64);
       return 'probe'.padEnd(schema.minLength ?? 0, 'x');
     default:
@@ -279,6 +291,14 @@ const NOT_200: Record<string, number> = {
   'GET /graphql': 400,
   'GET /api/projects/{project_name}/operations/background/{task_id}': 404,
   'GET /api/config/files/{file_type}': 404,
+  // The browser is sent on to Ynput Cloud.
+  'GET /api/connect/authorize': 307,
+  // Not in the market catalogue.
+  'GET /api/market/addons/{addon_name}': 404,
+  'GET /api/market/addons/{addon_name}/{addon_version}': 404,
+  'GET /api/market/releases/{release_name}': 404,
+  // Licenses come from Ynput Cloud, and this server is not connected.
+  'GET /api/market/licenses': 403,
   // Registered (fixtures) but never uploaded.
   'GET /api/desktop/installers/{filename}': 404,
   'GET /api/desktop/dependencyPackages/{filename}': 404,
@@ -296,6 +316,8 @@ const tokens: Partial<Record<Caller, string>> = {};
 let routes: { method: string; path: string; operation: any }[] = [];
 
 beforeAll(async () => {
+  // No Ynput Cloud here: calls that need it fail fast on a closed port instead of waiting for DNS.
+  process.env.YNPUT_CLOUD_URL = 'http://127.0.0.1:9';
   core = await bootTestCore({
     addons: [
       'access',
@@ -304,11 +326,13 @@ beforeAll(async () => {
       'anatomy',
       'attributes',
       'auth',
+      'connect',
       'desktop',
       'entities',
       'events',
       'graphql',
       'links',
+      'market',
       'onboarding',
       'projects',
       'secrets',

@@ -11,9 +11,13 @@ export interface RevealedSecret {
   detail?: string;
 }
 
-/** What other addons may use: a secret's value by name (null when missing or unreadable). */
+/** What other addons may use: a secret's value by name (null when missing or unreadable), and storing one. */
 export interface SecretStore {
   get(name: string): Promise<string | null>;
+  /** Create or replace a value; answers whether the secret already existed. */
+  set(name: string, value: string): Promise<boolean>;
+  /** Forget a secret; NotFound when there is none. */
+  remove(name: string): Promise<void>;
 }
 
 declare module '@pipewright/sdk' {
@@ -72,7 +76,6 @@ export class SecretService implements SecretStore {
     }
   }
 
-  /** Create or replace a value; answers whether the secret already existed. */
   async set(name: string, value: string): Promise<boolean> {
     // The schema limits characters; a value of multi-byte characters can still exceed the limit in bytes.
     if (Buffer.byteLength(value, 'utf8') > MAX_VALUE_BYTES) {

@@ -1,0 +1,39 @@
+import { defineAddon, type PipewrightError, type ServiceMap } from '@pipewright/sdk';
+import { studioMigrations } from './migrations.js';
+import { connectRoutes } from './routes.js';
+import { ConnectService, type KeyStore } from './service.js';
+
+// The connection to Ynput Cloud: an admin stores the cloud key, the server answers what the cloud says about it,
+// and other addons (the market's licenses) call the cloud through the ynputCloud service. The machine may have no
+// internet: every call that needs the cloud says which URL it could not reach and why, and storing a key works
+// offline. The cloud is at YNPUT_CLOUD_URL (default https://im.ayon.cloud), waited for YNPUT_CLOUD_TIMEOUT seconds
+// (default 5); both are read at each call.
+export default defineAddon({
+  name: 'connect',
+  version: '1.0.0',
+  title: 'Ynput Cloud',
+  description:
+    'Ynput Cloud connection: the cloud key (kept as a secret), cloud info, authorization and feedback',
+  dependsOn: ['secrets', 'users'],
+  migrations: { studio: studioMigrations },
+  async setup(ctx) {
+    const connect = new ConnectService(ctx.db, keyStore(ctx.use('secrets')), ctx.use('users'), ctx.log);
+    ctx.provide('ynputCloud', connect);
+    await ctx.app.register(connectRoutes(connect));
+  },
+});
+
+/** The secrets service as the key's store: forgetting a key that is not there is no error for DELETE. */
+function keyStore(secrets: ServiceMap['secrets']): KeyStore {
+  return {
+    get: (name) => secrets.get(name),
+    set: (name, value) => secrets.set(name, value),
+    async remove(name) {
+      try {
+        await secrets.remove(name);
+      } catch (error) {
+        if ((error as PipewrightError).status !== 404) throw error;
+      }
+    },
+  };
+}
