@@ -122,7 +122,26 @@ function desktopWrites(kind: 'installers' | 'dependencyPackages'): Record<string
   };
 }
 
+/** A bundle made by the administrator under a fresh name (staging when asked). */
+async function newBundle(ctx: MatrixContext, extra: Record<string, unknown> = {}): Promise<string> {
+  const name = fresh('matrix_bundle');
+  await asAdmin(ctx, 'POST', '/api/bundles', { name, ...extra });
+  return name;
+}
+
 export const WRITES: Record<string, Scenario> = {
+  'POST /api/bundles': () => ({ body: { name: fresh('matrix_bundle') } }),
+  'POST /api/bundles/check': () => ({ body: { name: fresh('matrix_check') } }),
+  'POST /api/bundles/{bundle_name}': async (_c, ctx) => ({
+    path: { bundle_name: await newBundle(ctx, { isStaging: true }) },
+    body: { action: 'promote' },
+  }),
+  'PATCH /api/bundles/{bundle_name}': async (_c, ctx) => ({
+    path: { bundle_name: await newBundle(ctx) },
+    body: { isArchived: true },
+  }),
+  'DELETE /api/bundles/{bundle_name}': async (_c, ctx) => ({ path: { bundle_name: await newBundle(ctx) } }),
+  'POST /api/projects/{project_name}/bundles': () => ({ body: { production: '__project__demo' } }),
   // The key is stored even though the cloud cannot be reached to confirm it.
   'POST /api/connect': () => ({ body: { key: 'a-studio-cloud-key' } }),
   'DELETE /api/connect': () => ({}),

@@ -1,0 +1,21 @@
+import { defineAddon } from '@pipewright/sdk';
+import { bundleRoutes } from './routes.js';
+import { BundleService } from './service.js';
+
+// Bundles choose which addon versions run together: the production bundle is what the studio runs (the core
+// switches off the addons it sets to null), staging is tried before promotion, dev bundles belong to one user each.
+// The table is the core's (public.bundles), since the core reads the production bundle at start; this addon owns
+// the rules and the API. The settings addon uses the "bundles" service to resolve variants and to copy settings
+// when staging is promoted.
+export default defineAddon({
+  name: 'bundles',
+  version: '1.0.0',
+  title: 'Bundles',
+  description: 'Bundles: which addon versions run together for production, staging and development',
+  dependsOn: ['auth', 'projects'],
+  async setup(ctx) {
+    const bundles = new BundleService(ctx.db, ctx.events, ctx.runtime, ctx.addon.name, ctx.log);
+    ctx.provide('bundles', bundles);
+    await ctx.app.register(bundleRoutes(bundles, ctx.use('projects')));
+  },
+});
