@@ -130,6 +130,33 @@ async function newBundle(ctx: MatrixContext, extra: Record<string, unknown> = {}
 }
 
 export const WRITES: Record<string, Scenario> = {
+  'POST /api/addons/{addon_name}/{addon_version}/settings': () => ({ body: {} }),
+  'POST /api/addons/{addon_name}/{addon_version}/overrides': () => ({
+    body: { action: 'delete', path: ['x'] },
+  }),
+  'DELETE /api/addons/{addon_name}/{addon_version}/overrides': () => ({}),
+  'PUT /api/addons/{addon_name}/{addon_version}/rawOverrides': () => ({ body: {} }),
+  'POST /api/addons/{addon_name}/{addon_version}/settings/{project_name}': () => ({ body: {} }),
+  'POST /api/addons/{addon_name}/{addon_version}/overrides/{project_name}': () => ({
+    body: { action: 'delete', path: ['x'] },
+  }),
+  'DELETE /api/addons/{addon_name}/{addon_version}/overrides/{project_name}': () => ({}),
+  'PUT /api/addons/{addon_name}/{addon_version}/rawOverrides/{project_name}': () => ({ body: {} }),
+  'PUT /api/addons/{addon_name}/{addon_version}/siteSettings': () => ({
+    body: {},
+    headers: { 'x-ayon-site-id': 'probe-workstation' },
+  }),
+  'POST /api/migrateSettingsByBundle': async (_c, ctx) => {
+    const addons = { 'settings-probe': '1.0.0' };
+    return {
+      body: {
+        sourceBundle: await newBundle(ctx, { addons }),
+        targetBundle: await newBundle(ctx, { addons }),
+        sourceVariant: 'production',
+        targetVariant: 'staging',
+      },
+    };
+  },
   'POST /api/bundles': () => ({ body: { name: fresh('matrix_bundle') } }),
   'POST /api/bundles/check': () => ({ body: { name: fresh('matrix_check') } }),
   'POST /api/bundles/{bundle_name}': async (_c, ctx) => ({

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { newId, type UserDirectory } from '@pipewright/sdk';
+import { Type, defineAddon, newId, type UserDirectory } from '@pipewright/sdk';
 import { bootTestCore, type TestCore } from '../src/testing.js';
 import { WRITES, WRITES_WITHOUT_SUCCESS, type Caller } from './matrix-writes.js';
 
@@ -125,6 +125,29 @@ const RULES: Record<string, Rule> = {
   'GET /api/addons': 'user',
   'GET /api/frontendModules': 'user',
   'GET /api/addons/install': 'admin',
+  'GET /api/addons/{addon_name}/{addon_version}/schema': 'user',
+  'GET /api/addons/{addon_name}/{addon_version}/settings': 'user',
+  'POST /api/addons/{addon_name}/{addon_version}/settings': 'manager',
+  'GET /api/addons/{addon_name}/{addon_version}/overrides': 'manager',
+  'POST /api/addons/{addon_name}/{addon_version}/overrides': 'manager',
+  'DELETE /api/addons/{addon_name}/{addon_version}/overrides': 'manager',
+  'GET /api/addons/{addon_name}/{addon_version}/rawOverrides': 'admin',
+  'PUT /api/addons/{addon_name}/{addon_version}/rawOverrides': 'admin',
+  'GET /api/addons/{addon_name}/{addon_version}/schema/{project_name}': 'user',
+  'GET /api/addons/{addon_name}/{addon_version}/settings/{project_name}': 'user',
+  'GET /api/addons/{addon_name}/{addon_version}/overrides/{project_name}': 'user',
+  'POST /api/addons/{addon_name}/{addon_version}/settings/{project_name}': 'manager',
+  'POST /api/addons/{addon_name}/{addon_version}/overrides/{project_name}': 'manager',
+  'DELETE /api/addons/{addon_name}/{addon_version}/overrides/{project_name}': 'manager',
+  'GET /api/addons/{addon_name}/{addon_version}/rawOverrides/{project_name}': 'admin',
+  'PUT /api/addons/{addon_name}/{addon_version}/rawOverrides/{project_name}': 'admin',
+  'GET /api/addons/{addon_name}/{addon_version}/siteSettings/schema': 'user',
+  'GET /api/addons/{addon_name}/{addon_version}/siteSettings': 'user',
+  'PUT /api/addons/{addon_name}/{addon_version}/siteSettings': 'user',
+  'GET /api/settings': 'user',
+  'GET /api/settings/addons': 'user',
+  'GET /api/settings/addons/siteSettings': 'user',
+  'POST /api/migrateSettingsByBundle': 'admin',
   'GET /api/bundles': 'user',
   'POST /api/bundles': 'admin',
   'POST /api/bundles/check': 'user',
@@ -282,6 +305,8 @@ function fillPath(path: string, project: string, method: string, given: Record<s
     if (name === 'key') return 'studioName';
     if (name === '*') return method === 'GET' ? 'probe|folder|folder' : 'other|task|task';
     if (name === 'attribute_name') return 'fps';
+    if (name === 'addon_name') return 'settings-probe';
+    if (name === 'addon_version') return '1.0.0';
     if (name === 'preset_name') return method === 'GET' ? '_' : 'probe';
     if (name === 'access_group_name') return 'artist';
     return 'probe';
@@ -326,6 +351,18 @@ beforeAll(async () => {
   // No Ynput Cloud here: calls that need it fail fast on a closed port instead of waiting for DNS.
   process.env.YNPUT_CLOUD_URL = 'http://127.0.0.1:9';
   core = await bootTestCore({
+    // An addon with studio and site settings, for the settings routes.
+    extraAddons: [
+      defineAddon({
+        name: 'settings-probe',
+        version: '1.0.0',
+        title: 'Settings probe',
+        settings: {
+          studio: Type.Object({ x: Type.Number({ default: 1 }) }),
+          site: Type.Object({ cache: Type.String({ default: '/tmp/probe' }) }),
+        },
+      }),
+    ],
     addons: [
       'access',
       'actions',
@@ -345,6 +382,8 @@ beforeAll(async () => {
       'projects',
       'secrets',
       'services',
+      'settings',
+      'settings-probe',
       'system',
       'teams',
       'thumbnails',
@@ -438,6 +477,15 @@ beforeAll(async () => {
     headers: { 'content-type': 'image/png' },
   });
   fixtures.thumbnail_id = thumbnail.body.id;
+  // A production bundle (switching nothing off), so the settings of "production" resolve.
+  expect(
+    (
+      await core.request('POST', '/api/bundles', {
+        token: tokens.admin,
+        body: { name: 'probe_prod', isProduction: true },
+      })
+    ).status,
+  ).toBe(201);
   fixtures.filename = 'probe-installer.exe';
   expect(
     (

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import {
   Conflict,
   NotFound,
@@ -91,7 +91,8 @@ export class AddonInstaller {
     this.refuseInternal(name);
     const versions = this.ctx
       .addons()
-      .filter((addon) => addon.name === name && !addon.internal && (!version || addon.version === version))
+      .filter((addon) => addon.name === name && addon.directory.startsWith(this.root + sep))
+      .filter((addon) => !version || addon.version === version)
       .map((addon) => addon.version);
     if (versions.length === 0) {
       throw new NotFound(

@@ -1,0 +1,73 @@
+import { defineAddon } from '@pipewright/sdk';
+import { BundleSettings } from './bundle-settings.js';
+import { bundleSettingsRoutes } from './bundle-routes.js';
+import { studioMigrations } from './migrations.js';
+import { addonSettingsRoutes } from './routes.js';
+import { SettingsService } from './service.js';
+import { OverrideStore } from './store.js';
+import {
+  carryProductionForward,
+  copyStagingToProduction,
+  migrateSettingsByBundle,
+  type VersionChange,
+} from './variant-copy.js';
+
+// Addon settings: each addon declares a settings schema with defaults; studios override them per addon version
+// and variant (production, staging, a dev bundle), then per project, then per site and user. Only differences from
+// the level below are stored, so a new default in a new addon version reaches everyone who did not override it.
+export default defineAddon({
+  name: 'settings',
+  version: '1.0.0',
+  title: 'Settings',
+  description: 'Addon settings per addon version and variant, with studio, project and site overrides',
+  dependsOn: ['auth', 'bundles', 'projects'],
+  migrations: { studio: studioMigrations },
+  async setup(ctx) {
+    const store = new OverrideStore();
+    const bundles = ctx.use('bundles');
+    const settings = new SettingsService(ctx.db, store, ctx.events, ctx.addons, ctx.use('projects'));
+    const all = new BundleSettings(ctx.db, settings, bundles, ctx.addons);
+
+    // Promoting the staging bundle makes its staging settings the production ones, in the same transaction.
+    bundles.onPromote(copyStagingToProduction(store));
+
+    // Overrides of a deleted project or user go with them; a renamed user keeps their site settings.
+    const quietly = (what: string, work: () => Promise<void>) =>
+      work().catch((error) => ctx.log.error({ err: error }, `Could not update settings after ${what}`));
+    ctx.events.subscribe('entity.project.deleted', (message) => {
+      if (message.project)
+        return quietly('a project deletion', () => store.forgetProject(ctx.db, message.project!));
+    });
+    ctx.events.subscribe('user.deleted', (message) => {
+      const name = message.summary.userName;
+      if (typeof name === 'string') return quietly('a user deletion', () => store.forgetUser(ctx.db, name));
+    });
+    ctx.events.subscribe('user.renamed', (message) => {
+      const { userName, oldName } = message.summary;
+      if (typeof userName === 'string' && typeof oldName === 'string') {
+        return quietly('a user rename', () => store.renameUser(ctx.db, oldName, userName));
+      }
+    });
+
+    // The production bundle moved an addon to another version: the new version starts from the old one's settings.
+    ctx.events.subscribe('bundle.updated', (message) => {
+      if (message.summary.isProduction !== true) return;
+      return quietly('a production bundle change', async () => {
+        const changes = (await ctx.events.get(message.id))?.payload.versionChanges;
+        if (!Array.isArray(changes) || changes.length === 0) return;
+        const actor = {
+          user: message.user ?? 'system',
+          sender: { sender: message.sender, senderType: message.senderType ?? 'api' },
+        };
+        await carryProductionForward(ctx.db, store, settings, changes as VersionChange[], actor);
+      });
+    });
+
+    await ctx.app.register(addonSettingsRoutes(settings));
+    await ctx.app.register(
+      bundleSettingsRoutes(all, (request, actor) =>
+        migrateSettingsByBundle(ctx.db, store, settings, bundles, request, actor, ctx.log),
+      ),
+    );
+  },
+});
