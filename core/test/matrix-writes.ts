@@ -146,6 +146,8 @@ export const WRITES: Record<string, Scenario> = {
     body: {},
     headers: { 'x-ayon-site-id': 'probe-workstation' },
   }),
+  // Without copyVariant there is nothing to copy.
+  'POST /api/addons': () => ({ body: {} }),
   'POST /api/migrateSettingsByBundle': async (_c, ctx) => {
     const addons = { 'settings-probe': '1.0.0' };
     return {

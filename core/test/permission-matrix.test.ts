@@ -125,6 +125,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/addons': 'user',
   'GET /api/frontendModules': 'user',
   'GET /api/addons/install': 'admin',
+  'POST /api/addons': 'admin',
   'GET /api/addons/{addon_name}/{addon_version}/schema': 'user',
   'GET /api/addons/{addon_name}/{addon_version}/settings': 'user',
   'POST /api/addons/{addon_name}/{addon_version}/settings': 'manager',

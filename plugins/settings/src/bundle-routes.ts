@@ -1,4 +1,11 @@
-import { Type, requireAdmin, requireUser, type AddonApp } from '@pipewright/sdk';
+import {
+  NotFound,
+  Type,
+  requireAdmin,
+  requireUser,
+  type AddonApp,
+  type BundleDirectory,
+} from '@pipewright/sdk';
 import type { BundleSettings } from './bundle-settings.js';
 import {
   AddonSettingsResponse,
@@ -7,6 +14,7 @@ import {
   LegacySettingsQuery,
   LegacySiteSettingsQuery,
   MigrateSettingsByBundleRequest,
+  ConfigureAddonsRequest,
 } from './schemas.js';
 import type { Actor } from './service.js';
 import type { BundleMigration } from './variant-copy.js';
@@ -15,8 +23,46 @@ import type { BundleMigration } from './variant-copy.js';
 export function bundleSettingsRoutes(
   all: BundleSettings,
   migrate: (request: BundleMigration, actor: Actor) => Promise<void>,
+  bundles: BundleDirectory,
 ) {
   return async (app: AddonApp) => {
+    app.post(
+      '/api/addons',
+      {
+        schema: {
+          summary: 'Copy one addon\u2019s settings between the production and staging variants [deprecated]',
+          description:
+            'copyVariant copies the studio and project overrides of the addon from the version the copyFrom ' +
+            'bundle uses to the version the copyTo bundle uses. Administrators.',
+          body: ConfigureAddonsRequest,
+          response: { 204: Type.Null() },
+        },
+      },
+      async (request, reply) => {
+        const caller = requireAdmin(request);
+        const copy = request.body.copyVariant;
+        if (copy) {
+          const [from, to] = await Promise.all([
+            bundles.forVariant(copy.copyFrom),
+            bundles.forVariant(copy.copyTo),
+          ]);
+          if (!from || !to) throw new NotFound(`There is no ${from ? copy.copyTo : copy.copyFrom} bundle`);
+          await migrate(
+            {
+              sourceBundle: from.name,
+              targetBundle: to.name,
+              sourceVariant: copy.copyFrom,
+              targetVariant: copy.copyTo,
+              withProjects: true,
+              only: [copy.addonName],
+            },
+            { user: caller.name, sender: request.sender },
+          );
+        }
+        return reply.code(204).send(null);
+      },
+    );
+
     app.get(
       '/api/settings',
       {

@@ -65,8 +65,11 @@ export default defineAddon({
 
     await ctx.app.register(addonSettingsRoutes(settings));
     await ctx.app.register(
-      bundleSettingsRoutes(all, (request, actor) =>
-        migrateSettingsByBundle(ctx.db, store, settings, bundles, request, actor, ctx.log),
+      bundleSettingsRoutes(
+        all,
+        (request, actor) =>
+          migrateSettingsByBundle(ctx.db, store, settings, bundles, request, actor, ctx.log),
+        bundles,
       ),
     );
   },

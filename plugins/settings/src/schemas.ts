@@ -131,3 +131,16 @@ export const MigrateSettingsByBundleRequest = Type.Object({
     Type.Boolean({ default: true, description: 'Migrate project settings as well' }),
   ),
 });
+
+const StandardVariant = Type.Union([Type.Literal('production'), Type.Literal('staging')]);
+
+/** POST /api/addons (deprecated): copy one addon's settings from one variant to the other. */
+export const ConfigureAddonsRequest = Type.Object({
+  copyVariant: Type.Optional(
+    Type.Object({
+      addonName: Type.String({ minLength: 1, maxLength: 64 }),
+      copyFrom: StandardVariant,
+      copyTo: StandardVariant,
+    }),
+  ),
+});

@@ -114,6 +114,8 @@ export interface BundleMigration {
   sourceVariant: string;
   targetVariant: string;
   withProjects: boolean;
+  /** Only these addons (POST /api/addons copies one addon's settings between variants). */
+  only?: string[];
 }
 
 const isStandardVariant = (variant: string) => variant === 'production' || variant === 'staging';
@@ -162,7 +164,7 @@ export async function migrateSettingsByBundle(
   await db.transaction().execute(async (trx) => {
     for (const [addon, sourceVersion] of Object.entries(sourceAddons)) {
       const targetVersion = targetAddons[addon];
-      if (!targetVersion) continue;
+      if (!targetVersion || (request.only && !request.only.includes(addon))) continue;
       if (!settings.find(addon, sourceVersion) || !settings.find(addon, targetVersion)) {
         log.warn(`Settings of ${addon} not migrated: ${sourceVersion} or ${targetVersion} is not installed`);
         continue;

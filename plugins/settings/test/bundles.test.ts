@@ -271,6 +271,42 @@ describe('POST /api/migrateSettingsByBundle', () => {
   });
 });
 
+describe('POST /api/addons (deprecated): copying one addon between variants', () => {
+  it('copies the addon from the staging bundle\u2019s version to the production bundle\u2019s, and nothing else', async () => {
+    // Put back afterwards what this test changes, for the tests that follow.
+    const before = {
+      production: await raw(`${demo1}/rawOverrides`),
+      staging: await raw(`${demo2}/rawOverrides?variant=staging`),
+    };
+    await save(`${demo2}/settings?variant=staging`, { label: 'from staging' });
+    const stagingRaw = await raw(`${demo2}/rawOverrides?variant=staging`);
+    const plainBefore = await raw('/api/addons/plain/1.0.0/rawOverrides');
+    const copy = { addonName: 'demo', copyFrom: 'staging', copyTo: 'production' };
+    const res = await core.request('POST', '/api/addons', { token: admin, body: { copyVariant: copy } });
+    expect(res.status).toBe(204);
+    expect(await raw(`${demo1}/rawOverrides`)).toEqual(stagingRaw);
+    expect(await raw('/api/addons/plain/1.0.0/rawOverrides')).toEqual(plainBefore);
+
+    const asManager = await core.request('POST', '/api/addons', {
+      token: manager,
+      body: { copyVariant: copy },
+    });
+    expect(asManager.status).toBe(403);
+    const bad = await core.request('POST', '/api/addons', {
+      token: admin,
+      body: { copyVariant: { ...copy, copyTo: 'dev' } },
+    });
+    expect(bad.status).toBe(422);
+
+    for (const [url, body] of [
+      [`${demo1}/rawOverrides`, before.production],
+      [`${demo2}/rawOverrides?variant=staging`, before.staging],
+    ]) {
+      expect((await core.request('PUT', url as string, { token: admin, body })).status).toBe(204);
+    }
+  });
+});
+
 describe('promoting the staging bundle', () => {
   it('makes the staging overrides of its addon versions the production ones, studio-wide and per project', async () => {
     // Production of 2.0.0 has overrides of its own that staging does not: they are replaced or removed.
