@@ -55,384 +55,215 @@ const actorOf = (request: FastifyRequest, user: RequestUser): Actor => ({
 });
 const path = (keys: (string | number)[]) => keys.map(String);
 
-/** The caller's own site in the project when a site is given, else the project itself. */
-async function projectLevel(
-  settings: SettingsService,
-  projectName: string,
-  site: string | null,
-  user: RequestUser,
-): Promise<Level> {
-  const project = await settings.project(projectName);
-  return site ? { kind: 'projectSite', project, site, user: user.name } : { kind: 'project', project };
+/** Who may act at a level: the guard runs before any lookup, so an unauthorised caller learns nothing. */
+type Guard = (request: FastifyRequest, site: string | null) => RequestUser;
+
+/**
+ * The studio and the project level of the settings routes share every route; they differ in path, parameters, who
+ * may change and list overrides, and which level a request addresses (in a project, the caller's site when a site
+ * is given).
+ */
+interface Scope {
+  name: 'studio' | 'project';
+  /** Appended to each route's path. */
+  suffix: string;
+  params: typeof AddonParams | typeof AddonProjectParams;
+  readQuery: typeof StudioQuery | typeof ProjectQuery;
+  writeQuery: typeof VariantQuery | typeof ProjectVariantQuery;
+  /** Said in summaries after "studio" or "project". */
+  siteNote: string;
+  write: Guard;
+  listOverrides: Guard;
 }
 
-/** Changing a project's settings needs a manager; changing one's own site overrides only a login. */
-const requireProjectWriter = (request: FastifyRequest, site: string | null) =>
-  site ? requireUser(request) : requireManager(request);
+const SCOPES: Scope[] = [
+  {
+    name: 'studio',
+    suffix: '',
+    params: AddonParams,
+    readQuery: StudioQuery,
+    writeQuery: VariantQuery,
+    siteNote: '',
+    write: (request) => requireManager(request),
+    listOverrides: (request) => requireManager(request),
+  },
+  {
+    name: 'project',
+    suffix: '/:project_name',
+    params: AddonProjectParams,
+    readQuery: ProjectQuery,
+    writeQuery: ProjectVariantQuery,
+    siteNote: ' (the caller\u2019s site overrides when a site is given)',
+    // Changing a project's settings needs a manager; changing one's own site overrides only a login.
+    write: (request, site) => (site ? requireUser(request) : requireManager(request)),
+    listOverrides: (request) => requireUser(request),
+  },
+];
+
+const anyUser: Guard = (request) => requireUser(request);
+const admin: Guard = (request) => requireAdmin(request);
 
 export function addonSettingsRoutes(settings: SettingsService) {
+  /** The addon version, variant and level a request addresses, once the guard admitted the caller. */
+  async function target(request: FastifyRequest, guard: Guard) {
+    const { addon_name, addon_version, project_name } = request.params as Record<string, string>;
+    const query = request.query as SiteQueryValues & { variant: string };
+    const site = siteOf(query);
+    const caller = guard(request, site);
+    const info = settings.addon(addon_name!, addon_version!);
+    let level: Level = STUDIO;
+    if (project_name !== undefined) {
+      const project = await settings.project(project_name);
+      level = site ? { kind: 'projectSite', project, site, user: caller.name } : { kind: 'project', project };
+    }
+    return { info, variant: query.variant, level, actor: actorOf(request, caller) };
+  }
+
   return async (app: AddonApp) => {
-    // --- Studio level ---
+    for (const scope of SCOPES) {
+      const { name, suffix, params, siteNote } = scope;
 
-    app.get(
-      `${BASE}/schema`,
-      {
-        schema: {
-          summary: 'Return the JSON schema of the addon settings',
-          params: AddonParams,
-          querystring: VariantQuery,
-          response: { 200: SettingsValue },
+      app.get(
+        `${BASE}/schema${suffix}`,
+        {
+          schema: {
+            summary: 'Return the JSON schema of the addon settings',
+            params,
+            querystring: scope.writeQuery,
+            response: { 200: SettingsValue },
+          },
         },
-      },
-      async (request) => {
-        requireUser(request);
-        const { addon_name, addon_version } = request.params;
-        return settings.schemaDocument(settings.addon(addon_name, addon_version));
-      },
-    );
+        async (request) => settings.schemaDocument((await target(request, anyUser)).info),
+      );
 
-    app.get(
-      `${BASE}/settings`,
-      {
-        schema: {
-          summary: 'Return the settings (including studio overrides) of the given addon',
-          params: AddonParams,
-          querystring: StudioQuery,
-          response: { 200: SettingsValue },
+      app.get(
+        `${BASE}/settings${suffix}`,
+        {
+          schema: {
+            summary: `Return the settings of the given addon with its ${name} overrides${siteNote}`,
+            params,
+            querystring: scope.readQuery,
+            response: { 200: SettingsValue },
+          },
         },
-      },
-      async (request) => {
-        requireUser(request);
-        const info = settings.addon(request.params.addon_name, request.params.addon_version);
-        return (await settings.values(info, request.query.variant, STUDIO)) ?? {};
-      },
-    );
-
-    app.post(
-      `${BASE}/settings`,
-      {
-        schema: {
-          summary: 'Set the studio overrides for the given addon',
-          description:
-            'The body is the new settings; keys it leaves out keep their value. Only what differs from the defaults ' +
-            '(or was overridden before, or is listed in __pinned_fields__) is stored.',
-          params: AddonParams,
-          querystring: VariantQuery,
-          body: SettingsBody,
-          response: { 204: NoContent },
+        async (request) => {
+          const { info, variant, level } = await target(request, anyUser);
+          const values = await settings.values(info, variant, level);
+          if (values) return values;
+          // As AYON: an addon without settings has empty studio settings, and no project settings at all.
+          if (name === 'studio') return {};
+          throw new NotFound(`Settings for ${info.name} ${info.version} not found`);
         },
-      },
-      async (request, reply) => {
-        const caller = requireManager(request);
-        const info = settings.addon(request.params.addon_name, request.params.addon_version);
-        const { __pinned_fields__: pins, __unpinned_fields__: unpins, ...body } = request.body;
-        await settings.save(
-          info,
-          request.query.variant,
-          STUDIO,
-          body as Json,
-          { pins: pins?.map(path), unpins: unpins?.map(path) },
-          actorOf(request, caller),
-        );
-        return reply.code(204).send(null);
-      },
-    );
+      );
 
-    app.get(
-      `${BASE}/overrides`,
-      {
-        schema: {
-          summary: 'Studio overrides of the addon settings, keyed by form field',
-          params: AddonParams,
-          querystring: StudioQuery,
-          response: { 200: OverrideMap },
+      app.post(
+        `${BASE}/settings${suffix}`,
+        {
+          schema: {
+            summary: `Set the ${name} overrides of the given addon${siteNote}`,
+            description:
+              'The body is the new settings; keys it leaves out keep their value. Only what differs from the level ' +
+              'below (or was overridden before, or is listed in __pinned_fields__) is stored.',
+            params,
+            querystring: scope.writeQuery,
+            body: SettingsBody,
+            response: { 204: NoContent },
+          },
         },
-      },
-      async (request) => {
-        requireManager(request);
-        const info = settings.addon(request.params.addon_name, request.params.addon_version);
-        return settings.overrideMap(info, request.query.variant, STUDIO);
-      },
-    );
-
-    app.post(
-      `${BASE}/overrides`,
-      {
-        schema: {
-          summary:
-            'Pin the current value of a field as a studio override, or remove the studio override of a field',
-          params: AddonParams,
-          querystring: VariantQuery,
-          body: ModifyOverridesRequest,
-          response: { 204: NoContent },
+        async (request, reply) => {
+          const { info, variant, level, actor } = await target(request, scope.write);
+          const { __pinned_fields__: pins, __unpinned_fields__: unpins, ...body } = request.body;
+          const fields = { pins: pins?.map(path), unpins: unpins?.map(path) };
+          await settings.save(info, variant, level, body as Json, fields, actor);
+          return reply.code(204).send(null);
         },
-      },
-      async (request, reply) => {
-        const caller = requireManager(request);
-        const info = settings.addon(request.params.addon_name, request.params.addon_version);
-        const { action, path: keys } = request.body;
-        await settings.modify(
-          info,
-          request.query.variant,
-          STUDIO,
-          action,
-          path(keys),
-          actorOf(request, caller),
-        );
-        return reply.code(204).send(null);
-      },
-    );
+      );
 
-    app.delete(
-      `${BASE}/overrides`,
-      {
-        schema: {
-          summary: 'Remove every studio override of the addon (back to the defaults)',
-          params: AddonParams,
-          querystring: VariantQuery,
-          response: { 204: NoContent },
+      app.get(
+        `${BASE}/overrides${suffix}`,
+        {
+          schema: {
+            summary: `Overrides of the addon settings down to the ${name} level${siteNote}, keyed by form field`,
+            params,
+            querystring: scope.readQuery,
+            response: { 200: OverrideMap },
+          },
         },
-      },
-      async (request, reply) => {
-        const caller = requireManager(request);
-        const info = settings.addon(request.params.addon_name, request.params.addon_version);
-        await settings.clear(info, request.query.variant, STUDIO, actorOf(request, caller));
-        return reply.code(204).send(null);
-      },
-    );
-
-    app.get(
-      `${BASE}/rawOverrides`,
-      {
-        schema: {
-          summary: 'The stored studio overrides as they are (administrators)',
-          params: AddonParams,
-          querystring: VariantQuery,
-          response: { 200: SettingsValue },
+        async (request) => {
+          const { info, variant, level } = await target(request, scope.listOverrides);
+          return settings.overrideMap(info, variant, level);
         },
-      },
-      async (request) => {
-        requireAdmin(request);
-        const info = settings.addon(request.params.addon_name, request.params.addon_version);
-        return settings.rawOverrides(info, request.query.variant, STUDIO);
-      },
-    );
+      );
 
-    app.put(
-      `${BASE}/rawOverrides`,
-      {
-        schema: {
-          summary: 'Set raw studio overrides for an addon (administrators; no validation)',
-          params: AddonParams,
-          querystring: VariantQuery,
-          body: SettingsValue,
-          response: { 204: NoContent },
+      app.post(
+        `${BASE}/overrides${suffix}`,
+        {
+          schema: {
+            summary: `Pin the current value of a field as a ${name} override, or remove one${siteNote}`,
+            params,
+            querystring: scope.writeQuery,
+            body: ModifyOverridesRequest,
+            response: { 204: NoContent },
+          },
         },
-      },
-      async (request, reply) => {
-        const caller = requireAdmin(request);
-        const info = settings.addon(request.params.addon_name, request.params.addon_version);
-        await settings.setRawOverrides(
-          info,
-          request.query.variant,
-          STUDIO,
-          request.body as Json,
-          actorOf(request, caller),
-        );
-        return reply.code(204).send(null);
-      },
-    );
-
-    // --- Project level (and the caller's site inside the project) ---
-
-    app.get(
-      `${BASE}/schema/:project_name`,
-      {
-        schema: {
-          summary: 'Return the JSON schema of the addon settings',
-          params: AddonProjectParams,
-          querystring: ProjectVariantQuery,
-          response: { 200: SettingsValue },
+        async (request, reply) => {
+          const { info, variant, level, actor } = await target(request, scope.write);
+          await settings.modify(info, variant, level, request.body.action, path(request.body.path), actor);
+          return reply.code(204).send(null);
         },
-      },
-      async (request) => {
-        requireUser(request);
-        const info = settings.addon(request.params.addon_name, request.params.addon_version);
-        await settings.project(request.params.project_name);
-        return settings.schemaDocument(info);
-      },
-    );
+      );
 
-    app.get(
-      `${BASE}/settings/:project_name`,
-      {
-        schema: {
-          summary:
-            'The settings of the addon in a project (with the caller\u2019s site overrides when a site is given)',
-          params: AddonProjectParams,
-          querystring: ProjectQuery,
-          response: { 200: SettingsValue },
+      app.delete(
+        `${BASE}/overrides${suffix}`,
+        {
+          schema: {
+            summary: `Remove every ${name} override of the addon${siteNote}`,
+            params,
+            querystring: scope.writeQuery,
+            response: { 204: NoContent },
+          },
         },
-      },
-      async (request) => {
-        const caller = requireUser(request);
-        const { addon_name, addon_version, project_name } = request.params;
-        const info = settings.addon(addon_name, addon_version);
-        const level = await projectLevel(settings, project_name, siteOf(request.query), caller);
-        const values = await settings.values(info, request.query.variant, level);
-        if (!values) throw new NotFound(`Settings for ${addon_name} ${addon_version} not found`);
-        return values;
-      },
-    );
+        async (request, reply) => {
+          const { info, variant, level, actor } = await target(request, scope.write);
+          await settings.clear(info, variant, level, actor);
+          return reply.code(204).send(null);
+        },
+      );
 
-    app.post(
-      `${BASE}/settings/:project_name`,
-      {
-        schema: {
-          summary:
-            'Set the project overrides of the given addon (or the caller\u2019s site overrides with a site)',
-          params: AddonProjectParams,
-          querystring: ProjectVariantQuery,
-          body: SettingsBody,
-          response: { 204: NoContent },
+      app.get(
+        `${BASE}/rawOverrides${suffix}`,
+        {
+          schema: {
+            summary: `The stored ${name} overrides as they are (administrators)`,
+            params,
+            querystring: scope.writeQuery,
+            response: { 200: SettingsValue },
+          },
         },
-      },
-      async (request, reply) => {
-        const site = siteOf(request.query);
-        const caller = requireProjectWriter(request, site);
-        const { addon_name, addon_version, project_name } = request.params;
-        const info = settings.addon(addon_name, addon_version);
-        const level = await projectLevel(settings, project_name, site, caller);
-        const { __pinned_fields__: pins, __unpinned_fields__: unpins, ...body } = request.body;
-        await settings.save(
-          info,
-          request.query.variant,
-          level,
-          body as Json,
-          { pins: pins?.map(path), unpins: unpins?.map(path) },
-          actorOf(request, caller),
-        );
-        return reply.code(204).send(null);
-      },
-    );
+        async (request) => {
+          const { info, variant, level } = await target(request, admin);
+          return settings.rawOverrides(info, variant, level);
+        },
+      );
 
-    app.get(
-      `${BASE}/overrides/:project_name`,
-      {
-        schema: {
-          summary:
-            'Studio and project overrides (and the caller\u2019s site overrides with a site), keyed by form field',
-          params: AddonProjectParams,
-          querystring: ProjectQuery,
-          response: { 200: OverrideMap },
+      app.put(
+        `${BASE}/rawOverrides${suffix}`,
+        {
+          schema: {
+            summary: `Set raw ${name} overrides for an addon (administrators; no validation)`,
+            params,
+            querystring: scope.writeQuery,
+            body: SettingsValue,
+            response: { 204: NoContent },
+          },
         },
-      },
-      async (request) => {
-        const caller = requireUser(request);
-        const { addon_name, addon_version, project_name } = request.params;
-        const info = settings.addon(addon_name, addon_version);
-        const level = await projectLevel(settings, project_name, siteOf(request.query), caller);
-        return settings.overrideMap(info, request.query.variant, level);
-      },
-    );
-
-    app.post(
-      `${BASE}/overrides/:project_name`,
-      {
-        schema: {
-          summary:
-            'Pin or remove one project override (or one of the caller\u2019s site overrides with a site)',
-          params: AddonProjectParams,
-          querystring: ProjectVariantQuery,
-          body: ModifyOverridesRequest,
-          response: { 204: NoContent },
+        async (request, reply) => {
+          const { info, variant, level, actor } = await target(request, admin);
+          await settings.setRawOverrides(info, variant, level, request.body as Json, actor);
+          return reply.code(204).send(null);
         },
-      },
-      async (request, reply) => {
-        const site = siteOf(request.query);
-        const caller = requireProjectWriter(request, site);
-        const { addon_name, addon_version, project_name } = request.params;
-        const info = settings.addon(addon_name, addon_version);
-        const level = await projectLevel(settings, project_name, site, caller);
-        const { action, path: keys } = request.body;
-        await settings.modify(
-          info,
-          request.query.variant,
-          level,
-          action,
-          path(keys),
-          actorOf(request, caller),
-        );
-        return reply.code(204).send(null);
-      },
-    );
-
-    app.delete(
-      `${BASE}/overrides/:project_name`,
-      {
-        schema: {
-          summary: 'Remove every project override (or every override of the caller\u2019s site with a site)',
-          params: AddonProjectParams,
-          querystring: ProjectVariantQuery,
-          response: { 204: NoContent },
-        },
-      },
-      async (request, reply) => {
-        const site = siteOf(request.query);
-        const caller = requireProjectWriter(request, site);
-        const { addon_name, addon_version, project_name } = request.params;
-        const info = settings.addon(addon_name, addon_version);
-        const level = await projectLevel(settings, project_name, site, caller);
-        await settings.clear(info, request.query.variant, level, actorOf(request, caller));
-        return reply.code(204).send(null);
-      },
-    );
-
-    app.get(
-      `${BASE}/rawOverrides/:project_name`,
-      {
-        schema: {
-          summary: 'The stored project overrides as they are (administrators)',
-          params: AddonProjectParams,
-          querystring: ProjectVariantQuery,
-          response: { 200: SettingsValue },
-        },
-      },
-      async (request) => {
-        const caller = requireAdmin(request);
-        const { addon_name, addon_version, project_name } = request.params;
-        const info = settings.addon(addon_name, addon_version);
-        const level = await projectLevel(settings, project_name, siteOf(request.query), caller);
-        return settings.rawOverrides(info, request.query.variant, level);
-      },
-    );
-
-    app.put(
-      `${BASE}/rawOverrides/:project_name`,
-      {
-        schema: {
-          summary: 'Set raw project overrides for an addon (administrators; no validation)',
-          params: AddonProjectParams,
-          querystring: ProjectVariantQuery,
-          body: SettingsValue,
-          response: { 204: NoContent },
-        },
-      },
-      async (request, reply) => {
-        const caller = requireAdmin(request);
-        const { addon_name, addon_version, project_name } = request.params;
-        const info = settings.addon(addon_name, addon_version);
-        const level = await projectLevel(settings, project_name, siteOf(request.query), caller);
-        await settings.setRawOverrides(
-          info,
-          request.query.variant,
-          level,
-          request.body as Json,
-          actorOf(request, caller),
-        );
-        return reply.code(204).send(null);
-      },
-    );
+      );
+    }
 
     // --- Site settings (the addon's separate site schema), per site and user ---
 
