@@ -11,6 +11,7 @@ import {
   type EventInput,
 } from '@pipewright/sdk';
 import { readAddonZip, unpackAddon, type AddonPackage } from './package-zip.js';
+import { roleBundles } from './bundle-roles.js';
 
 /** Largest addon package accepted, uploaded or downloaded. */
 export const MAX_PACKAGE_BYTES = 1024 * 1024 * 1024;
@@ -136,16 +137,9 @@ export class AddonInstaller {
   }
 
   private async bundlesUsing(name: string, versions: string[]): Promise<string[]> {
-    const rows = await this.ctx.db
-      .selectFrom('public.bundles')
-      .select(['name', 'is_production', 'is_staging', 'data'])
-      .where((eb) => eb.or([eb('is_production', '=', true), eb('is_staging', '=', true)]))
-      .execute();
-    return rows
-      .filter((row) =>
-        versions.includes((row.data as { addons?: Record<string, string> }).addons?.[name] ?? ''),
-      )
-      .map((row) => `the ${row.is_production ? 'production' : 'staging'} bundle ${row.name} uses it`);
+    return (await roleBundles(this.ctx.db))
+      .filter((bundle) => versions.includes(bundle.addons[name] ?? ''))
+      .map((bundle) => `the ${bundle.role} bundle ${bundle.name} uses it`);
   }
 
   /** Unpack beside the target, then swap it in, so a failed unpack never leaves half an addon behind. */
