@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AddonDefinition } from '@pipewright/sdk';
@@ -19,7 +19,12 @@ export const INTERNAL_ADDONS_DIR = resolve(dirname(fileURLToPath(import.meta.url
 export async function importAddon(directory: string, internal: boolean): Promise<DiscoveredAddon> {
   const manifest = JSON.parse(await readFile(join(directory, 'package.json'), 'utf8'));
   const entry = typeof manifest.exports === 'string' ? manifest.exports : (manifest.exports?.['.'] ?? manifest.main ?? 'index.js');
-  const module = await import(pathToFileURL(join(directory, typeof entry === 'string' ? entry : entry.default)).href);
+  const file = join(directory, typeof entry === 'string' ? entry : entry.default);
+  const url = pathToFileURL(file);
+  // Node caches modules by URL: an installed addon reinstalled in the same version gets a new modification time,
+  // so its new code is imported instead of the first import's.
+  if (!internal) url.search = `?mtime=${(await stat(file)).mtimeMs}`;
+  const module = await import(url.href);
   const definition = module.default as AddonDefinition | undefined;
   if (!definition?.name || !definition.version) {
     throw new Error(`${directory} does not export an addon definition (export default defineAddon({...}))`);
