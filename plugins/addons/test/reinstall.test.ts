@@ -32,7 +32,7 @@ async function install(zip: Buffer) {
   const res = await fetch(`${base}/api/addons/install`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/zip' },
-    body: zip,
+    body: new Uint8Array(zip),
   });
   const { eventId } = await res.json();
   for (let i = 0; i < 200; i++) {
