@@ -68,10 +68,9 @@ export interface EnrollResult {
 // purpose, and eventops restart is the way to run it again.
 const FINAL = sql`('finished', 'aborted')`;
 const RETRYABLE = sql`('failed', 'restarted')`;
-// Candidates read per round; the SQL already drops sources that this worker could not take, so the first row is
-// nearly always the job and a short batch keeps the number of rows locked per call small.
-const BATCH = 50;
-// Rounds per call: a round comes up empty-handed only when other workers won every candidate in it.
+// Rounds per call. Each round locks one candidate: locking more would hide them from concurrent workers (SKIP LOCKED),
+// which would then answer "no job" while free jobs wait. The SQL already drops sources this worker could not take,
+// so a round comes up empty-handed only when another worker created the job after the round's snapshot.
 const ROUNDS = 20;
 
 /** Topic match for the source events: a list of exact topics, or one topic where * stands for anything. */
@@ -86,7 +85,7 @@ function topicCondition(sourceTopic: string | string[]): RawBuilder<boolean> {
   return sql<boolean>`(${sql.join(topics.map(one), sql` OR `)})`;
 }
 
-function candidateQuery(options: EnrollOptions, limit: number) {
+function candidateQuery(options: EnrollOptions) {
   const { targetTopic, sender, maxRetries } = options;
   const age =
     options.ignoreOlderThan > 0
@@ -128,7 +127,7 @@ function candidateQuery(options: EnrollOptions, limit: number) {
       )
       AND ${usable}
     ORDER BY s.created_at, s.creation_order
-    LIMIT ${limit}
+    LIMIT 1
     FOR UPDATE OF s ${options.sequential ? sql`` : sql`SKIP LOCKED`}`;
 }
 
@@ -143,13 +142,15 @@ async function attempt(
   trx: DatabaseTransaction,
   options: EnrollOptions,
 ): Promise<EnrollResult | null | 'retry'> {
-  const { rows } = await candidateQuery(options, options.sequential ? 1 : BATCH).execute(trx);
-  if (rows.length === 0) return null;
-  for (const source of rows) {
-    if (source.target_id && (source.target_status === 'failed' || source.target_status === 'restarted')) {
-      // Take the job over. The WHERE repeats the checks because another worker may have taken it since our
-      // snapshot; PostgreSQL re-reads the row for the update, so then nothing matches and we move on.
-      const taken = await sql<EventRow>`
+  const { rows } = await candidateQuery(options).execute(trx);
+  const source = rows[0];
+  if (!source) return null;
+  // Lost this candidate to another worker: a sequential worker waits, others look again with a fresh snapshot.
+  const missed = options.sequential ? null : 'retry';
+  if (source.target_id && (source.target_status === 'failed' || source.target_status === 'restarted')) {
+    // Take the job over. The WHERE repeats the checks because another worker may have taken it since our
+    // snapshot; PostgreSQL re-reads the row for the update, so then nothing matches and we move on.
+    const taken = await sql<EventRow>`
         UPDATE public.events SET
           status = 'pending',
           sender = ${options.sender},
@@ -161,47 +162,45 @@ async function attempt(
           AND status IN ${RETRYABLE}
           AND NOT (status = 'failed' AND retries >= ${options.maxRetries}::int)
         RETURNING *`.execute(trx);
-      if (taken.rows[0]) return { job: asJob(taken.rows[0]), changed: eventRowMessage(taken.rows[0]) };
-      continue;
-    }
-    if (source.target_id && source.target_sender !== options.sender) {
-      // Someone else is on it: a sequential worker must wait for it, others try the next source.
-      if (options.sequential) return null;
-      continue;
-    }
-    if (source.target_id) {
-      // Our own job, still open: the worker probably restarted, so hand it back.
-      return {
-        job: {
-          id: source.target_id,
-          dependsOn: source.id,
-          hash: source.target_hash!,
-          status: source.target_status!,
-        },
-        changed: null,
-      };
-    }
-    const created = await trx
-      .insertInto('public.events')
-      .values({
-        id: newId(),
-        hash: targetHash(options.targetTopic, source.id),
-        topic: options.targetTopic,
-        sender: options.sender,
-        sender_type: options.senderType,
-        project_name: source.project_name,
-        user_name: source.user_name,
-        depends_on: source.id,
-        status: 'pending',
-        description: options.description ?? `${options.targetTopic} for event ${source.id}`,
-      })
-      .onConflict((oc) => oc.column('hash').doNothing())
-      .returningAll()
-      .executeTakeFirst();
-    if (created) return { job: asJob(created), changed: eventRowMessage(created) };
-    // Another worker created it after our snapshot: that source is theirs.
+    if (taken.rows[0]) return { job: asJob(taken.rows[0]), changed: eventRowMessage(taken.rows[0]) };
+    return missed;
   }
-  return options.sequential ? null : 'retry';
+  if (source.target_id && source.target_sender !== options.sender) {
+    // Someone else is on it (only a sequential worker sees such sources).
+    return missed;
+  }
+  if (source.target_id) {
+    // Our own job, still open: the worker probably restarted, so hand it back.
+    return {
+      job: {
+        id: source.target_id,
+        dependsOn: source.id,
+        hash: source.target_hash!,
+        status: source.target_status!,
+      },
+      changed: null,
+    };
+  }
+  const created = await trx
+    .insertInto('public.events')
+    .values({
+      id: newId(),
+      hash: targetHash(options.targetTopic, source.id),
+      topic: options.targetTopic,
+      sender: options.sender,
+      sender_type: options.senderType,
+      project_name: source.project_name,
+      user_name: source.user_name,
+      depends_on: source.id,
+      status: 'pending',
+      description: options.description ?? `${options.targetTopic} for event ${source.id}`,
+    })
+    .onConflict((oc) => oc.column('hash').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (created) return { job: asJob(created), changed: eventRowMessage(created) };
+  // Another worker created it after our snapshot: that source is theirs.
+  return missed;
 }
 
 /** Find or create the next job for this worker; null when none is available. Announcing is left to the caller. */

@@ -153,6 +153,14 @@ describe('live events across two server processes', () => {
         (await call(a, 'POST', '/api/events', admin, { topic: 'publish.done', summary: { i } })).body.id,
       );
 
+    // Both workers hold their first job at the same time before going on, so the test does not depend on
+    // which process warms up first: while one job is held, the other worker must be given a different one.
+    let firstHeld!: () => void;
+    const bothHoldOne = new Promise<void>((resolve) => {
+      let held = 0;
+      firstHeld = () => ++held === 2 && resolve();
+    });
+    const timeout = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     // Each worker takes a job, finishes it, and asks again until none is left.
     const worker = async (base: string, sender: string) => {
       const taken: string[] = [];
@@ -165,6 +173,10 @@ describe('live events across two server processes', () => {
         if (job.status === 204) return taken;
         expect(job.status).toBe(200);
         taken.push(job.body.dependsOn);
+        if (taken.length === 1) {
+          firstHeld();
+          await Promise.race([bothHoldOne, timeout(20_000)]);
+        }
         // Work on it a moment, as a real worker does, so the other worker asks while this job is held.
         await new Promise((resolve) => setTimeout(resolve, 20));
         expect(
