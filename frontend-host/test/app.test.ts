@@ -24,10 +24,15 @@ const CHROMIUM_FLAGS = [
 ];
 
 function buildSampleRemote() {
-  const cwd = join(fixtures, 'sample-remote');
+  const cwd = join(fixtures, 'sample-remote', 'frontend');
   const rsbuild = resolve(here, '../../node_modules/.bin/rsbuild');
-  const result = spawnSync(rsbuild, ['build'], { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', NODE_ENV: 'production' } });
-  if (result.status !== 0) throw new Error(`building the sample remote failed:\n${result.stdout}\n${result.stderr}`);
+  const result = spawnSync(rsbuild, ['build'], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '', NODE_ENV: 'production' },
+  });
+  if (result.status !== 0)
+    throw new Error(`building the sample remote failed:\n${result.stdout}\n${result.stderr}`);
 }
 
 let core: TestCore;
@@ -43,7 +48,9 @@ beforeAll(async () => {
   buildSampleRemote();
   core = await bootTestCore({
     addons: ['webapp', 'onboarding', 'addons', 'projects', 'sample', 'broken'],
-    extraAddons: await Promise.all(['sample-remote', 'broken-remote'].map((name) => importAddon(join(fixtures, name), false))),
+    extraAddons: await Promise.all(
+      ['sample-remote', 'broken-remote'].map((name) => importAddon(join(fixtures, name), false)),
+    ),
   });
   await core.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(core.app.server.address() as AddressInfo).port}`;
@@ -90,7 +97,13 @@ describe('the web app', () => {
     expect(deep.status).toBe(200);
     expect(await deep.text()).toBe(await root.text());
 
-    for (const path of ['/api/unknown', '/addons/nope/1.0.0/frontend/x', '/graphql/x', '/ws/x', '/missing-chunk.js']) {
+    for (const path of [
+      '/api/unknown',
+      '/addons/nope/1.0.0/frontend/x',
+      '/graphql/x',
+      '/ws/x',
+      '/missing-chunk.js',
+    ]) {
       const res = await fetch(`${base}${path}`);
       expect(res.status).toBe(404);
       expect(await res.json()).toMatchObject({ code: 404 });
@@ -127,7 +140,10 @@ describe('the web app', () => {
   });
 
   it('lists a project created through the API in the project switcher', async () => {
-    const created = await core.request('POST', '/api/projects', { token: await apiToken(), body: { name: 'demo', code: 'dm' } });
+    const created = await core.request('POST', '/api/projects', {
+      token: await apiToken(),
+      body: { name: 'demo', code: 'dm' },
+    });
     expect(created.status).toBe(201);
     const switcher = page.getByLabel('Project');
     // Opening the switcher refreshes it, so no reload is needed.
@@ -176,6 +192,9 @@ describe('the web app', () => {
   });
 
   it('returns to the login page with a message when the session ends on the server', async () => {
+    // The switcher loads the projects once it appears; let that finish before the session ends, so the 401 comes
+    // from opening it below.
+    await page.getByLabel('Project').waitFor();
     const token = await page.evaluate(() => localStorage.getItem('pipewright.token'));
     expect(token).toBeTruthy();
     const logout = await core.request('POST', '/api/auth/logout', { token: token! });

@@ -1,0 +1,57 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+// What every end-to-end test of the web app shares: Debian's chromium, a page that may talk to its own server
+// only, uncaught page errors collected, and screenshots saved as test artifacts.
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** Screenshots of the main screens land here (CI keeps the folder as an artifact). */
+export const ARTIFACTS = resolve(here, '..', 'test-artifacts');
+
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface BrowserSession {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** URLs outside the server that the app asked for (and was refused). */
+  foreignRequests: string[];
+  /** Messages of uncaught errors thrown in the page. */
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+/** Chromium with one page that may only reach `base` (the server under test). */
+export async function openBrowser(base: string): Promise<BrowserSession> {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const foreignRequests: string[] = [];
+  const pageErrors: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`${base}/`)) return route.continue();
+    foreignRequests.push(url);
+    return route.abort();
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  return { browser, context, page, foreignRequests, pageErrors, close: () => browser.close() };
+}
+
+/** Save a full-page screenshot as test-artifacts/{name}.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}

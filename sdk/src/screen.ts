@@ -1,0 +1,20 @@
+// The contract between the web app and an addon's screens (Module Federation remotes built with the rsbuild
+// preset): what the host passes to every exposed component it mounts. Type-only, so remotes import it freely.
+
+/** The logged-in user, as far as screens need to know. */
+export interface ScreenUser {
+  name: string;
+  isAdmin: boolean;
+  isManager: boolean;
+}
+
+/** What the web app hands every addon screen it mounts. */
+export interface ScreenProps {
+  /** The project the user works in, or null when none is chosen. */
+  project: string | null;
+  user: ScreenUser;
+  /** The session token of the web app: screens call the API as this user (createClient({token})). */
+  token: string;
+  /** Where the screen's own links start (/addon/{name}/{remote}); sub-pages may append to it. */
+  basePath: string;
+}
