@@ -260,7 +260,8 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
                 kernel,
                 info,
                 scope as unknown as AddonApp,
-                dependencyClosure(name, dependsOn),
+                // The addon being mounted is not listed yet: its own dependsOn comes from its definition.
+                dependencyClosure(name, (n) => (n === name ? definition.dependsOn : dependsOn(n))),
                 entry.lifetime,
               );
               entry.lifetime.closers.push(() => services.withdraw(name));

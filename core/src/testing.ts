@@ -124,7 +124,7 @@ export function fixedUserSource(
   });
 }
 
-/** Boot a core with only the named addons (and their dependencies) on fresh storage. */
+/** Boot a core with only the named addons and the extra ones (and their dependencies) on fresh storage. */
 export async function bootTestCore(options: {
   addons: string[];
   /** Addons defined by the test itself (plain definitions) or discovered from a fixture folder. */
@@ -146,7 +146,9 @@ export async function bootTestCore(options: {
   const extraAddons = (options.extraAddons ?? []).map((addon) =>
     'definition' in addon ? addon : { definition: addon, directory: dataDir, internal: false },
   );
-  const server = await createServer({ config, database, only: options.addons, extraAddons });
+  // The test's own addons always run, with what they depend on.
+  const only = [...options.addons, ...extraAddons.map((addon) => addon.definition.name)];
+  const server = await createServer({ config, database, only, extraAddons });
   return {
     ...server,
     async close() {

@@ -11,6 +11,7 @@ export * from './query-filter.js';
 export * from './schemas.js';
 export * from './validation.js';
 export * from './services.js';
+export * from './settings.js';
 export * from './version.js';
 export { Type, type Static, type TSchema } from '@sinclair/typebox';
 export * from './access.js';

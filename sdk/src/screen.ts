@@ -15,6 +15,8 @@ export interface ScreenProps {
   user: ScreenUser;
   /** The session token of the web app: screens call the API as this user (createClient({token})). */
   token: string;
+  /** The addon version this screen belongs to: its own routes are under /api/addons/{name}/{version}/. */
+  addon: { name: string; version: string };
   /** Where the screen's own links start (/addon/{name}/{remote}); sub-pages may append to it. */
   basePath: string;
 }

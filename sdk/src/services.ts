@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Database, DatabaseTransaction } from './addon.js';
 import type { AccessControl } from './access.js';
 import type { BundleDirectory } from './bundles.js';
+import type { AddonSettings } from './settings.js';
 import type { RequestUser } from './request.js';
 import type {
   AnatomyPresets,
@@ -100,4 +101,5 @@ export interface ServiceMap {
   links: LinkDirectory;
   access: AccessControl;
   bundles: BundleDirectory;
+  settings: AddonSettings;
 }

@@ -3,7 +3,7 @@ import { BundleSettings } from './bundle-settings.js';
 import { bundleSettingsRoutes } from './bundle-routes.js';
 import { studioMigrations } from './migrations.js';
 import { addonSettingsRoutes } from './routes.js';
-import { SettingsService } from './service.js';
+import { SettingsService, STUDIO, type Level } from './service.js';
 import { OverrideStore } from './store.js';
 import {
   carryProductionForward,
@@ -27,6 +27,14 @@ export default defineAddon({
     const bundles = ctx.use('bundles');
     const settings = new SettingsService(ctx.db, store, ctx.events, ctx.addons, ctx.use('projects'));
     const all = new BundleSettings(ctx.db, settings, bundles, ctx.addons);
+    ctx.provide('settings', {
+      values: async (addon, version, scope = {}) => {
+        const level: Level = scope.project
+          ? { kind: 'project', project: await settings.project(scope.project) }
+          : STUDIO;
+        return settings.values(settings.addon(addon, version), scope.variant ?? 'production', level);
+      },
+    });
 
     // Promoting the staging bundle makes its staging settings the production ones, in the same transaction.
     bundles.onPromote(copyStagingToProduction(store));

@@ -1,0 +1,274 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import AdmZip from 'adm-zip';
+import {
+  createTestDatabase,
+  freePort,
+  startServerProcess,
+  stopServerProcess,
+} from '@pipewright/core/testing';
+
+// The CLI as an addon author runs it, from `addon init` to an addon installed on a fresh server process (on the
+// PostgreSQL server in that pass), then `addon dev` reinstalling it when a file changes. The addon is scaffolded
+// inside the repository (a git-ignored folder) so that its imports resolve the way an npm install would.
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const CLI = resolve(HERE, '../../sdk/bin/pipewright.js');
+const SCRATCH = resolve(HERE, '../scratch');
+const ADMIN = { name: 'admin', password: 'a strong password' };
+
+interface Run {
+  code: number | null;
+  output: string;
+}
+
+/** Run the CLI to its end; its output is stdout and stderr together, as a terminal shows them. */
+function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd,
+      env: { ...process.env, NODE_OPTIONS: '', ...env },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('exit', (code) => done({ code, output }));
+  });
+}
+
+let workDir: string;
+let addonDir: string;
+
+beforeAll(async () => {
+  await mkdir(SCRATCH, { recursive: true });
+  workDir = await mkdtemp(join(SCRATCH, 'cli-'));
+  addonDir = join(workDir, 'shot-notes');
+});
+afterAll(async () => {
+  await rm(workDir, { recursive: true, force: true });
+});
+
+describe('pipewright addon', () => {
+  let server: ChildProcess | undefined;
+  let base = '';
+  let token = '';
+  let dropDatabase = async () => {};
+  let dataDir = '';
+
+  afterAll(async () => {
+    await stopServerProcess(server);
+    await dropDatabase();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const api = async (path: string, init: { method?: string; body?: unknown } = {}) => {
+    const response = await fetch(`${base}${path}`, {
+      method: init.method ?? 'GET',
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null };
+  };
+
+  it('init scaffolds an addon whose own test boots the core with just that addon', async () => {
+    const init = await cli(['addon', 'init', 'shot-notes'], workDir);
+    expect(init.code).toBe(0);
+    for (const file of [
+      'manifest.json',
+      'package.json',
+      'src/index.ts',
+      'frontend/rsbuild.config.ts',
+      'frontend/src/Panel.tsx',
+      'test/addon.test.ts',
+      '.gitignore',
+    ])
+      expect(existsSync(join(addonDir, file))).toBe(true);
+    expect(JSON.parse(await readFile(join(addonDir, 'manifest.json'), 'utf8'))).toMatchObject({
+      name: 'shot-notes',
+      version: '0.1.0',
+      title: 'Shot Notes',
+    });
+    // A second init into the same folder would overwrite the author's work: refused.
+    const again = await cli(['addon', 'init', 'shot-notes'], workDir);
+    expect(again.code).toBe(1);
+    expect(again.output).toContain('already exists and is not empty');
+    expect((await cli(['addon', 'init', 'Bad Name'], workDir)).output).toContain('cannot name an addon');
+
+    // The scaffold's test, run as the author runs it (npm test), on the embedded database.
+    const test = await new Promise<Run>((done) => {
+      const child = spawn('npm', ['test'], {
+        cwd: addonDir,
+        env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: '', REDIS_URL: '', TEST_LOG_LEVEL: 'silent' },
+      });
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+      child.on('exit', (code) => done({ code, output }));
+    });
+    expect(test.output).toContain('2 passed');
+    expect(test.code).toBe(0);
+  }, 120_000);
+
+  it('build and package make the zip a server installs', async () => {
+    const build = await cli(['addon', 'build'], addonDir);
+    expect(build.output).toContain('Built shot-notes 0.1.0');
+    expect(build.code).toBe(0);
+    const pack = await cli(['addon', 'package'], addonDir);
+    expect(pack.code).toBe(0);
+    const zip = new AdmZip(join(addonDir, 'package', 'shot-notes-0.1.0.zip'));
+    const names = zip.getEntries().map((entry) => entry.entryName);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'manifest.json',
+        'package.json',
+        'dist/index.js',
+        'frontend/dist/mf-manifest.json',
+        'public/icon.svg',
+      ]),
+    );
+    // Sources and tests stay with the author.
+    expect(names.some((name) => name.startsWith('src/') || name.startsWith('test/'))).toBe(false);
+  }, 120_000);
+
+  it('a remote whose name does not match frontendModules fails the build with the reason', async () => {
+    const config = join(addonDir, 'frontend', 'rsbuild.config.ts');
+    const original = await readFile(config, 'utf8');
+    await writeFile(config, original.replace("name: 'shotNotes'", "name: 'otherName'"));
+    try {
+      const build = await cli(['addon', 'build'], addonDir);
+      expect(build.code).toBe(1);
+      expect(build.output).toContain(
+        'frontendModules names the remote "shotNotes", but frontend/ builds "otherName"',
+      );
+    } finally {
+      await writeFile(config, original);
+    }
+    expect((await cli(['addon', 'build'], addonDir)).code).toBe(0);
+  }, 120_000);
+
+  it('upload installs it on a running server, following the install to the end; its route and settings work', async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    dataDir = await mkdtemp(join(tmpdir(), 'pipewright-cli-server-'));
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_OPTIONS: '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      REDIS_URL: '',
+    };
+    if (process.env.DATABASE_URL) {
+      const database = await createTestDatabase(process.env.DATABASE_URL);
+      env.DATABASE_URL = database.url;
+      dropDatabase = database.drop;
+    }
+    server = await startServerProcess(env);
+    await api('/api/onboarding/initialize', {
+      method: 'POST',
+      body: { adminName: ADMIN.name, adminPassword: ADMIN.password },
+    });
+    token = (await api('/api/auth/login', { method: 'POST', body: ADMIN })).body.token;
+
+    // Without credentials the CLI says what it needs instead of trying.
+    const anonymous = await cli(['addon', 'upload', '--server', base], addonDir, { PIPEWRIGHT_TOKEN: '' });
+    expect(anonymous.code).toBe(1);
+    expect(anonymous.output).toContain('give --api-key or --token');
+
+    const upload = await cli(['addon', 'upload'], addonDir, {
+      PIPEWRIGHT_URL: base,
+      PIPEWRIGHT_TOKEN: token,
+    });
+    expect(upload.output).toContain('finished');
+    expect(upload.output).toContain('Installed shot-notes 0.1.0');
+    expect(upload.code).toBe(0);
+
+    const route = '/api/addons/shot-notes/0.1.0';
+    expect((await api(`${route}/hello`)).body).toEqual({ message: 'Hello, admin', visits: 1 });
+    expect((await api(`${route}/settings`)).body).toEqual({ greeting: 'Hello' });
+    expect((await api(`${route}/settings`, { method: 'POST', body: { greeting: 'Hi' } })).status).toBe(204);
+    expect((await api(`${route}/hello`)).body).toEqual({ message: 'Hi, admin', visits: 2 });
+    // Its settings are checked against the schema it declared.
+    const invalid = await api(`${route}/settings`, { method: 'POST', body: { greeting: '' } });
+    expect(invalid.status).toBe(422);
+
+    // Its screen is offered to the web app and served.
+    const modules = (await api('/api/frontendModules')).body as { addonName: string; modules: object }[];
+    expect(modules.find((module) => module.addonName === 'shot-notes')).toMatchObject({
+      addonVersion: '0.1.0',
+      modules: { shotNotes: ['./Panel'] },
+    });
+    const manifest = await fetch(`${base}/addons/shot-notes/0.1.0/frontend/mf-manifest.json`);
+    expect(manifest.status).toBe(200);
+    expect((await manifest.json()).name).toBe('shotNotes');
+  }, 120_000);
+
+  it('upload reports a server that cannot be reached', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const upload = await cli(['addon', 'upload', '--server', closed, '--token', 'x'], addonDir);
+    expect(upload.code).toBe(1);
+    expect(upload.output).toContain(`${closed} could not be reached`);
+  });
+});
+
+describe('pipewright addon dev', () => {
+  it('runs a server with the addon and reinstalls it when a source file changes', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const dev = spawn(process.execPath, [CLI, 'addon', 'dev', '--port', String(port)], {
+      cwd: addonDir,
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    let output = '';
+    const seen = (text: string, count = 1) =>
+      new Promise<void>((done, fail) => {
+        const check = () => {
+          if (output.split(text).length - 1 >= count) return done();
+          if (dev.exitCode !== null) return fail(new Error(`addon dev stopped:\n${output}`));
+          setTimeout(check, 100);
+        };
+        check();
+      });
+    dev.stdout.on('data', (chunk) => (output += chunk));
+    dev.stderr.on('data', (chunk) => (output += chunk));
+    try {
+      await seen('Ready');
+      expect(output).toContain('Created the administrator "admin" with the password "pipewright-dev"');
+      const login = await fetch(`${base}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'admin', password: 'pipewright-dev' }),
+      });
+      const auth = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+      const hello = async () =>
+        (await (await fetch(`${base}/api/addons/shot-notes/0.1.0/hello`, { headers: auth })).json()) as {
+          message: string;
+        };
+      expect((await hello()).message).toBe('Hello, admin');
+
+      const source = join(addonDir, 'src', 'index.ts');
+      const code = await readFile(source, 'utf8');
+      await writeFile(source, code.replace("?? 'Hello'}, ${user.name}", "?? 'Hello'} again, ${user.name}"));
+      await seen('Installed shot-notes 0.1.0', 2);
+      expect((await hello()).message).toBe('Hello again, admin');
+      // A change that does not compile is reported and the running version stays.
+      await writeFile(source, `${code}\nexport const broken = ;\n`);
+      await seen('Not installed');
+      expect((await hello()).message).toBe('Hello again, admin');
+    } finally {
+      dev.kill('SIGTERM');
+      await new Promise((done) => (dev.exitCode !== null ? done(null) : dev.once('exit', done)));
+    }
+    expect(dev.exitCode).toBe(0);
+  }, 120_000);
+});
