@@ -20,6 +20,7 @@ export type DatabaseTransaction = Transaction<any>;
  */
 export interface Migration {
   name: string;
+  /** Apply the change; runs once, inside the migration's transaction. */
   up(db: DatabaseTransaction): Promise<unknown>;
 }
 

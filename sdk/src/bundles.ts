@@ -20,6 +20,7 @@ export interface BundleRecord {
 
 /** Provided by the bundles addon. */
 export interface BundleDirectory {
+  /** The bundle of this name, or null. */
   get(name: string, trx?: DatabaseTransaction): Promise<BundleRecord | null>;
   /**
    * The bundle a settings variant uses: "production", "staging", or the name of a dev bundle. Null when no bundle

@@ -19,6 +19,7 @@ const IGNORED = ['node_modules', 'dist', 'package', '.pipewright-dev', '.git'];
 
 export interface DevOptions {
   port: number;
+  /** Where progress lines go (the terminal). */
   log: (line: string) => void;
 }
 
