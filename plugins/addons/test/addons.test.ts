@@ -98,6 +98,7 @@ describe('GET /api/frontendModules', () => {
     expect(res.status).toBe(200);
     const byName = [...res.body].sort((a: any, b: any) => a.addonName.localeCompare(b.addonName));
     expect(byName).toEqual([
+      { addonName: 'addons', addonVersion: '1.0.0', modules: { addons_screens: ['./Addons'] } },
       { addonName: 'night-light', addonVersion: '0.3.0', modules: { nightLight: ['./Toggle'] } },
       {
         addonName: 'review-board',
@@ -348,7 +349,9 @@ describe('with a dependency switched off in the production bundle', () => {
   });
 
   it('leaves it out of frontendModules and serves none of its files', async () => {
-    expect((await get('/api/frontendModules')).body).toEqual([]);
+    expect((await get('/api/frontendModules')).body.map((m: { addonName: string }) => m.addonName)).toEqual([
+      'addons',
+    ]);
     const files = await get('/addons/night-light/0.3.0/frontend/');
     expect(files).toEqual({
       status: 404,

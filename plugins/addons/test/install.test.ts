@@ -25,7 +25,7 @@ beforeAll(async () => {
   // The data folder outlives this core: a second core started on it must find the installed addons.
   dataDir = await mkdtemp(join(tmpdir(), 'pipewright-install-'));
   core = await bootTestCore({
-    addons: ['addons', 'install-users'],
+    addons: ['addons', 'settings', 'install-users'],
     extraAddons: [users],
     config: { dataDir },
   });
@@ -137,7 +137,11 @@ describe('installing an addon package', () => {
     const icon = await core.request('GET', '/addons/shot-notes/1.0.0/public/icon.svg');
     expect(icon.status).toBe(200);
     expect(icon.text).toContain('<svg');
-    expect((await core.request('GET', '/addons/shot-notes/1.0.0/frontend/')).text).toContain('Shot notes');
+    const remote = await core.request('GET', '/addons/shot-notes/1.0.0/frontend/mf-manifest.json');
+    expect(remote.body).toMatchObject({
+      name: 'shotNotes',
+      exposes: [expect.objectContaining({ path: './NotesPanel' })],
+    });
   });
 
   it('runs a second version beside the first; production uses the newest unless a bundle says otherwise', async () => {
@@ -208,7 +212,7 @@ describe('installing an addon package', () => {
 
   it('is loaded again by a server started later on the same data folder', async () => {
     const later = await bootTestCore({
-      addons: ['addons', 'install-users'],
+      addons: ['addons', 'settings', 'install-users'],
       extraAddons: [users],
       config: { dataDir },
     });

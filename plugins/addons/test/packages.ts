@@ -1,38 +1,31 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import AdmZip from 'adm-zip';
-import { build } from 'esbuild';
 
-// Addon packages for the install tests: the example addon built as an addon author would (TypeScript bundled to
-// one ES module with the sdk inside, zipped with its manifest and files), and small hand-made packages.
+// Addon packages for the install tests: the example addon built as its author builds it (`pipewright addon
+// build` and `package`), and small hand-made packages.
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const EXAMPLE = join(HERE, 'fixtures', 'shot-notes');
-/** The copy is built outside the repository, so packages are looked up in the repository's node_modules. */
-const NODE_MODULES = join(HERE, '..', '..', '..', 'node_modules');
+const CLI = join(HERE, '..', '..', '..', 'sdk', 'bin', 'pipewright.js');
+/** Builds happen inside the repository (a git-ignored folder), where the addon's imports resolve as after npm install. */
+const WORK = join(HERE, '..', 'scratch');
 
-/** The shot-notes example addon, built and zipped, as the given version. */
+/** The shot-notes example addon, built and packaged by the CLI, as the given version. */
 export async function buildShotNotes(version = '1.0.0'): Promise<Buffer> {
-  const work = await mkdtemp(join(tmpdir(), 'shot-notes-'));
+  await mkdir(WORK, { recursive: true });
+  const work = await mkdtemp(join(WORK, 'shot-notes-'));
   try {
     await cp(EXAMPLE, work, { recursive: true });
     const manifest = JSON.parse(await readFile(join(work, 'manifest.json'), 'utf8'));
     await writeFile(join(work, 'manifest.json'), JSON.stringify({ ...manifest, version }));
-    await build({
-      entryPoints: [join(work, 'src', 'index.ts')],
-      outfile: join(work, 'dist', 'index.js'),
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      nodePaths: [NODE_MODULES],
-      logLevel: 'silent',
-    });
-    const zip = new AdmZip();
-    for (const file of ['manifest.json', 'package.json']) zip.addLocalFile(join(work, file));
-    for (const folder of ['dist', 'public', 'frontend']) zip.addLocalFolder(join(work, folder), folder);
-    return zip.toBuffer();
+    const env = { ...process.env, NODE_OPTIONS: '' };
+    for (const command of ['build', 'package'])
+      await promisify(execFile)(process.execPath, [CLI, 'addon', command], { cwd: work, env });
+    return await readFile(join(work, 'package', `shot-notes-${version}.zip`));
   } finally {
     await rm(work, { recursive: true, force: true });
   }

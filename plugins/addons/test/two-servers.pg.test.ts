@@ -55,7 +55,7 @@ beforeAll(async () => {
     const server = await createServer({
       config,
       database: await openPostgres(database.url, 4),
-      only: ['addons', 'pair-users'],
+      only: ['addons', 'settings', 'pair-users'],
       extraAddons: [{ definition: users, directory: dataDir, internal: false }],
     });
     servers.push(server);
