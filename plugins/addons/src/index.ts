@@ -13,6 +13,8 @@ export default defineAddon({
   title: 'Addons',
   description: 'The addons the server runs, their frontend modules and static files; install and delete',
   dependsOn: ['auth'],
+  frontendModules: { addons_screens: ['./Addons'] },
+  frontendScopes: { settings: { sidebar: 'Addons', access: 'admin' } },
   async setup(ctx) {
     const stagingAddons = async () =>
       (await roleBundles(ctx.db)).find((bundle) => bundle.role === 'staging')?.addons ?? {};

@@ -10,6 +10,8 @@ export default defineAddon({
   title: 'Events',
   description: 'Dispatch, read, update and delete events; event operations; enroll for services',
   dependsOn: ['auth'],
+  frontendModules: { events_screens: ['./Events'] },
+  frontendScopes: { settings: { sidebar: 'Events', access: 'manager' } },
   async setup(ctx) {
     await ctx.app.register(eventRoutes(ctx));
   },

@@ -11,6 +11,8 @@ export default defineAddon({
   description: 'Users, roles, passwords, API keys and service users',
   dependsOn: ['auth'],
   migrations: { studio: studioMigrations },
+  frontendModules: { users_screens: ['./Users'] },
+  frontendScopes: { settings: { sidebar: 'Users', access: 'manager' } },
   async setup(ctx) {
     const auth = ctx.use('auth');
     const users = new UserService(ctx.db, ctx.events, auth);

@@ -1,0 +1,235 @@
+import { useEffect, useMemo, useState } from 'react';
+import { ApiError, type Api } from './api';
+import { sortedVersions } from './AddonsTab';
+import { ConfirmButton, ErrorNote, Saved } from './controls';
+import { useLoaded } from './loading';
+import {
+  readOverrides,
+  readSettings,
+  readSettingsSchema,
+  removeAllOverrides,
+  removeOverride,
+  saveSettings,
+  type AddonItem,
+} from './routes';
+import { SchemaForm, type FormContext } from './SchemaForm';
+
+type Json = Record<string, unknown>;
+export interface SettingsTarget {
+  addon: string;
+  version: string;
+}
+
+const VARIANTS = ['production', 'staging'] as const;
+
+/** Pick an addon version and variant, then edit its studio settings in a form made from its schema. */
+export function SettingsTab({
+  api,
+  addons,
+  target,
+  onTarget,
+}: {
+  api: Api;
+  addons: AddonItem[];
+  target: SettingsTarget | null;
+  onTarget(target: SettingsTarget): void;
+}) {
+  const [variant, setVariant] = useState<string>('production');
+  const withSettings = addons.filter((addon) =>
+    Object.values(addon.versions).some((info) => info.hasSettings && !info.isBroken),
+  );
+  const usableVersions = (addon: AddonItem) =>
+    sortedVersions(addon).filter((v) => addon.versions[v]!.hasSettings && !addon.versions[v]!.isBroken);
+  const chosen = withSettings.find((addon) => addon.name === target?.addon);
+
+  useEffect(() => {
+    if (target || withSettings.length === 0) return;
+    const first = withSettings[0]!;
+    onTarget({ addon: first.name, version: first.productionVersion ?? usableVersions(first)[0]! });
+  });
+
+  if (withSettings.length === 0)
+    return (
+      <p className="notice">
+        No installed addon has settings. Addons that declare a settings schema appear here.
+      </p>
+    );
+  return (
+    <div className="ad-stack">
+      <div className="ad-row">
+        <label className="ad-field">
+          Addon
+          <select
+            aria-label="Addon"
+            value={target?.addon ?? ''}
+            onChange={(e) => {
+              const addon = withSettings.find((a) => a.name === e.target.value)!;
+              onTarget({ addon: addon.name, version: addon.productionVersion ?? usableVersions(addon)[0]! });
+            }}
+          >
+            {withSettings.map((addon) => (
+              <option key={addon.name} value={addon.name}>
+                {addon.title}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="ad-field">
+          Version
+          <select
+            aria-label="Version"
+            value={target?.version ?? ''}
+            onChange={(e) => target && onTarget({ addon: target.addon, version: e.target.value })}
+          >
+            {chosen &&
+              usableVersions(chosen).map((version) => (
+                <option key={version} value={version}>
+                  {version}
+                  {version === chosen.productionVersion ? ' (production)' : ''}
+                </option>
+              ))}
+          </select>
+        </label>
+        <label className="ad-field">
+          Variant
+          <select aria-label="Variant" value={variant} onChange={(e) => setVariant(e.target.value)}>
+            {VARIANTS.map((v) => (
+              <option key={v} value={v}>
+                {v}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {target && (
+        <SettingsEditor
+          key={`${target.addon}@${target.version}/${variant}`}
+          api={api}
+          addon={target.addon}
+          version={target.version}
+          variant={variant}
+        />
+      )}
+    </div>
+  );
+}
+
+/** 422 problems by field path; the settings' own path, without the request part ("body"). */
+function problemsByField(error: ApiError): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const problem of error.problems) {
+    const loc = problem.loc[0] === 'body' ? problem.loc.slice(1) : problem.loc;
+    const key = loc.join('/');
+    map.set(key, [...(map.get(key) ?? []), problem.msg]);
+  }
+  return map;
+}
+
+function SettingsEditor({
+  api,
+  addon,
+  version,
+  variant,
+}: {
+  api: Api;
+  addon: string;
+  version: string;
+  variant: string;
+}) {
+  const loaded = useLoaded(
+    () =>
+      Promise.all([
+        readSettingsSchema(api, addon, version),
+        readSettings(api, addon, version, variant),
+        readOverrides(api, addon, version, variant),
+      ]),
+    [api, addon, version, variant],
+  );
+  const [draft, setDraft] = useState<Json | null>(null);
+  const [problems, setProblems] = useState<Map<string, string[]>>(new Map());
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [schema, values, overrides] = loaded.data ?? [null, null, null];
+  const reload = loaded.reload;
+  useEffect(() => setDraft(values), [values]);
+
+  const context = useMemo<FormContext>(
+    () => ({
+      // List items are reported at the default level; only real studio overrides are marked.
+      overrides: new Map(
+        Object.values(overrides ?? {})
+          .filter((entry) => entry.level === 'studio')
+          .map((entry) => [entry.path.join('/'), entry]),
+      ),
+      problems,
+      saved: values ?? {},
+      onReset: (path) => {
+        setError(null);
+        removeOverride(api, addon, version, variant, path)
+          .then(() => {
+            setSaved(`${path.join(' › ')} is back to its default.`);
+            reload();
+          })
+          .catch((failure: Error) => setError(failure.message));
+      },
+    }),
+    [overrides, problems, values, api, addon, version, variant, reload],
+  );
+
+  const save = async () => {
+    if (!draft) return;
+    setBusy(true);
+    setError(null);
+    setSaved(null);
+    setProblems(new Map());
+    try {
+      await saveSettings(api, addon, version, variant, draft);
+      setSaved('Settings saved. Values that differ from the defaults are stored as studio overrides.');
+      loaded.reload();
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.problems.length > 0) {
+        setProblems(problemsByField(failure));
+        setError('The settings were not saved: fix the fields marked below.');
+      } else setError((failure as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const dirty = draft !== null && JSON.stringify(draft) !== JSON.stringify(values);
+  return (
+    <section className="ad-panel" aria-label={`Settings of ${addon} ${version}`}>
+      <header className="ad-row">
+        <h2 className="ad-grow">
+          {schema?.title ?? addon} {version} <span className="muted">({variant})</span>
+        </h2>
+        <ConfirmButton
+          label="Reset all to defaults"
+          confirmLabel="Remove every override"
+          disabled={!overrides || Object.keys(overrides).length === 0}
+          onConfirm={() => {
+            removeAllOverrides(api, addon, version, variant)
+              .then(() => {
+                setSaved('Every override is removed: the defaults apply.');
+                loaded.reload();
+              })
+              .catch((failure: Error) => setError(failure.message));
+          }}
+        />
+      </header>
+      <ErrorNote error={loaded.error} />
+      {schema && draft && <SchemaForm schema={schema} value={draft} onChange={setDraft} context={context} />}
+      <ErrorNote error={error} />
+      <Saved message={saved} />
+      <div className="ad-row">
+        <button type="button" className="primary" disabled={!dirty || busy} onClick={save}>
+          {busy ? 'Saving…' : 'Save settings'}
+        </button>
+        <button type="button" disabled={!dirty || busy} onClick={() => setDraft(values)}>
+          Discard changes
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,122 @@
+import { useEffect, useState } from 'react';
+import { ApiError, type Api } from './api';
+import { readEvent, type EventDetail, type EventRow } from './events';
+import { StatusBadge } from './EventTable';
+import { formatTime } from './format';
+
+function Json({ value, label }: { value: Record<string, unknown>; label: string }) {
+  if (Object.keys(value).length === 0) return <p className="muted">No {label.toLowerCase()}.</p>;
+  return (
+    <pre className="ev-json" aria-label={label}>
+      {JSON.stringify(value, null, 2)}
+    </pre>
+  );
+}
+
+/**
+ * One event in full. The list row is shown at once; the payload comes from GET /api/events/{id}, which answers
+ * only its owner and managers. Live changes of the row (status, progress) show here too.
+ */
+export function EventDetailPanel({
+  api,
+  id,
+  row,
+  onOpen,
+  onClose,
+}: {
+  api: Api;
+  id: string;
+  /** The event as listed, when it is in the list. */
+  row: EventRow | undefined;
+  onOpen(id: string): void;
+  onClose(): void;
+}) {
+  const [detail, setDetail] = useState<EventDetail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  // A status change seen live means the stored event changed: read it again.
+  const version = row ? `${row.status}|${row.updatedAt}` : '';
+
+  useEffect(() => {
+    let current = true;
+    setError(null);
+    readEvent(api, id)
+      .then((event) => current && setDetail(event))
+      .catch((failure: Error) => {
+        if (!current) return;
+        setDetail(null);
+        setError(
+          failure instanceof ApiError && failure.status === 403
+            ? 'Only managers and the user the event belongs to may see its payload.'
+            : failure instanceof ApiError && failure.status === 404
+              ? 'This event no longer exists (it may have been deleted).'
+              : failure.message,
+        );
+      });
+    return () => {
+      current = false;
+    };
+  }, [api, id, version]);
+
+  const shown = detail?.id === id ? detail : null;
+  const event = shown ?? row;
+  return (
+    <aside className="ev-detail" aria-label="Event detail">
+      <header>
+        <h2>{event?.topic ?? 'Event'}</h2>
+        <button type="button" onClick={onClose} aria-label="Close event detail">
+          Close
+        </button>
+      </header>
+      {error && <p className="error-box">{error}</p>}
+      {!event && !error && <p className="muted">Loading…</p>}
+      {event && (
+        <>
+          {event.description && <p className="ev-detail-description">{event.description}</p>}
+          <dl className="ev-fields">
+            <dt>Status</dt>
+            <dd>
+              <StatusBadge status={row?.status ?? event.status} progress={row?.progress} />
+            </dd>
+            <dt>Retries</dt>
+            <dd>{shown ? shown.retries : (row?.retries ?? '—')}</dd>
+            <dt>Project</dt>
+            <dd>{event.project ?? <span className="muted">studio-wide</span>}</dd>
+            <dt>User</dt>
+            <dd>{event.user ?? '—'}</dd>
+            <dt>Sender</dt>
+            <dd>
+              {event.sender ?? '—'}
+              {event.senderType && <span className="muted"> ({event.senderType})</span>}
+            </dd>
+            <dt>Depends on</dt>
+            <dd>
+              {event.dependsOn ? (
+                <button type="button" className="ev-link" onClick={() => onOpen(event.dependsOn!)}>
+                  {event.dependsOn}
+                </button>
+              ) : (
+                '—'
+              )}
+            </dd>
+            <dt>Created</dt>
+            <dd>{formatTime(event.createdAt)}</dd>
+            <dt>Updated</dt>
+            <dd>{formatTime(row?.updatedAt ?? event.updatedAt)}</dd>
+            <dt>Id</dt>
+            <dd className="ev-mono">{id}</dd>
+            {shown && (
+              <>
+                <dt>Hash</dt>
+                <dd className="ev-mono">{shown.hash}</dd>
+              </>
+            )}
+          </dl>
+          <h3>Summary</h3>
+          <Json value={event.summary} label="Summary" />
+          <h3>Payload</h3>
+          {shown ? <Json value={shown.payload} label="Payload" /> : <p className="muted">Not available.</p>}
+        </>
+      )}
+    </aside>
+  );
+}

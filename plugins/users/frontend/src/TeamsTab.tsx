@@ -1,0 +1,249 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { Api } from './api';
+import { ConfirmButton, ErrorNote } from './controls';
+import { useLoaded } from './loading';
+import {
+  deleteTeam,
+  listProjects,
+  listTeams,
+  listUsers,
+  removeMember,
+  saveMember,
+  saveTeam,
+  type Team,
+  type TeamMember,
+} from './routes';
+
+/** Teams belong to a project: pick the project (the one chosen in the top bar by default), then its teams. */
+export function TeamsTab({ api, project: chosen }: { api: Api; project: string | null }) {
+  const projects = useLoaded(() => listProjects(api), [api]);
+  const [project, setProject] = useState<string | null>(chosen);
+  useEffect(() => {
+    if (!project && projects.data?.length) setProject(chosen ?? projects.data[0]!.name);
+  }, [project, chosen, projects.data]);
+
+  if (projects.data && projects.data.length === 0)
+    return (
+      <p className="notice">Teams belong to projects, and there are none yet. Create a project first.</p>
+    );
+  return (
+    <div className="us-teams">
+      <div className="us-toolbar">
+        <label className="us-inline">
+          Project
+          <select
+            value={project ?? ''}
+            onChange={(e) => setProject(e.target.value)}
+            aria-label="Project of the teams"
+          >
+            {(projects.data ?? []).map((p) => (
+              <option key={p.name} value={p.name}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <ErrorNote error={projects.error} />
+      {project && <ProjectTeams key={project} api={api} project={project} />}
+    </div>
+  );
+}
+
+function ProjectTeams({ api, project }: { api: Api; project: string }) {
+  const teams = useLoaded(() => listTeams(api, project), [api, project]);
+  const users = useLoaded(() => listUsers(api), [api]);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [newTeam, setNewTeam] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      await saveTeam(api, project, newTeam.trim(), []);
+      setSelected(newTeam.trim());
+      setNewTeam('');
+      teams.reload();
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  };
+
+  const team = teams.data?.find((t) => t.name === selected) ?? null;
+  return (
+    <div className="us-split">
+      <div className="us-main us-narrow">
+        <ErrorNote error={teams.error} />
+        {teams.data && teams.data.length === 0 && (
+          <p className="notice">{project} has no teams yet. Create one below, then add its members.</p>
+        )}
+        <ul className="us-list" aria-label="Teams">
+          {(teams.data ?? []).map((t) => (
+            <li key={t.name}>
+              <button
+                type="button"
+                aria-current={t.name === selected}
+                className={t.name === selected ? 'us-selected' : undefined}
+                onClick={() => setSelected(t.name)}
+              >
+                {t.name} <span className="muted">({t.memberCount})</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        <form className="us-row" onSubmit={create} aria-label="New team">
+          <input
+            aria-label="New team name"
+            placeholder="New team name"
+            value={newTeam}
+            minLength={2}
+            onChange={(e) => setNewTeam(e.target.value)}
+          />
+          <button type="submit" disabled={newTeam.trim().length < 2}>
+            Create team
+          </button>
+        </form>
+        <ErrorNote error={error} />
+      </div>
+      {team && (
+        <TeamEditor
+          api={api}
+          project={project}
+          team={team}
+          userNames={(users.data ?? []).filter((u) => u.active && !u.data.isService).map((u) => u.name)}
+          onChanged={teams.reload}
+          onDeleted={() => {
+            setSelected(null);
+            teams.reload();
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+function TeamEditor({
+  api,
+  project,
+  team,
+  userNames,
+  onChanged,
+  onDeleted,
+}: {
+  api: Api;
+  project: string;
+  team: Team;
+  userNames: string[];
+  onChanged(): void;
+  onDeleted(): void;
+}) {
+  const [error, setError] = useState<string | null>(null);
+  const [adding, setAdding] = useState('');
+  const [addAsLeader, setAddAsLeader] = useState(false);
+  const members = team.members ?? [];
+  const candidates = userNames.filter((name) => !members.some((m) => m.name === name));
+
+  const act = (work: Promise<unknown>) => {
+    setError(null);
+    work.then(onChanged).catch((failure: Error) => setError(failure.message));
+  };
+  const setRoles = (member: TeamMember, text: string) => {
+    const roles = text
+      .split(',')
+      .map((role) => role.trim())
+      .filter(Boolean);
+    if (roles.join(',') !== member.roles.join(','))
+      act(saveMember(api, project, team.name, member.name, { roles }));
+  };
+
+  return (
+    <section className="us-panel" aria-label={`Team ${team.name}`}>
+      <header>
+        <h2>{team.name}</h2>
+        <ConfirmButton
+          label="Delete team"
+          confirmLabel={`Delete ${team.name}`}
+          onConfirm={() => {
+            deleteTeam(api, project, team.name)
+              .then(onDeleted)
+              .catch((failure: Error) => setError(failure.message));
+          }}
+        />
+      </header>
+      {members.length === 0 ? (
+        <p className="muted">No members yet. Add the first one below.</p>
+      ) : (
+        <table className="us-table" aria-label="Members">
+          <thead>
+            <tr>
+              <th scope="col">Member</th>
+              <th scope="col">Leader</th>
+              <th scope="col">Roles (comma separated)</th>
+              <th scope="col" />
+            </tr>
+          </thead>
+          <tbody>
+            {members.map((member) => (
+              <tr key={member.name}>
+                <td className="us-strong">{member.name}</td>
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`${member.name} leads the team`}
+                    checked={member.leader}
+                    onChange={(e) =>
+                      act(saveMember(api, project, team.name, member.name, { leader: e.target.checked }))
+                    }
+                  />
+                </td>
+                <td>
+                  <input
+                    aria-label={`Roles of ${member.name}`}
+                    defaultValue={member.roles.join(', ')}
+                    placeholder="e.g. lead compositor"
+                    onBlur={(e) => setRoles(member, e.target.value)}
+                  />
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    onClick={() => act(removeMember(api, project, team.name, member.name))}
+                  >
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <div className="us-row">
+        <select aria-label="User to add" value={adding} onChange={(e) => setAdding(e.target.value)}>
+          <option value="">Choose a user…</option>
+          {candidates.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+        <label className="us-inline">
+          <input type="checkbox" checked={addAsLeader} onChange={(e) => setAddAsLeader(e.target.checked)} />
+          as leader
+        </label>
+        <button
+          type="button"
+          disabled={!adding}
+          onClick={() => {
+            act(saveMember(api, project, team.name, adding, { leader: addAsLeader, roles: [] }));
+            setAdding('');
+            setAddAsLeader(false);
+          }}
+        >
+          Add member
+        </button>
+      </div>
+      <ErrorNote error={error} />
+    </section>
+  );
+}
