@@ -25,6 +25,7 @@ import { createAddonContext, ServiceRegistry, type KernelParts } from './addons/
 import { AddonRegistry, describe, newLifetime } from './addons/runtime.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { installErrorHandling } from './http/errors.js';
+import { documentRoute } from './http/openapi.js';
 import { readSender } from './http/sender.js';
 
 export interface ServerOptions {
@@ -154,6 +155,7 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
     await applyHttpConventions(app, services);
     await app.register(fastifyStatic, { root: config.dataDir, serve: false });
     await app.register(swagger, {
+      transform: documentRoute,
       openapi: {
         info: {
           title: 'Pipewright',

@@ -38,56 +38,9 @@ async function openApiDocument(): Promise<OpenAPI3> {
   }
 }
 
-type Schema = Record<string, unknown>;
-const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null;
-
-/**
- * The server fills in defaults (Ajv useDefaults), so a request field or query parameter with a default may be
- * left out, although TypeBox lists it as required. Types generated as-is would force every caller to send
- * `attrib: false` or `canFail: false`; this makes such fields optional on the request side only (answers always
- * carry them). Schemas are inlined per route, so a request schema is never shared with an answer.
- */
-function relaxDefaults(schema: unknown): void {
-  if (Array.isArray(schema)) return schema.forEach(relaxDefaults);
-  if (!isSchema(schema)) return;
-  const properties = isSchema(schema.properties) ? schema.properties : {};
-  if (Array.isArray(schema.required)) {
-    const required = schema.required.filter(
-      (key) => !(isSchema(properties[key]) && 'default' in properties[key]),
-    );
-    if (required.length > 0) schema.required = required;
-    else delete schema.required;
-  }
-  for (const key of ['properties', 'patternProperties']) {
-    if (isSchema(schema[key])) Object.values(schema[key]).forEach(relaxDefaults);
-  }
-  for (const key of ['items', 'additionalProperties', 'anyOf', 'oneOf', 'allOf', 'not'])
-    relaxDefaults(schema[key]);
-}
-
-function relaxRequests(document: OpenAPI3): void {
-  for (const item of Object.values(document.paths ?? {}) as Schema[]) {
-    for (const operation of Object.values(item).filter(isSchema)) {
-      for (const parameter of Array.isArray(operation.parameters) ? operation.parameters : []) {
-        if (
-          isSchema(parameter) &&
-          parameter.in !== 'path' &&
-          isSchema(parameter.schema) &&
-          'default' in parameter.schema
-        )
-          parameter.required = false;
-      }
-      const content = isSchema(operation.requestBody) ? operation.requestBody.content : undefined;
-      if (isSchema(content))
-        for (const media of Object.values(content)) if (isSchema(media)) relaxDefaults(media.schema);
-    }
-  }
-}
-
 async function main(): Promise<void> {
   const started = Date.now();
   const document = await openApiDocument();
-  relaxRequests(document);
   // emptyObjectsUnknown: a schema like {type: "object"} (GraphQL variables, free-form data) accepts any keys.
   const ast = await openapiTS(document, { silent: true, emptyObjectsUnknown: true });
   await mkdir(dirname(target), { recursive: true });
