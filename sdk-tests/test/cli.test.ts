@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import AdmZip from 'adm-zip';
+import { chromium } from 'playwright-core';
 import {
   createTestDatabase,
   freePort,
@@ -21,25 +22,29 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = resolve(HERE, '../../sdk/bin/pipewright.js');
 const SCRATCH = resolve(HERE, '../scratch');
 const ADMIN = { name: 'admin', password: 'a strong password' };
+const ROOT = resolve(HERE, '../..');
+const HOST_DIST = join(ROOT, 'frontend-host', 'dist', 'index.html');
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'];
 
 interface Run {
   code: number | null;
   output: string;
 }
 
-/** Run the CLI to its end; its output is stdout and stderr together, as a terminal shows them. */
-function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
+/** Run a command to its end; its output is stdout and stderr together, as a terminal shows them. */
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd,
-      env: { ...process.env, NODE_OPTIONS: '', ...env },
-    });
+    const child = spawn(command, args, { cwd, env: { ...process.env, NODE_OPTIONS: '', ...env } });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     child.on('exit', (code) => done({ code, output }));
   });
 }
+
+/** Run the CLI as an author types it. */
+const cli = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) =>
+  run(process.execPath, [CLI, ...args], cwd, env);
 
 let workDir: string;
 let addonDir: string;
@@ -104,15 +109,10 @@ describe('pipewright addon', () => {
     expect((await cli(['addon', 'init', 'Bad Name'], workDir)).output).toContain('cannot name an addon');
 
     // The scaffold's test, run as the author runs it (npm test), on the embedded database.
-    const test = await new Promise<Run>((done) => {
-      const child = spawn('npm', ['test'], {
-        cwd: addonDir,
-        env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: '', REDIS_URL: '', TEST_LOG_LEVEL: 'silent' },
-      });
-      let output = '';
-      child.stdout.on('data', (chunk) => (output += chunk));
-      child.stderr.on('data', (chunk) => (output += chunk));
-      child.on('exit', (code) => done({ code, output }));
+    const test = await run('npm', ['test'], addonDir, {
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      TEST_LOG_LEVEL: 'silent',
     });
     expect(test.output).toContain('2 passed');
     expect(test.code).toBe(0);
@@ -211,6 +211,35 @@ describe('pipewright addon', () => {
     const manifest = await fetch(`${base}/addons/shot-notes/0.1.0/frontend/mf-manifest.json`);
     expect(manifest.status).toBe(200);
     expect((await manifest.json()).name).toBe('shotNotes');
+  }, 120_000);
+
+  it("its screen opens in the web app the server serves, calling the addon's route as the logged-in user", async () => {
+    if (!existsSync(HOST_DIST)) await run('npm', ['run', 'build', '-w', '@pipewright/frontend-host'], ROOT);
+    expect((await api('/api/projects', { method: 'POST', body: { name: 'demo', code: 'dm' } })).status).toBe(
+      201,
+    );
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      // Logged in and working in a project, as the web app remembers it between visits.
+      await page.goto(`${base}/`);
+      await page.evaluate(
+        ([session]) => {
+          localStorage.setItem('pipewright.token', session!);
+          localStorage.setItem('pipewright.project', 'demo');
+        },
+        [token],
+      );
+      await page.goto(`${base}/addon/shot-notes/shotNotes`);
+      // The greeting comes from the addon's route with the settings saved above: visit 3 of the admin.
+      await page.getByRole('heading', { name: 'Hi, admin' }).waitFor({ timeout: 15_000 });
+      await page.getByText('admin, this is visit number 3.').waitFor();
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   }, 120_000);
 
   it('upload reports a server that cannot be reached', async () => {
