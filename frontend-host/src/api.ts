@@ -67,7 +67,7 @@ export async function api<T = unknown>(path: string, init: { method?: string; bo
 export interface User {
   name: string;
   attrib?: { fullName?: string | null; email?: string | null };
-  data?: { isAdmin?: boolean };
+  data?: { isAdmin?: boolean; isManager?: boolean };
 }
 
 export interface ServerInfo {

@@ -153,6 +153,15 @@ describe('the web app', () => {
     await page.getByText('Working in demo.').waitFor();
   });
 
+  it('lists screens without a scope in the main navigation and settings screens under Settings', async () => {
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const settings = nav.locator('.nav-group', { has: page.getByRole('heading', { name: 'Settings' }) });
+    await settings.getByRole('link', { name: 'Projects' }).waitFor();
+    // The sample addon declares no scope: it sits with Home, outside the Settings group.
+    await expect(settings.getByRole('link', { name: 'Sample' }).count()).resolves.toBe(0);
+    await expect(nav.getByRole('link', { name: 'Sample' }).count()).resolves.toBe(1);
+  });
+
   it("loads an addon's remote at run time and shares React with it", async () => {
     await page.getByRole('link', { name: 'Sample' }).click();
     await page.getByRole('heading', { name: 'Hello from an addon remote' }).waitFor();

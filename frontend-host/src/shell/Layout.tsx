@@ -1,10 +1,16 @@
-import { useEffect, useState } from 'react';
-import type { User } from '../api';
-import { addonPages, RemotePage, type AddonPage } from '../remotes';
+import { useEffect, useMemo, useState } from 'react';
+import type { ScreenUser } from '@pipewright/sdk/screen';
+import { getToken, type User } from '../api';
+import { addonPages, pageAt, RemotePage, type AddonPage, type NavGroup } from '../remotes';
+import { ChooseProject } from './ChooseProject';
 import { ProjectSwitcher, useCurrentProject } from './ProjectSwitcher';
 import { navigate, usePath } from './router';
 import { useTheme } from './theme';
 import { UserMenu } from './UserMenu';
+
+function screenUser(user: User): ScreenUser {
+  return { name: user.name, isAdmin: user.data?.isAdmin === true, isManager: user.data?.isManager === true };
+}
 
 /** The frame around every screen: top bar, navigation built from the addons' remotes, and the page. */
 export function Layout({ user, onLogout }: { user: User; onLogout(): void }) {
@@ -13,14 +19,15 @@ export function Layout({ user, onLogout }: { user: User; onLogout(): void }) {
   const [pages, setPages] = useState<AddonPage[] | null>(null);
   const [pagesError, setPagesError] = useState<string | null>(null);
   const path = usePath();
+  const who = useMemo(() => screenUser(user), [user]);
 
   useEffect(() => {
-    addonPages()
+    addonPages(who)
       .then(setPages)
       .catch((failure: Error) => setPagesError(failure.message));
-  }, []);
+  }, [who]);
 
-  const page = pages?.find((p) => p.path === path);
+  const page = pages ? pageAt(pages, path) : undefined;
 
   return (
     <div className="layout">
@@ -37,27 +44,64 @@ export function Layout({ user, onLogout }: { user: User; onLogout(): void }) {
         </a>
         <ProjectSwitcher current={project} onChange={setProject} />
         <span className="spacer" />
-        <button type="button" onClick={toggleTheme} aria-label="Switch theme" title="Switch between dark and light">
+        <button
+          type="button"
+          onClick={toggleTheme}
+          aria-label="Switch theme"
+          title="Switch between dark and light"
+        >
           {theme === 'dark' ? 'Light theme' : 'Dark theme'}
         </button>
         <UserMenu user={user} onLogout={onLogout} />
       </header>
       <nav className="sidebar" aria-label="Main">
         <NavLink to="/" label="Home" active={path === '/'} />
-        {pages?.map((p) => <NavLink key={p.path} to={p.path} label={p.label} active={p.path === path} />)}
+        <NavGroupLinks pages={pages} group="main" current={page} />
+        <NavGroupLinks pages={pages} group="project" current={page} heading={project ?? 'Project'} />
+        <NavGroupLinks pages={pages} group="settings" current={page} heading="Settings" />
         {pagesError && <p className="error-box">Addon screens unavailable: {pagesError}</p>}
       </nav>
       <main className="content">
         {path === '/' ? (
           <Home user={user} project={project} pages={pages} />
         ) : page ? (
-          <RemotePage page={page} project={project} />
+          page.group === 'project' && !project ? (
+            <ChooseProject screen={page.label} onChoose={setProject} pages={pages ?? []} />
+          ) : (
+            <RemotePage page={page} screen={{ project, user: who, token: getToken() ?? '' }} />
+          )
         ) : pages ? (
           <p className="muted">There is no page at {path}. Pick one in the navigation.</p>
-        ) : (
+        ) : pagesError ? null : (
           <p className="muted">Loading…</p>
         )}
       </main>
+    </div>
+  );
+}
+
+/** One group of the navigation; the project and settings groups carry a heading. */
+function NavGroupLinks({
+  pages,
+  group,
+  current,
+  heading,
+}: {
+  pages: AddonPage[] | null;
+  group: NavGroup;
+  current: AddonPage | undefined;
+  heading?: string;
+}) {
+  const members = pages?.filter((p) => p.group === group) ?? [];
+  if (members.length === 0) return null;
+  return (
+    // Headings rather than labelled groups: "Project" as a label would be one more element that answers to the
+    // project switcher's name.
+    <div className="nav-group">
+      {heading && <h2 className="nav-heading">{heading}</h2>}
+      {members.map((p) => (
+        <NavLink key={p.path} to={p.path} label={p.label} active={p === current} />
+      ))}
     </div>
   );
 }
@@ -82,8 +126,14 @@ function Home({ user, project, pages }: { user: User; project: string | null; pa
   return (
     <section>
       <h1>Welcome, {user.attrib?.fullName || user.name}</h1>
-      <p className="muted">{project ? `Working in ${project}.` : 'Choose a project in the top bar to work in it.'}</p>
-      {pages && pages.length === 0 && <p className="muted">No addon provides screens yet. Installed addons with a web interface appear in the navigation.</p>}
+      <p className="muted">
+        {project ? `Working in ${project}.` : 'Choose a project in the top bar to work in it.'}
+      </p>
+      {pages && pages.length === 0 && (
+        <p className="muted">
+          No addon provides screens yet. Installed addons with a web interface appear in the navigation.
+        </p>
+      )}
     </section>
   );
 }

@@ -16,6 +16,8 @@ export default defineAddon({
   description: 'Folders, tasks, products, versions, representations, workfiles and operations',
   dependsOn: ['projects', 'attributes'],
   migrations: { project: projectMigrations },
+  frontendModules: { overview_remote: ['./Overview'] },
+  frontendScopes: { project: { sidebar: 'Overview' } },
   async setup(ctx) {
     const projects = ctx.use('projects');
     const attributes = ctx.use('attributes');

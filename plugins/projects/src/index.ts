@@ -12,6 +12,8 @@ export default defineAddon({
   description: 'Projects, their anatomy-derived settings and roots',
   dependsOn: ['auth', 'attributes', 'anatomy'],
   migrations: { studio: studioMigrations },
+  frontendModules: { projects_remote: ['./Projects'] },
+  frontendScopes: { settings: { sidebar: 'Projects' } },
   async setup(ctx) {
     const projects = new ProjectService(ctx.db, ctx.events, ctx.projects, ctx.use('attributes'), ctx.use('anatomy'));
     ctx.provide('projects', projects);

@@ -1,0 +1,231 @@
+import { useEffect, useState } from 'react';
+import { describe, graphql, type Api } from './api';
+import { formatValue, statusOf, type AttributeDef, type Entity, type ProjectMeta } from './model';
+import { Thumbnail } from './Thumbnail';
+
+interface Representation {
+  id: string;
+  name: string;
+  fileCount: number;
+}
+
+interface Version {
+  id: string;
+  version: number;
+  author: string | null;
+  status: string;
+  createdAt: string;
+  thumbnailId: string | null;
+  product: { name: string; productType: string };
+  representations: Representation[];
+}
+
+const VERSION_FIELDS = `id version author status createdAt thumbnailId
+  representations(first: 100) { edges { node { id name fileCount } } }`;
+
+type Edges<N> = { edges: { node: N }[] };
+type VersionNode = Omit<Version, 'representations' | 'product'> & {
+  product?: Version['product'];
+  representations: Edges<Representation>;
+};
+
+/** The versions published in a folder (through its products) or from a task, newest first. */
+async function versionsOf(api: Api, project: string, entity: Entity): Promise<Version[]> {
+  const flatten = (node: VersionNode, product: Version['product']): Version => ({
+    ...node,
+    product,
+    representations: node.representations.edges.map((e) => e.node),
+  });
+  let versions: Version[];
+  if (entity.kind === 'folder') {
+    const data = await graphql<{
+      project: {
+        folder: {
+          products: Edges<{ name: string; productType: string; versions: Edges<VersionNode> }>;
+        } | null;
+      };
+    }>(
+      api,
+      `query FolderVersions($project: String!, $id: String!) { project(name: $project) { folder(id: $id) {
+        products(first: 500) { edges { node { name productType versions(first: 200) { edges { node { ${VERSION_FIELDS} } } } } } } } } }`,
+      { project, id: entity.id },
+    );
+    versions = (data.project.folder?.products.edges ?? []).flatMap(({ node: product }) =>
+      product.versions.edges.map((e) =>
+        flatten(e.node, { name: product.name, productType: product.productType }),
+      ),
+    );
+  } else {
+    const data = await graphql<{ project: { task: { versions: Edges<VersionNode> } | null } }>(
+      api,
+      `query TaskVersions($project: String!, $id: String!) { project(name: $project) { task(id: $id) {
+        versions(first: 500) { edges { node { ${VERSION_FIELDS} product { name productType } } } } } } }`,
+      { project, id: entity.id },
+    );
+    versions = (data.project.task?.versions.edges ?? []).map((e) => flatten(e.node, e.node.product!));
+  }
+  return versions.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+const versionName = (n: number) => (n < 0 ? 'hero' : `v${String(n).padStart(3, '0')}`);
+
+/** Everything about one folder or task: its values (own and inherited), and what was published from it. */
+export function DetailPanel({
+  api,
+  entity,
+  meta,
+  attributes,
+  project,
+  token,
+  refreshed,
+  onClose,
+}: {
+  api: Api;
+  entity: Entity;
+  /** Moves when the user asks for fresh data (Refresh): the versions are read again too. */
+  refreshed: number;
+  meta: ProjectMeta;
+  attributes: AttributeDef[];
+  project: string;
+  token: string;
+  onClose(): void;
+}) {
+  const [versions, setVersions] = useState<Version[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let current = true;
+    setVersions(null);
+    setError(null);
+    versionsOf(api, project, entity)
+      .then((found) => current && setVersions(found))
+      .catch((failure) => current && setError(describe(failure)));
+    return () => {
+      current = false;
+    };
+    // Read again for another entity, not for every change of the same one's values.
+  }, [api, project, entity.id, refreshed]);
+
+  const status = statusOf(meta, entity.status);
+  const shown = attributes.filter((a) => a.scope.includes(entity.kind));
+  const byProduct = new Map<string, Version[]>();
+  for (const version of versions ?? []) {
+    const key = `${version.product.name}`;
+    byProduct.set(key, [...(byProduct.get(key) ?? []), version]);
+  }
+
+  return (
+    <aside className="pwo-detail" aria-label={`Details of ${entity.name}`}>
+      <header className="pwo-detail-header">
+        {entity.thumbnailId && (
+          <Thumbnail
+            project={project}
+            kind={entity.kind}
+            id={entity.id}
+            thumbnailId={entity.thumbnailId}
+            token={token}
+            size="large"
+          />
+        )}
+        <div>
+          <h2>{entity.label || entity.name}</h2>
+          <div className="pwo-muted">
+            {entity.kind} · {entity.type}
+          </div>
+          <div className="pwo-status" style={{ color: status?.color }}>
+            <span className="pwo-dot" style={{ background: status?.color ?? 'var(--muted)' }} />
+            {entity.status}
+          </div>
+        </div>
+        <button type="button" className="pwo-close" aria-label="Close the details" onClick={onClose}>
+          ✕
+        </button>
+      </header>
+      <div className="pwo-detail-path" title="Path">
+        {entity.path}
+      </div>
+      {entity.tags.length > 0 && (
+        <div className="pwo-tags">
+          {entity.tags.map((tag) => (
+            <span key={tag} className="pwo-tag">
+              {tag}
+            </span>
+          ))}
+        </div>
+      )}
+      {entity.kind === 'task' && (
+        <p className="pwo-muted">
+          Assignees: {entity.assignees.length ? entity.assignees.join(', ') : 'nobody yet'}
+        </p>
+      )}
+
+      <h3>Attributes</h3>
+      <dl className="pwo-attributes">
+        {shown.map((a) => {
+          const own = entity.ownAttrib.includes(a.name);
+          const value = entity.attrib[a.name];
+          const option = a.data.enum?.find((o) => o.value === value);
+          return (
+            <div key={a.name} className={own ? undefined : 'pwo-inherited'}>
+              <dt>{a.data.title || a.name}</dt>
+              <dd>
+                {option ? option.label : formatValue(value) || '—'}
+                {!own && value !== undefined && <span className="pwo-inherited-tag"> inherited</span>}
+              </dd>
+            </div>
+          );
+        })}
+      </dl>
+
+      <h3>Versions</h3>
+      {error && <p className="pwo-error">The versions could not be read: {error}</p>}
+      {!versions && !error && <p className="pwo-muted">Reading versions…</p>}
+      {versions && versions.length === 0 && (
+        <p className="pwo-muted">
+          Nothing published {entity.kind === 'folder' ? 'in this folder' : 'from this task'} yet. Versions
+          appear here once a publish from a DCC or the publisher reaches the server.
+        </p>
+      )}
+      {[...byProduct.entries()].map(([product, list]) => (
+        <section key={product} className="pwo-product" aria-label={`Product ${product}`}>
+          <h4>
+            {product} <span className="pwo-muted">{list[0]!.product.productType}</span>
+          </h4>
+          <ul className="pwo-versions">
+            {list.map((version) => (
+              <li key={version.id} className="pwo-version">
+                {version.thumbnailId && (
+                  <Thumbnail
+                    project={project}
+                    kind="version"
+                    id={version.id}
+                    thumbnailId={version.thumbnailId}
+                    token={token}
+                  />
+                )}
+                <div>
+                  <strong>{versionName(version.version)}</strong>{' '}
+                  <span className="pwo-muted">
+                    {version.author ?? 'unknown author'} · {version.status} ·{' '}
+                    {new Date(version.createdAt).toLocaleDateString()}
+                  </span>
+                  <div className="pwo-representations">
+                    {version.representations.length === 0 ? (
+                      <span className="pwo-muted">no representations</span>
+                    ) : (
+                      version.representations.map((r) => (
+                        <span key={r.id} className="pwo-tag" title={`${r.fileCount} file(s)`}>
+                          {r.name} · {r.fileCount}
+                        </span>
+                      ))
+                    )}
+                  </div>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </aside>
+  );
+}

@@ -1,0 +1,356 @@
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import type { ScreenProps } from '@pipewright/sdk/screen';
+import { apiWith, describe, type Api } from './api';
+import type { EditTarget } from './CellEditor';
+import { CreateDialog, type NewEntity } from './CreateDialog';
+import { DetailPanel } from './DetailPanel';
+import { FolderTree } from './FolderTree';
+import { columnsFor, Grid } from './Grid';
+import { gridAttributes, ROOT, type AttributeDef, type Entity, type Kind, type ProjectMeta } from './model';
+import { flatRows, hierarchyRows, isFlat, NO_FILTER, type Filter, type GroupBy, type Sort } from './rows';
+import { ProjectStore } from './store';
+import { Toolbar } from './Toolbar';
+import './overview.css';
+
+interface OperationsAnswer {
+  success: boolean;
+  operations: { success: boolean; entityId: string | null; detail: string | null }[];
+}
+
+type Notice = { kind: 'error' | 'info'; text: string } | null;
+
+/** The overview screen: a project's folders and tasks, as a tree, a grid and the details of one of them. */
+export default function Overview({ project, token }: ScreenProps) {
+  const api = useMemo(() => apiWith(token), [token]);
+  if (!project)
+    return (
+      <p className="pwo-muted">
+        Choose a project in the project menu at the top to see its folders and tasks.
+      </p>
+    );
+  return <ProjectOverview key={project} api={api} project={project} token={token} />;
+}
+
+function ProjectOverview({ api, project, token }: { api: Api; project: string; token: string }) {
+  const [meta, setMeta] = useState<ProjectMeta | null>(null);
+  const [attributes, setAttributes] = useState<AttributeDef[]>([]);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const store = useMemo(() => new ProjectStore(api, project), [api, project]);
+  const version = useSyncExternalStore(store.subscribe, store.getVersion);
+
+  const [scope, setScope] = useState<string>(ROOT);
+  const [treeOpen, setTreeOpen] = useState<Set<string>>(() => new Set());
+  const [gridOpen, setGridOpen] = useState<Set<string>>(() => new Set());
+  const [selection, setSelection] = useState<Set<string>>(() => new Set());
+  const [anchor, setAnchor] = useState<string | null>(null);
+  const [focusId, setFocusId] = useState<string | null>(null);
+  const [reveal, setReveal] = useState<{ id: string } | null>(null);
+  const [sort, setSort] = useState<Sort>({ key: 'name', desc: false });
+  const [filter, setFilter] = useState<Filter>(NO_FILTER);
+  const [groupBy, setGroupBy] = useState<GroupBy>('none');
+  const [collapsed, setCollapsed] = useState<Set<string>>(() => new Set());
+  const [dialog, setDialog] = useState<Kind | null>(null);
+  const [notice, setNotice] = useState<Notice>(null);
+  const [showDetail, setShowDetail] = useState(true);
+  const [refreshed, setRefreshed] = useState(0);
+  // Edits on their way to the server: shown, so nobody closes the page on a change that is not stored yet.
+  const [saving, setSaving] = useState(0);
+
+  useEffect(() => {
+    Promise.all([
+      api<ProjectMeta>(`/api/projects/${encodeURIComponent(project)}`),
+      api<{ attributes: AttributeDef[] }>('/api/attributes'),
+    ])
+      .then(([projectMeta, list]) => {
+        setMeta(projectMeta);
+        setAttributes(gridAttributes(list.attributes));
+      })
+      .catch((failure) => setLoadError(describe(failure)));
+    void store.loadChildren(ROOT);
+  }, [api, project, store]);
+
+  // Confirmations go away by themselves; errors stay until dismissed, so nobody misses that a change was refused.
+  useEffect(() => {
+    if (notice?.kind !== 'info') return;
+    const timer = setTimeout(() => setNotice(null), 5000);
+    return () => clearTimeout(timer);
+  }, [notice]);
+
+  const flat = isFlat(filter, groupBy);
+  const fullState = store.full.state;
+  useEffect(() => {
+    if (flat && fullState === 'idle') void store.loadAll();
+  }, [flat, fullState, store]);
+
+  const scopeEntity = scope === ROOT ? null : (store.entities.get(scope) ?? null);
+  const rows = useMemo(
+    () =>
+      !meta
+        ? []
+        : flat
+          ? flatRows(store, meta, scopeEntity?.path ?? null, filter, groupBy, sort, collapsed)
+          : hierarchyRows(store, scope, gridOpen, sort),
+    // version: the store changed underneath (reads, edits).
+    [store, meta, flat, scope, scopeEntity, filter, groupBy, sort, collapsed, gridOpen, version],
+  );
+  const columns = useMemo(() => columnsFor(attributes), [attributes]);
+  const focused = focusId ? (store.entities.get(focusId) ?? null) : null;
+  const revealIndex = reveal ? rows.findIndex((r) => r.type === 'entity' && r.entity.id === reveal.id) : null;
+
+  const toggle = (set: Set<string>, id: string) => {
+    const next = new Set(set);
+    if (!next.delete(id)) next.add(id);
+    return next;
+  };
+  const openFolder = useCallback(
+    (id: string, where: 'grid' | 'tree') => {
+      void store.loadChildren(id);
+      (where === 'grid' ? setGridOpen : setTreeOpen)((current) => toggle(current, id));
+    },
+    [store],
+  );
+
+  const chooseScope = (id: string) => {
+    setScope(id);
+    if (id !== ROOT) void store.loadChildren(id);
+  };
+
+  const select = (entity: Entity, how: 'only' | 'toggle' | 'range') => {
+    setFocusId(entity.id);
+    setShowDetail(true);
+    if (how === 'toggle') {
+      setSelection((current) => toggle(current, entity.id));
+      setAnchor(entity.id);
+    } else if (how === 'range' && anchor) {
+      const ids = rows.flatMap((r) => (r.type === 'entity' ? [r.entity.id] : []));
+      const [from, to] = [ids.indexOf(anchor), ids.indexOf(entity.id)].sort((a, b) => a - b);
+      if (from! >= 0) setSelection(new Set(ids.slice(from, to! + 1)));
+    } else if (!(selection.has(entity.id) && selection.size > 1)) {
+      // A click inside a multi-selection keeps it, so a double-click can edit every selected row at once.
+      setSelection(new Set([entity.id]));
+      setAnchor(entity.id);
+    }
+  };
+
+  const move = (by: number) => {
+    const entityRows = rows.filter((r) => r.type === 'entity');
+    const at = entityRows.findIndex((r) => r.entity.id === focusId);
+    const next = entityRows[Math.min(entityRows.length - 1, Math.max(0, at + by))];
+    if (next?.type !== 'entity') return;
+    setSelection(new Set([next.entity.id]));
+    setAnchor(next.entity.id);
+    setFocusId(next.entity.id);
+    setReveal({ id: next.entity.id });
+  };
+
+  const clearSelection = () => {
+    setSelection(new Set());
+    setFocusId(null);
+  };
+
+  const edit = async ({ entity, column }: EditTarget, value: unknown) => {
+    const field = column.kind === 'status' ? 'status' : column.attribute!.name;
+    // With several rows selected, the edit applies to each of them that has the same kind.
+    const targets =
+      selection.has(entity.id) && selection.size > 1
+        ? [...selection].map((id) => store.entities.get(id)!).filter((e) => e && e.kind === entity.kind)
+        : [entity];
+    const data = column.kind === 'status' ? { status: value } : { attrib: { [field]: value } };
+    for (const target of targets) {
+      if (column.kind === 'status') store.patch(target.id, { status: String(value) });
+      else if (value !== null)
+        store.patch(target.id, {
+          attrib: { ...target.attrib, [field]: value },
+          ownAttrib: [...new Set([...target.ownAttrib, field])],
+        });
+    }
+    setSaving((n) => n + 1);
+    try {
+      const answer = await api<OperationsAnswer>(`/api/projects/${encodeURIComponent(project)}/operations`, {
+        method: 'POST',
+        body: {
+          operations: targets.map((t) => ({ type: 'update', entityType: t.kind, entityId: t.id, data })),
+        },
+      });
+      if (!answer.success) {
+        const failed = answer.operations.find((o) => !o.success);
+        setNotice({
+          kind: 'error',
+          text: `Not saved: ${failed?.detail ?? 'the server refused the change'}.`,
+        });
+      } else if (targets.length > 1) {
+        setNotice({ kind: 'info', text: `Changed ${column.title} on ${targets.length} ${entity.kind}s.` });
+      }
+    } catch (failure) {
+      setNotice({ kind: 'error', text: `Not saved: ${describe(failure)}.` });
+    } finally {
+      setSaving((n) => n - 1);
+    }
+    // What the server now says, for the edited rows and everything below them that inherits from them.
+    const ids = { folders: new Set<string>(), tasks: new Set<string>() };
+    for (const target of targets) {
+      const below = store.subtree(target);
+      below.folders.forEach((id) => ids.folders.add(id));
+      below.tasks.forEach((id) => ids.tasks.add(id));
+    }
+    await store
+      .refresh({ folders: [...ids.folders], tasks: [...ids.tasks] })
+      .catch((failure) =>
+        setNotice({ kind: 'error', text: `Could not read the new values: ${describe(failure)}` }),
+      );
+  };
+
+  const create = async ({ kind, name, type, parent }: NewEntity): Promise<string | null> => {
+    const data =
+      kind === 'folder'
+        ? { name, folderType: type, parentId: parent?.id ?? null }
+        : { name, taskType: type, folderId: parent!.id };
+    try {
+      const answer = await api<OperationsAnswer>(`/api/projects/${encodeURIComponent(project)}/operations`, {
+        method: 'POST',
+        body: { operations: [{ type: 'create', entityType: kind, data }] },
+      });
+      if (!answer.success)
+        return answer.operations.find((o) => !o.success)?.detail ?? 'The server refused it.';
+      const id = answer.operations[0]!.entityId!;
+      await store.created(parent?.id ?? ROOT, kind);
+      if (parent) {
+        setGridOpen((current) => new Set(current).add(parent.id));
+        if (kind === 'folder') setTreeOpen((current) => new Set(current).add(parent.id));
+      }
+      setSelection(new Set([id]));
+      setAnchor(id);
+      setFocusId(id);
+      setReveal({ id });
+      setDialog(null);
+      setNotice({ kind: 'info', text: `Created ${kind} ${name}${parent ? ` in ${parent.path}` : ''}.` });
+      return null;
+    } catch (failure) {
+      return describe(failure);
+    }
+  };
+
+  // New folders and tasks go into the selected folder (or the folder of the selected task), else the tree's choice.
+  const parentForNew: Entity | null = focused
+    ? focused.kind === 'folder'
+      ? focused
+      : (store.entities.get(focused.parentId!) ?? null)
+    : scopeEntity;
+
+  if (loadError)
+    return (
+      <p className="pwo-error" role="alert">
+        The project {project} could not be opened: {loadError}. Choose another project, or reload the page.
+      </p>
+    );
+  if (!meta) return <p className="pwo-muted">Opening {project}…</p>;
+
+  const root = store.children.get(ROOT);
+  const empty = !flat && scope === ROOT && root?.state === 'loaded' && root.folders.length === 0;
+  const entityCount = rows.reduce((n, r) => n + (r.type === 'entity' ? 1 : 0), 0);
+
+  return (
+    <div className={`pwo${focused && showDetail ? ' pwo-with-detail' : ''}`}>
+      <FolderTree
+        store={store}
+        version={version}
+        open={treeOpen}
+        scope={scope}
+        onToggle={(id) => openFolder(id, 'tree')}
+        onScope={chooseScope}
+      />
+      <section className="pwo-main" aria-label="Folders and tasks">
+        <Toolbar
+          meta={meta}
+          attributes={attributes}
+          filter={filter}
+          groupBy={groupBy}
+          onFilter={setFilter}
+          onGroupBy={setGroupBy}
+          onNew={setDialog}
+          canCreateTask={parentForNew !== null}
+          onRefresh={() => {
+            void store.loadChildren(ROOT, true);
+            for (const id of new Set([...gridOpen, ...treeOpen])) void store.loadChildren(id, true);
+            // The project-wide index is read again now if a filter needs it, else when one next does.
+            if (flat) void store.loadAll(true);
+            else store.forgetIndex();
+            setRefreshed((n) => n + 1);
+          }}
+          summary={
+            saving > 0
+              ? 'Saving…'
+              : flat && store.full.state === 'loading'
+                ? `Reading the whole project… ${store.full.count.toLocaleString()} read`
+                : `${entityCount.toLocaleString()} ${flat ? 'found' : 'shown'}${scopeEntity ? ` in ${scopeEntity.path}` : ''}`
+          }
+        />
+        {store.full.state === 'error' && flat && (
+          <p className="pwo-error" role="alert">
+            The project could not be read for filtering: {store.full.error}. Press Refresh to try again.
+          </p>
+        )}
+        {empty ? (
+          <div className="pwo-empty">
+            <strong>This project has no folders yet.</strong>
+            <p>
+              Create the first one with New folder: episodes, sequences and shots, or asset libraries and
+              assets.
+            </p>
+          </div>
+        ) : (
+          <Grid
+            rows={rows}
+            columns={columns}
+            meta={meta}
+            project={project}
+            token={token}
+            flat={flat}
+            selection={selection}
+            revealIndex={revealIndex !== null && revealIndex >= 0 ? revealIndex : null}
+            sort={sort}
+            onSort={(key) => setSort((s) => ({ key, desc: s.key === key ? !s.desc : false }))}
+            onSelect={select}
+            onToggle={(id) => openFolder(id, 'grid')}
+            onToggleGroup={(key) => setCollapsed((current) => toggle(current, key))}
+            onEdit={(target, value) => void edit(target, value)}
+            onMove={move}
+            onEscape={clearSelection}
+          />
+        )}
+        {notice && (
+          <div
+            className={notice.kind === 'error' ? 'pwo-toast pwo-toast-error' : 'pwo-toast'}
+            role={notice.kind === 'error' ? 'alert' : 'status'}
+          >
+            {notice.text}
+            <button type="button" aria-label="Dismiss" onClick={() => setNotice(null)}>
+              ✕
+            </button>
+          </div>
+        )}
+      </section>
+      {focused && showDetail && (
+        <DetailPanel
+          api={api}
+          entity={focused}
+          meta={meta}
+          attributes={attributes}
+          project={project}
+          token={token}
+          refreshed={refreshed}
+          onClose={() => setShowDetail(false)}
+        />
+      )}
+      {dialog && (
+        <CreateDialog
+          kind={dialog}
+          parent={parentForNew}
+          meta={meta}
+          onCreate={create}
+          onClose={() => setDialog(null)}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+// The screen's calls to the server: the web app's session token on every request, and failures as ApiError
+// carrying the server's sentence and, for a 422, each problem with its location so forms can mark the field.
+
+/** One problem of a 422 answer: where (["body", "statuses", 2, "color"]) and what. */
+export interface Problem {
+  loc: (string | number)[];
+  msg: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly problems: Problem[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export type Api = <T = unknown>(path: string, init?: { method?: string; body?: unknown }) => Promise<T>;
+
+/** A call function bound to the session token the shell hands the screen. */
+export function apiWith(token: string): Api {
+  return async <T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> => {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(path, {
+      method: init.method ?? 'GET',
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    if (!response.ok) throw await errorFrom(response);
+    if (response.status === 204) return undefined as T;
+    const type = response.headers.get('content-type') ?? '';
+    return (type.includes('json') ? await response.json() : await response.text()) as T;
+  };
+}
+
+async function errorFrom(response: Response): Promise<ApiError> {
+  let detail = `${response.status} ${response.statusText}`;
+  let problems: Problem[] = [];
+  try {
+    const body = await response.json();
+    const errors: unknown[] = Array.isArray(body?.errors) ? body.errors : [];
+    problems = errors.filter((e): e is Problem => Array.isArray((e as Problem)?.loc));
+    // GraphQL answers carry their reasons as errors[].message rather than a detail.
+    const messages = errors
+      .map((e) => (e as { message?: unknown })?.message)
+      .filter((m) => typeof m === 'string');
+    if (typeof body?.detail === 'string') detail = body.detail;
+    else if (messages.length) detail = messages.join('; ');
+  } catch {
+    // Not JSON (a proxy's error page): the status line is all there is.
+  }
+  return new ApiError(response.status, detail, problems);
+}
+
+/** A failure as a sentence for the screen. */
+export function describe(failure: unknown): string {
+  return failure instanceof Error ? failure.message : String(failure);
+}
+
+/** A GraphQL query as the screen's user; errors in the answer are thrown like failed REST calls. */
+export async function graphql<T>(api: Api, query: string, variables: Record<string, unknown>): Promise<T> {
+  const answer = await api<{ data: T | null; errors?: { message: string }[] }>('/graphql', {
+    method: 'POST',
+    body: { query, variables },
+  });
+  if (answer.errors?.length) throw new ApiError(200, answer.errors.map((e) => e.message).join('; '));
+  return answer.data as T;
+}

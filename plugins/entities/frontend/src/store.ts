@@ -1,0 +1,294 @@
+import { graphql, describe, type Api } from './api';
+import { ROOT, type Entity } from './model';
+
+// The project's folders and tasks as far as the screen has read them. Children are read when a folder is first
+// opened (the tree and the grid share what was read), and the whole project only when a filter or a grouping
+// needs it. Components subscribe and re-render when the version number moves.
+
+const FOLDER_FIELDS = `id name label folderType status tags parentId path thumbnailId hasChildren hasTasks allAttrib ownAttrib`;
+const TASK_FIELDS = `id name label taskType status tags folderId path thumbnailId assignees allAttrib ownAttrib`;
+const PAGE = 2000;
+
+interface FolderNode {
+  id: string;
+  name: string;
+  label: string | null;
+  folderType: string;
+  status: string;
+  tags: string[];
+  parentId: string | null;
+  path: string;
+  thumbnailId: string | null;
+  hasChildren?: boolean;
+  hasTasks?: boolean;
+  allAttrib: string;
+  ownAttrib: string[];
+}
+
+interface TaskNode {
+  id: string;
+  name: string;
+  label: string | null;
+  taskType: string;
+  status: string;
+  tags: string[];
+  folderId: string;
+  path: string;
+  thumbnailId: string | null;
+  assignees: string[];
+  allAttrib: string;
+  ownAttrib: string[];
+}
+
+interface Connection<N> {
+  edges: { node: N }[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+function folderEntity(node: FolderNode): Entity {
+  return {
+    kind: 'folder',
+    id: node.id,
+    name: node.name,
+    label: node.label,
+    type: node.folderType,
+    status: node.status,
+    tags: node.tags,
+    parentId: node.parentId,
+    path: node.path,
+    attrib: JSON.parse(node.allAttrib),
+    ownAttrib: node.ownAttrib,
+    thumbnailId: node.thumbnailId,
+    hasChildren: node.hasChildren ?? false,
+    hasTasks: node.hasTasks ?? false,
+    assignees: [],
+  };
+}
+
+function taskEntity(node: TaskNode): Entity {
+  return {
+    kind: 'task',
+    id: node.id,
+    name: node.name,
+    label: node.label,
+    type: node.taskType,
+    status: node.status,
+    tags: node.tags,
+    parentId: node.folderId,
+    path: node.path,
+    attrib: JSON.parse(node.allAttrib),
+    ownAttrib: node.ownAttrib,
+    thumbnailId: node.thumbnailId,
+    hasChildren: false,
+    hasTasks: false,
+    assignees: node.assignees,
+  };
+}
+
+export interface ChildList {
+  state: 'loading' | 'loaded' | 'error';
+  folders: string[];
+  tasks: string[];
+  error?: string;
+}
+
+export interface FullLoad {
+  state: 'idle' | 'loading' | 'loaded' | 'error';
+  /** Entities read so far, for the progress line. */
+  count: number;
+  error?: string;
+}
+
+export class ProjectStore {
+  readonly entities = new Map<string, Entity>();
+  readonly children = new Map<string, ChildList>();
+  full: FullLoad = { state: 'idle', count: 0 };
+  version = 0;
+  private listeners = new Set<() => void>();
+
+  constructor(
+    private readonly api: Api,
+    readonly project: string,
+  ) {}
+
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getVersion = () => this.version;
+
+  private changed() {
+    this.version++;
+    for (const listener of this.listeners) listener();
+  }
+
+  private async page<N>(
+    connection: 'folders' | 'tasks',
+    fields: string,
+    args: string,
+    variables: Record<string, unknown>,
+    onPage: (nodes: N[]) => void,
+  ): Promise<void> {
+    const declared = Object.keys(variables)
+      .map((name) => `$${name}: ${name === 'parents' || name === 'ids' ? '[String!]' : 'String'}`)
+      .join(', ');
+    const query = `query Page($project: String!, $after: String${declared ? `, ${declared}` : ''}) {
+      project(name: $project) { ${connection}(first: ${PAGE}, after: $after${args ? `, ${args}` : ''}) {
+        edges { node { ${fields} } } pageInfo { hasNextPage endCursor } } } }`;
+    let after: string | null = null;
+    for (;;) {
+      const data: { project: Record<string, Connection<N>> | null } = await graphql(this.api, query, {
+        project: this.project,
+        after,
+        ...variables,
+      });
+      const found: Connection<N> | undefined = data.project?.[connection];
+      if (!found) throw new Error(`Project ${this.project} was not found`);
+      onPage(found.edges.map((e) => e.node));
+      if (!found.pageInfo.hasNextPage || found.edges.length === 0) return;
+      after = found.pageInfo.endCursor;
+    }
+  }
+
+  /** Read a folder's children (ROOT: the top level) unless they were read already (or force). */
+  async loadChildren(parent: string, force = false): Promise<void> {
+    const known = this.children.get(parent);
+    if (known && !force && known.state !== 'error') return;
+    const list: ChildList = { state: 'loading', folders: known?.folders ?? [], tasks: known?.tasks ?? [] };
+    this.children.set(parent, list);
+    this.changed();
+    const folders: string[] = [];
+    const tasks: string[] = [];
+    try {
+      await this.page<FolderNode>(
+        'folders',
+        FOLDER_FIELDS,
+        'parentIds: $parents',
+        { parents: [parent] },
+        (nodes) => {
+          for (const node of nodes) {
+            this.entities.set(node.id, folderEntity(node));
+            folders.push(node.id);
+          }
+          // Show the first pages while the rest arrive: a big level does not wait for its last folder.
+          this.children.set(parent, { ...list, folders: [...folders] });
+          this.changed();
+        },
+      );
+      if (parent !== ROOT)
+        await this.page<TaskNode>(
+          'tasks',
+          TASK_FIELDS,
+          'folderIds: $parents',
+          { parents: [parent] },
+          (nodes) => {
+            for (const node of nodes) {
+              this.entities.set(node.id, taskEntity(node));
+              tasks.push(node.id);
+            }
+          },
+        );
+      this.children.set(parent, { state: 'loaded', folders, tasks });
+    } catch (failure) {
+      this.children.set(parent, { state: 'error', folders, tasks, error: describe(failure) });
+    }
+    this.changed();
+  }
+
+  /** Read every folder and task of the project (for filters and groupings across the whole project). */
+  async loadAll(force = false): Promise<void> {
+    if (!force && (this.full.state === 'loading' || this.full.state === 'loaded')) return;
+    this.full = { state: 'loading', count: 0 };
+    this.changed();
+    const read: Entity[] = [];
+    try {
+      const collect = (nodes: Entity[]) => {
+        read.push(...nodes);
+        this.full = { state: 'loading', count: read.length };
+        this.changed();
+      };
+      await this.page<FolderNode>('folders', FOLDER_FIELDS, '', {}, (nodes) =>
+        collect(nodes.map(folderEntity)),
+      );
+      await this.page<TaskNode>('tasks', TASK_FIELDS, '', {}, (nodes) => collect(nodes.map(taskEntity)));
+      // Everything is known now, so every folder's children are too: opening folders no longer waits.
+      const lists = new Map<string, ChildList>();
+      const listOf = (key: string) => {
+        let list = lists.get(key);
+        if (!list) lists.set(key, (list = { state: 'loaded', folders: [], tasks: [] }));
+        return list;
+      };
+      for (const entity of read) {
+        this.entities.set(entity.id, entity);
+        if (entity.kind === 'folder') listOf(entity.parentId ?? ROOT).folders.push(entity.id);
+        else listOf(entity.parentId!).tasks.push(entity.id);
+      }
+      for (const entity of read) if (entity.kind === 'folder') listOf(entity.id);
+      listOf(ROOT);
+      this.children.clear();
+      for (const [key, list] of lists) this.children.set(key, list);
+      this.full = { state: 'loaded', count: read.length };
+    } catch (failure) {
+      this.full = { state: 'error', count: read.length, error: describe(failure) };
+    }
+    this.changed();
+  }
+
+  /** The project-wide index may be out of date: the next filter or grouping reads it again. */
+  forgetIndex(): void {
+    if (this.full.state === 'loaded') this.full = { state: 'idle', count: 0 };
+  }
+
+  /** Read these entities again (after an edit: their values, and what their descendants inherit, changed). */
+  async refresh(ids: { folders: string[]; tasks: string[] }): Promise<void> {
+    const chunks = <T>(list: T[]) =>
+      Array.from({ length: Math.ceil(list.length / PAGE) }, (_, i) => list.slice(i * PAGE, (i + 1) * PAGE));
+    for (const chunk of chunks(ids.folders))
+      await this.page<FolderNode>('folders', FOLDER_FIELDS, 'ids: $ids', { ids: chunk }, (nodes) => {
+        for (const node of nodes) this.entities.set(node.id, folderEntity(node));
+      });
+    for (const chunk of chunks(ids.tasks))
+      await this.page<TaskNode>('tasks', TASK_FIELDS, 'ids: $ids', { ids: chunk }, (nodes) => {
+        for (const node of nodes) this.entities.set(node.id, taskEntity(node));
+      });
+    this.changed();
+  }
+
+  /** The entity and every loaded entity below it: the ones whose inherited values follow an edit of it. */
+  subtree(entity: Entity): { folders: string[]; tasks: string[] } {
+    const folders: string[] = [];
+    const tasks: string[] = [];
+    const walk = (id: string, kind: Entity['kind']) => {
+      if (kind === 'task') return void tasks.push(id);
+      folders.push(id);
+      const list = this.children.get(id);
+      if (!list) return;
+      for (const child of list.folders) walk(child, 'folder');
+      for (const child of list.tasks) walk(child, 'task');
+    };
+    walk(entity.id, entity.kind);
+    return { folders, tasks };
+  }
+
+  /** Apply a change locally at once (the server's answer follows through refresh). */
+  patch(id: string, change: Partial<Entity>): void {
+    const entity = this.entities.get(id);
+    if (!entity) return;
+    this.entities.set(id, { ...entity, ...change });
+    this.changed();
+  }
+
+  /** After a create: the parent now has children; read its list again so the new entity shows. */
+  async created(parent: string, kind: Entity['kind']): Promise<void> {
+    const folder = this.entities.get(parent);
+    if (folder)
+      this.entities.set(parent, {
+        ...folder,
+        ...(kind === 'folder' ? { hasChildren: true } : { hasTasks: true }),
+      });
+    // The project-wide index misses the new entity: the next filter reads it again.
+    this.forgetIndex();
+    await this.loadChildren(parent, true);
+  }
+}
