@@ -1,6 +1,23 @@
 /** Lifecycle of an event that stands for a job. */
 export type EventStatus = 'pending' | 'in_progress' | 'finished' | 'failed' | 'aborted' | 'restarted';
 
+/** One event as /ws sends it to subscribers: the event's broadcast fields, never its payload. */
+export interface LiveEvent {
+  topic: string;
+  id: string | null;
+  project: string | null;
+  user: string | null;
+  sender: string | null;
+  senderType: string | null;
+  dependsOn: string | null;
+  description: string;
+  summary: Record<string, unknown>;
+  status: string;
+  progress: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** What an addon passes to events.emit. */
 export interface EventInput {
   topic: string;

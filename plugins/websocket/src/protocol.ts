@@ -1,4 +1,4 @@
-import { Type, type EventMessage, type Static } from '@pipewright/sdk';
+import { Type, type EventMessage, type LiveEvent, type Static } from '@pipewright/sdk';
 
 /**
  * What a client sends: {topic:"auth", token, subscribe, project?}. The first one authorises the socket; later ones
@@ -13,22 +13,8 @@ export const AuthMessage = Type.Object({
 });
 export type AuthMessage = Static<typeof AuthMessage>;
 
-/** What the server sends for every event: the broadcast fields of the event, never its payload. */
-export interface OutgoingMessage {
-  topic: string;
-  id: string | null;
-  project: string | null;
-  user: string | null;
-  sender: string | null;
-  senderType: string | null;
-  dependsOn: string | null;
-  description: string;
-  summary: Record<string, unknown>;
-  status: string;
-  progress: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** What the server sends for every event (the sdk's LiveEvent). */
+export type OutgoingMessage = LiveEvent;
 
 /**
  * Picks the wire fields one by one rather than spreading the bus message: anything a future bus adds (the payload

@@ -1,21 +1,7 @@
+import type { LiveEvent } from '../events.js';
 import { ClientError } from './errors.js';
 
-/** One event as /ws forwards it: the event's broadcast fields, never its payload. */
-export interface LiveEvent {
-  topic: string;
-  id: string | null;
-  project: string | null;
-  user: string | null;
-  sender: string | null;
-  senderType: string | null;
-  dependsOn: string | null;
-  description: string;
-  summary: Record<string, unknown>;
-  status: string;
-  progress: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { LiveEvent };
 
 /** Why a connection ended and what the subscription does next. */
 export interface DisconnectInfo {
