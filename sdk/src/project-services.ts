@@ -4,7 +4,8 @@ import type { Problem } from './errors.js';
 import type { RequestUser, Sender } from './request.js';
 
 /** Entity types attributes can apply to. */
-export type AttributeScope = 'project' | 'folder' | 'task' | 'product' | 'version' | 'representation' | 'workfile' | 'user' | 'list';
+export type AttributeScope =
+  'project' | 'folder' | 'task' | 'product' | 'version' | 'representation' | 'workfile' | 'user' | 'list';
 
 export type AttributeType =
   | 'string'
@@ -53,7 +54,11 @@ export interface AttributeLibrary {
   /** Definitions in position order; only those whose scope includes entityType when given. */
   list(entityType?: AttributeScope): Promise<AttributeDefinition[]>;
   /** Check values for an entity type: unknown names and values that break a definition become problems under loc. */
-  validate(entityType: AttributeScope, attrib: Record<string, unknown>, loc: (string | number)[]): Promise<Problem[]>;
+  validate(
+    entityType: AttributeScope,
+    attrib: Record<string, unknown>,
+    loc: (string | number)[],
+  ): Promise<Problem[]>;
   /** Defaults of the attributes of an entity type that declare one (new projects start with these). */
   defaults(entityType: AttributeScope): Promise<Record<string, unknown>>;
   /** Names of the attributes of an entity type that inherit down the hierarchy. */
@@ -67,7 +72,13 @@ export interface Anatomy {
   attributes: Record<string, unknown>;
   folder_types: { name: string; original_name?: string; shortName?: string; icon?: string }[];
   task_types: { name: string; original_name?: string; shortName?: string; color?: string; icon?: string }[];
-  link_types: { link_type: string; input_type: string; output_type: string; color?: string; style?: 'solid' | 'dashed' }[];
+  link_types: {
+    link_type: string;
+    input_type: string;
+    output_type: string;
+    color?: string;
+    style?: 'solid' | 'dashed';
+  }[];
   statuses: {
     name: string;
     original_name?: string;
@@ -126,7 +137,11 @@ export interface ProjectRecord {
 export interface ProjectChange {
   attrib: boolean;
   /** Old name to new name, from items sent with an original_name that differs from their name. */
-  renamed: { statuses: Record<string, string>; folderTypes: Record<string, string>; taskTypes: Record<string, string> };
+  renamed: {
+    statuses: Record<string, string>;
+    folderTypes: Record<string, string>;
+    taskTypes: Record<string, string>;
+  };
 }
 
 /** Provided by the projects addon. */
@@ -138,11 +153,26 @@ export interface ProjectDirectory {
   /** The project the caller may use: NotFound when it does not exist, Forbidden without access. */
   require(caller: RequestUser, name: string): Promise<ProjectRecord>;
   /** Change a project as PATCH /api/projects/{name} does (managers; attrib, data and config merge). */
-  patch(caller: RequestUser, name: string, patch: Partial<Pick<ProjectRecord, 'folderTypes' | 'taskTypes' | 'statuses' | 'tags' | 'linkTypes' | 'attrib' | 'config'>> & { data?: Record<string, unknown> }): Promise<string>;
+  patch(
+    caller: RequestUser,
+    name: string,
+    patch: Partial<
+      Pick<
+        ProjectRecord,
+        'folderTypes' | 'taskTypes' | 'statuses' | 'tags' | 'linkTypes' | 'attrib' | 'config'
+      >
+    > & { data?: Record<string, unknown> },
+  ): Promise<string>;
   /** The root paths a site uses for a project on a platform: the project's roots overridden by the site's own. */
-  siteRoots(projectName: string, siteId: string | null, platform: 'windows' | 'linux' | 'darwin'): Promise<Record<string, string>>;
+  siteRoots(
+    projectName: string,
+    siteId: string | null,
+    platform: 'windows' | 'linux' | 'darwin',
+  ): Promise<Record<string, string>>;
   /** Run a hook inside the transaction that changes a project, after the change is written. */
-  onChange(hook: (trx: DatabaseTransaction, project: ProjectRecord, change: ProjectChange) => Promise<void>): void;
+  onChange(
+    hook: (trx: DatabaseTransaction, project: ProjectRecord, change: ProjectChange) => Promise<void>,
+  ): void;
 }
 
 /** The six project entity types. */
@@ -211,7 +241,12 @@ export interface EntityDirectory {
    * An entity as the API shows it (GET /api/projects/{p}/{type}s/{id}), or null when it does not exist or, when a
    * caller is given, lies outside what the caller may read.
    */
-  get(projectName: string, type: ProjectEntityType, id: string, caller?: RequestUser): Promise<Record<string, any> | null>;
+  get(
+    projectName: string,
+    type: ProjectEntityType,
+    id: string,
+    caller?: RequestUser,
+  ): Promise<Record<string, any> | null>;
   /** The product types the project's products use, with their appearance. */
   productTypes(projectName: string): Promise<ProductTypeRecord[]>;
   /** Restrict normal users to the folders their access groups allow (the access addon registers itself here). */
@@ -219,12 +254,25 @@ export interface EntityDirectory {
   /** A page of entities of one type as the API shows them, in creation order (see EntityQuery). */
   query(projectName: string, type: ProjectEntityType, query: EntityQuery): Promise<EntityPage>;
   /** Update an entity through the operations processor (validation, access, events after commit). */
-  update(caller: RequestUser, projectName: string, type: ProjectEntityType, id: string, data: Record<string, unknown>, sender: Sender): Promise<void>;
+  update(
+    caller: RequestUser,
+    projectName: string,
+    type: ProjectEntityType,
+    id: string,
+    data: Record<string, unknown>,
+    sender: Sender,
+  ): Promise<void>;
   /**
    * Run inside the transaction that deletes entities, with every entity the delete removes: the one named and those
    * that go with it (a folder's subfolders, tasks, workfiles, products, versions, representations).
    */
-  onDelete(hook: (trx: DatabaseTransaction, projectName: string, removed: { type: ProjectEntityType; id: string }[]) => Promise<void>): void;
+  onDelete(
+    hook: (
+      trx: DatabaseTransaction,
+      projectName: string,
+      removed: { type: ProjectEntityType; id: string }[],
+    ) => Promise<void>,
+  ): void;
 }
 
 /** A link between two entities of a project, as GraphQL and the REST API show it. */
@@ -247,5 +295,14 @@ export interface LinkDirectory {
    * Links of a project in creation order: all of them, or those touching the given entities (direction in: the
    * entity is the output; out: the input), of the given link types (full names or the bare type).
    */
-  query(projectName: string, query: { entityIds?: string[]; direction?: 'in' | 'out'; linkTypes?: string[]; names?: string[] }): Promise<LinkRecord[]>;
+  query(
+    projectName: string,
+    query: { entityIds?: string[]; direction?: 'in' | 'out'; linkTypes?: string[]; names?: string[] },
+  ): Promise<LinkRecord[]>;
+}
+
+/** Provided by the teams addon: who belongs to which project team. */
+export interface TeamDirectory {
+  /** Names of the project's teams that list the user as a member (user names compared regardless of case). */
+  teamsOf(projectName: string, userName: string): Promise<string[]>;
 }

@@ -10,6 +10,7 @@ import type {
   EntityDirectory,
   LinkDirectory,
   ProjectDirectory,
+  TeamDirectory,
 } from './project-services.js';
 
 /** A user as stored and as shown on the wire (GET /api/users/{name}). */
@@ -102,4 +103,5 @@ export interface ServiceMap {
   access: AccessControl;
   bundles: BundleDirectory;
   settings: AddonSettings;
+  teams: TeamDirectory;
 }

@@ -14,6 +14,7 @@ export default defineAddon({
   migrations: { project: projectMigrations },
   async setup(ctx) {
     const teams = new TeamService(ctx.db, ctx.events, ctx.projects.schemaName);
+    ctx.provide('teams', { teamsOf: (projectName, userName) => teams.teamsOf(projectName, userName) });
     await ctx.app.register(teamRoutes(teams, ctx.use('projects')));
   },
 });

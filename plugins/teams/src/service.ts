@@ -47,6 +47,17 @@ export class TeamService {
     return db.withSchema(this.schemaName(projectName));
   }
 
+  /** Names of the project's teams that list the user as a member. */
+  async teamsOf(projectName: string, userName: string): Promise<string[]> {
+    const rows: Row[] = await this.teams(this.db, projectName)
+      .selectFrom('teams')
+      .select(['name', 'members'])
+      .execute();
+    return rows
+      .filter((row) => row.members.some((member) => sameUser(member.name, userName)))
+      .map((row) => row.name);
+  }
+
   async list(projectName: string, showMembers: boolean) {
     const rows: Row[] = await this.teams(this.db, projectName)
       .selectFrom('teams')

@@ -1,0 +1,74 @@
+import type { Level } from './access-level.js';
+import type { EntityList, ListItem, ListSummary } from './schemas.js';
+import type { ItemRow, ListRow } from './store.js';
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+/** A list as AYON's EntityListSummary shows it (create and materialize answers). */
+export function summaryOf(row: ListRow, count: number): ListSummary {
+  return {
+    id: row.id,
+    entityListType: row.entity_list_type,
+    entityListFolderId: row.entity_list_folder_id,
+    entityType: row.entity_type,
+    label: row.label,
+    count,
+  };
+}
+
+/**
+ * The summary carried by entity_list.* events. AYON dumps its model without aliases, so these keys are
+ * snake_case, unlike the REST answers; clients that react to the events read them that way.
+ */
+export function eventSummary(row: ListRow, count: number): Record<string, unknown> {
+  return {
+    id: row.id,
+    entity_list_type: row.entity_list_type,
+    entity_list_folder_id: row.entity_list_folder_id,
+    entity_type: row.entity_type,
+    label: row.label,
+    count,
+  };
+}
+
+/** An item as GET shows it, with the path of the folder its entity lives in. */
+export function presentItem(row: ItemRow, folderPath: string): ListItem {
+  return {
+    id: row.id,
+    entityId: row.entity_id,
+    position: row.position,
+    label: row.label,
+    attrib: row.attrib,
+    data: row.data,
+    tags: row.tags,
+    folderPath,
+    createdBy: row.created_by,
+    updatedBy: row.updated_by,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+/** A whole list as GET shows it. data.count is the item count, as AYON keeps it there. */
+export function presentList(row: ListRow, items: ListItem[], count: number, level: Level): EntityList {
+  return {
+    id: row.id,
+    entityListType: row.entity_list_type,
+    entityListFolderId: row.entity_list_folder_id,
+    entityType: row.entity_type,
+    label: row.label,
+    access: row.access,
+    attrib: row.attrib,
+    data: { ...row.data, count },
+    template: row.template,
+    tags: row.tags,
+    items,
+    owner: row.owner,
+    createdBy: row.created_by,
+    updatedBy: row.updated_by,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    active: row.active,
+    accessLevel: level,
+  };
+}
