@@ -305,4 +305,6 @@ export interface LinkDirectory {
 export interface TeamDirectory {
   /** Names of the project's teams that list the user as a member (user names compared regardless of case). */
   teamsOf(projectName: string, userName: string): Promise<string[]>;
+  /** Names of everyone in at least one of the project's teams, as stored. */
+  members(projectName: string): Promise<string[]>;
 }

@@ -14,7 +14,10 @@ export default defineAddon({
   migrations: { project: projectMigrations },
   async setup(ctx) {
     const teams = new TeamService(ctx.db, ctx.events, ctx.projects.schemaName);
-    ctx.provide('teams', { teamsOf: (projectName, userName) => teams.teamsOf(projectName, userName) });
+    ctx.provide('teams', {
+      teamsOf: (projectName, userName) => teams.teamsOf(projectName, userName),
+      members: (projectName) => teams.members(projectName),
+    });
     await ctx.app.register(teamRoutes(teams, ctx.use('projects')));
   },
 });

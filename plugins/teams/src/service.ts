@@ -58,6 +58,18 @@ export class TeamService {
       .map((row) => row.name);
   }
 
+  /** Names of everyone in at least one of the project's teams (each user once). */
+  async members(projectName: string): Promise<string[]> {
+    const rows: Row[] = await this.teams(this.db, projectName)
+      .selectFrom('teams')
+      .select(['name', 'members'])
+      .execute();
+    const byName = new Map(
+      rows.flatMap((row) => row.members.map((m) => [m.name.toLowerCase(), m.name] as const)),
+    );
+    return [...byName.values()];
+  }
+
   async list(projectName: string, showMembers: boolean) {
     const rows: Row[] = await this.teams(this.db, projectName)
       .selectFrom('teams')

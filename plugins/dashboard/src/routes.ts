@@ -1,0 +1,108 @@
+import {
+  requireUser,
+  type AddonApp,
+  type AttributeLibrary,
+  type Database,
+  type ProjectDirectory,
+  type TeamDirectory,
+  type UserDirectory,
+} from '@pipewright/sdk';
+import { dailyActivity } from './activity.js';
+import { countEntities } from './entity-counts.js';
+import { countPeople } from './project-people.js';
+import { Activity, ActivityQuery, EntityCounts, Health, ProjectParams, ProjectPeople } from './schemas.js';
+import { taskHealth } from './task-health.js';
+
+export interface DashboardDeps {
+  db: Database;
+  projects: ProjectDirectory;
+  users: UserDirectory;
+  attributes: AttributeLibrary;
+  teams: TeamDirectory;
+  schemaName: (projectName: string) => string;
+}
+
+const BASE = '/api/projects/:project_name/dashboard';
+
+/** The project dashboard: read-only summaries for anyone who may use the project (404 unknown, 403 no access). */
+export function dashboardRoutes({ db, projects, users, attributes, teams, schemaName }: DashboardDeps) {
+  return async (app: AddonApp) => {
+    app.get(
+      `${BASE}/entities`,
+      {
+        schema: {
+          summary: 'Retrieve entity counts for a given project.',
+          description: 'Every entity of each type is counted, active or not.',
+          params: ProjectParams,
+          response: { 200: EntityCounts },
+        },
+      },
+      async (request) => {
+        const project = await projects.require(requireUser(request), request.params.project_name);
+        return countEntities(db, schemaName(project.name));
+      },
+    );
+
+    app.get(
+      `${BASE}/health`,
+      {
+        schema: {
+          summary: 'Task completion, overdue tasks and tasks per status',
+          description:
+            "A task is completed when its status's state is done, and overdue when it is not and its effective " +
+            'endDate has passed. Storage usage is not measured yet and answers 0.',
+          params: ProjectParams,
+          response: { 200: Health },
+        },
+      },
+      async (request) => {
+        const project = await projects.require(requireUser(request), request.params.project_name);
+        const inheritable = await attributes.inheritable('task');
+        return taskHealth(db, {
+          schema: schemaName(project.name),
+          doneStatuses: project.statuses
+            .filter((status) => status.state === 'done')
+            .map((status) => status.name),
+          endDateInherits: inheritable.includes('endDate'),
+          projectEndDate: project.attrib.endDate,
+          now: new Date(),
+        });
+      },
+    );
+
+    app.get(
+      `${BASE}/activity`,
+      {
+        schema: {
+          summary: 'Changes to the project per day',
+          description:
+            'Entity events (entity.*) per UTC day over the last `days` days, oldest first, scaled so the busiest ' +
+            'day is at most 100.',
+          params: ProjectParams,
+          querystring: ActivityQuery,
+          response: { 200: Activity },
+        },
+      },
+      async (request) => {
+        const project = await projects.require(requireUser(request), request.params.project_name);
+        return { activity: await dailyActivity(db, project.name, request.query.days) };
+      },
+    );
+
+    app.get(
+      `${BASE}/users`,
+      {
+        schema: {
+          summary: 'Team sizes, users with access and users per access group',
+          params: ProjectParams,
+          response: { 200: ProjectPeople },
+        },
+      },
+      async (request) => {
+        const project = await projects.require(requireUser(request), request.params.project_name);
+        const [all, members] = await Promise.all([users.list(), teams.members(project.name)]);
+        return countPeople(all, project.name, new Set(members.map((name) => name.toLowerCase())));
+      },
+    );
+  };
+}
