@@ -13,6 +13,8 @@ export interface WriteRequest {
   path?: Record<string, string>;
   body?: unknown;
   headers?: Record<string, string>;
+  /** The success status, for a route that documents several (else its lowest documented 2xx). */
+  status?: number;
 }
 
 /** What the scenarios share: the core, the callers' tokens and the fixtures made for the reads. */
@@ -129,6 +131,42 @@ async function newBundle(ctx: MatrixContext, extra: Record<string, unknown> = {}
   return name;
 }
 
+/** A folder list the administrator made and shared with everyone at this level (10 read, 20 items, 30 all). */
+async function sharedList(
+  ctx: MatrixContext,
+  level: number,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  return (
+    await asAdmin(ctx, 'POST', `${P}/lists`, {
+      entityType: 'folder',
+      label: fresh('list'),
+      access: { __everyone__: level },
+      ...extra,
+    })
+  ).id;
+}
+
+/** A list at level 20 holding the probe folder, and the id of that item. */
+async function listWithItem(ctx: MatrixContext): Promise<Record<string, string>> {
+  const list = await sharedList(ctx, 20, { items: [{ entityId: ctx.fixtures.folder_id }] });
+  const item = (await asAdmin(ctx, 'GET', `${P}/lists/${list}`)).items[0].id;
+  return { entity_list_id: list, entity_list_item_id: item };
+}
+
+/** Made with the caller's own token where the caller may, else by the administrator. */
+async function asCallerOrAdmin(
+  ctx: MatrixContext,
+  caller: Caller,
+  url: string,
+  body: unknown,
+): Promise<string> {
+  const own = await ctx.core.request('POST', url, { token: ctx.tokens[caller], body });
+  return own.status < 300 ? own.body.id : (await asAdmin(ctx, 'POST', url, body)).id;
+}
+
+const overview = { view_type: 'overview' };
+
 export const WRITES: Record<string, Scenario> = {
   'POST /api/addons/{addon_name}/{addon_version}/settings': () => ({ body: {} }),
   'POST /api/addons/{addon_name}/{addon_version}/overrides': () => ({
@@ -159,6 +197,102 @@ export const WRITES: Record<string, Scenario> = {
       },
     };
   },
+  'POST /api/projects/{project_name}/lists': () => ({ body: { entityType: 'folder', label: fresh('list') } }),
+  'PATCH /api/projects/{project_name}/lists/{entity_list_id}': async (_c, ctx) => ({
+    path: { entity_list_id: await sharedList(ctx, 30) },
+    body: { label: fresh('renamed') },
+  }),
+  'DELETE /api/projects/{project_name}/lists/{entity_list_id}': async (_c, ctx) => ({
+    path: { entity_list_id: await sharedList(ctx, 30) },
+  }),
+  'PUT /api/projects/{project_name}/lists/{entity_list_id}/attributes': async (_c, ctx) => ({
+    path: { entity_list_id: await sharedList(ctx, 30) },
+    body: [{ name: 'reviewNote', data: { type: 'string' } }],
+  }),
+  'POST /api/projects/{project_name}/lists/{entity_list_id}/materialize': async (_c, ctx) => ({
+    path: {
+      entity_list_id: await sharedList(ctx, 30, { template: { folderIds: [ctx.fixtures.folder_id] } }),
+    },
+  }),
+  'POST /api/projects/{project_name}/lists/{entity_list_id}/items': async (_c, ctx) => ({
+    path: { entity_list_id: await sharedList(ctx, 20) },
+    body: { entityId: ctx.fixtures.folder_id },
+  }),
+  'PATCH /api/projects/{project_name}/lists/{entity_list_id}/items/{entity_list_item_id}': async (
+    _c,
+    ctx,
+  ) => ({
+    path: await listWithItem(ctx),
+    body: { label: 'x' },
+  }),
+  'DELETE /api/projects/{project_name}/lists/{entity_list_id}/items/{entity_list_item_id}': async (
+    _c,
+    ctx,
+  ) => ({
+    path: await listWithItem(ctx),
+  }),
+  'PATCH /api/projects/{project_name}/lists/{list_id}/items': async (_c, ctx) => ({
+    path: { list_id: await sharedList(ctx, 20) },
+    body: { mode: 'merge', items: [{ entityId: ctx.fixtures.folder_id }] },
+  }),
+  'POST /api/projects/{project_name}/lists/{entity_list_id}/order': async (_c, ctx) => {
+    const list = await sharedList(ctx, 20, {
+      items: [{ entityId: ctx.fixtures.folder_id }, { entityId: ctx.fixtures.folder_id }],
+    });
+    const items = (await asAdmin(ctx, 'GET', `${P}/lists/${list}`)).items as { id: string }[];
+    return { path: { entity_list_id: list }, body: { order: items.map((item) => item.id).reverse() } };
+  },
+  'POST /api/projects/{project_name}/entityListFolders': () => ({ body: { label: fresh('lf') } }),
+  'POST /api/projects/{project_name}/entityListFolders/order': async (_c, ctx) => ({
+    body: { order: [(await asAdmin(ctx, 'POST', `${P}/entityListFolders`, { label: fresh('lf') })).id] },
+  }),
+  'PATCH /api/projects/{project_name}/entityListFolders/{folder_id}': async (caller, ctx) => ({
+    path: { folder_id: await asCallerOrAdmin(ctx, caller, `${P}/entityListFolders`, { label: fresh('lf') }) },
+    body: { label: fresh('lf') },
+  }),
+  'DELETE /api/projects/{project_name}/entityListFolders/{folder_id}': async (caller, ctx) => ({
+    path: { folder_id: await asCallerOrAdmin(ctx, caller, `${P}/entityListFolders`, { label: fresh('lf') }) },
+  }),
+  'POST /api/views/{view_type}': () => ({
+    path: overview,
+    body: { label: 'probe', working: false, settings: {} },
+    // A new view; 200 is for saving over one's working view.
+    status: 201,
+  }),
+  'POST /api/views/{view_type}/default': async (_c, ctx) => ({
+    path: overview,
+    body: {
+      viewId: (
+        await asAdmin(ctx, 'POST', '/api/views/overview', {
+          label: fresh('view'),
+          working: false,
+          visibility: 'public',
+          settings: {},
+        })
+      ).id,
+    },
+  }),
+  'PATCH /api/views/{view_type}/{view_id}': async (caller, ctx) => ({
+    path: {
+      ...overview,
+      view_id: await asCallerOrAdmin(ctx, caller, '/api/views/overview', {
+        label: fresh('view'),
+        working: false,
+        settings: {},
+      }),
+    },
+    body: { label: 'renamed' },
+  }),
+  'DELETE /api/views/{view_type}/{view_id}': async (caller, ctx) => ({
+    path: {
+      ...overview,
+      view_id: await asCallerOrAdmin(ctx, caller, '/api/views/overview', {
+        label: fresh('view'),
+        working: false,
+        settings: {},
+      }),
+    },
+  }),
   'POST /api/bundles': () => ({ body: { name: fresh('matrix_bundle') } }),
   'POST /api/bundles/check': () => ({ body: { name: fresh('matrix_check') } }),
   'POST /api/bundles/{bundle_name}': async (_c, ctx) => ({

@@ -45,6 +45,39 @@ const admitted: Record<Rule, Caller[]> = {
 
 /** "METHOD path" (as /openapi.json spells it) to its rule; every route must be listed. */
 const RULES: Record<string, Rule> = {
+  // Entity lists: any project user may create one and make list folders; the list's own access levels decide
+  // the rest, and the probes share each list with everyone at the level the route needs.
+  'POST /api/projects/{project_name}/lists': 'project',
+  'GET /api/projects/{project_name}/lists/{entity_list_id}': 'project',
+  'PATCH /api/projects/{project_name}/lists/{entity_list_id}': 'project',
+  'DELETE /api/projects/{project_name}/lists/{entity_list_id}': 'project',
+  'GET /api/projects/{project_name}/lists/{entity_list_id}/attributes': 'project',
+  'PUT /api/projects/{project_name}/lists/{entity_list_id}/attributes': 'project',
+  'GET /api/projects/{project_name}/lists/{entity_list_id}/entities': 'project',
+  'POST /api/projects/{project_name}/lists/{entity_list_id}/items': 'project',
+  'PATCH /api/projects/{project_name}/lists/{entity_list_id}/items/{entity_list_item_id}': 'project',
+  'DELETE /api/projects/{project_name}/lists/{entity_list_id}/items/{entity_list_item_id}': 'project',
+  'PATCH /api/projects/{project_name}/lists/{list_id}/items': 'project',
+  'POST /api/projects/{project_name}/lists/{entity_list_id}/materialize': 'project',
+  'POST /api/projects/{project_name}/lists/{entity_list_id}/order': 'project',
+  'GET /api/projects/{project_name}/entityListFolders': 'project',
+  'POST /api/projects/{project_name}/entityListFolders': 'project',
+  'POST /api/projects/{project_name}/entityListFolders/order': 'project',
+  'PATCH /api/projects/{project_name}/entityListFolders/{folder_id}': 'project',
+  'DELETE /api/projects/{project_name}/entityListFolders/{folder_id}': 'project',
+  // Views belong to their owner; anyone logged in keeps their own.
+  'GET /api/views/{view_type}': 'user',
+  'POST /api/views/{view_type}': 'user',
+  'GET /api/views/{view_type}/working': 'user',
+  'GET /api/views/{view_type}/default': 'user',
+  'POST /api/views/{view_type}/default': 'user',
+  'GET /api/views/{view_type}/{view_id}': 'user',
+  'PATCH /api/views/{view_type}/{view_id}': 'user',
+  'DELETE /api/views/{view_type}/{view_id}': 'user',
+  'GET /api/projects/{project_name}/dashboard/entities': 'project',
+  'GET /api/projects/{project_name}/dashboard/health': 'project',
+  'GET /api/projects/{project_name}/dashboard/users': 'project',
+  'GET /api/projects/{project_name}/dashboard/activity': 'project',
   'POST /api/auth/login': 'public',
   'GET /api/auth/sessions': 'user',
   'POST /api/auth/sessions': 'admin',
@@ -339,6 +372,9 @@ const NOT_200: Record<string, number> = {
   'GET /api/projects/{project_name}/versions/{version_id}/thumbnail': 203,
   'GET /api/projects/{project_name}/workfiles/{workfile_id}/thumbnail': 203,
   'GET /api/projects/{project_name}/tasks/{task_id}/thumbnail': 203,
+  // Nobody has a working view or chose a default.
+  'GET /api/views/{view_type}/working': 404,
+  'GET /api/views/{view_type}/default': 404,
 };
 
 /** Path parameter name to a real target, made in beforeAll. */
@@ -373,11 +409,13 @@ beforeAll(async () => {
       'auth',
       'bundles',
       'connect',
+      'dashboard',
       'desktop',
       'entities',
       'events',
       'graphql',
       'links',
+      'lists',
       'market',
       'onboarding',
       'projects',
@@ -389,6 +427,7 @@ beforeAll(async () => {
       'teams',
       'thumbnails',
       'users',
+      'views',
       'webapp',
       'websocket',
     ],
@@ -496,6 +535,19 @@ beforeAll(async () => {
       })
     ).status,
   ).toBe(201);
+  fixtures.entity_list_id = await make(`${P}/lists`, {
+    entityType: 'folder',
+    label: 'probe_list',
+    access: { __everyone__: 10 },
+    items: [{ entityId: fixtures.folder_id }],
+  });
+  fixtures.view_type = 'overview';
+  fixtures.view_id = await make('/api/views/overview', {
+    label: 'probe',
+    working: false,
+    visibility: 'public',
+    settings: {},
+  });
   fixtures.event_id = (
     await core.request('POST', '/api/events', { token: tokens.admin, body: { topic: 'probe.event' } })
   ).body.id;
@@ -581,9 +633,7 @@ describe('permission matrix', () => {
           method === 'GET'
             ? (NOT_200[key] ?? 200)
             : write
-              ? Number.isFinite(documented)
-                ? documented
-                : 200
+              ? (write.status ?? (Number.isFinite(documented) ? documented : 200))
               : WRITES_WITHOUT_SUCCESS[key];
         const expected = admitted[rule].includes(caller)
           ? admittedStatus
