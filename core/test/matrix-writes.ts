@@ -29,6 +29,11 @@ export const PNG = Buffer.from(
   'base64',
 );
 const png = { body: PNG, headers: { 'content-type': 'image/png' } };
+/** A project file upload: the bytes and the headers naming them. */
+export const pngFile = (name: string) => ({
+  body: PNG,
+  headers: { 'content-type': 'image/png', 'x-file-name': name },
+});
 
 type Scenario = (caller: Caller, ctx: MatrixContext) => Promise<WriteRequest> | WriteRequest;
 
@@ -196,6 +201,11 @@ export const WRITES: Record<string, Scenario> = {
         targetVariant: 'staging',
       },
     };
+  },
+  'POST /api/projects/{project_name}/files': () => pngFile('probe.png'),
+  'DELETE /api/projects/{project_name}/files/{file_id}': async (_c, ctx) => {
+    const upload = pngFile('doomed.png');
+    return { path: { file_id: (await asAdmin(ctx, 'POST', `${P}/files`, upload.body, upload.headers)).id } };
   },
   'POST /api/projects/{project_name}/lists': () => ({ body: { entityType: 'folder', label: fresh('list') } }),
   'PATCH /api/projects/{project_name}/lists/{entity_list_id}': async (_c, ctx) => ({

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Type, defineAddon, newId, type UserDirectory } from '@pipewright/sdk';
 import { bootTestCore, type TestCore } from '../src/testing.js';
-import { WRITES, WRITES_WITHOUT_SUCCESS, type Caller } from './matrix-writes.js';
+import { WRITES, WRITES_WITHOUT_SUCCESS, pngFile, type Caller } from './matrix-writes.js';
 
 // Every route of every internal addon, as /openapi.json lists it, against seven callers. Who may call a route is
 // written down here, route by route (RULES), independently of the code: a caller the rule refuses must get exactly
@@ -45,6 +45,14 @@ const admitted: Record<Rule, Caller[]> = {
 
 /** "METHOD path" (as /openapi.json spells it) to its rule; every route must be listed. */
 const RULES: Record<string, Rule> = {
+  // Project files: project users upload and read; the uploader (here the administrator) or a manager deletes.
+  'POST /api/projects/{project_name}/files': 'project',
+  'GET /api/projects/{project_name}/files/{file_id}': 'project',
+  'GET /api/projects/{project_name}/files/{file_id}/payload': 'project',
+  'GET /api/projects/{project_name}/files/{file_id}/info': 'project',
+  'GET /api/projects/{project_name}/files/{file_id}/thumbnail': 'project',
+  'GET /api/projects/{project_name}/files/{file_id}/still': 'project',
+  'DELETE /api/projects/{project_name}/files/{file_id}': 'manager',
   // Entity lists: any project user may create one and make list folders; the list's own access levels decide
   // the rest, and the probes share each list with everyone at the level the route needs.
   'POST /api/projects/{project_name}/lists': 'project',
@@ -372,6 +380,8 @@ const NOT_200: Record<string, number> = {
   'GET /api/projects/{project_name}/versions/{version_id}/thumbnail': 203,
   'GET /api/projects/{project_name}/workfiles/{workfile_id}/thumbnail': 203,
   'GET /api/projects/{project_name}/tasks/{task_id}/thumbnail': 203,
+  // The file itself is sent on to its payload.
+  'GET /api/projects/{project_name}/files/{file_id}': 302,
   // Nobody has a working view or chose a default.
   'GET /api/views/{view_type}/working': 404,
   'GET /api/views/{view_type}/default': 404,
@@ -413,6 +423,7 @@ beforeAll(async () => {
       'desktop',
       'entities',
       'events',
+      'files',
       'graphql',
       'links',
       'lists',
@@ -535,6 +546,10 @@ beforeAll(async () => {
       })
     ).status,
   ).toBe(201);
+  const file = pngFile('probe.png');
+  fixtures.file_id = (
+    await core.request('POST', `${P}/files`, { token: tokens.admin, body: file.body, headers: file.headers })
+  ).body.id;
   fixtures.entity_list_id = await make(`${P}/lists`, {
     entityType: 'folder',
     label: 'probe_list',

@@ -3,6 +3,7 @@ export * from './addon.js';
 export * from './bundles.js';
 export * from './errors.js';
 export * from './events.js';
+export * from './files.js';
 export * from './ids.js';
 export * from './merge.js';
 export * from './request.js';

@@ -104,4 +104,5 @@ export interface ServiceMap {
   bundles: BundleDirectory;
   settings: AddonSettings;
   teams: TeamDirectory;
+  files: import('./files.js').ProjectFiles;
 }
