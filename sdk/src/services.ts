@@ -3,6 +3,7 @@ import type { Database, DatabaseTransaction } from './addon.js';
 import type { AccessControl } from './access.js';
 import type { BundleDirectory } from './bundles.js';
 import type { AddonSettings } from './settings.js';
+import type { ProjectFiles } from './files.js';
 import type { RequestUser } from './request.js';
 import type {
   AnatomyPresets,
@@ -104,5 +105,5 @@ export interface ServiceMap {
   bundles: BundleDirectory;
   settings: AddonSettings;
   teams: TeamDirectory;
-  files: import('./files.js').ProjectFiles;
+  files: ProjectFiles;
 }
