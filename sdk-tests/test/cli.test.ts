@@ -116,6 +116,10 @@ describe('pipewright addon', () => {
     });
     expect(test.output).toContain('2 passed');
     expect(test.code).toBe(0);
+    // And it type-checks as written, screens included.
+    const tsc = await run(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], addonDir);
+    expect(tsc.output).toBe('');
+    expect(tsc.code).toBe(0);
   }, 120_000);
 
   it('build and package make the zip a server installs', async () => {

@@ -45,7 +45,7 @@ export default defineAddon({
         .insertInto(VISITS)
         .values({ user_name: user.name, visits: 1 })
         .onConflict((conflict) =>
-          conflict.column('user_name').doUpdateSet({ visits: (eb) => eb(`${VISITS}.visits`, '+', 1) }),
+          conflict.column('user_name').doUpdateSet((eb) => ({ visits: eb(`${VISITS}.visits`, '+', 1) })),
         )
         .returning('visits')
         .executeTakeFirstOrThrow();
