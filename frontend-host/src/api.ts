@@ -1,20 +1,16 @@
-// Every call to the server goes through here: it adds the session token and notices when the session is gone.
+import { createClient, type PipewrightClient, type ResponseData } from '@pipewright/sdk/client';
+
+// Every call to the server goes through a client of the sdk: the shell's own calls and, through ScreenProps.client,
+// every screen's. Its fetch notices when the server no longer accepts the session.
 
 const TOKEN_KEY = 'pipewright.token';
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export function getToken(): string | null {
+/** The session token this browser keeps, or null when nobody is logged in. */
+function getToken(): string | null {
   return localStorage.getItem(TOKEN_KEY);
 }
 
+/** Keep (or, with null, forget) the session token. */
 export function setToken(token: string | null): void {
   if (token) localStorage.setItem(TOKEN_KEY, token);
   else localStorage.removeItem(TOKEN_KEY);
@@ -23,75 +19,36 @@ export function setToken(token: string | null): void {
 type ExpiryListener = () => void;
 let onSessionExpired: ExpiryListener = () => {};
 
-/** The shell listens here so any 401, from any screen, returns the user to the login page. */
+/** The shell listens here so any 401, from the shell or any screen, returns the user to the login page. */
 export function setSessionExpiredListener(listener: ExpiryListener): void {
   onSessionExpired = listener;
 }
 
-async function errorFrom(response: Response): Promise<ApiError> {
-  let detail = `${response.status} ${response.statusText}`;
-  try {
-    const body = await response.json();
-    if (typeof body?.detail === 'string') detail = body.detail;
-  } catch {
-    // Not JSON (a proxy's error page): the status line is all there is.
+/**
+ * fetch for the session's client. A 401 to a request that carried the current token means the session ended on
+ * the server. Without a token a 401 is a wrong password on the login form; with an older token, an answer to a
+ * request sent before the user logged in again, which must not end the new session.
+ */
+async function sessionFetch(request: Request): Promise<Response> {
+  const sent = request.headers.get('authorization');
+  const response = await fetch(request);
+  const current = getToken();
+  if (response.status === 401 && current && sent === `Bearer ${current}`) {
+    setToken(null);
+    onSessionExpired();
   }
-  return new ApiError(response.status, detail);
+  return response;
 }
 
-/** Call the API; throws ApiError on a non-2xx answer. A 401 with a token means the session ended. */
-export async function api<T = unknown>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const headers: Record<string, string> = {};
-  const token = getToken();
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(path, {
-    method: init.method ?? 'GET',
-    headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  if (!response.ok) {
-    const error = await errorFrom(response);
-    // Without a token a 401 is just a wrong password on the login form, not an expired session.
-    if (response.status === 401 && token) {
-      setToken(null);
-      onSessionExpired();
-    }
-    throw error;
-  }
-  if (response.status === 204) return undefined as T;
-  const type = response.headers.get('content-type') ?? '';
-  return (type.includes('json') ? await response.json() : await response.text()) as T;
+/** A client for the stored session (none: only public routes such as /api/info and login answer). */
+export function sessionClient(): PipewrightClient {
+  return createClient({ baseUrl: location.origin, token: getToken() ?? undefined, fetch: sessionFetch });
 }
 
-export interface User {
-  name: string;
-  attrib?: { fullName?: string | null; email?: string | null };
-  data?: { isAdmin?: boolean; isManager?: boolean };
-}
-
-export interface ServerInfo {
-  motd: string | null;
-  version: string;
-  noAdminUser: boolean;
-  onboarding?: boolean;
-  user?: User;
-}
-
-export interface Project {
-  name: string;
-  code: string;
-  active: boolean;
-}
-
-export interface FrontendModule {
-  addonName: string;
-  addonVersion: string;
-  modules: Record<string, string[]>;
-}
-
-export interface LoginAnswer {
-  detail: string;
-  token: string;
-  user: User;
-}
+export type User = ResponseData<'get', '/api/users/me'> & {
+  attrib: { fullName?: string | null };
+  data: { isAdmin?: boolean; isManager?: boolean };
+};
+export type ServerInfo = ResponseData<'get', '/api/info'>;
+export type Project = ResponseData<'get', '/api/projects'>['projects'][number];
+export type LoginAnswer = ResponseData<'post', '/api/auth/login'>;

@@ -1,7 +1,9 @@
 import { Component, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import type { PipewrightClient, ResponseData } from '@pipewright/sdk/client';
 import type { ScreenProps, ScreenUser } from '@pipewright/sdk/screen';
-import { api, type FrontendModule } from './api';
+
+type FrontendModule = ResponseData<'get', '/api/frontendModules'>[number];
 
 /** Where a screen sits in the navigation: inside the chosen project, among the admin areas, or in the main list. */
 export type NavGroup = 'main' | 'project' | 'settings';
@@ -26,13 +28,7 @@ interface ScopeOptions {
   module?: unknown;
 }
 
-interface AddonListAnswer {
-  addons: {
-    name: string;
-    title: string;
-    versions: Record<string, { frontendScopes?: Record<string, ScopeOptions> }>;
-  }[];
-}
+type AddonListAnswer = ResponseData<'get', '/api/addons'>;
 
 const GROUP_OF_SCOPE: Record<string, NavGroup> = { project: 'project', settings: 'settings' };
 
@@ -98,11 +94,11 @@ function chosenModule(module: unknown, remotes: [string, string[]][]): [string, 
  * Ask the server which remotes the running addons expose (and in which scopes), and register them with the
  * federation runtime. The manifest (not remoteEntry.js) is the entry, since the entry file's name carries a hash.
  */
-export async function addonPages(user: ScreenUser): Promise<AddonPage[]> {
+export async function addonPages(client: PipewrightClient, user: ScreenUser): Promise<AddonPage[]> {
   const [modules, catalog] = await Promise.all([
-    api<FrontendModule[]>('/api/frontendModules'),
+    client.GET('/api/frontendModules'),
     // Scopes only place screens in the navigation: without them every screen still works from the main list.
-    api<AddonListAnswer>('/api/addons').catch(() => ({ addons: [] }) as AddonListAnswer),
+    client.GET('/api/addons').catch((): AddonListAnswer => ({ addons: [] })),
   ]);
   const addons = new Map(catalog.addons.map((addon) => [addon.name, addon]));
   const pages: AddonPage[] = [];
@@ -114,7 +110,7 @@ export async function addonPages(user: ScreenUser): Promise<AddonPage[]> {
         entry: `/addons/${module.addonName}/${module.addonVersion}/frontend/mf-manifest.json`,
       });
     const addon = addons.get(module.addonName);
-    const scopes = addon?.versions[module.addonVersion]?.frontendScopes ?? {};
+    const scopes: Record<string, ScopeOptions> = addon?.versions[module.addonVersion]?.frontendScopes ?? {};
     pages.push(...pagesOfAddon(module, scopes, addon?.title || capitalised(module.addonName), user));
   }
   // force: after an addon upgrade the same remote name points at a new version's manifest.
@@ -174,6 +170,7 @@ class RemoteBoundary extends Component<{ name: string; children: ReactNode }, { 
   }
 }
 
+/** One addon screen in the content area: loaded on first use, handed the ScreenProps, failing in its own box. */
 export function RemotePage({
   page,
   screen,

@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
 import { Type, defineAddon } from '@pipewright/sdk';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { openBrowser, screenshot, type BrowserSession } from './browser';
+import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
 
 // The administration screens (events, users, addons) in the built app, in chromium, against a real server: what an
 // administrator does with them, checked through the API behind them.
@@ -129,8 +128,7 @@ beforeAll(async () => {
     ],
     extraAddons: [settingsProbe],
   });
-  await core.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(core.app.server.address() as AddressInfo).port}`;
+  base = await serve(core);
   const initialized = await core.request('POST', '/api/onboarding/initialize', {
     body: { adminName: ADMIN.name, adminPassword: ADMIN.password },
   });
@@ -141,10 +139,7 @@ beforeAll(async () => {
   page = session.page;
 }, 120_000);
 
-afterAll(async () => {
-  await session?.close();
-  await core?.close();
-});
+afterAll(() => closeAll(session, core));
 
 describe('the administration screens', () => {
   it('log in through the form', async () => {

@@ -1,27 +1,17 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { importAddon } from '@pipewright/core';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
+import { closeAll, openBrowser, serve, type BrowserSession } from './browser';
 
 // The built app in a real browser against a real server on a real port: what a studio's staff would see.
 const here = dirname(fileURLToPath(import.meta.url));
 const fixtures = join(here, 'fixtures');
 const ADMIN = { name: 'admin', password: 'a strong password' };
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 function buildSampleRemote() {
   const cwd = join(fixtures, 'sample-remote', 'frontend');
@@ -37,11 +27,8 @@ function buildSampleRemote() {
 
 let core: TestCore;
 let base: string;
-let browser: Browser;
-let context: BrowserContext;
+let session: BrowserSession;
 let page: Page;
-const foreignRequests: string[] = [];
-const pageErrors: string[] = [];
 
 beforeAll(async () => {
   expect(existsSync(resolve(here, '../dist/index.html'))).toBe(true);
@@ -52,27 +39,14 @@ beforeAll(async () => {
       ['sample-remote', 'broken-remote'].map((name) => importAddon(join(fixtures, name), false)),
     ),
   });
-  await core.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(core.app.server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
-  context = await browser.newContext();
-  // Everything the app needs comes from its own server; anything else is recorded and refused.
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith(`${base}/`)) return route.continue();
-    foreignRequests.push(url);
-    return route.abort();
-  });
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  // Uncaught errors in the page (a remote built for Node, a shell bug) fail the last test instead of hiding.
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  base = await serve(core);
+  // Everything the app needs comes from its own server; anything else is recorded and refused. Uncaught errors in
+  // the page (a remote built for Node, a shell bug) fail the last test instead of hiding.
+  session = await openBrowser(base);
+  page = session.page;
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await core?.close();
-});
+afterAll(() => closeAll(session, core));
 
 async function apiToken(): Promise<string> {
   const login = await core.request('POST', '/api/auth/login', { body: ADMIN });
@@ -216,7 +190,7 @@ describe('the web app', () => {
   });
 
   it('never asked anything of a host other than its own server, and threw no uncaught error', () => {
-    expect(foreignRequests).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    expect(session.foreignRequests).toEqual([]);
+    expect(session.pageErrors).toEqual([]);
   });
 });

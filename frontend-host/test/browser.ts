@@ -1,7 +1,9 @@
 import { mkdir } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { TestCore } from '@pipewright/core/testing';
 
 // What every end-to-end test of the web app shares: Debian's chromium, a page that may talk to its own server
 // only, uncaught page errors collected, and screenshots saved as test artifacts.
@@ -32,6 +34,12 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
+/** Let the server under test listen on a free local port; its base URL, e.g. http://127.0.0.1:41234. */
+export async function serve(core: TestCore): Promise<string> {
+  await core.app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(core.app.server.address() as AddressInfo).port}`;
+}
+
 /** Chromium with one page that may only reach `base` (the server under test). */
 export async function openBrowser(base: string): Promise<BrowserSession> {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
@@ -48,6 +56,11 @@ export async function openBrowser(base: string): Promise<BrowserSession> {
   page.setDefaultTimeout(10_000);
   page.on('pageerror', (error) => pageErrors.push(error.message));
   return { browser, context, page, foreignRequests, pageErrors, close: () => browser.close() };
+}
+
+/** Close what a test file opened, in order (the browser before the server), skipping what never started. */
+export async function closeAll(...opened: ({ close(): Promise<unknown> } | undefined)[]): Promise<void> {
+  for (const thing of opened) await thing?.close();
 }
 
 /** Save a full-page screenshot as test-artifacts/{name}.png. */

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { openBrowser, screenshot, type BrowserSession } from './browser';
+import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
 
 // A studio's first day, in the built app on a fresh server: the administrator is created, a project is made from
 // the default anatomy, its first sequence, shot and task are created in the overview, and an attribute set on the
@@ -42,15 +41,13 @@ beforeAll(async () => {
       'thumbnails',
     ],
   });
-  await core.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(core.app.server.address() as AddressInfo).port}`;
+  base = await serve(core);
   session = await openBrowser(base);
   page = session.page;
 }, 120_000);
 
 afterAll(async () => {
-  await session?.close();
-  await core?.close();
+  await closeAll(session, core);
   if (Object.keys(timings).length) console.log(`overview with ${BIG_FOLDERS} folders (ms):`, timings);
 });
 
@@ -168,7 +165,7 @@ describe('production in the web app', () => {
     await firstColor.fill('reddish');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('alert').filter({ hasText: 'Nothing was saved' }).waitFor();
-    await statuses.locator('.pwp-field-error').first().waitFor();
+    await statuses.locator('.pw-field-error').first().waitFor();
     await page.getByRole('tab', { name: /Statuses.*1 to fix/ }).waitFor();
 
     await firstColor.fill('#ff3366');
@@ -373,6 +370,26 @@ describe('production in the web app', () => {
     expect(names).toEqual(['sq010', 'sh010']);
     await page.getByRole('button', { name: 'Back to the hierarchy' }).click();
     await gridRow('sq010').waitFor();
+  });
+
+  it('returns to the login page when the session ends on the server while the overview is open', async () => {
+    await gridRow('sq010').waitFor();
+    const overview = page.url();
+    const browserToken = await page.evaluate(() => localStorage.getItem('pipewright.token'));
+    expect((await core.request('POST', '/api/auth/logout', { token: browserToken! })).status).toBe(200);
+    // The screen cannot know yet: its next call to the server (reading the folders again) is answered 401, and the
+    // shell, told by the client it handed the screen, asks for a login.
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByText('Your session has ended. Please log in again.').waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('pipewright.token'))).toBeNull();
+    await screenshot(page, 'session-ended');
+
+    await page.getByLabel('User name').fill(ADMIN.name);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    // Back where they were: the same screen, in the same project.
+    await gridRow('sq010').waitFor();
+    expect(page.url()).toBe(overview);
   });
 
   it(`opens a project of ${BIG_FOLDERS.toLocaleString('en')} folders, scrolls to its end and stays responsive`, async () => {

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
-import { api, type Project } from '../api';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import { messageOf } from '@pipewright/sdk/ui';
+import type { Project } from '../api';
 import type { AddonPage } from '../remotes';
 import { navigate } from './router';
 
@@ -8,10 +10,12 @@ import { navigate } from './router';
  * with none yet, the way to the screen that creates one.
  */
 export function ChooseProject({
+  client,
   screen,
   pages,
   onChoose,
 }: {
+  client: PipewrightClient;
   screen: string;
   pages: AddonPage[];
   onChoose(name: string): void;
@@ -20,10 +24,11 @@ export function ChooseProject({
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    api<{ projects: Project[] }>('/api/projects?active=true')
+    client
+      .GET('/api/projects', { params: { query: { active: true } } })
       .then((answer) => setProjects(answer.projects))
-      .catch((failure: Error) => setError(failure.message));
-  }, []);
+      .catch((failure: unknown) => setError(messageOf(failure)));
+  }, [client]);
 
   const projectsPage = pages.find((p) => p.addonName === 'projects');
   return (

@@ -1,6 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
+import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenUser } from '@pipewright/sdk/screen';
-import { getToken, type User } from '../api';
+import { messageOf } from '@pipewright/sdk/ui';
+import type { User } from '../api';
 import { addonPages, pageAt, RemotePage, type AddonPage, type NavGroup } from '../remotes';
 import { ChooseProject } from './ChooseProject';
 import { ProjectSwitcher, useCurrentProject } from './ProjectSwitcher';
@@ -13,7 +15,15 @@ function screenUser(user: User): ScreenUser {
 }
 
 /** The frame around every screen: top bar, navigation built from the addons' remotes, and the page. */
-export function Layout({ user, onLogout }: { user: User; onLogout(): void }) {
+export function Layout({
+  client,
+  user,
+  onLogout,
+}: {
+  client: PipewrightClient;
+  user: User;
+  onLogout(): void;
+}) {
   const [theme, toggleTheme] = useTheme();
   const [project, setProject] = useCurrentProject();
   const [pages, setPages] = useState<AddonPage[] | null>(null);
@@ -22,10 +32,10 @@ export function Layout({ user, onLogout }: { user: User; onLogout(): void }) {
   const who = useMemo(() => screenUser(user), [user]);
 
   useEffect(() => {
-    addonPages(who)
+    addonPages(client, who)
       .then(setPages)
-      .catch((failure: Error) => setPagesError(failure.message));
-  }, [who]);
+      .catch((failure: unknown) => setPagesError(messageOf(failure)));
+  }, [client, who]);
 
   const page = pages ? pageAt(pages, path) : undefined;
 
@@ -42,7 +52,7 @@ export function Layout({ user, onLogout }: { user: User; onLogout(): void }) {
         >
           Pipewright
         </a>
-        <ProjectSwitcher current={project} onChange={setProject} />
+        <ProjectSwitcher client={client} current={project} onChange={setProject} />
         <span className="spacer" />
         <button
           type="button"
@@ -66,9 +76,9 @@ export function Layout({ user, onLogout }: { user: User; onLogout(): void }) {
           <Home user={user} project={project} pages={pages} />
         ) : page ? (
           page.group === 'project' && !project ? (
-            <ChooseProject screen={page.label} onChoose={setProject} pages={pages ?? []} />
+            <ChooseProject client={client} screen={page.label} onChoose={setProject} pages={pages ?? []} />
           ) : (
-            <RemotePage page={page} screen={{ project, user: who, token: getToken() ?? '' }} />
+            <RemotePage page={page} screen={{ project, user: who, client, token: client.token ?? '' }} />
           )
         ) : pages ? (
           <p className="muted">There is no page at {path}. Pick one in the navigation.</p>

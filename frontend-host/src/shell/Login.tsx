@@ -1,23 +1,26 @@
-import { useState, type FormEvent } from 'react';
-import { api, type LoginAnswer, type ServerInfo } from '../api';
+import { useState } from 'react';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import { ErrorBox, useAction } from '@pipewright/sdk/ui';
+import type { LoginAnswer, ServerInfo } from '../api';
 
-export function Login({ info, message, onDone }: { info: ServerInfo; message?: string; onDone(answer: LoginAnswer): void }) {
+/** The login form, with the reason the user is here (logged out, session ended) when there is one. */
+export function Login({
+  client,
+  info,
+  message,
+  onDone,
+}: {
+  client: PipewrightClient;
+  info: ServerInfo;
+  message?: string;
+  onDone(answer: LoginAnswer): void;
+}) {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onDone(await api<LoginAnswer>('/api/auth/login', { method: 'POST', body: { name, password } }));
-    } catch (failure) {
-      setError((failure as Error).message);
-      setBusy(false);
-    }
-  };
+  const login = useAction();
+  const submit = login.submit(async () =>
+    onDone(await client.POST('/api/auth/login', { body: { name, password } })),
+  );
 
   return (
     <div className="centered">
@@ -31,19 +34,29 @@ export function Login({ info, message, onDone }: { info: ServerInfo; message?: s
         )}
         <label>
           User name
-          <input name="name" autoComplete="username" value={name} onChange={(e) => setName(e.target.value)} required autoFocus />
+          <input
+            name="name"
+            autoComplete="username"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+            autoFocus
+          />
         </label>
         <label>
           Password
-          <input name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+          <input
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+          />
         </label>
-        {error && (
-          <p className="error-box" role="alert">
-            {error}
-          </p>
-        )}
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Logging in…' : 'Log in'}
+        <ErrorBox error={login.error} />
+        <button type="submit" className="primary" disabled={login.busy}>
+          {login.busy ? 'Logging in…' : 'Log in'}
         </button>
       </form>
     </div>

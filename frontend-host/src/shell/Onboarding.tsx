@@ -1,33 +1,38 @@
-import { useState, type FormEvent } from 'react';
-import { api, type LoginAnswer } from '../api';
+import { useState } from 'react';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import { ErrorBox, useAction } from '@pipewright/sdk/ui';
 
 /** First run: nobody can log in until this form creates the administrator, who is then logged in. */
-export function Onboarding({ onDone }: { onDone(answer: LoginAnswer): void }) {
+export function Onboarding({
+  client,
+  onDone,
+}: {
+  client: PipewrightClient;
+  onDone(answer: { token: string }): void;
+}) {
   const [adminName, setAdminName] = useState('admin');
   const [adminPassword, setAdminPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onDone(await api<LoginAnswer>('/api/onboarding/initialize', { method: 'POST', body: { adminName, adminPassword } }));
-    } catch (failure) {
-      setError((failure as Error).message);
-      setBusy(false);
-    }
-  };
+  const create = useAction();
+  const submit = create.submit(async () =>
+    onDone(await client.POST('/api/onboarding/initialize', { body: { adminName, adminPassword } })),
+  );
 
   return (
     <div className="centered">
       <form className="card auth-form" onSubmit={submit} aria-label="Create the administrator">
         <h1>Welcome to Pipewright</h1>
-        <p className="muted">This server has no administrator yet. Create one to start; you will be logged in as this user.</p>
+        <p className="muted">
+          This server has no administrator yet. Create one to start; you will be logged in as this user.
+        </p>
         <label>
           Administrator name
-          <input name="adminName" autoComplete="username" value={adminName} onChange={(e) => setAdminName(e.target.value)} required />
+          <input
+            name="adminName"
+            autoComplete="username"
+            value={adminName}
+            onChange={(e) => setAdminName(e.target.value)}
+            required
+          />
         </label>
         <label>
           Password (at least 8 characters)
@@ -41,13 +46,9 @@ export function Onboarding({ onDone }: { onDone(answer: LoginAnswer): void }) {
             required
           />
         </label>
-        {error && (
-          <p className="error-box" role="alert">
-            {error}
-          </p>
-        )}
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Creating…' : 'Create administrator'}
+        <ErrorBox error={create.error} />
+        <button type="submit" className="primary" disabled={create.busy}>
+          {create.busy ? 'Creating…' : 'Create administrator'}
         </button>
       </form>
     </div>

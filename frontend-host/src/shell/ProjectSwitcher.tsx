@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
-import { api, type Project } from '../api';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import { messageOf } from '@pipewright/sdk/ui';
+import type { Project } from '../api';
 
 const PROJECT_KEY = 'pipewright.project';
 
@@ -14,29 +16,49 @@ export function useCurrentProject(): [string | null, (name: string | null) => vo
   return [project, choose];
 }
 
-export function ProjectSwitcher({ current, onChange }: { current: string | null; onChange(name: string | null): void }) {
+/** The project menu of the top bar: the active projects, read again whenever it is opened. */
+export function ProjectSwitcher({
+  client,
+  current,
+  onChange,
+}: {
+  client: PipewrightClient;
+  current: string | null;
+  onChange(name: string | null): void;
+}) {
   const [projects, setProjects] = useState<Project[] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const refresh = () =>
-    api<{ projects: Project[] }>('/api/projects')
+    client
+      .GET('/api/projects')
       .then((answer) => {
         setProjects(answer.projects.filter((p) => p.active));
         setError(null);
       })
-      .catch((failure: Error) => setError(failure.message));
+      .catch((failure: unknown) => setError(messageOf(failure)));
 
   useEffect(() => {
     void refresh();
   }, []);
 
-  if (error) return <span className="muted" title={error}>Projects unavailable</span>;
+  if (error)
+    return (
+      <span className="muted" title={error}>
+        Projects unavailable
+      </span>
+    );
   if (!projects) return <span className="muted">Loading projects…</span>;
   // A remembered project that was deleted or archived since is not offered.
   const selected = projects.some((p) => p.name === current) ? current! : '';
   return (
     // Refreshed when opened, so a project a colleague just created shows up without a reload.
-    <select aria-label="Project" value={selected} onFocus={() => void refresh()} onChange={(e) => onChange(e.target.value || null)}>
+    <select
+      aria-label="Project"
+      value={selected}
+      onFocus={() => void refresh()}
+      onChange={(e) => onChange(e.target.value || null)}
+    >
       <option value="">{projects.length ? 'Choose a project…' : 'No projects yet'}</option>
       {projects.map((p) => (
         <option key={p.name} value={p.name}>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { User } from '../api';
 
+/** The logged-in user's name in the top bar, opening a menu with the way out. */
 export function UserMenu({ user, onLogout }: { user: User; onLogout(): void }) {
   const [open, setOpen] = useState(false);
   const menu = useRef<HTMLDivElement>(null);

@@ -1,8 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import type { Api } from './api';
-import { ConfirmButton, ErrorNote } from './controls';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import { ConfirmButton, ErrorBox, type Loaded, Table, useAction } from '@pipewright/sdk/ui';
 import { followEvent, type Progress } from './follow-event';
-import type { Loaded } from './loading';
 import { deleteAddonVersion, uploadAddon, type AddonItem } from './routes';
 
 /** Versions newest first, by semantic version where they are numbers. */
@@ -12,99 +11,88 @@ export function sortedVersions(addon: AddonItem): string[] {
 
 /** What the server runs: every addon with its versions, the broken ones with why; and installing a new one. */
 export function AddonsTab({
-  api,
+  client,
   addons,
   onOpenSettings,
 }: {
-  api: Api;
+  client: PipewrightClient;
   addons: Loaded<AddonItem[]>;
   onOpenSettings(addon: string, version: string): void;
 }) {
-  const [error, setError] = useState<string | null>(null);
+  const removal = useAction();
   const list = addons.data ?? [];
   const broken = list.filter((addon) => Object.values(addon.versions).some((v) => v.isBroken));
 
   return (
-    <div className="ad-stack">
-      <InstallPanel api={api} onInstalled={addons.reload} />
+    <div className="pw-stack">
+      <InstallPanel client={client} onInstalled={addons.reload} />
       {broken.length > 0 && (
         <p className="error-box" role="alert">
           {broken.length === 1 ? 'One addon is broken' : `${broken.length} addons are broken`}: see the
           reasons below. Install a fixed version, or delete the broken one.
         </p>
       )}
-      <ErrorNote error={addons.error ?? error} />
-      <table className="ad-table" aria-label="Installed addons">
-        <thead>
-          <tr>
-            <th scope="col">Addon</th>
-            <th scope="col">Versions</th>
-            <th scope="col">Production</th>
-            <th scope="col">Staging</th>
+      <ErrorBox error={addons.error ?? removal.error} />
+      <Table label="Installed addons" columns={['Addon', 'Versions', 'Production', 'Staging']}>
+        {list.map((addon) => (
+          <tr key={addon.name} data-addon={addon.name}>
+            <td>
+              <div className="pw-strong">{addon.title}</div>
+              <div className="muted pw-small">
+                {addon.name}
+                {addon.system && ' · built in'}
+              </div>
+              {addon.description && <div className="muted pw-small">{addon.description}</div>}
+            </td>
+            <td>
+              {sortedVersions(addon).map((version) => {
+                const info = addon.versions[version]!;
+                return (
+                  <div key={version} className={info.isBroken ? 'ad-version ad-broken' : 'ad-version'}>
+                    <span className="pw-mono">{version}</span>
+                    {info.isBroken && (
+                      <span className="ad-reason"> broken: {info.reason ?? 'unknown reason'}</span>
+                    )}
+                    {info.hasSettings && !info.isBroken && (
+                      <button
+                        type="button"
+                        className="pw-link"
+                        onClick={() => onOpenSettings(addon.name, version)}
+                      >
+                        Settings
+                      </button>
+                    )}
+                    {!addon.system && (
+                      <ConfirmButton
+                        label="Delete"
+                        confirmLabel={`Delete ${addon.name} ${version}`}
+                        onConfirm={() =>
+                          void removal.run(() =>
+                            deleteAddonVersion(client, addon.name, version).then(addons.reload),
+                          )
+                        }
+                      />
+                    )}
+                  </div>
+                );
+              })}
+            </td>
+            <td className="pw-mono">
+              {addon.productionVersion ?? <span className="muted">not running</span>}
+            </td>
+            <td className="pw-mono">{addon.stagingVersion ?? <span className="muted">—</span>}</td>
           </tr>
-        </thead>
-        <tbody>
-          {list.map((addon) => (
-            <tr key={addon.name} data-addon={addon.name}>
-              <td>
-                <div className="ad-strong">{addon.title}</div>
-                <div className="muted ad-small">
-                  {addon.name}
-                  {addon.system && ' · built in'}
-                </div>
-                {addon.description && <div className="muted ad-small">{addon.description}</div>}
-              </td>
-              <td>
-                {sortedVersions(addon).map((version) => {
-                  const info = addon.versions[version]!;
-                  return (
-                    <div key={version} className={info.isBroken ? 'ad-version ad-broken' : 'ad-version'}>
-                      <span className="ad-mono">{version}</span>
-                      {info.isBroken && (
-                        <span className="ad-reason"> broken: {info.reason ?? 'unknown reason'}</span>
-                      )}
-                      {info.hasSettings && !info.isBroken && (
-                        <button
-                          type="button"
-                          className="ad-link"
-                          onClick={() => onOpenSettings(addon.name, version)}
-                        >
-                          Settings
-                        </button>
-                      )}
-                      {!addon.system && (
-                        <ConfirmButton
-                          label="Delete"
-                          confirmLabel={`Delete ${addon.name} ${version}`}
-                          onConfirm={() => {
-                            setError(null);
-                            deleteAddonVersion(api, addon.name, version)
-                              .then(addons.reload)
-                              .catch((failure: Error) => setError(failure.message));
-                          }}
-                        />
-                      )}
-                    </div>
-                  );
-                })}
-              </td>
-              <td className="ad-mono">
-                {addon.productionVersion ?? <span className="muted">not running</span>}
-              </td>
-              <td className="ad-mono">{addon.stagingVersion ?? <span className="muted">—</span>}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
     </div>
   );
 }
 
 /** Upload an addon zip and follow the install event until the addon runs (or fails, with the reason). */
-function InstallPanel({ api, onInstalled }: { api: Api; onInstalled(): void }) {
+function InstallPanel({ client, onInstalled }: { client: PipewrightClient; onInstalled(): void }) {
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const stopRef = useRef<(() => void) | null>(null);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => () => stopRef.current?.(), []);
@@ -115,8 +103,8 @@ function InstallPanel({ api, onInstalled }: { api: Api; onInstalled(): void }) {
     setError(null);
     setProgress({ status: 'uploading', description: `Uploading ${file.name}`, progress: null });
     try {
-      const eventId = await uploadAddon(api, file);
-      stopRef.current = followEvent(api, eventId, 'addon.install', (update) => {
+      const eventId = await uploadAddon(client, file);
+      stopRef.current = followEvent(client, eventId, 'addon.install', (update) => {
         setProgress(update);
         if (update.status === 'finished' || update.status === 'failed') onInstalled();
       });
@@ -124,17 +112,17 @@ function InstallPanel({ api, onInstalled }: { api: Api; onInstalled(): void }) {
       if (input.current) input.current.value = '';
     } catch (failure) {
       setProgress(null);
-      setError((failure as Error).message);
+      setError(failure);
     }
   };
 
   return (
-    <section className="ad-panel" aria-label="Install an addon">
+    <section className="pw-panel" aria-label="Install an addon">
       <h2>Install an addon</h2>
-      <p className="muted ad-small">
+      <p className="muted pw-small">
         Choose the addon’s .zip package. It runs as soon as it is installed, without restarting the server.
       </p>
-      <div className="ad-row">
+      <div className="pw-row">
         <input
           ref={input}
           type="file"
@@ -154,7 +142,7 @@ function InstallPanel({ api, onInstalled }: { api: Api; onInstalled(): void }) {
         >
           <span>{progress.description}</span>
           {running && (
-            <span className="ad-progress" role="progressbar" aria-valuenow={progress.progress ?? undefined}>
+            <span className="pw-progress" role="progressbar" aria-valuenow={progress.progress ?? undefined}>
               <span style={{ width: `${progress.progress ?? 10}%` }} />
             </span>
           )}
@@ -162,7 +150,7 @@ function InstallPanel({ api, onInstalled }: { api: Api; onInstalled(): void }) {
           {progress.status === 'failed' && <strong> Check the package and try again.</strong>}
         </div>
       )}
-      <ErrorNote error={error} />
+      <ErrorBox error={error} />
     </section>
   );
 }

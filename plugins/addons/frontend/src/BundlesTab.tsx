@@ -1,8 +1,7 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import type { Api } from './api';
+import { useEffect, useMemo, useState } from 'react';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import { ConfirmButton, ErrorBox, type Loaded, Saved, Table, useAction, useLoaded } from '@pipewright/sdk/ui';
 import { sortedVersions } from './AddonsTab';
-import { ConfirmButton, ErrorNote, Saved } from './controls';
-import { useLoaded, type Loaded } from './loading';
 import {
   checkBundle,
   createBundle,
@@ -15,6 +14,9 @@ import {
   type BundleIssue,
 } from './routes';
 
+/** The theme's badge colour of the roles that matter most. */
+const ROLE_TONE: Record<string, string> = { production: 'pw-badge-good', staging: 'pw-badge-warn' };
+
 function roleOf(bundle: Bundle): string {
   if (bundle.isProduction && bundle.isStaging) return 'Production and staging';
   if (bundle.isProduction) return 'Production';
@@ -25,31 +27,25 @@ function roleOf(bundle: Bundle): string {
 }
 
 /** Bundles: which addon versions run together. Create one from what is installed, try it as staging, promote it. */
-export function BundlesTab({ api, addons }: { api: Api; addons: Loaded<AddonItem[]> }) {
-  const bundles = useLoaded(() => listBundles(api), [api]);
+export function BundlesTab({ client, addons }: { client: PipewrightClient; addons: Loaded<AddonItem[]> }) {
+  const bundles = useLoaded(() => listBundles(client), [client]);
   const [creating, setCreating] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
+  const change = useAction();
   const [expanded, setExpanded] = useState<string | null>(null);
 
-  const act = (work: Promise<unknown>, done: string) => {
-    setError(null);
-    setSaved(null);
-    work
-      .then(() => {
-        setSaved(done);
-        bundles.reload();
-        // The production bundle decides which versions run: the addon list changes with it.
-        addons.reload();
-      })
-      .catch((failure: Error) => setError(failure.message));
-  };
+  const act = (work: Promise<unknown>, done: string) =>
+    void change.run(async () => {
+      await work;
+      bundles.reload();
+      // The production bundle decides which versions run: the addon list changes with it.
+      addons.reload();
+    }, done);
   const list = (bundles.data ?? []).slice().sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 
   return (
-    <div className="ad-stack">
-      <div className="ad-row">
-        <p className="muted ad-small ad-grow">
+    <div className="pw-stack">
+      <div className="pw-row">
+        <p className="muted pw-small pw-grow">
           The production bundle is what the studio runs. Try a new bundle as staging first, then promote it:
           its staging settings become the production settings.
         </p>
@@ -59,101 +55,88 @@ export function BundlesTab({ api, addons }: { api: Api; addons: Loaded<AddonItem
       </div>
       {creating && addons.data && (
         <NewBundleForm
-          api={api}
+          client={client}
           addons={addons.data}
           onCreated={(name) => {
             setCreating(false);
-            setSaved(`Bundle ${name} created.`);
-            bundles.reload();
-            addons.reload();
+            act(Promise.resolve(), `Bundle ${name} created.`);
           }}
         />
       )}
-      <ErrorNote error={bundles.error ?? error} />
-      <Saved message={saved} />
+      <ErrorBox error={bundles.error ?? change.error} />
+      <Saved message={change.done} />
       {bundles.data && list.length === 0 && (
         <p className="notice">
           No bundles yet: the server runs the newest version of every addon. Create a bundle to pin versions.
         </p>
       )}
       {list.length > 0 && (
-        <table className="ad-table" aria-label="Bundles">
-          <thead>
-            <tr>
-              <th scope="col">Bundle</th>
-              <th scope="col">Created</th>
-              <th scope="col">Role</th>
-              <th scope="col">Addons</th>
-              <th scope="col">Actions</th>
+        <Table label="Bundles" columns={['Bundle', 'Created', 'Role', 'Addons', 'Actions']}>
+          {list.map((bundle) => (
+            <tr
+              key={bundle.name}
+              data-bundle={bundle.name}
+              className={bundle.isArchived ? 'pw-dimmed' : undefined}
+            >
+              <td className="pw-strong">{bundle.name}</td>
+              <td>{new Date(bundle.createdAt).toLocaleString()}</td>
+              <td>
+                <span className={`pw-badge ${ROLE_TONE[roleOf(bundle).toLowerCase().split(' ')[0]!] ?? ''}`}>
+                  {roleOf(bundle)}
+                </span>
+              </td>
+              <td>
+                <button
+                  type="button"
+                  className="pw-link"
+                  aria-expanded={expanded === bundle.name}
+                  onClick={() => setExpanded(expanded === bundle.name ? null : bundle.name)}
+                >
+                  {Object.keys(bundle.addons).length} addons
+                </button>
+                {expanded === bundle.name && (
+                  <ul className="ad-versions">
+                    {Object.entries(bundle.addons).map(([name, version]) => (
+                      <li key={name}>
+                        {name} <span className="pw-mono">{version ?? 'off'}</span>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </td>
+              <td>
+                <BundleActions
+                  bundle={bundle}
+                  onStaging={() =>
+                    act(
+                      patchBundle(client, bundle.name, { isStaging: true }),
+                      `${bundle.name} is the staging bundle.`,
+                    )
+                  }
+                  onPromote={() =>
+                    act(
+                      promoteBundle(client, bundle.name),
+                      `${bundle.name} is promoted: it is the production bundle now.`,
+                    )
+                  }
+                  onProduction={() =>
+                    act(
+                      patchBundle(client, bundle.name, { isProduction: true }),
+                      `${bundle.name} is the production bundle.`,
+                    )
+                  }
+                  onArchive={(archived) =>
+                    act(
+                      patchBundle(client, bundle.name, { isArchived: archived }),
+                      archived ? `${bundle.name} is archived.` : `${bundle.name} is back from the archive.`,
+                    )
+                  }
+                  onDelete={() => act(deleteBundle(client, bundle.name), `${bundle.name} is deleted.`)}
+                />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {list.map((bundle) => (
-              <tr
-                key={bundle.name}
-                data-bundle={bundle.name}
-                className={bundle.isArchived ? 'ad-archived' : undefined}
-              >
-                <td className="ad-strong">{bundle.name}</td>
-                <td>{new Date(bundle.createdAt).toLocaleString()}</td>
-                <td>
-                  <span className={`ad-role ad-role-${roleOf(bundle).toLowerCase().split(' ')[0]}`}>
-                    {roleOf(bundle)}
-                  </span>
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    className="ad-link"
-                    aria-expanded={expanded === bundle.name}
-                    onClick={() => setExpanded(expanded === bundle.name ? null : bundle.name)}
-                  >
-                    {Object.keys(bundle.addons).length} addons
-                  </button>
-                  {expanded === bundle.name && (
-                    <ul className="ad-versions">
-                      {Object.entries(bundle.addons).map(([name, version]) => (
-                        <li key={name}>
-                          {name} <span className="ad-mono">{version ?? 'off'}</span>
-                        </li>
-                      ))}
-                    </ul>
-                  )}
-                </td>
-                <td>
-                  <BundleActions
-                    bundle={bundle}
-                    onStaging={() =>
-                      act(
-                        patchBundle(api, bundle.name, { isStaging: true }),
-                        `${bundle.name} is the staging bundle.`,
-                      )
-                    }
-                    onPromote={() =>
-                      act(
-                        promoteBundle(api, bundle.name),
-                        `${bundle.name} is promoted: it is the production bundle now.`,
-                      )
-                    }
-                    onProduction={() =>
-                      act(
-                        patchBundle(api, bundle.name, { isProduction: true }),
-                        `${bundle.name} is the production bundle.`,
-                      )
-                    }
-                    onArchive={(archived) =>
-                      act(
-                        patchBundle(api, bundle.name, { isArchived: archived }),
-                        archived ? `${bundle.name} is archived.` : `${bundle.name} is back from the archive.`,
-                      )
-                    }
-                    onDelete={() => act(deleteBundle(api, bundle.name), `${bundle.name} is deleted.`)}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
     </div>
   );
@@ -176,7 +159,7 @@ function BundleActions({
 }) {
   if (bundle.isArchived)
     return (
-      <div className="ad-row">
+      <div className="pw-row">
         <button type="button" onClick={() => onArchive(false)}>
           Unarchive
         </button>
@@ -185,7 +168,7 @@ function BundleActions({
     );
   const inUse = bundle.isProduction || bundle.isStaging;
   return (
-    <div className="ad-row">
+    <div className="pw-row">
       {bundle.isStaging && !bundle.isProduction && (
         <ConfirmButton label="Promote to production" confirmLabel="Promote now" onConfirm={onPromote} />
       )}
@@ -224,11 +207,11 @@ function defaultBundleName(): string {
 const OFF = '';
 
 function NewBundleForm({
-  api,
+  client,
   addons,
   onCreated,
 }: {
-  api: Api;
+  client: PipewrightClient;
   addons: AddonItem[];
   onCreated(name: string): void;
 }) {
@@ -238,8 +221,7 @@ function NewBundleForm({
     Object.fromEntries(addons.map((addon) => [addon.name, startingVersion(addon) ?? OFF])),
   );
   const [issues, setIssues] = useState<BundleIssue[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const creation = useAction();
 
   const draft = useMemo(
     () => ({
@@ -254,33 +236,25 @@ function NewBundleForm({
   useEffect(() => {
     if (!draft.name) return;
     const timer = setTimeout(() => {
-      checkBundle(api, draft)
+      checkBundle(client, draft)
         .then((result) => setIssues(result.issues))
         .catch(() => setIssues([]));
     }, 400);
     return () => clearTimeout(timer);
-  }, [api, draft]);
+  }, [client, draft]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await createBundle(api, draft);
-      onCreated(draft.name);
-    } catch (failure) {
-      setError((failure as Error).message);
-      setBusy(false);
-    }
-  };
+  const submit = creation.submit(async () => {
+    await createBundle(client, draft);
+    onCreated(draft.name);
+  });
 
   const errors = issues.filter((issue) => issue.severity === 'error');
   const warnings = issues.filter((issue) => issue.severity === 'warning');
   return (
-    <form className="ad-panel" aria-label="New bundle" onSubmit={submit}>
+    <form className="pw-panel" aria-label="New bundle" onSubmit={submit}>
       <h2>New bundle</h2>
-      <div className="ad-row">
-        <label className="ad-field">
+      <div className="pw-row">
+        <label className="pw-field">
           Bundle name
           <input
             value={name}
@@ -290,43 +264,35 @@ function NewBundleForm({
             title="Letters, digits and underscores, with dots or dashes inside"
           />
         </label>
-        <label className="ad-inline">
+        <label className="pw-inline">
           <input type="checkbox" checked={asStaging} onChange={(e) => setAsStaging(e.target.checked)} />
           Make it the staging bundle
         </label>
       </div>
-      <table className="ad-table" aria-label="Addon versions of the new bundle">
-        <thead>
-          <tr>
-            <th scope="col">Addon</th>
-            <th scope="col">Version</th>
+      <Table label="Addon versions of the new bundle" columns={['Addon', 'Version']}>
+        {addons.map((addon) => (
+          <tr key={addon.name}>
+            <td>
+              {addon.title} <span className="muted pw-small">{addon.name}</span>
+            </td>
+            <td>
+              <select
+                aria-label={`Version of ${addon.name}`}
+                value={versions[addon.name] ?? OFF}
+                onChange={(e) => setVersions({ ...versions, [addon.name]: e.target.value })}
+              >
+                {sortedVersions(addon).map((version) => (
+                  <option key={version} value={version} disabled={addon.versions[version]!.isBroken}>
+                    {version}
+                    {addon.versions[version]!.isBroken ? ' (broken)' : ''}
+                  </option>
+                ))}
+                <option value={OFF}>Off</option>
+              </select>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {addons.map((addon) => (
-            <tr key={addon.name}>
-              <td>
-                {addon.title} <span className="muted ad-small">{addon.name}</span>
-              </td>
-              <td>
-                <select
-                  aria-label={`Version of ${addon.name}`}
-                  value={versions[addon.name] ?? OFF}
-                  onChange={(e) => setVersions({ ...versions, [addon.name]: e.target.value })}
-                >
-                  {sortedVersions(addon).map((version) => (
-                    <option key={version} value={version} disabled={addon.versions[version]!.isBroken}>
-                      {version}
-                      {addon.versions[version]!.isBroken ? ' (broken)' : ''}
-                    </option>
-                  ))}
-                  <option value={OFF}>Off</option>
-                </select>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
       {errors.length > 0 && (
         <ul className="error-box ad-issues" aria-label="Problems">
           {errors.map((issue, i) => (
@@ -347,9 +313,9 @@ function NewBundleForm({
           </ul>
         </details>
       )}
-      <ErrorNote error={error} />
-      <button type="submit" className="primary" disabled={busy || !draft.name || errors.length > 0}>
-        {busy ? 'Creating…' : 'Create bundle'}
+      <ErrorBox error={creation.error} />
+      <button type="submit" className="primary" disabled={creation.busy || !draft.name || errors.length > 0}>
+        {creation.busy ? 'Creating…' : 'Create bundle'}
       </button>
     </form>
   );

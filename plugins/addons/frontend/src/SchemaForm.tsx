@@ -149,9 +149,9 @@ function Field({
   if (kind === 'object') {
     const problems = problemsAt(context, path, false);
     return (
-      <fieldset className="ad-group" data-field={keyOf(path)}>
+      <fieldset className="pw-group" data-field={keyOf(path)}>
         <legend>{label}</legend>
-        {schema.description && <p className="muted ad-small">{schema.description}</p>}
+        {schema.description && <p className="muted pw-small">{schema.description}</p>}
         <OverrideMark path={path} context={context} />
         <ProblemList problems={problems} />
         <ObjectFields schema={schema} value={value} path={path} onChange={onChange} context={context} />
@@ -162,10 +162,10 @@ function Field({
   const problems = problemsAt(context, path, true);
   const changed = JSON.stringify(valueAt(context.saved, path)) !== JSON.stringify(value);
   return (
-    <div className={problems.length ? 'ad-field ad-field-invalid' : 'ad-field'} data-field={keyOf(path)}>
+    <div className={problems.length ? 'pw-field pw-field-invalid' : 'pw-field'} data-field={keyOf(path)}>
       <div className="ad-field-head">
         {kind === 'boolean' ? (
-          <label className="ad-inline" htmlFor={id}>
+          <label className="pw-inline" htmlFor={id}>
             <input
               id={id}
               type="checkbox"
@@ -192,7 +192,7 @@ function Field({
           label={label}
         />
       )}
-      {schema.description && <p className="muted ad-small">{schema.description}</p>}
+      {schema.description && <p className="muted pw-small">{schema.description}</p>}
       <ProblemList problems={problems} />
     </div>
   );
@@ -272,7 +272,7 @@ function Input({
       return (
         <div id={id} className="ad-checks" role="group" aria-label={label}>
           {choices.map((choice, i) => (
-            <label key={i} className="ad-inline">
+            <label key={i} className="pw-inline">
               <input
                 type="checkbox"
                 checked={chosen.includes(choice)}
@@ -341,7 +341,7 @@ function StringList({
   return (
     <div id={id} className="ad-list" role="group" aria-label={label}>
       {value.map((item, i) => (
-        <div className="ad-row" key={i}>
+        <div className="pw-row" key={i}>
           <input
             aria-label={`${label} ${i + 1}`}
             value={item}
@@ -380,7 +380,7 @@ function JsonInput({
     <textarea
       id={id}
       rows={4}
-      className="ad-mono"
+      className="pw-mono"
       defaultValue={JSON.stringify(value ?? null, null, 2)}
       aria-invalid={invalid}
       onChange={(e) => {
@@ -400,7 +400,7 @@ function OverrideMark({ path, context }: { path: string[]; context: FormContext 
   return (
     <span className="ad-override">
       overridden
-      <button type="button" className="ad-link" onClick={() => context.onReset(path)}>
+      <button type="button" className="pw-link" onClick={() => context.onReset(path)}>
         Reset to default
       </button>
     </span>

@@ -1,8 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
-import { ApiError, type Api } from './api';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import { ConfirmButton, ErrorBox, messageOf, problemsOf, Saved, useLoaded } from '@pipewright/sdk/ui';
 import { sortedVersions } from './AddonsTab';
-import { ConfirmButton, ErrorNote, Saved } from './controls';
-import { useLoaded } from './loading';
 import {
   readOverrides,
   readSettings,
@@ -24,12 +23,12 @@ const VARIANTS = ['production', 'staging'] as const;
 
 /** Pick an addon version and variant, then edit its studio settings in a form made from its schema. */
 export function SettingsTab({
-  api,
+  client,
   addons,
   target,
   onTarget,
 }: {
-  api: Api;
+  client: PipewrightClient;
   addons: AddonItem[];
   target: SettingsTarget | null;
   onTarget(target: SettingsTarget): void;
@@ -55,9 +54,9 @@ export function SettingsTab({
       </p>
     );
   return (
-    <div className="ad-stack">
-      <div className="ad-row">
-        <label className="ad-field">
+    <div className="pw-stack">
+      <div className="pw-row">
+        <label className="pw-field">
           Addon
           <select
             aria-label="Addon"
@@ -74,7 +73,7 @@ export function SettingsTab({
             ))}
           </select>
         </label>
-        <label className="ad-field">
+        <label className="pw-field">
           Version
           <select
             aria-label="Version"
@@ -90,7 +89,7 @@ export function SettingsTab({
               ))}
           </select>
         </label>
-        <label className="ad-field">
+        <label className="pw-field">
           Variant
           <select aria-label="Variant" value={variant} onChange={(e) => setVariant(e.target.value)}>
             {VARIANTS.map((v) => (
@@ -104,7 +103,7 @@ export function SettingsTab({
       {target && (
         <SettingsEditor
           key={`${target.addon}@${target.version}/${variant}`}
-          api={api}
+          client={client}
           addon={target.addon}
           version={target.version}
           variant={variant}
@@ -115,9 +114,9 @@ export function SettingsTab({
 }
 
 /** 422 problems by field path; the settings' own path, without the request part ("body"). */
-function problemsByField(error: ApiError): Map<string, string[]> {
+function problemsByField(error: unknown): Map<string, string[]> {
   const map = new Map<string, string[]>();
-  for (const problem of error.problems) {
+  for (const problem of problemsOf(error)) {
     const loc = problem.loc[0] === 'body' ? problem.loc.slice(1) : problem.loc;
     const key = loc.join('/');
     map.set(key, [...(map.get(key) ?? []), problem.msg]);
@@ -126,12 +125,12 @@ function problemsByField(error: ApiError): Map<string, string[]> {
 }
 
 function SettingsEditor({
-  api,
+  client,
   addon,
   version,
   variant,
 }: {
-  api: Api;
+  client: PipewrightClient;
   addon: string;
   version: string;
   variant: string;
@@ -139,15 +138,15 @@ function SettingsEditor({
   const loaded = useLoaded(
     () =>
       Promise.all([
-        readSettingsSchema(api, addon, version),
-        readSettings(api, addon, version, variant),
-        readOverrides(api, addon, version, variant),
+        readSettingsSchema(client, addon, version),
+        readSettings(client, addon, version, variant),
+        readOverrides(client, addon, version, variant),
       ]),
-    [api, addon, version, variant],
+    [client, addon, version, variant],
   );
   const [draft, setDraft] = useState<Json | null>(null);
   const [problems, setProblems] = useState<Map<string, string[]>>(new Map());
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [schema, values, overrides] = loaded.data ?? [null, null, null];
@@ -166,15 +165,15 @@ function SettingsEditor({
       saved: values ?? {},
       onReset: (path) => {
         setError(null);
-        removeOverride(api, addon, version, variant, path)
+        removeOverride(client, addon, version, variant, path)
           .then(() => {
             setSaved(`${path.join(' › ')} is back to its default.`);
             reload();
           })
-          .catch((failure: Error) => setError(failure.message));
+          .catch(setError);
       },
     }),
-    [overrides, problems, values, api, addon, version, variant, reload],
+    [overrides, problems, values, client, addon, version, variant, reload],
   );
 
   const save = async () => {
@@ -184,14 +183,14 @@ function SettingsEditor({
     setSaved(null);
     setProblems(new Map());
     try {
-      await saveSettings(api, addon, version, variant, draft);
+      await saveSettings(client, addon, version, variant, draft);
       setSaved('Settings saved. Values that differ from the defaults are stored as studio overrides.');
       loaded.reload();
     } catch (failure) {
-      if (failure instanceof ApiError && failure.problems.length > 0) {
+      if (problemsOf(failure).length > 0) {
         setProblems(problemsByField(failure));
         setError('The settings were not saved: fix the fields marked below.');
-      } else setError((failure as Error).message);
+      } else setError(messageOf(failure));
     } finally {
       setBusy(false);
     }
@@ -199,9 +198,9 @@ function SettingsEditor({
 
   const dirty = draft !== null && JSON.stringify(draft) !== JSON.stringify(values);
   return (
-    <section className="ad-panel" aria-label={`Settings of ${addon} ${version}`}>
-      <header className="ad-row">
-        <h2 className="ad-grow">
+    <section className="pw-panel" aria-label={`Settings of ${addon} ${version}`}>
+      <header className="pw-row">
+        <h2 className="pw-grow">
           {schema?.title ?? addon} {version} <span className="muted">({variant})</span>
         </h2>
         <ConfirmButton
@@ -209,20 +208,20 @@ function SettingsEditor({
           confirmLabel="Remove every override"
           disabled={!overrides || Object.keys(overrides).length === 0}
           onConfirm={() => {
-            removeAllOverrides(api, addon, version, variant)
+            removeAllOverrides(client, addon, version, variant)
               .then(() => {
                 setSaved('Every override is removed: the defaults apply.');
                 loaded.reload();
               })
-              .catch((failure: Error) => setError(failure.message));
+              .catch(setError);
           }}
         />
       </header>
-      <ErrorNote error={loaded.error} />
+      <ErrorBox error={loaded.error} />
       {schema && draft && <SchemaForm schema={schema} value={draft} onChange={setDraft} context={context} />}
-      <ErrorNote error={error} />
+      <ErrorBox error={error} />
       <Saved message={saved} />
-      <div className="ad-row">
+      <div className="pw-row">
         <button type="button" className="primary" disabled={!dirty || busy} onClick={save}>
           {busy ? 'Saving…' : 'Save settings'}
         </button>

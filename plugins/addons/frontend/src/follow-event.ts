@@ -1,4 +1,4 @@
-import type { Api } from './api';
+import type { PipewrightClient } from '@pipewright/sdk/client';
 import { readEvent } from './routes';
 
 /** How an install stands: its status and description, and the progress the server broadcasts (never stored). */
@@ -9,58 +9,44 @@ export interface Progress {
 }
 
 const DONE = new Set(['finished', 'failed', 'aborted']);
-const POLL_MS = 1500;
 
 /**
- * Follow one event until it is finished or failed. Progress arrives over /ws as the server works; reading the
- * event every few seconds as well means a dropped socket cannot leave the screen waiting forever.
- * Returns a function that stops following.
+ * Follow one event until it is finished or failed. Progress arrives live through the client's subscription, which
+ * reconnects by itself; each time it (re)connects the event is read once, so what happened before the
+ * subscription was ready, or while it was down, is not missed. Returns a function that stops following.
  */
 export function followEvent(
-  api: Api,
+  client: PipewrightClient,
   id: string,
   topic: string,
   onUpdate: (progress: Progress) => void,
 ): () => void {
   let stopped = false;
   let progress: number | null = null;
-  let socket: WebSocket | null = null;
-  let timer: ReturnType<typeof setTimeout> | undefined;
 
-  const stop = () => {
-    stopped = true;
-    clearTimeout(timer);
-    socket?.close(1000, 'done');
-  };
-  const report = (update: Omit<Progress, 'progress'> & { progress?: number | null }) => {
+  const report = (update: { status: string; description: string; progress?: number | null }) => {
     if (stopped) return;
     if (update.progress != null) progress = update.progress;
     onUpdate({ status: update.status, description: update.description, progress });
     if (DONE.has(update.status)) stop();
   };
+  const catchUp = () =>
+    readEvent(client, id).then(report, () => {
+      // A passing failure: the live messages, or the next connection's read, tell.
+    });
 
-  if (api.token) {
-    socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
-    socket.onopen = () =>
-      socket?.send(JSON.stringify({ topic: 'auth', token: api.token, subscribe: [topic] }));
-    socket.onmessage = (raw) => {
-      try {
-        const message = JSON.parse(String(raw.data));
-        if (message.id === id) report(message);
-      } catch {
-        // Not an event: ignore it.
-      }
-    };
-  }
-
-  const poll = async () => {
-    try {
-      report(await readEvent(api, id));
-    } catch {
-      // A passing failure: the next poll or the socket tells.
-    }
-    if (!stopped) timer = setTimeout(poll, POLL_MS);
+  const subscription = client.subscribe({
+    topics: [topic],
+    onEvent: (event) => {
+      if (event.id === id) report(event);
+    },
+    onConnect: () => void catchUp(),
+    // Without live events (a refused socket), one read still reports where the event stands.
+    onError: () => void catchUp(),
+  });
+  const stop = () => {
+    stopped = true;
+    void subscription.close();
   };
-  void poll();
   return stop;
 }

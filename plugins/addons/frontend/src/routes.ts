@@ -1,90 +1,45 @@
-import type { Api } from './api';
+import type { PipewrightClient, ResponseData } from '@pipewright/sdk/client';
+import { callRoute } from '@pipewright/sdk/ui';
 
-// The server routes this screen uses (addons, bundles and settings addons), with the shapes they answer.
+// The server routes this screen uses (addons, bundles and settings addons), through the session's typed client.
 
-export interface AddonVersionInfo {
-  hasSettings: boolean;
-  hasSiteSettings: boolean;
-  frontendScopes: Record<string, unknown>;
-  isBroken: boolean;
-  reason: string | null;
-}
+export type AddonItem = ResponseData<'get', '/api/addons'>['addons'][number];
+export type AddonVersionInfo = AddonItem['versions'][string];
 
-export interface AddonItem {
-  name: string;
-  title: string;
-  description: string;
-  versions: Record<string, AddonVersionInfo>;
-  productionVersion: string | null;
-  stagingVersion: string | null;
-  system: boolean;
-}
+export const listAddons = (client: PipewrightClient) =>
+  client.GET('/api/addons').then((answer) => answer.addons);
 
-export const listAddons = (api: Api) =>
-  api.get<{ addons: AddonItem[] }>('/api/addons').then((answer) => answer.addons);
+const versionPath = (name: string, version: string) => ({
+  path: { addon_name: name, addon_version: version },
+});
 
-export const deleteAddonVersion = (api: Api, name: string, version: string) =>
-  api.send<void>('DELETE', `/api/addons/${encodeURIComponent(name)}/${encodeURIComponent(version)}`);
+export const deleteAddonVersion = (client: PipewrightClient, name: string, version: string) =>
+  client.DELETE('/api/addons/{addon_name}/{addon_version}', { params: versionPath(name, version) });
 
-export interface InstallItem {
-  id: string;
-  description: string;
-  addonName: string | null;
-  addonVersion: string | null;
-  user: string | null;
-  status: string;
-  createdAt: string;
-}
-
-export const listInstalls = (api: Api) =>
-  api.get<{ items: InstallItem[] }>('/api/addons/install').then((answer) => answer.items);
-
-/** Send an addon zip; the answer names the addon.install event that reports how the install goes. */
-export async function uploadAddon(api: Api, file: File): Promise<string> {
-  const response = await fetch('/api/addons/install', {
+/**
+ * Send an addon zip; the answer names the addon.install event that reports how the install goes. The route takes
+ * the zip as the raw body, which the typed call cannot send, so it goes through callRoute.
+ */
+export const uploadAddon = (client: PipewrightClient, file: File) =>
+  callRoute<{ eventId: string }>(client, '/api/addons/install', {
     method: 'POST',
-    headers: {
-      ...(api.token ? { authorization: `Bearer ${api.token}` } : {}),
-      'content-type': 'application/zip',
-    },
     body: file,
-  });
-  const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(body.detail ?? `The upload failed (${response.status})`);
-  return body.eventId as string;
-}
+    contentType: 'application/zip',
+  }).then((answer) => answer.eventId);
 
 /** The event that tracks an install, as GET /api/events/{id} answers it. */
-export interface TrackedEvent {
-  id: string;
-  status: string;
-  description: string;
-  summary: Record<string, unknown>;
-}
+export type TrackedEvent = ResponseData<'get', '/api/events/{event_id}'>;
 
-export const readEvent = (api: Api, id: string) => api.get<TrackedEvent>(`/api/events/${id}`);
+export const readEvent = (client: PipewrightClient, id: string) =>
+  client.GET('/api/events/{event_id}', { params: { path: { event_id: id } } });
 
 // Bundles
 
-export interface Bundle {
-  name: string;
-  createdAt: string;
-  addons: Record<string, string | null>;
-  isProduction: boolean;
-  isStaging: boolean;
-  isArchived: boolean;
-  isDev: boolean;
-  isProject: boolean;
-}
+export type Bundle = ResponseData<'get', '/api/bundles'>['bundles'][number];
+export type BundleIssue = ResponseData<'post', '/api/bundles/check'>['issues'][number];
 
-export interface BundleIssue {
-  severity: 'error' | 'warning';
-  addon?: string;
-  message: string;
-}
-
-export const listBundles = (api: Api) =>
-  api.get<{ bundles: Bundle[] }>('/api/bundles?archived=true').then((answer) => answer.bundles);
+export const listBundles = (client: PipewrightClient) =>
+  client.GET('/api/bundles', { params: { query: { archived: true } } }).then((answer) => answer.bundles);
 
 export interface BundleDraft {
   name: string;
@@ -93,61 +48,77 @@ export interface BundleDraft {
   isProduction?: boolean;
 }
 
-export const checkBundle = (api: Api, draft: BundleDraft) =>
-  api.send<{ success: boolean; issues: BundleIssue[] }>('POST', '/api/bundles/check', draft);
+export const checkBundle = (client: PipewrightClient, draft: BundleDraft) =>
+  client.POST('/api/bundles/check', { body: draft });
 
-export const createBundle = (api: Api, draft: BundleDraft) => api.send<void>('POST', '/api/bundles', draft);
+export const createBundle = (client: PipewrightClient, draft: BundleDraft) =>
+  client.POST('/api/bundles', { body: draft });
+
+const bundlePath = (name: string) => ({ params: { path: { bundle_name: name } } });
 
 export const patchBundle = (
-  api: Api,
+  client: PipewrightClient,
   name: string,
   change: { isStaging?: boolean; isProduction?: boolean; isArchived?: boolean },
-) => api.send<void>('PATCH', `/api/bundles/${encodeURIComponent(name)}`, change);
+) => client.PATCH('/api/bundles/{bundle_name}', { ...bundlePath(name), body: change });
 
-export const promoteBundle = (api: Api, name: string) =>
-  api.send<void>('POST', `/api/bundles/${encodeURIComponent(name)}`, { action: 'promote' });
+export const promoteBundle = (client: PipewrightClient, name: string) =>
+  client.POST('/api/bundles/{bundle_name}', { ...bundlePath(name), body: { action: 'promote' } });
 
-export const deleteBundle = (api: Api, name: string) =>
-  api.send<void>('DELETE', `/api/bundles/${encodeURIComponent(name)}`);
+export const deleteBundle = (client: PipewrightClient, name: string) =>
+  client.DELETE('/api/bundles/{bundle_name}', bundlePath(name));
 
 // Settings of one addon version, in a variant (production, staging)
 
-export interface OverrideEntry {
-  path: string[];
-  type?: string;
-  value?: unknown;
-  level: string;
-}
+export type OverrideEntry = ResponseData<'get', '/api/addons/{addon_name}/{addon_version}/overrides'>[string];
 
-const settingsBase = (name: string, version: string) =>
-  `/api/addons/${encodeURIComponent(name)}/${encodeURIComponent(version)}`;
+/** One addon version's settings in one variant: where its routes are and what they take. */
+const inVariant = (name: string, version: string, variant: string) => ({
+  params: { ...versionPath(name, version), query: { variant } },
+});
 
-export const readSettingsSchema = (api: Api, name: string, version: string) =>
-  api.get<JsonSchema>(`${settingsBase(name, version)}/schema`);
+export const readSettingsSchema = (client: PipewrightClient, name: string, version: string) =>
+  client
+    .GET('/api/addons/{addon_name}/{addon_version}/schema', { params: versionPath(name, version) })
+    .then((schema) => schema as JsonSchema);
 
-export const readSettings = (api: Api, name: string, version: string, variant: string) =>
-  api.get<Record<string, unknown>>(`${settingsBase(name, version)}/settings?variant=${variant}`);
+export const readSettings = (client: PipewrightClient, name: string, version: string, variant: string) =>
+  client.GET('/api/addons/{addon_name}/{addon_version}/settings', inVariant(name, version, variant));
 
-export const readOverrides = (api: Api, name: string, version: string, variant: string) =>
-  api.get<Record<string, OverrideEntry>>(`${settingsBase(name, version)}/overrides?variant=${variant}`);
+export const readOverrides = (client: PipewrightClient, name: string, version: string, variant: string) =>
+  client.GET('/api/addons/{addon_name}/{addon_version}/overrides', inVariant(name, version, variant));
 
 export const saveSettings = (
-  api: Api,
+  client: PipewrightClient,
   name: string,
   version: string,
   variant: string,
   value: Record<string, unknown>,
-) => api.send<void>('POST', `${settingsBase(name, version)}/settings?variant=${variant}`, value);
-
-/** Back to the inherited value (the default) for one field. */
-export const removeOverride = (api: Api, name: string, version: string, variant: string, path: string[]) =>
-  api.send<void>('POST', `${settingsBase(name, version)}/overrides?variant=${variant}`, {
-    action: 'delete',
-    path,
+) =>
+  client.POST('/api/addons/{addon_name}/{addon_version}/settings', {
+    ...inVariant(name, version, variant),
+    body: value,
   });
 
-export const removeAllOverrides = (api: Api, name: string, version: string, variant: string) =>
-  api.send<void>('DELETE', `${settingsBase(name, version)}/overrides?variant=${variant}`);
+/** Back to the inherited value (the default) for one field. */
+export const removeOverride = (
+  client: PipewrightClient,
+  name: string,
+  version: string,
+  variant: string,
+  path: string[],
+) =>
+  client.POST('/api/addons/{addon_name}/{addon_version}/overrides', {
+    ...inVariant(name, version, variant),
+    body: { action: 'delete', path },
+  });
+
+export const removeAllOverrides = (
+  client: PipewrightClient,
+  name: string,
+  version: string,
+  variant: string,
+) => client.DELETE('/api/addons/{addon_name}/{addon_version}/overrides', inVariant(name, version, variant));
 
 /** The part of JSON Schema that addon settings schemas (TypeBox) use. */
 export interface JsonSchema {

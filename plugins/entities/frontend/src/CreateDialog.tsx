@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { ErrorBox } from '@pipewright/sdk/ui';
 import type { Entity, Kind, ProjectMeta } from './model';
 
 export interface NewEntity {
@@ -74,7 +75,7 @@ export function CreateDialog({
             </select>
           </label>
         ) : (
-          <p className="pwo-muted">In {parent ? parent.path : 'the top level of the project'}</p>
+          <p className="muted">In {parent ? parent.path : 'the top level of the project'}</p>
         )}
         <label>
           Name
@@ -97,11 +98,7 @@ export function CreateDialog({
             ))}
           </select>
         </label>
-        {error && (
-          <p className="pwo-error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorBox error={error} />
         <div className="pwo-dialog-actions">
           <button type="submit" className="primary" disabled={busy || !name}>
             {busy ? 'Creating…' : `Create ${kind}`}

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { describe, graphql, type Api } from './api';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
 import { formatValue, statusOf, type AttributeDef, type Entity, type ProjectMeta } from './model';
 import { Thumbnail } from './Thumbnail';
 
@@ -30,7 +31,7 @@ type VersionNode = Omit<Version, 'representations' | 'product'> & {
 };
 
 /** The versions published in a folder (through its products) or from a task, newest first. */
-async function versionsOf(api: Api, project: string, entity: Entity): Promise<Version[]> {
+async function versionsOf(client: PipewrightClient, project: string, entity: Entity): Promise<Version[]> {
   const flatten = (node: VersionNode, product: Version['product']): Version => ({
     ...node,
     product,
@@ -38,14 +39,13 @@ async function versionsOf(api: Api, project: string, entity: Entity): Promise<Ve
   });
   let versions: Version[];
   if (entity.kind === 'folder') {
-    const data = await graphql<{
+    const data = await client.graphql<{
       project: {
         folder: {
           products: Edges<{ name: string; productType: string; versions: Edges<VersionNode> }>;
         } | null;
       };
     }>(
-      api,
       `query FolderVersions($project: String!, $id: String!) { project(name: $project) { folder(id: $id) {
         products(first: 500) { edges { node { name productType versions(first: 200) { edges { node { ${VERSION_FIELDS} } } } } } } } } }`,
       { project, id: entity.id },
@@ -56,8 +56,7 @@ async function versionsOf(api: Api, project: string, entity: Entity): Promise<Ve
       ),
     );
   } else {
-    const data = await graphql<{ project: { task: { versions: Edges<VersionNode> } | null } }>(
-      api,
+    const data = await client.graphql<{ project: { task: { versions: Edges<VersionNode> } | null } }>(
       `query TaskVersions($project: String!, $id: String!) { project(name: $project) { task(id: $id) {
         versions(first: 500) { edges { node { ${VERSION_FIELDS} product { name productType } } } } } } }`,
       { project, id: entity.id },
@@ -71,23 +70,21 @@ const versionName = (n: number) => (n < 0 ? 'hero' : `v${String(n).padStart(3, '
 
 /** Everything about one folder or task: its values (own and inherited), and what was published from it. */
 export function DetailPanel({
-  api,
   entity,
   meta,
   attributes,
   project,
-  token,
+  client,
   refreshed,
   onClose,
 }: {
-  api: Api;
   entity: Entity;
   /** Moves when the user asks for fresh data (Refresh): the versions are read again too. */
   refreshed: number;
   meta: ProjectMeta;
   attributes: AttributeDef[];
   project: string;
-  token: string;
+  client: PipewrightClient;
   onClose(): void;
 }) {
   const [versions, setVersions] = useState<Version[] | null>(null);
@@ -97,14 +94,14 @@ export function DetailPanel({
     let current = true;
     setVersions(null);
     setError(null);
-    versionsOf(api, project, entity)
+    versionsOf(client, project, entity)
       .then((found) => current && setVersions(found))
-      .catch((failure) => current && setError(describe(failure)));
+      .catch((failure) => current && setError(messageOf(failure)));
     return () => {
       current = false;
     };
     // Read again for another entity, not for every change of the same one's values.
-  }, [api, project, entity.id, refreshed]);
+  }, [client, project, entity.id, refreshed]);
 
   const status = statusOf(meta, entity.status);
   const shown = attributes.filter((a) => a.scope.includes(entity.kind));
@@ -123,13 +120,13 @@ export function DetailPanel({
             kind={entity.kind}
             id={entity.id}
             thumbnailId={entity.thumbnailId}
-            token={token}
+            client={client}
             size="large"
           />
         )}
         <div>
           <h2>{entity.label || entity.name}</h2>
-          <div className="pwo-muted">
+          <div className="muted">
             {entity.kind} · {entity.type}
           </div>
           <div className="pwo-status" style={{ color: status?.color }}>
@@ -147,19 +144,19 @@ export function DetailPanel({
       {entity.tags.length > 0 && (
         <div className="pwo-tags">
           {entity.tags.map((tag) => (
-            <span key={tag} className="pwo-tag">
+            <span key={tag} className="pw-badge pwo-tag">
               {tag}
             </span>
           ))}
         </div>
       )}
       {entity.kind === 'task' && (
-        <p className="pwo-muted">
+        <p className="muted">
           Assignees: {entity.assignees.length ? entity.assignees.join(', ') : 'nobody yet'}
         </p>
       )}
 
-      <h3>Attributes</h3>
+      <h3 className="pw-subheading">Attributes</h3>
       <dl className="pwo-attributes">
         {shown.map((a) => {
           const own = entity.ownAttrib.includes(a.name);
@@ -177,11 +174,11 @@ export function DetailPanel({
         })}
       </dl>
 
-      <h3>Versions</h3>
-      {error && <p className="pwo-error">The versions could not be read: {error}</p>}
-      {!versions && !error && <p className="pwo-muted">Reading versions…</p>}
+      <h3 className="pw-subheading">Versions</h3>
+      <ErrorBox error={error && `The versions could not be read: ${error}`} />
+      {!versions && !error && <p className="muted">Reading versions…</p>}
       {versions && versions.length === 0 && (
-        <p className="pwo-muted">
+        <p className="muted">
           Nothing published {entity.kind === 'folder' ? 'in this folder' : 'from this task'} yet. Versions
           appear here once a publish from a DCC or the publisher reaches the server.
         </p>
@@ -189,7 +186,7 @@ export function DetailPanel({
       {[...byProduct.entries()].map(([product, list]) => (
         <section key={product} className="pwo-product" aria-label={`Product ${product}`}>
           <h4>
-            {product} <span className="pwo-muted">{list[0]!.product.productType}</span>
+            {product} <span className="muted">{list[0]!.product.productType}</span>
           </h4>
           <ul className="pwo-versions">
             {list.map((version) => (
@@ -200,21 +197,21 @@ export function DetailPanel({
                     kind="version"
                     id={version.id}
                     thumbnailId={version.thumbnailId}
-                    token={token}
+                    client={client}
                   />
                 )}
                 <div>
                   <strong>{versionName(version.version)}</strong>{' '}
-                  <span className="pwo-muted">
+                  <span className="muted">
                     {version.author ?? 'unknown author'} · {version.status} ·{' '}
                     {new Date(version.createdAt).toLocaleDateString()}
                   </span>
                   <div className="pwo-representations">
                     {version.representations.length === 0 ? (
-                      <span className="pwo-muted">no representations</span>
+                      <span className="muted">no representations</span>
                     ) : (
                       version.representations.map((r) => (
-                        <span key={r.id} className="pwo-tag" title={`${r.fileCount} file(s)`}>
+                        <span key={r.id} className="pw-badge pwo-tag" title={`${r.fileCount} file(s)`}>
                           {r.name} · {r.fileCount}
                         </span>
                       ))

@@ -73,7 +73,7 @@ export function FolderTree({
             return (
               <div
                 key={`pending-${row.parent}`}
-                className={`pwo-tree-row ${row.error ? 'pwo-error-text' : 'pwo-muted'}`}
+                className={`pwo-tree-row ${row.error ? 'pwo-error-text' : 'muted'}`}
                 style={{ top, paddingLeft: 22 + row.depth * 14 }}
               >
                 {row.error ? 'Could not be read' : 'Loading…'}

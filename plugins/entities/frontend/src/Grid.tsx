@@ -1,4 +1,5 @@
 import { useState, type KeyboardEvent, type MouseEvent } from 'react';
+import type { PipewrightClient } from '@pipewright/sdk/client';
 import { CellEditor, type EditTarget } from './CellEditor';
 import { formatValue, statusOf, type AttributeDef, type Entity, type ProjectMeta } from './model';
 import type { GridRow, Sort } from './rows';
@@ -42,7 +43,7 @@ export interface GridProps {
   columns: Column[];
   meta: ProjectMeta;
   project: string;
-  token: string;
+  client: PipewrightClient;
   flat: boolean;
   selection: Set<string>;
   revealIndex: number | null;
@@ -105,7 +106,7 @@ export function Grid(props: GridProps) {
           <button type="button" className="pwo-group-toggle" onClick={() => props.onToggleGroup(row.key)}>
             <span className="pwo-expander">{row.collapsed ? '▸' : '▾'}</span>
             {row.color && <span className="pwo-dot" style={{ background: row.color }} />}
-            <strong>{row.label}</strong> <span className="pwo-muted">{row.count.toLocaleString()}</span>
+            <strong>{row.label}</strong> <span className="muted">{row.count.toLocaleString()}</span>
           </button>
         </div>
       );
@@ -114,7 +115,7 @@ export function Grid(props: GridProps) {
         <div key={row.key} className="pwo-row pwo-pending-row" style={style} role="row">
           <span
             style={{ paddingLeft: 12 + row.depth * 18 }}
-            className={row.error ? 'pwo-error-text' : 'pwo-muted'}
+            className={row.error ? 'pwo-error-text' : 'muted'}
           >
             {row.error ? `Could not read this level: ${row.error}` : 'Loading…'}
           </span>
@@ -187,7 +188,7 @@ function CellContent({
   column,
   meta,
   project,
-  token,
+  client,
   flat,
   onToggle,
 }: GridProps & { row: Extract<GridRow, { type: 'entity' }>; column: Column }) {
@@ -218,7 +219,7 @@ function CellContent({
               kind={entity.kind}
               id={entity.id}
               thumbnailId={entity.thumbnailId}
-              token={token}
+              client={client}
             />
           ) : (
             <span className={`pwo-kind pwo-kind-${entity.kind}`} aria-hidden="true" />
@@ -227,7 +228,7 @@ function CellContent({
             {entity.label || entity.name}
           </span>
           {flat && (
-            <span className="pwo-muted pwo-path">
+            <span className="muted pwo-path">
               {entity.path.slice(0, entity.path.lastIndexOf('/')) || '/'}
             </span>
           )}
@@ -253,7 +254,7 @@ function CellContent({
       );
     }
     case 'assignees':
-      return <span className="pwo-muted">{entity.assignees.join(', ')}</span>;
+      return <span className="muted">{entity.assignees.join(', ')}</span>;
     case 'attrib': {
       const name = column.attribute!.name;
       if (!column.attribute!.scope.includes(entity.kind)) return null;

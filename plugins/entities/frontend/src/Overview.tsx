@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { apiWith, describe, type Api } from './api';
+import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
 import type { EditTarget } from './CellEditor';
 import { CreateDialog, type NewEntity } from './CreateDialog';
 import { DetailPanel } from './DetailPanel';
@@ -12,30 +13,22 @@ import { ProjectStore } from './store';
 import { Toolbar } from './Toolbar';
 import './overview.css';
 
-interface OperationsAnswer {
-  success: boolean;
-  operations: { success: boolean; entityId: string | null; detail: string | null }[];
-}
-
 type Notice = { kind: 'error' | 'info'; text: string } | null;
 
 /** The overview screen: a project's folders and tasks, as a tree, a grid and the details of one of them. */
-export default function Overview({ project, token }: ScreenProps) {
-  const api = useMemo(() => apiWith(token), [token]);
+export default function Overview({ project, client }: ScreenProps) {
   if (!project)
     return (
-      <p className="pwo-muted">
-        Choose a project in the project menu at the top to see its folders and tasks.
-      </p>
+      <p className="muted">Choose a project in the project menu at the top to see its folders and tasks.</p>
     );
-  return <ProjectOverview key={project} api={api} project={project} token={token} />;
+  return <ProjectOverview key={project} client={client} project={project} />;
 }
 
-function ProjectOverview({ api, project, token }: { api: Api; project: string; token: string }) {
+function ProjectOverview({ client, project }: { client: PipewrightClient; project: string }) {
   const [meta, setMeta] = useState<ProjectMeta | null>(null);
   const [attributes, setAttributes] = useState<AttributeDef[]>([]);
   const [loadError, setLoadError] = useState<string | null>(null);
-  const store = useMemo(() => new ProjectStore(api, project), [api, project]);
+  const store = useMemo(() => new ProjectStore(client, project), [client, project]);
   const version = useSyncExternalStore(store.subscribe, store.getVersion);
 
   const [scope, setScope] = useState<string>(ROOT);
@@ -58,16 +51,17 @@ function ProjectOverview({ api, project, token }: { api: Api; project: string; t
 
   useEffect(() => {
     Promise.all([
-      api<ProjectMeta>(`/api/projects/${encodeURIComponent(project)}`),
-      api<{ attributes: AttributeDef[] }>('/api/attributes'),
+      client.GET('/api/projects/{project_name}', { params: { path: { project_name: project } } }),
+      client.GET('/api/attributes'),
     ])
       .then(([projectMeta, list]) => {
-        setMeta(projectMeta);
-        setAttributes(gridAttributes(list.attributes));
+        // The schema leaves the anatomy lists open ({[key]: unknown}); the overview reads the fields it knows.
+        setMeta(projectMeta as unknown as ProjectMeta);
+        setAttributes(gridAttributes(list.attributes as AttributeDef[]));
       })
-      .catch((failure) => setLoadError(describe(failure)));
+      .catch((failure) => setLoadError(messageOf(failure)));
     void store.loadChildren(ROOT);
-  }, [api, project, store]);
+  }, [client, project, store]);
 
   // Confirmations go away by themselves; errors stay until dismissed, so nobody misses that a change was refused.
   useEffect(() => {
@@ -155,7 +149,7 @@ function ProjectOverview({ api, project, token }: { api: Api; project: string; t
       selection.has(entity.id) && selection.size > 1
         ? [...selection].map((id) => store.entities.get(id)!).filter((e) => e && e.kind === entity.kind)
         : [entity];
-    const data = column.kind === 'status' ? { status: value } : { attrib: { [field]: value } };
+    const data = column.kind === 'status' ? { status: String(value) } : { attrib: { [field]: value } };
     for (const target of targets) {
       if (column.kind === 'status') store.patch(target.id, { status: String(value) });
       else if (value !== null)
@@ -166,12 +160,9 @@ function ProjectOverview({ api, project, token }: { api: Api; project: string; t
     }
     setSaving((n) => n + 1);
     try {
-      const answer = await api<OperationsAnswer>(`/api/projects/${encodeURIComponent(project)}/operations`, {
-        method: 'POST',
-        body: {
-          operations: targets.map((t) => ({ type: 'update', entityType: t.kind, entityId: t.id, data })),
-        },
-      });
+      const batch = client.operations(project);
+      for (const target of targets) batch.update(target.kind, target.id, data);
+      const answer = await batch.commit();
       if (!answer.success) {
         const failed = answer.operations.find((o) => !o.success);
         setNotice({
@@ -182,7 +173,7 @@ function ProjectOverview({ api, project, token }: { api: Api; project: string; t
         setNotice({ kind: 'info', text: `Changed ${column.title} on ${targets.length} ${entity.kind}s.` });
       }
     } catch (failure) {
-      setNotice({ kind: 'error', text: `Not saved: ${describe(failure)}.` });
+      setNotice({ kind: 'error', text: `Not saved: ${messageOf(failure)}.` });
     } finally {
       setSaving((n) => n - 1);
     }
@@ -196,23 +187,20 @@ function ProjectOverview({ api, project, token }: { api: Api; project: string; t
     await store
       .refresh({ folders: [...ids.folders], tasks: [...ids.tasks] })
       .catch((failure) =>
-        setNotice({ kind: 'error', text: `Could not read the new values: ${describe(failure)}` }),
+        setNotice({ kind: 'error', text: `Could not read the new values: ${messageOf(failure)}` }),
       );
   };
 
   const create = async ({ kind, name, type, parent }: NewEntity): Promise<string | null> => {
-    const data =
-      kind === 'folder'
-        ? { name, folderType: type, parentId: parent?.id ?? null }
-        : { name, taskType: type, folderId: parent!.id };
     try {
-      const answer = await api<OperationsAnswer>(`/api/projects/${encodeURIComponent(project)}/operations`, {
-        method: 'POST',
-        body: { operations: [{ type: 'create', entityType: kind, data }] },
-      });
+      const batch = client.operations(project);
+      const id =
+        kind === 'folder'
+          ? batch.create('folder', { name, folderType: type, parentId: parent?.id ?? null })
+          : batch.create('task', { name, taskType: type, folderId: parent!.id });
+      const answer = await batch.commit();
       if (!answer.success)
         return answer.operations.find((o) => !o.success)?.detail ?? 'The server refused it.';
-      const id = answer.operations[0]!.entityId!;
       await store.created(parent?.id ?? ROOT, kind);
       if (parent) {
         setGridOpen((current) => new Set(current).add(parent.id));
@@ -226,7 +214,7 @@ function ProjectOverview({ api, project, token }: { api: Api; project: string; t
       setNotice({ kind: 'info', text: `Created ${kind} ${name}${parent ? ` in ${parent.path}` : ''}.` });
       return null;
     } catch (failure) {
-      return describe(failure);
+      return messageOf(failure);
     }
   };
 
@@ -239,11 +227,11 @@ function ProjectOverview({ api, project, token }: { api: Api; project: string; t
 
   if (loadError)
     return (
-      <p className="pwo-error" role="alert">
-        The project {project} could not be opened: {loadError}. Choose another project, or reload the page.
-      </p>
+      <ErrorBox
+        error={`The project ${project} could not be opened: ${loadError}. Choose another project, or reload the page.`}
+      />
     );
-  if (!meta) return <p className="pwo-muted">Opening {project}…</p>;
+  if (!meta) return <p className="muted">Opening {project}…</p>;
 
   const root = store.children.get(ROOT);
   const empty = !flat && scope === ROOT && root?.state === 'loaded' && root.folders.length === 0;
@@ -286,12 +274,14 @@ function ProjectOverview({ api, project, token }: { api: Api; project: string; t
           }
         />
         {store.full.state === 'error' && flat && (
-          <p className="pwo-error" role="alert">
-            The project could not be read for filtering: {store.full.error}. Press Refresh to try again.
-          </p>
+          <div className="pwo-inset">
+            <ErrorBox
+              error={`The project could not be read for filtering: ${store.full.error}. Press Refresh to try again.`}
+            />
+          </div>
         )}
         {empty ? (
-          <div className="pwo-empty">
+          <div className="pw-empty pwo-empty">
             <strong>This project has no folders yet.</strong>
             <p>
               Create the first one with New folder: episodes, sequences and shots, or asset libraries and
@@ -304,7 +294,7 @@ function ProjectOverview({ api, project, token }: { api: Api; project: string; t
             columns={columns}
             meta={meta}
             project={project}
-            token={token}
+            client={client}
             flat={flat}
             selection={selection}
             revealIndex={revealIndex !== null && revealIndex >= 0 ? revealIndex : null}
@@ -332,12 +322,11 @@ function ProjectOverview({ api, project, token }: { api: Api; project: string; t
       </section>
       {focused && showDetail && (
         <DetailPanel
-          api={api}
+          client={client}
           entity={focused}
           meta={meta}
           attributes={attributes}
           project={project}
-          token={token}
           refreshed={refreshed}
           onClose={() => setShowDetail(false)}
         />

@@ -111,10 +111,10 @@ export function Toolbar({
           Back to the hierarchy
         </button>
       )}
-      <span className="pwo-muted pwo-summary" role="status">
+      <span className="muted pwo-summary" role="status">
         {summary}
       </span>
-      <span className="pwo-spacer" />
+      <span className="spacer" />
       <button type="button" onClick={onRefresh} title="Read the folders and tasks again">
         Refresh
       </button>

@@ -1,4 +1,5 @@
-import { graphql, describe, type Api } from './api';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import { messageOf } from '@pipewright/sdk/ui';
 import { ROOT, type Entity } from './model';
 
 // The project's folders and tasks as far as the screen has read them. Children are read when a folder is first
@@ -38,11 +39,6 @@ interface TaskNode {
   assignees: string[];
   allAttrib: string;
   ownAttrib: string[];
-}
-
-interface Connection<N> {
-  edges: { node: N }[];
-  pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
 
 function folderEntity(node: FolderNode): Entity {
@@ -107,7 +103,7 @@ export class ProjectStore {
   private listeners = new Set<() => void>();
 
   constructor(
-    private readonly api: Api,
+    private readonly client: PipewrightClient,
     readonly project: string,
   ) {}
 
@@ -136,19 +132,20 @@ export class ProjectStore {
     const query = `query Page($project: String!, $after: String${declared ? `, ${declared}` : ''}) {
       project(name: $project) { ${connection}(first: ${PAGE}, after: $after${args ? `, ${args}` : ''}) {
         edges { node { ${fields} } } pageInfo { hasNextPage endCursor } } } }`;
-    let after: string | null = null;
-    for (;;) {
-      const data: { project: Record<string, Connection<N>> | null } = await graphql(this.api, query, {
-        project: this.project,
-        after,
-        ...variables,
-      });
-      const found: Connection<N> | undefined = data.project?.[connection];
-      if (!found) throw new Error(`Project ${this.project} was not found`);
-      onPage(found.edges.map((e) => e.node));
-      if (!found.pageInfo.hasNextPage || found.edges.length === 0) return;
-      after = found.pageInfo.endCursor;
+    const nodes = this.client.paginate<N>(query, { project: this.project, ...variables }, [
+      'project',
+      connection,
+    ]);
+    // Handed over a page at a time, so the screen can show the first pages while the rest arrive.
+    let page: N[] = [];
+    for await (const node of nodes) {
+      page.push(node);
+      if (page.length === PAGE) {
+        onPage(page);
+        page = [];
+      }
     }
+    if (page.length > 0) onPage(page);
   }
 
   /** Read a folder's children (ROOT: the top level) unless they were read already (or force). */
@@ -191,7 +188,7 @@ export class ProjectStore {
         );
       this.children.set(parent, { state: 'loaded', folders, tasks });
     } catch (failure) {
-      this.children.set(parent, { state: 'error', folders, tasks, error: describe(failure) });
+      this.children.set(parent, { state: 'error', folders, tasks, error: messageOf(failure) });
     }
     this.changed();
   }
@@ -230,7 +227,7 @@ export class ProjectStore {
       for (const [key, list] of lists) this.children.set(key, list);
       this.full = { state: 'loaded', count: read.length };
     } catch (failure) {
-      this.full = { state: 'error', count: read.length, error: describe(failure) };
+      this.full = { state: 'error', count: read.length, error: messageOf(failure) };
     }
     this.changed();
   }

@@ -18,7 +18,7 @@ export function ConnectionBadge({ connection }: { connection: Connection }) {
           ? 'New events appear at the top as they happen'
           : 'Opening the live connection';
   return (
-    <span className={`ev-connection ev-connection-${connection.state}`} role="status" title={detail}>
+    <span className={`pw-badge ev-connection ev-connection-${connection.state}`} role="status" title={detail}>
       <span className="ev-dot" aria-hidden="true" />
       {LABELS[connection.state]}
       {connection.state !== 'live' && connection.state !== 'connecting' && (

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { ApiError, type Api } from './api';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import { ErrorBox, messageOf, statusOf } from '@pipewright/sdk/ui';
 import { readEvent, type EventDetail, type EventRow } from './events';
 import { StatusBadge } from './EventTable';
 import { formatTime } from './format';
@@ -18,13 +19,13 @@ function Json({ value, label }: { value: Record<string, unknown>; label: string 
  * only its owner and managers. Live changes of the row (status, progress) show here too.
  */
 export function EventDetailPanel({
-  api,
+  client,
   id,
   row,
   onOpen,
   onClose,
 }: {
-  api: Api;
+  client: PipewrightClient;
   id: string;
   /** The event as listed, when it is in the list. */
   row: EventRow | undefined;
@@ -39,35 +40,35 @@ export function EventDetailPanel({
   useEffect(() => {
     let current = true;
     setError(null);
-    readEvent(api, id)
+    readEvent(client, id)
       .then((event) => current && setDetail(event))
-      .catch((failure: Error) => {
+      .catch((failure: unknown) => {
         if (!current) return;
         setDetail(null);
         setError(
-          failure instanceof ApiError && failure.status === 403
+          statusOf(failure) === 403
             ? 'Only managers and the user the event belongs to may see its payload.'
-            : failure instanceof ApiError && failure.status === 404
+            : statusOf(failure) === 404
               ? 'This event no longer exists (it may have been deleted).'
-              : failure.message,
+              : messageOf(failure),
         );
       });
     return () => {
       current = false;
     };
-  }, [api, id, version]);
+  }, [client, id, version]);
 
   const shown = detail?.id === id ? detail : null;
   const event = shown ?? row;
   return (
-    <aside className="ev-detail" aria-label="Event detail">
-      <header>
+    <aside className="pw-panel ev-detail" aria-label="Event detail">
+      <header className="pw-panel-header">
         <h2>{event?.topic ?? 'Event'}</h2>
         <button type="button" onClick={onClose} aria-label="Close event detail">
           Close
         </button>
       </header>
-      {error && <p className="error-box">{error}</p>}
+      <ErrorBox error={error} />
       {!event && !error && <p className="muted">Loading…</p>}
       {event && (
         <>
@@ -91,7 +92,11 @@ export function EventDetailPanel({
             <dt>Depends on</dt>
             <dd>
               {event.dependsOn ? (
-                <button type="button" className="ev-link" onClick={() => onOpen(event.dependsOn!)}>
+                <button
+                  type="button"
+                  className="pw-link pw-mono ev-wrap"
+                  onClick={() => onOpen(event.dependsOn!)}
+                >
                   {event.dependsOn}
                 </button>
               ) : (
@@ -103,17 +108,17 @@ export function EventDetailPanel({
             <dt>Updated</dt>
             <dd>{formatTime(row?.updatedAt ?? event.updatedAt)}</dd>
             <dt>Id</dt>
-            <dd className="ev-mono">{id}</dd>
+            <dd className="pw-mono ev-wrap">{id}</dd>
             {shown && (
               <>
                 <dt>Hash</dt>
-                <dd className="ev-mono">{shown.hash}</dd>
+                <dd className="pw-mono ev-wrap">{shown.hash}</dd>
               </>
             )}
           </dl>
-          <h3>Summary</h3>
+          <h3 className="pw-subheading">Summary</h3>
           <Json value={event.summary} label="Summary" />
-          <h3>Payload</h3>
+          <h3 className="pw-subheading">Payload</h3>
           {shown ? <Json value={shown.payload} label="Payload" /> : <p className="muted">Not available.</p>}
         </>
       )}

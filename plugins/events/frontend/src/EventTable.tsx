@@ -1,14 +1,25 @@
+import { ChoosableRow, Table } from '@pipewright/sdk/ui';
 import type { EventRow } from './events';
 import { formatTime, statusLabel } from './format';
+
+/** The theme's badge colour of each status. */
+const STATUS_TONE: Record<string, string> = {
+  finished: 'pw-badge-good',
+  failed: 'pw-badge-bad',
+  in_progress: 'pw-badge-info',
+  restarted: 'pw-badge-info',
+  pending: 'pw-badge-warn',
+  aborted: 'pw-badge-off',
+};
 
 /** The status, with a bar for jobs that report their progress. */
 export function StatusBadge({ status, progress }: { status: string; progress?: number | null }) {
   return (
-    <span className={`ev-status ev-status-${status}`}>
+    <span className={`pw-badge ${STATUS_TONE[status] ?? ''}`.trim()}>
       {statusLabel(status)}
       {status === 'in_progress' && progress != null && (
         <span
-          className="ev-progress"
+          className="pw-progress pw-progress-small"
           role="progressbar"
           aria-valuenow={progress}
           aria-valuemin={0}
@@ -34,46 +45,29 @@ export function EventTable({
   onSelect(id: string): void;
 }) {
   return (
-    <table className="ev-table" aria-label="Events">
-      <thead>
-        <tr>
-          <th scope="col">Time</th>
-          <th scope="col">Topic</th>
-          <th scope="col">Status</th>
-          <th scope="col">Project</th>
-          <th scope="col">User</th>
-          <th scope="col">Description</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr
-            key={row.id}
-            data-event-id={row.id}
-            className={[arrived.has(row.id) ? 'ev-arrived' : '', row.id === selected ? 'ev-selected' : '']
-              .join(' ')
-              .trim()}
-            aria-selected={row.id === selected}
-            tabIndex={0}
-            onClick={() => onSelect(row.id)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' || e.key === ' ') {
-                e.preventDefault();
-                onSelect(row.id);
-              }
-            }}
-          >
-            <td className="ev-time">{formatTime(row.createdAt)}</td>
-            <td className="ev-topic">{row.topic}</td>
-            <td>
-              <StatusBadge status={row.status} progress={row.progress} />
-            </td>
-            <td>{row.project ?? <span className="muted">studio</span>}</td>
-            <td>{row.user ?? <span className="muted">—</span>}</td>
-            <td className="ev-description">{row.description}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <Table
+      label="Events"
+      columns={['Time', 'Topic', 'Status', 'Project', 'User', 'Description']}
+      className="ev-table"
+    >
+      {rows.map((row) => (
+        <ChoosableRow
+          key={row.id}
+          data-event-id={row.id}
+          className={arrived.has(row.id) ? 'ev-arrived' : undefined}
+          selected={row.id === selected}
+          onChoose={() => onSelect(row.id)}
+        >
+          <td className="ev-time">{formatTime(row.createdAt)}</td>
+          <td className="pw-mono ev-topic">{row.topic}</td>
+          <td>
+            <StatusBadge status={row.status} progress={row.progress} />
+          </td>
+          <td>{row.project ?? <span className="muted">studio</span>}</td>
+          <td>{row.user ?? <span className="muted">—</span>}</td>
+          <td className="ev-description">{row.description}</td>
+        </ChoosableRow>
+      ))}
+    </Table>
   );
 }

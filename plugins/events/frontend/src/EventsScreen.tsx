@@ -1,52 +1,39 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
+import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import type { Api } from './api';
+import { ErrorBox, useSearchParam } from '@pipewright/sdk/ui';
 import { ConnectionBadge } from './ConnectionBadge';
 import { EventDetailPanel } from './EventDetailPanel';
 import { EventFilters } from './EventFilters';
 import { useEventLog } from './event-log';
 import { NO_FILTER, type EventFilter } from './events';
 import { EventTable } from './EventTable';
-import { useSession } from './session';
 import './events.css';
 
-/** The event opened in the detail panel is kept in ?event=, so a link or a reload opens it again. */
-function useSelectedEvent(): [string | null, (id: string | null) => void] {
-  const [selected, setSelected] = useState(() => new URLSearchParams(location.search).get('event'));
-  const select = useCallback((id: string | null) => {
-    const url = new URL(location.href);
-    if (id) url.searchParams.set('event', id);
-    else url.searchParams.delete('event');
-    history.replaceState(history.state, '', url);
-    setSelected(id);
-  }, []);
-  return [selected, select];
-}
-
-function useProjectNames(api: Api): string[] {
+function useProjectNames(client: PipewrightClient): string[] {
   const [names, setNames] = useState<string[]>([]);
   useEffect(() => {
-    api
-      .get<{ projects: { name: string }[] }>('/api/projects')
+    client
+      .GET('/api/projects')
       .then((answer) => setNames(answer.projects.map((p) => p.name)))
       // Without the projects addon the project filter is free text.
       .catch(() => setNames([]));
-  }, [api]);
+  }, [client]);
   return names;
 }
 
 /** The studio's event log: live over /ws, filtered, paged back in time, with one event's details beside it. */
-export default function EventsScreen(props: Partial<ScreenProps>) {
-  const { api, user, error: sessionError } = useSession(props);
+export default function EventsScreen({ client, user }: ScreenProps) {
   const [filter, setFilter] = useState<EventFilter>(NO_FILTER);
-  const [selected, select] = useSelectedEvent();
-  const log = useEventLog(api, filter, user);
-  const projects = useProjectNames(api);
-  const seesAll = user ? user.isAdmin || user.isManager : true;
+  // The event opened in the detail panel is kept in ?event=, so a link or a reload opens it again.
+  const [selected, select] = useSearchParam('event');
+  const log = useEventLog(client, filter, user);
+  const projects = useProjectNames(client);
+  const seesAll = user.isAdmin || user.isManager;
 
   return (
-    <section className="ev-screen">
-      <header className="ev-header">
+    <section className="pw-screen">
+      <header className="pw-header">
         <h1>Events</h1>
         <ConnectionBadge connection={log.connection} />
       </header>
@@ -56,12 +43,7 @@ export default function EventsScreen(props: Partial<ScreenProps>) {
         {!seesAll && ' You see your own events; managers see everyone’s.'}
       </p>
       <EventFilters value={filter} projects={projects} onChange={setFilter} />
-      {sessionError && <p className="error-box">{sessionError}</p>}
-      {log.error && (
-        <p className="error-box" role="alert">
-          The events could not be read: {log.error}
-        </p>
-      )}
+      <ErrorBox error={log.error && `The events could not be read: ${log.error}`} />
       <div className={selected ? 'ev-body ev-body-split' : 'ev-body'}>
         <div className="ev-list">
           {log.rows.length > 0 && (
@@ -88,7 +70,7 @@ export default function EventsScreen(props: Partial<ScreenProps>) {
         </div>
         {selected && (
           <EventDetailPanel
-            api={api}
+            client={client}
             id={selected}
             row={log.rows.find((row) => row.id === selected)}
             onOpen={select}

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenUser } from '@pipewright/sdk/screen';
-import type { Api } from './api';
+import { messageOf } from '@pipewright/sdk/ui';
 import {
   fromLive,
   matches,
@@ -10,7 +11,7 @@ import {
   type EventFilter,
   type EventRow,
 } from './events';
-import { useLiveEvents, type Connection, type LiveMessage } from './live';
+import { useLiveEvents, type Connection, type LiveEvent } from './live';
 
 const PAGE_SIZE = 50;
 /** A busy studio sends events all day; past this many rows the oldest leave the list (paging brings them back). */
@@ -42,7 +43,7 @@ function capped(rows: EventRow[], olderCursor: string | null): [EventRow[], stri
  * /ws put on top (or updated in place when already listed). After a reconnect the newest page is read again, so
  * nothing sent while the socket was down is missing.
  */
-export function useEventLog(api: Api, filter: EventFilter, user: ScreenUser | null): EventLog {
+export function useEventLog(client: PipewrightClient, filter: EventFilter, user: ScreenUser): EventLog {
   const [rows, setRows] = useState<EventRow[]>([]);
   const [arrived, setArrived] = useState<Set<string>>(new Set());
   const [olderCursor, setOlderCursor] = useState<string | null>(null);
@@ -57,7 +58,7 @@ export function useEventLog(api: Api, filter: EventFilter, user: ScreenUser | nu
       setLoading(true);
       setError(null);
       try {
-        const page = await readPage(api, filter, PAGE_SIZE);
+        const page = await readPage(client, filter, PAGE_SIZE);
         if (mine !== generation.current) return;
         if (!merge) {
           setRows(page.rows);
@@ -71,12 +72,12 @@ export function useEventLog(api: Api, filter: EventFilter, user: ScreenUser | nu
           });
         }
       } catch (failure) {
-        if (mine === generation.current) setError((failure as Error).message);
+        if (mine === generation.current) setError(messageOf(failure));
       } finally {
         if (mine === generation.current) setLoading(false);
       }
     },
-    [api, filter],
+    [client, filter],
   );
 
   useEffect(() => {
@@ -88,7 +89,7 @@ export function useEventLog(api: Api, filter: EventFilter, user: ScreenUser | nu
     const mine = generation.current;
     setLoading(true);
     try {
-      const page = await readPage(api, filter, PAGE_SIZE, olderCursor);
+      const page = await readPage(client, filter, PAGE_SIZE, olderCursor);
       if (mine !== generation.current) return;
       setRows((current) => {
         const known = new Set(current.map((row) => row.id));
@@ -96,18 +97,18 @@ export function useEventLog(api: Api, filter: EventFilter, user: ScreenUser | nu
       });
       setOlderCursor(page.olderCursor);
     } catch (failure) {
-      setError((failure as Error).message);
+      setError(messageOf(failure));
     } finally {
       if (mine === generation.current) setLoading(false);
     }
-  }, [api, filter, olderCursor]);
+  }, [client, filter, olderCursor]);
 
-  const onMessage = useCallback(
-    (message: LiveMessage) => {
+  const onEvent = useCallback(
+    (message: LiveEvent) => {
       if (!message.id) return;
       // The history query shows others only their own events; the live list must not show more.
-      const seesAll = user ? user.isAdmin || user.isManager : false;
-      if (!seesAll && message.user !== user?.name) return;
+      const seesAll = user.isAdmin || user.isManager;
+      if (!seesAll && message.user !== user.name) return;
       const id = message.id;
       setRows((current) => {
         const at = current.findIndex((row) => row.id === id);
@@ -129,10 +130,10 @@ export function useEventLog(api: Api, filter: EventFilter, user: ScreenUser | nu
 
   const prefix = topicPrefix(filter);
   const connection = useLiveEvents({
-    token: api.token,
-    subscribe: [prefix ? `${prefix}*` : '*'],
+    client,
+    topics: [prefix ? `${prefix}*` : '*'],
     project: filter.project || null,
-    onMessage,
+    onEvent,
     onReconnect: () => void loadNewest(true),
   });
 

@@ -1,5 +1,5 @@
-import type { Api } from './api';
-import type { LiveMessage } from './live';
+import type { PipewrightClient, ResponseData } from '@pipewright/sdk/client';
+import type { LiveEvent } from './live';
 
 // Reading events: pages from GraphQL (newest first, paging back with `before`), one event with its payload from
 // REST, and the filters both the query and the live stream apply.
@@ -27,11 +27,7 @@ export interface EventRow {
 }
 
 /** One event in full, as GET /api/events/{id} answers. */
-export interface EventDetail extends Omit<EventRow, 'progress' | 'retries' | 'cursor'> {
-  hash: string;
-  retries: number;
-  payload: Record<string, unknown>;
-}
+export type EventDetail = ResponseData<'get', '/api/events/{event_id}'>;
 
 export interface EventFilter {
   /** A topic prefix ("entity.folder"); empty for every topic. */
@@ -56,12 +52,12 @@ export function matches(filter: EventFilter, event: Pick<EventRow, 'topic' | 'st
   return true;
 }
 
-export function fromLive(message: LiveMessage & { id: string }): EventRow {
+export function fromLive(message: LiveEvent & { id: string }): EventRow {
   return { ...message, retries: null, cursor: null };
 }
 
 /** A live message applied to a row already shown: the state changes, what it is stays. */
-export function mergeLive(row: EventRow, message: LiveMessage): EventRow {
+export function mergeLive(row: EventRow, message: LiveEvent): EventRow {
   return {
     ...row,
     status: message.status,
@@ -98,13 +94,13 @@ interface EventsAnswer {
 
 /** One page of events matching the filter, newest first, older than `before` when given. */
 export async function readPage(
-  api: Api,
+  client: PipewrightClient,
   filter: EventFilter,
   size: number,
   before: string | null = null,
 ): Promise<EventPage> {
   const prefix = topicPrefix(filter);
-  const answer = await api.graphql<EventsAnswer>(EVENTS_QUERY, {
+  const answer = await client.graphql<EventsAnswer>(EVENTS_QUERY, {
     last: size,
     before,
     topics: prefix ? [`${prefix}*`] : null,
@@ -127,4 +123,5 @@ export async function readPage(
   };
 }
 
-export const readEvent = (api: Api, id: string) => api.get<EventDetail>(`/api/events/${id}`);
+export const readEvent = (client: PipewrightClient, id: string) =>
+  client.GET('/api/events/{event_id}', { params: { path: { event_id: id } } });

@@ -1,150 +1,75 @@
 import { useEffect, useRef, useState } from 'react';
+import type { LiveEvent, PipewrightClient } from '@pipewright/sdk/client';
 
-/** An event as /ws broadcasts it: everything but the payload. */
-export interface LiveMessage {
-  topic: string;
-  id: string | null;
-  project: string | null;
-  user: string | null;
-  sender: string | null;
-  senderType: string | null;
-  dependsOn: string | null;
-  description: string;
-  summary: Record<string, unknown>;
-  status: string;
-  progress: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { LiveEvent };
 
+/** Whether events arrive by themselves, and if not, why and when the client tries again. */
 export type Connection =
   | { state: 'connecting' }
   | { state: 'live' }
   | { state: 'reconnecting'; inSeconds: number; reason: string }
   | { state: 'refused'; reason: string };
 
-/** Messages the server sends to keep the socket alive or to greet it; not events anyone dispatched. */
-const HOUSEKEEPING = new Set(['heartbeat', 'server.started']);
-/** The server sends a heartbeat after 5 s of silence; three missed ones mean the connection is dead. */
-const SILENCE_LIMIT_MS = 15_000;
-const MAX_BACKOFF_MS = 30_000;
-/** Close code the server uses for a refused token: retrying with the same token cannot help. */
-const POLICY_VIOLATION = 1008;
-
-function socketUrl(): string {
-  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
-}
+/** The client's close code for a connection that fell silent (no heartbeat). */
+const SILENT = 4000;
 
 interface Options {
-  token: string | null;
-  /** Topic prefixes ("entity.folder", "*"); changing them re-subscribes the open socket. */
-  subscribe: string[];
+  client: PipewrightClient;
+  /** Topic prefixes ("entity.folder", "*"); other filters mean a new subscription. */
+  topics: string[];
   project: string | null;
-  onMessage(message: LiveMessage): void;
+  onEvent(event: LiveEvent): void;
   /** Called after a dropped connection is back: events sent meanwhile were missed. */
   onReconnect(): void;
 }
 
 /**
- * Follow events over /ws: authorise with the session token, re-subscribe when the filters change, and reconnect
- * with growing pauses when the connection drops or falls silent. Returns the connection state to show.
+ * Follow events over /ws through the client's subscription (it authorises, watches the heartbeat and reconnects
+ * with growing pauses), and say how the connection stands, counting down to the next attempt.
  */
-export function useLiveEvents({ token, subscribe, project, onMessage, onReconnect }: Options): Connection {
+export function useLiveEvents({ client, topics, project, onEvent, onReconnect }: Options): Connection {
   const [connection, setConnection] = useState<Connection>({ state: 'connecting' });
-  const socketRef = useRef<WebSocket | null>(null);
-  // Handlers and filters change with every render; the socket reads the latest through refs.
-  const latest = useRef({ subscribe, project, onMessage, onReconnect });
-  latest.current = { subscribe, project, onMessage, onReconnect };
-
-  const authMessage = () =>
-    JSON.stringify({
-      topic: 'auth',
-      token,
-      subscribe: latest.current.subscribe,
-      project: latest.current.project,
-    });
+  // Handlers change with every render; the subscription reads the latest through a ref.
+  const latest = useRef({ onEvent, onReconnect });
+  latest.current = { onEvent, onReconnect };
+  const filterKey = `${topics.join('\u0000')}|${project ?? ''}`;
 
   useEffect(() => {
-    if (!token) {
-      setConnection({ state: 'refused', reason: 'Not logged in' });
-      return;
-    }
-    let stopped = false;
-    let attempt = 0;
-    let retryTimer: ReturnType<typeof setTimeout> | undefined;
+    setConnection({ state: 'connecting' });
     let countdown: ReturnType<typeof setInterval> | undefined;
-    let silenceTimer: ReturnType<typeof setTimeout> | undefined;
-
-    const connect = () => {
-      setConnection({ state: 'connecting' });
-      const socket = new WebSocket(socketUrl());
-      socketRef.current = socket;
-      const watchSilence = () => {
-        clearTimeout(silenceTimer);
-        silenceTimer = setTimeout(() => socket.close(4000, 'silent'), SILENCE_LIMIT_MS);
-      };
-      socket.onopen = () => {
-        socket.send(authMessage());
-        watchSilence();
-      };
-      socket.onmessage = (raw) => {
-        watchSilence();
-        let message: LiveMessage;
-        try {
-          message = JSON.parse(String(raw.data));
-        } catch {
-          return;
-        }
-        if (message.topic === 'server.started') {
-          // The server accepted the token: from here on events flow.
-          if (attempt > 0) latest.current.onReconnect();
-          attempt = 0;
-          setConnection({ state: 'live' });
-        }
-        if (!HOUSEKEEPING.has(message.topic)) latest.current.onMessage(message);
-      };
-      socket.onclose = (event) => {
-        clearTimeout(silenceTimer);
-        if (socketRef.current === socket) socketRef.current = null;
-        if (stopped) return;
-        if (event.code === POLICY_VIOLATION) {
-          setConnection({ state: 'refused', reason: event.reason || 'The server refused the session' });
-          return;
-        }
-        attempt += 1;
-        const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (attempt - 1));
-        let left = Math.ceil(delay / 1000);
-        const reason = event.reason === 'silent' ? 'no answer from the server' : 'connection lost';
-        setConnection({ state: 'reconnecting', inSeconds: left, reason });
+    const subscription = client.subscribe({
+      topics,
+      project,
+      onEvent: (event) => latest.current.onEvent(event),
+      onConnect: ({ connections }) => {
+        clearInterval(countdown);
+        if (connections > 1) latest.current.onReconnect();
+        setConnection({ state: 'live' });
+      },
+      onDisconnect: ({ code, reason, retryInMs }) => {
+        clearInterval(countdown);
+        if (retryInMs === null)
+          return setConnection({ state: 'refused', reason: reason || 'The server refused the session' });
+        let left = Math.ceil(retryInMs / 1000);
+        const why = code === SILENT ? 'no answer from the server' : 'connection lost';
+        setConnection({ state: 'reconnecting', inSeconds: left, reason: why });
         countdown = setInterval(() => {
           left = Math.max(0, left - 1);
-          setConnection({ state: 'reconnecting', inSeconds: left, reason });
+          setConnection({ state: 'reconnecting', inSeconds: left, reason: why });
         }, 1000);
-        retryTimer = setTimeout(() => {
-          clearInterval(countdown);
-          connect();
-        }, delay);
-      };
-    };
-
-    connect();
+      },
+      // A live connection outlasts a failing handler; anything else stopped the subscription for good.
+      onError: (error) =>
+        setConnection((current) =>
+          current.state === 'live' ? current : { state: 'refused', reason: error.message },
+        ),
+    });
     return () => {
-      stopped = true;
-      clearTimeout(retryTimer);
       clearInterval(countdown);
-      clearTimeout(silenceTimer);
-      socketRef.current?.close(1000, 'screen closed');
-      socketRef.current = null;
+      void subscription.close();
     };
-    // authMessage reads the filters through the ref; only a new token needs a new socket.
-  }, [token]);
-
-  // New filters: the server replaces the subscriptions of an open socket when it gets another auth message.
-  const filterKey = `${subscribe.join('\u0000')}|${project ?? ''}`;
-  useEffect(() => {
-    const socket = socketRef.current;
-    if (socket?.readyState === WebSocket.OPEN) socket.send(authMessage());
-  }, [filterKey]);
+    // filterKey stands for topics and project: a new array with the same topics is no new subscription.
+  }, [client, filterKey]);
 
   return connection;
 }

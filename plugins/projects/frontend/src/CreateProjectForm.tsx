@@ -1,5 +1,6 @@
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
-import { ApiError, describe, type Api } from './api';
+import { useEffect, useState } from 'react';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import { ErrorBox, Field, problemsOf, useAction } from '@pipewright/sdk/ui';
 
 interface Preset {
   name: string;
@@ -22,12 +23,12 @@ const suggestedCode = (name: string) =>
 
 /** Creates a project from an anatomy preset; the server fills its statuses, types and tags from the preset. */
 export function CreateProjectForm({
-  api,
+  client,
   taken,
   onCreated,
   onCancel,
 }: {
-  api: Api;
+  client: PipewrightClient;
   taken: string[];
   onCreated(name: string): void;
   onCancel?: () => void;
@@ -38,52 +39,34 @@ export function CreateProjectForm({
   const [codeTouched, setCodeTouched] = useState(false);
   const [preset, setPreset] = useState('_');
   const [library, setLibrary] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
 
   useEffect(() => {
-    api<{ presets: Preset[] }>('/api/anatomy/presets')
+    client
+      .GET('/api/anatomy/presets')
       .then((answer) => setPresets(answer.presets))
       // Without the list the built-in default still works: creation is not blocked.
       .catch(() => setPresets([{ name: '_', primary: true }]));
-  }, [api]);
+  }, [client]);
 
   const nameTaken = taken.some((t) => t.toLowerCase() === name.trim().toLowerCase());
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    setFieldErrors({});
-    try {
-      await api('/api/projects', {
-        method: 'POST',
-        body: { name: name.trim(), code: code.trim(), preset, library },
-      });
-      onCreated(name.trim());
-    } catch (failure) {
-      if (failure instanceof ApiError && failure.problems.length) {
-        const byField: Record<string, string> = {};
-        for (const problem of failure.problems) byField[String(problem.loc.at(-1))] ??= problem.msg;
-        setFieldErrors(byField);
-      }
-      setError(describe(failure));
-      setBusy(false);
-    }
-  };
+  const creation = useAction();
+  const submit = creation.submit(async () => {
+    await client.POST('/api/projects', { body: { name: name.trim(), code: code.trim(), preset, library } });
+    onCreated(name.trim());
+  });
+  // The server's reasons, at the field they concern (loc ["body", "code"]).
+  const fieldErrors: Record<string, string> = {};
+  for (const problem of problemsOf(creation.error)) fieldErrors[String(problem.loc.at(-1))] ??= problem.msg;
 
   return (
-    <form className="pwp-card pwp-create" onSubmit={submit} aria-label="New project">
+    <form className="pw-panel pwp-create" onSubmit={submit} aria-label="New project">
       <h2>New project</h2>
       <div className="pwp-fields">
         <Field
           label="Name"
-          hint={
-            fieldErrors.name ??
-            (nameTaken ? 'A project with this name exists already' : 'Letters, digits and _')
-          }
-          invalid={!!fieldErrors.name || nameTaken}
+          hint="Letters, digits and _"
+          error={fieldErrors.name ?? (nameTaken ? 'A project with this name exists already' : null)}
         >
           {(props) => (
             <input
@@ -102,11 +85,7 @@ export function CreateProjectForm({
             />
           )}
         </Field>
-        <Field
-          label="Code"
-          hint={fieldErrors.code ?? 'Short, used in file names'}
-          invalid={!!fieldErrors.code}
-        >
+        <Field label="Code" hint="Short, used in file names" error={fieldErrors.code}>
           {(props) => (
             <input
               {...props}
@@ -122,11 +101,7 @@ export function CreateProjectForm({
             />
           )}
         </Field>
-        <Field
-          label="Anatomy preset"
-          hint="Statuses, folder and task types, tags and roots to start from"
-          invalid={false}
-        >
+        <Field label="Anatomy preset" hint="Statuses, folder and task types, tags and roots to start from">
           {(props) => (
             <select
               {...props}
@@ -143,50 +118,22 @@ export function CreateProjectForm({
             </select>
           )}
         </Field>
-        <label className="pwp-check">
+        <label className="pw-inline pwp-check">
           <input type="checkbox" checked={library} onChange={(e) => setLibrary(e.target.checked)} />
           Library project (shared assets, not a production)
         </label>
       </div>
-      {error && (
-        <p className="pwp-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorBox error={creation.error} />
       <div className="pwp-actions">
-        <button type="submit" className="primary" disabled={busy || nameTaken}>
-          {busy ? 'Creating the project…' : 'Create project'}
+        <button type="submit" className="primary" disabled={creation.busy || nameTaken}>
+          {creation.busy ? 'Creating the project…' : 'Create project'}
         </button>
         {onCancel && (
-          <button type="button" onClick={onCancel} disabled={busy}>
+          <button type="button" onClick={onCancel} disabled={creation.busy}>
             Cancel
           </button>
         )}
       </div>
     </form>
-  );
-}
-
-/** A labelled form field with a hint below it; the hint turns into the error when the field is refused. */
-function Field({
-  label,
-  hint,
-  invalid,
-  children,
-}: {
-  label: string;
-  hint: string;
-  invalid: boolean;
-  children(props: { id: string; 'aria-describedby': string; 'aria-invalid': boolean }): ReactNode;
-}) {
-  const id = useId();
-  return (
-    <div className="pwp-field">
-      <label htmlFor={id}>{label}</label>
-      {children({ id, 'aria-describedby': `${id}-hint`, 'aria-invalid': invalid })}
-      <small id={`${id}-hint`} className={invalid ? 'pwp-field-error' : 'pwp-muted'}>
-        {hint}
-      </small>
-    </div>
   );
 }

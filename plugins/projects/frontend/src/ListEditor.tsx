@@ -28,7 +28,7 @@ export function ListEditor({
 
   return (
     <div className="pwp-list-editor">
-      <table className="pwp-table pwp-edit-table" aria-label={spec.title}>
+      <table className="pw-table pwp-edit-table" aria-label={spec.title}>
         <thead>
           <tr>
             {spec.fields.map((f) => (
@@ -54,12 +54,12 @@ export function ListEditor({
                       invalid={!!rowErrors[f.field]}
                       onChange={(value) => update(index, f.field, value)}
                     />
-                    {rowErrors[f.field] && <div className="pwp-field-error">{rowErrors[f.field]}</div>}
+                    {rowErrors[f.field] && <div className="pw-field-error">{rowErrors[f.field]}</div>}
                     {f.field === 'name' && row.origin !== null && row.origin !== row.item.name && (
-                      <div className="pwp-muted pwp-small">renamed from {row.origin}</div>
+                      <div className="muted pw-small">renamed from {row.origin}</div>
                     )}
                     {f.field === 'name' && rowErrors[''] && (
-                      <div className="pwp-field-error">{rowErrors['']}</div>
+                      <div className="pw-field-error">{rowErrors['']}</div>
                     )}
                   </td>
                 ))}
@@ -95,7 +95,7 @@ export function ListEditor({
           })}
           {rows.length === 0 && (
             <tr>
-              <td colSpan={spec.fields.length + 1} className="pwp-muted">
+              <td colSpan={spec.fields.length + 1} className="muted">
                 No {spec.title.toLowerCase()} yet.{editable ? ` Add one below.` : ''}
               </td>
             </tr>

@@ -1,51 +1,34 @@
-import { useCallback, useEffect, useState } from 'react';
-import { describe, type Api } from './api';
+import { useState } from 'react';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import { ErrorBox, Table, useLoaded } from '@pipewright/sdk/ui';
 import { CreateProjectForm } from './CreateProjectForm';
 import { go } from './location';
 
-export interface ProjectSummary {
-  name: string;
-  code: string;
-  active: boolean;
-  library: boolean;
-  createdAt: string;
-}
-
 /** Every project of the studio (archived ones too, marked), with the form that creates a new one. */
 export function ProjectList({
-  api,
+  client,
   basePath,
   canManage,
 }: {
-  api: Api;
+  client: PipewrightClient;
   basePath: string;
   canManage: boolean;
 }) {
-  const [projects, setProjects] = useState<ProjectSummary[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const listed = useLoaded(
+    () =>
+      client.GET('/api/projects', { params: { query: { order: 'name' } } }).then((answer) => answer.projects),
+    [client],
+  );
+  const projects = listed.data;
+  const error = listed.error;
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<string | null>(null);
   const [search, setSearch] = useState('');
 
-  const load = useCallback(
-    () =>
-      api<{ projects: ProjectSummary[] }>('/api/projects?order=name')
-        .then((answer) => {
-          setProjects(answer.projects);
-          setError(null);
-        })
-        .catch((failure) => setError(describe(failure))),
-    [api],
-  );
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
   const onCreated = (name: string) => {
     setCreating(false);
     setCreated(name);
-    void load();
+    listed.reload();
   };
 
   const shown = projects?.filter((p) => p.name.toLowerCase().includes(search.trim().toLowerCase())) ?? [];
@@ -53,12 +36,10 @@ export function ProjectList({
 
   return (
     <section className="pwp-list" aria-label="Projects">
-      <header className="pwp-header">
+      <header className="pw-header">
         <h1>Projects</h1>
-        {projects && projects.length > 0 && (
-          <span className="pwp-muted">{projects.length} in this studio</span>
-        )}
-        <span className="pwp-spacer" />
+        {projects && projects.length > 0 && <span className="muted">{projects.length} in this studio</span>}
+        <span className="spacer" />
         {projects && projects.length > 5 && (
           <input
             type="search"
@@ -76,7 +57,7 @@ export function ProjectList({
       </header>
 
       {created && (
-        <p className="pwp-notice" role="status">
+        <p className="notice" role="status">
           Project {created} is ready.{' '}
           <a
             href={`${basePath}/${created}`}
@@ -90,24 +71,22 @@ export function ProjectList({
           or choose it in the project menu at the top to start working in it.
         </p>
       )}
-      {error && (
-        <p className="pwp-error" role="alert">
-          The projects could not be listed: {error}. Reload the page to try again.
-        </p>
-      )}
+      <ErrorBox
+        error={error && `The projects could not be listed: ${error}. Reload the page to try again.`}
+      />
 
       {formOpen && (
         <CreateProjectForm
-          api={api}
+          client={client}
           taken={projects?.map((p) => p.name) ?? []}
           onCreated={onCreated}
           onCancel={projects && projects.length > 0 ? () => setCreating(false) : undefined}
         />
       )}
 
-      {projects === null && !error && <p className="pwp-muted">Loading projects…</p>}
+      {projects === null && !error && <p className="muted">Loading projects…</p>}
       {projects !== null && projects.length === 0 && (
-        <div className="pwp-empty">
+        <div className="pw-empty">
           <strong>No projects yet.</strong>
           <p>
             {canManage
@@ -117,47 +96,36 @@ export function ProjectList({
         </div>
       )}
       {projects !== null && projects.length > 0 && (
-        <table className="pwp-table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Code</th>
-              <th>Library</th>
-              <th>Active</th>
-              <th>Created</th>
+        <Table label="Projects" columns={['Name', 'Code', 'Library', 'Active', 'Created']}>
+          {shown.map((p) => (
+            <tr key={p.name} className={p.active ? undefined : 'pw-dimmed'}>
+              <td>
+                <a
+                  href={`${basePath}/${p.name}`}
+                  onClick={(e) => {
+                    e.preventDefault();
+                    go(`${basePath}/${p.name}`);
+                  }}
+                >
+                  {p.name}
+                </a>
+              </td>
+              <td>
+                <code>{p.code}</code>
+              </td>
+              <td>{p.library ? 'Library' : '—'}</td>
+              <td>{p.active ? 'Active' : 'Archived'}</td>
+              <td className="muted">{new Date(p.createdAt).toLocaleDateString()}</td>
             </tr>
-          </thead>
-          <tbody>
-            {shown.map((p) => (
-              <tr key={p.name} className={p.active ? undefined : 'pwp-inactive'}>
-                <td>
-                  <a
-                    href={`${basePath}/${p.name}`}
-                    onClick={(e) => {
-                      e.preventDefault();
-                      go(`${basePath}/${p.name}`);
-                    }}
-                  >
-                    {p.name}
-                  </a>
-                </td>
-                <td>
-                  <code>{p.code}</code>
-                </td>
-                <td>{p.library ? 'Library' : '—'}</td>
-                <td>{p.active ? 'Active' : 'Archived'}</td>
-                <td className="pwp-muted">{new Date(p.createdAt).toLocaleDateString()}</td>
-              </tr>
-            ))}
-            {shown.length === 0 && (
-              <tr>
-                <td colSpan={5} className="pwp-muted">
-                  No project name contains “{search}”.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
+          ))}
+          {shown.length === 0 && (
+            <tr>
+              <td colSpan={5} className="muted">
+                No project name contains “{search}”.
+              </td>
+            </tr>
+          )}
+        </Table>
       )}
     </section>
   );

@@ -1,15 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, describe, type Api, type Problem } from './api';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import { ErrorBox, messageOf, problemsOf, statusOf, Tabs, type Problem } from '@pipewright/sdk/ui';
 import { itemsOf, LISTS, rowsOf, type ListName, type Row } from './anatomy-lists';
 import { ListEditor, type RowErrors } from './ListEditor';
 import { go } from './location';
 
-interface ProjectInfo {
-  name: string;
-  code: string;
-  library: boolean;
-  active: boolean;
-}
+type ProjectInfo = Awaited<ReturnType<typeof readProject>>;
 
 type Lists = Record<ListName, Row[]>;
 type ListErrors = Partial<Record<ListName, RowErrors>>;
@@ -35,14 +31,17 @@ function sortProblems(problems: Problem[]): { byList: ListErrors; other: string[
   return { byList, other };
 }
 
+const readProject = (client: PipewrightClient, name: string) =>
+  client.GET('/api/projects/{project_name}', { params: { path: { project_name: name } } });
+
 /** One project's anatomy lists (statuses, folder and task types, tags), edited together and saved at once. */
 export function ProjectSettings({
-  api,
+  client,
   name,
   basePath,
   canManage,
 }: {
-  api: Api;
+  client: PipewrightClient;
   name: string;
   basePath: string;
   canManage: boolean;
@@ -59,11 +58,12 @@ export function ProjectSettings({
   // After a save: whether it renamed statuses or types (the server renames them on the entities too).
   const [saved, setSaved] = useState<{ renamed: boolean } | null>(null);
 
+  const inProject = { params: { path: { project_name: name } } };
   const load = useCallback(async () => {
     try {
       const [info, document] = await Promise.all([
-        api<ProjectInfo>(`/api/projects/${encodeURIComponent(name)}`),
-        api<Record<string, unknown>>(`/api/projects/${encodeURIComponent(name)}/anatomy`),
+        readProject(client, name),
+        client.GET('/api/projects/{project_name}/anatomy', { params: { path: { project_name: name } } }),
       ]);
       setProject(info);
       setAnatomy(document);
@@ -72,12 +72,12 @@ export function ProjectSettings({
       setErrors({});
     } catch (failure) {
       setLoadError(
-        failure instanceof ApiError && failure.status === 404
+        statusOf(failure) === 404
           ? `There is no project called ${name}.`
-          : `The project could not be loaded: ${describe(failure)}.`,
+          : `The project could not be loaded: ${messageOf(failure)}.`,
       );
     }
-  }, [api, name]);
+  }, [client, name]);
 
   useEffect(() => {
     void load();
@@ -102,16 +102,15 @@ export function ProjectSettings({
       ...Object.fromEntries(LIST_NAMES.map((list) => [list, itemsOf(lists[list])])),
     };
     try {
-      await api(`/api/projects/${encodeURIComponent(name)}/anatomy`, { method: 'POST', body: document });
+      await client.POST('/api/projects/{project_name}/anatomy', { ...inProject, body: document });
       await load();
       setSaved({ renamed });
     } catch (failure) {
-      const { byList, other } =
-        failure instanceof ApiError ? sortProblems(failure.problems) : { byList: {}, other: [] };
+      const { byList, other } = sortProblems(problemsOf(failure));
       setErrors(byList);
       const firstWithErrors = LIST_NAMES.find((list) => byList[list]);
       if (firstWithErrors) setTab(firstWithErrors);
-      setSaveError([`Nothing was saved: ${describe(failure)}.`, ...other].join(' '));
+      setSaveError([`Nothing was saved: ${messageOf(failure)}.`, ...other].join(' '));
     } finally {
       setSaving(false);
     }
@@ -119,10 +118,10 @@ export function ProjectSettings({
 
   const setActive = async (active: boolean) => {
     try {
-      await api(`/api/projects/${encodeURIComponent(name)}`, { method: 'PATCH', body: { active } });
+      await client.PATCH('/api/projects/{project_name}', { ...inProject, body: { active } });
       setProject((p) => (p ? { ...p, active } : p));
     } catch (failure) {
-      setSaveError(describe(failure));
+      setSaveError(messageOf(failure));
     }
   };
 
@@ -142,24 +141,22 @@ export function ProjectSettings({
     return (
       <section className="pwp-settings">
         {back}
-        <p className="pwp-error" role="alert">
-          {loadError} Pick one from the list of projects.
-        </p>
+        <ErrorBox error={`${loadError} Pick one from the list of projects.`} />
       </section>
     );
-  if (!project || !lists) return <p className="pwp-muted">Loading {name}…</p>;
+  if (!project || !lists) return <p className="muted">Loading {name}…</p>;
 
   const spec = LISTS.find((l) => l.name === tab)!;
   return (
     <section className="pwp-settings" aria-label={`Settings of ${name}`}>
       {back}
-      <header className="pwp-header">
+      <header className="pw-header">
         <h1>{project.name}</h1>
-        <span className="pwp-muted">
+        <span className="muted">
           code <code>{project.code}</code>
           {project.library ? ' · library' : ''} · {project.active ? 'active' : 'archived'}
         </span>
-        <span className="pwp-spacer" />
+        <span className="spacer" />
         {canManage && (
           <button type="button" onClick={() => void setActive(!project.active)}>
             {project.active ? 'Archive project' : 'Reactivate project'}
@@ -167,29 +164,28 @@ export function ProjectSettings({
         )}
       </header>
       {!canManage && (
-        <p className="pwp-notice">
+        <p className="notice">
           You can look at these settings; changing them takes a manager or administrator.
         </p>
       )}
 
-      <div className="pwp-tabs" role="tablist" aria-label="Anatomy lists">
-        {LISTS.map((l) => {
+      <Tabs<ListName>
+        label="Anatomy lists"
+        current={tab}
+        onChange={setTab}
+        tabs={LISTS.map((l) => {
           const problems = Object.keys(errors[l.name] ?? {}).length;
-          return (
-            <button
-              key={l.name}
-              type="button"
-              role="tab"
-              aria-selected={tab === l.name}
-              className={tab === l.name ? 'pwp-tab pwp-tab-on' : 'pwp-tab'}
-              onClick={() => setTab(l.name)}
-            >
-              {l.title} <span className="pwp-count">{lists[l.name].length}</span>
-              {problems > 0 && <span className="pwp-badge-error">{problems} to fix</span>}
-            </button>
-          );
+          return {
+            id: l.name,
+            label: (
+              <>
+                {l.title} <span className="pwp-count">{lists[l.name].length}</span>
+                {problems > 0 && <span className="pw-badge pw-badge-bad pwp-to-fix">{problems} to fix</span>}
+              </>
+            ),
+          };
         })}
-      </div>
+      />
 
       <div role="tabpanel" aria-label={spec.title}>
         <ListEditor
@@ -201,13 +197,9 @@ export function ProjectSettings({
         />
       </div>
 
-      {saveError && (
-        <p className="pwp-error" role="alert">
-          {saveError}
-        </p>
-      )}
+      <ErrorBox error={saveError} />
       {saved && !dirty && (
-        <p className="pwp-notice" role="status">
+        <p className="notice" role="status">
           Saved.
           {saved.renamed
             ? ' Folders, tasks and versions that used a renamed entry now carry its new name.'
@@ -222,7 +214,7 @@ export function ProjectSettings({
           <button type="button" disabled={!dirty || saving} onClick={() => void load()}>
             Discard changes
           </button>
-          {dirty && <span className="pwp-muted">Unsaved changes in this project’s anatomy</span>}
+          {dirty && <span className="muted">Unsaved changes in this project’s anatomy</span>}
         </div>
       )}
     </section>

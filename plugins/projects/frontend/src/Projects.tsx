@@ -1,14 +1,11 @@
-import { useMemo } from 'react';
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { apiWith } from './api';
 import { useSubPath } from './location';
 import { ProjectList } from './ProjectList';
 import { ProjectSettings } from './ProjectSettings';
 import './projects.css';
 
 /** The projects screen: the list with creation at its base path, one project's settings at {basePath}/{name}. */
-export default function Projects({ token, user, basePath }: ScreenProps) {
-  const api = useMemo(() => apiWith(token), [token]);
+export default function Projects({ client, user, basePath }: ScreenProps) {
   const sub = useSubPath(basePath);
   const canManage = user.isAdmin || user.isManager;
   const projectName = sub ? decodeURIComponent(sub.split('/')[0]!) : null;
@@ -17,13 +14,13 @@ export default function Projects({ token, user, basePath }: ScreenProps) {
       {projectName ? (
         <ProjectSettings
           key={projectName}
-          api={api}
+          client={client}
           name={projectName}
           basePath={basePath}
           canManage={canManage}
         />
       ) : (
-        <ProjectList api={api} basePath={basePath} canManage={canManage} />
+        <ProjectList client={client} basePath={basePath} canManage={canManage} />
       )}
     </div>
   );

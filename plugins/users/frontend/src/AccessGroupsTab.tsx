@@ -1,7 +1,6 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import type { Api } from './api';
-import { ConfirmButton, ErrorNote, Saved } from './controls';
-import { useLoaded } from './loading';
+import { useEffect, useState } from 'react';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import { ConfirmButton, ErrorBox, Saved, useAction, useLoaded } from '@pipewright/sdk/ui';
 import { PermissionsEditor } from './PermissionsEditor';
 import {
   createAccessGroup,
@@ -13,30 +12,23 @@ import {
 } from './routes';
 
 /** The studio's access groups: pick one to edit its permissions, or create a new one. */
-export function AccessGroupsTab({ api }: { api: Api }) {
-  const groups = useLoaded(() => listAccessGroups(api), [api]);
+export function AccessGroupsTab({ client }: { client: PipewrightClient }) {
+  const groups = useLoaded(() => listAccessGroups(client), [client]);
   const [selected, setSelected] = useState<string | null>(null);
   const [newName, setNewName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-
-  const create = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
+  const creation = useAction();
+  const create = creation.submit(async () => {
     const name = newName.trim();
-    try {
-      await createAccessGroup(api, name);
-      setNewName('');
-      setSelected(name);
-      groups.reload();
-    } catch (failure) {
-      setError((failure as Error).message);
-    }
-  };
+    await createAccessGroup(client, name);
+    setNewName('');
+    setSelected(name);
+    groups.reload();
+  });
 
   return (
     <div className="us-split">
       <div className="us-main us-narrow">
-        <ErrorNote error={groups.error} />
+        <ErrorBox error={groups.error} />
         {groups.data && groups.data.length === 0 && (
           <p className="notice">No access groups yet. Create one below; users get them per project.</p>
         )}
@@ -46,7 +38,7 @@ export function AccessGroupsTab({ api }: { api: Api }) {
               <button
                 type="button"
                 aria-current={group.name === selected}
-                className={group.name === selected ? 'us-selected' : undefined}
+                className={group.name === selected ? 'pw-selected' : undefined}
                 onClick={() => setSelected(group.name)}
               >
                 {group.name}
@@ -54,7 +46,7 @@ export function AccessGroupsTab({ api }: { api: Api }) {
             </li>
           ))}
         </ul>
-        <form className="us-row" onSubmit={create} aria-label="New access group">
+        <form className="pw-row" onSubmit={create} aria-label="New access group">
           <input
             aria-label="New access group name"
             placeholder="New group name"
@@ -67,12 +59,12 @@ export function AccessGroupsTab({ api }: { api: Api }) {
             Create group
           </button>
         </form>
-        <ErrorNote error={error} />
+        <ErrorBox error={creation.error} />
       </div>
       {selected ? (
         <GroupEditor
           key={selected}
-          api={api}
+          client={client}
           name={selected}
           onDeleted={() => {
             setSelected(null);
@@ -88,50 +80,42 @@ export function AccessGroupsTab({ api }: { api: Api }) {
   );
 }
 
-function GroupEditor({ api, name, onDeleted }: { api: Api; name: string; onDeleted(): void }) {
-  const stored = useLoaded(() => readAccessGroup(api, name), [api, name]);
+function GroupEditor({
+  client,
+  name,
+  onDeleted,
+}: {
+  client: PipewrightClient;
+  name: string;
+  onDeleted(): void;
+}) {
+  const stored = useLoaded(() => readAccessGroup(client, name), [client, name]);
   const [draft, setDraft] = useState<Permissions | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const change = useAction();
   useEffect(() => setDraft(stored.data), [stored.data]);
 
-  const save = async () => {
-    if (!draft) return;
-    setBusy(true);
-    setError(null);
-    setSaved(null);
-    try {
-      await saveAccessGroup(api, name, draft);
-      setSaved('Permissions saved. Members get them with their next request.');
+  const save = () =>
+    change.run(async () => {
+      await saveAccessGroup(client, name, draft!);
       stored.reload();
-    } catch (failure) {
-      setError((failure as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    }, 'Permissions saved. Members get them with their next request.');
 
   return (
-    <section className="us-panel us-wide" aria-label={`Access group ${name}`}>
-      <header>
+    <section className="pw-panel us-side us-wide" aria-label={`Access group ${name}`}>
+      <header className="pw-panel-header">
         <h2>{name}</h2>
         <ConfirmButton
           label="Delete group"
           confirmLabel={`Delete ${name}`}
-          onConfirm={() => {
-            deleteAccessGroup(api, name)
-              .then(onDeleted)
-              .catch((failure: Error) => setError(failure.message));
-          }}
+          onConfirm={() => void change.run(() => deleteAccessGroup(client, name).then(onDeleted))}
         />
       </header>
-      <ErrorNote error={stored.error} />
+      <ErrorBox error={stored.error} />
       {draft && <PermissionsEditor value={draft} onChange={setDraft} />}
-      <ErrorNote error={error} />
-      <Saved message={saved} />
-      <button type="button" className="primary" disabled={!draft || busy} onClick={save}>
-        {busy ? 'Saving…' : 'Save permissions'}
+      <ErrorBox error={change.error} />
+      <Saved message={change.done} />
+      <button type="button" className="primary" disabled={!draft || change.busy} onClick={save}>
+        {change.busy ? 'Saving…' : 'Save permissions'}
       </button>
     </section>
   );

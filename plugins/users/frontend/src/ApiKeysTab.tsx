@@ -1,16 +1,15 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenUser } from '@pipewright/sdk/screen';
-import type { Api } from './api';
-import { ConfirmButton, ErrorNote } from './controls';
-import { useLoaded } from './loading';
+import { ConfirmButton, ErrorBox, Table, useAction, useLoaded } from '@pipewright/sdk/ui';
 import { createApiKey, createUser, listApiKeys, listUsers, revokeApiKey } from './routes';
 
 /** Service users (pipelines, render farm workers, bots) and the API keys they log in with. */
-export function ApiKeysTab({ api, caller }: { api: Api; caller: ScreenUser }) {
-  const users = useLoaded(() => listUsers(api), [api]);
+export function ApiKeysTab({ client, caller }: { client: PipewrightClient; caller: ScreenUser }) {
+  const users = useLoaded(() => listUsers(client), [client]);
   const [selected, setSelected] = useState<string | null>(null);
   const [newName, setNewName] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const creation = useAction();
 
   if (!caller.isAdmin)
     return (
@@ -21,24 +20,18 @@ export function ApiKeysTab({ api, caller }: { api: Api; caller: ScreenUser }) {
     );
 
   const services = (users.data ?? []).filter((user) => user.data.isService);
-  const create = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
+  const create = creation.submit(async () => {
     const name = newName.trim();
-    try {
-      await createUser(api, name, { data: { isService: true } });
-      setNewName('');
-      setSelected(name);
-      users.reload();
-    } catch (failure) {
-      setError((failure as Error).message);
-    }
-  };
+    await createUser(client, name, { data: { isService: true } });
+    setNewName('');
+    setSelected(name);
+    users.reload();
+  });
 
   return (
     <div className="us-split">
       <div className="us-main us-narrow">
-        <ErrorNote error={users.error} />
+        <ErrorBox error={users.error} />
         {users.data && services.length === 0 && (
           <p className="notice">
             No service users yet. Create one for each tool that talks to the server on its own, then give it a
@@ -51,7 +44,7 @@ export function ApiKeysTab({ api, caller }: { api: Api; caller: ScreenUser }) {
               <button
                 type="button"
                 aria-current={user.name === selected}
-                className={user.name === selected ? 'us-selected' : undefined}
+                className={user.name === selected ? 'pw-selected' : undefined}
                 onClick={() => setSelected(user.name)}
               >
                 {user.name}
@@ -60,7 +53,7 @@ export function ApiKeysTab({ api, caller }: { api: Api; caller: ScreenUser }) {
             </li>
           ))}
         </ul>
-        <form className="us-row" onSubmit={create} aria-label="New service user">
+        <form className="pw-row" onSubmit={create} aria-label="New service user">
           <input
             aria-label="New service user name"
             placeholder="e.g. render-farm"
@@ -73,50 +66,44 @@ export function ApiKeysTab({ api, caller }: { api: Api; caller: ScreenUser }) {
             Create service user
           </button>
         </form>
-        <ErrorNote error={error} />
+        <ErrorBox error={creation.error} />
       </div>
-      {selected && <KeyList key={selected} api={api} user={selected} />}
+      {selected && <KeyList key={selected} client={client} user={selected} />}
     </div>
   );
 }
 
-function KeyList({ api, user }: { api: Api; user: string }) {
-  const keys = useLoaded(() => listApiKeys(api, user), [api, user]);
+function KeyList({ client, user }: { client: PipewrightClient; user: string }) {
+  const keys = useLoaded(() => listApiKeys(client, user), [client, user]);
   const [label, setLabel] = useState('');
   const [expires, setExpires] = useState('');
   const [created, setCreated] = useState<{ label: string; key: string } | null>(null);
   const [copied, setCopied] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const change = useAction();
 
-  const create = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
+  const create = change.submit(async () => {
     setCopied(false);
-    try {
-      // A date from the picker means "until the end of that day" in the viewer's time zone.
-      const until = expires ? new Date(`${expires}T23:59:59`).toISOString() : null;
-      const answer = await createApiKey(api, user, label.trim(), until);
-      setCreated({ label: label.trim(), key: answer.key });
-      setLabel('');
-      setExpires('');
-      keys.reload();
-    } catch (failure) {
-      setError((failure as Error).message);
-    }
-  };
+    // A date from the picker means "until the end of that day" in the viewer's time zone.
+    const until = expires ? new Date(`${expires}T23:59:59`).toISOString() : null;
+    const answer = await createApiKey(client, user, label.trim(), until);
+    setCreated({ label: label.trim(), key: answer.key });
+    setLabel('');
+    setExpires('');
+    keys.reload();
+  });
 
   const copy = async (key: string) => {
     try {
       await navigator.clipboard.writeText(key);
       setCopied(true);
     } catch {
-      setError('The browser did not allow copying: select the key and copy it by hand.');
+      change.fail('The browser did not allow copying: select the key and copy it by hand.');
     }
   };
 
   return (
-    <section className="us-panel" aria-label={`API keys of ${user}`}>
-      <header>
+    <section className="pw-panel us-side" aria-label={`API keys of ${user}`}>
+      <header className="pw-panel-header">
         <h2>API keys of {user}</h2>
       </header>
       {created && (
@@ -124,7 +111,7 @@ function KeyList({ api, user }: { api: Api; user: string }) {
           <p>
             <strong>Copy the key “{created.label}” now:</strong> it is shown only this once.
           </p>
-          <div className="us-row">
+          <div className="pw-row">
             <code aria-label="New API key">{created.key}</code>
             <button type="button" onClick={() => copy(created.key)}>
               {copied ? 'Copied' : 'Copy'}
@@ -135,51 +122,38 @@ function KeyList({ api, user }: { api: Api; user: string }) {
           </div>
         </div>
       )}
-      <ErrorNote error={keys.error} />
+      <ErrorBox error={keys.error} />
       {keys.data && keys.data.length === 0 && <p className="muted">No keys yet. Create one below.</p>}
       {keys.data && keys.data.length > 0 && (
-        <table className="us-table" aria-label="API keys">
-          <thead>
-            <tr>
-              <th scope="col">Label</th>
-              <th scope="col">Key</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col" />
+        <Table label="API keys" columns={['Label', 'Key', 'Created', 'Expires', '']}>
+          {keys.data.map((key) => (
+            <tr key={key.id}>
+              <td className="pw-strong">{key.label}</td>
+              <td>
+                <code>{key.preview}</code>
+              </td>
+              <td>{new Date(key.created).toLocaleDateString()}</td>
+              <td>
+                {key.expires ? (
+                  new Date(key.expires).toLocaleDateString()
+                ) : (
+                  <span className="muted">never</span>
+                )}
+              </td>
+              <td>
+                <ConfirmButton
+                  label="Revoke"
+                  confirmLabel={`Revoke ${key.label}`}
+                  onConfirm={() => {
+                    void change.run(() => revokeApiKey(client, user, key.id).then(keys.reload));
+                  }}
+                />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {keys.data.map((key) => (
-              <tr key={key.id}>
-                <td className="us-strong">{key.label}</td>
-                <td>
-                  <code>{key.preview}</code>
-                </td>
-                <td>{new Date(key.created).toLocaleDateString()}</td>
-                <td>
-                  {key.expires ? (
-                    new Date(key.expires).toLocaleDateString()
-                  ) : (
-                    <span className="muted">never</span>
-                  )}
-                </td>
-                <td>
-                  <ConfirmButton
-                    label="Revoke"
-                    confirmLabel={`Revoke ${key.label}`}
-                    onConfirm={() => {
-                      revokeApiKey(api, user, key.id)
-                        .then(keys.reload)
-                        .catch((failure: Error) => setError(failure.message));
-                    }}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
-      <form className="us-row" onSubmit={create} aria-label="Create an API key">
+      <form className="pw-row" onSubmit={create} aria-label="Create an API key">
         <input
           aria-label="Key label"
           placeholder="What uses the key, e.g. farm node 12"
@@ -187,7 +161,7 @@ function KeyList({ api, user }: { api: Api; user: string }) {
           maxLength={128}
           onChange={(e) => setLabel(e.target.value)}
         />
-        <label className="us-inline">
+        <label className="pw-inline">
           Expires
           <input
             type="date"
@@ -200,7 +174,7 @@ function KeyList({ api, user }: { api: Api; user: string }) {
           Create key
         </button>
       </form>
-      <ErrorNote error={error} />
+      <ErrorBox error={change.error} />
     </section>
   );
 }

@@ -1,8 +1,7 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState } from 'react';
 import type { ScreenUser } from '@pipewright/sdk/screen';
-import type { Api } from './api';
-import { ErrorNote } from './controls';
-import { useLoaded } from './loading';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import { ChoosableRow, ErrorBox, Table, useAction, useLoaded } from '@pipewright/sdk/ui';
 import {
   createUser,
   grantableRoles,
@@ -14,14 +13,14 @@ import {
   ROLE_LABELS,
   type Role,
 } from './routes';
-import { UserEditor } from './UserEditor';
+import { ProfileFields, UserEditor } from './UserEditor';
 
 /** Everyone in the studio, a form for newcomers, and the editor of the one selected. */
-export function PeopleTab({ api, caller }: { api: Api; caller: ScreenUser }) {
-  const users = useLoaded(() => listUsers(api), [api]);
+export function PeopleTab({ client, caller }: { client: PipewrightClient; caller: ScreenUser }) {
+  const users = useLoaded(() => listUsers(client), [client]);
   // Projects and groups only feed the access editor: without them the rest of the tab still works.
-  const projects = useLoaded(() => listProjects(api).catch(() => []), [api]);
-  const groups = useLoaded(() => listAccessGroups(api).catch(() => []), [api]);
+  const projects = useLoaded(() => listProjects(client).catch(() => []), [client]);
+  const groups = useLoaded(() => listAccessGroups(client).catch(() => []), [client]);
   const [search, setSearch] = useState('');
   const [showInactive, setShowInactive] = useState(false);
   const [selected, setSelected] = useState<string | null>(null);
@@ -55,7 +54,7 @@ export function PeopleTab({ api, caller }: { api: Api; caller: ScreenUser }) {
             value={search}
             onChange={(e) => setSearch(e.target.value)}
           />
-          <label className="us-inline">
+          <label className="pw-inline">
             <input
               type="checkbox"
               checked={showInactive}
@@ -75,7 +74,7 @@ export function PeopleTab({ api, caller }: { api: Api; caller: ScreenUser }) {
             New user
           </button>
         </div>
-        <ErrorNote error={users.error} />
+        <ErrorBox error={users.error} />
         {users.data && shown.length === 0 && (
           <p className="notice">
             {users.data.length === 0
@@ -84,56 +83,36 @@ export function PeopleTab({ api, caller }: { api: Api; caller: ScreenUser }) {
           </p>
         )}
         {shown.length > 0 && (
-          <table className="us-table" aria-label="Users">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Full name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Projects</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((user) => (
-                <tr
-                  key={user.name}
-                  tabIndex={0}
-                  aria-selected={user.name === selected}
-                  className={user.name === selected ? 'us-selected' : undefined}
-                  onClick={() => {
-                    setSelected(user.name);
-                    setCreating(false);
-                  }}
-                  onKeyDown={(e) => {
-                    if (e.key === 'Enter') {
-                      setSelected(user.name);
-                      setCreating(false);
-                    }
-                  }}
-                >
-                  <td className="us-strong">{user.name}</td>
-                  <td>{user.attrib.fullName || <span className="muted">—</span>}</td>
-                  <td>{user.attrib.email || <span className="muted">—</span>}</td>
-                  <td>{ROLE_LABELS[roleOf(user)]}</td>
-                  <td>
-                    {roleOf(user) === 'admin' || roleOf(user) === 'manager' ? (
-                      <span className="muted">all</span>
-                    ) : (
-                      Object.values(user.data.accessGroups ?? {}).filter((g) => g.length > 0).length
-                    )}
-                  </td>
-                  <td>{user.active ? 'Active' : <span className="us-badge-off">Deactivated</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table label="Users" columns={['Name', 'Full name', 'Email', 'Role', 'Projects', 'Status']}>
+            {shown.map((user) => (
+              <ChoosableRow
+                key={user.name}
+                selected={user.name === selected}
+                onChoose={() => {
+                  setSelected(user.name);
+                  setCreating(false);
+                }}
+              >
+                <td className="pw-strong">{user.name}</td>
+                <td>{user.attrib.fullName || <span className="muted">—</span>}</td>
+                <td>{user.attrib.email || <span className="muted">—</span>}</td>
+                <td>{ROLE_LABELS[roleOf(user)]}</td>
+                <td>
+                  {roleOf(user) === 'admin' || roleOf(user) === 'manager' ? (
+                    <span className="muted">all</span>
+                  ) : (
+                    Object.values(user.data.accessGroups ?? {}).filter((g) => g.length > 0).length
+                  )}
+                </td>
+                <td>{user.active ? 'Active' : <span className="pw-badge pw-badge-bad">Deactivated</span>}</td>
+              </ChoosableRow>
+            ))}
+          </Table>
         )}
       </div>
       {creating && (
         <NewUserForm
-          api={api}
+          client={client}
           caller={caller}
           onCancel={() => setCreating(false)}
           onCreated={(name) => {
@@ -146,7 +125,7 @@ export function PeopleTab({ api, caller }: { api: Api; caller: ScreenUser }) {
       {current && !creating && (
         <UserEditor
           key={current.name}
-          api={api}
+          client={client}
           caller={caller}
           user={current}
           projects={projects.data ?? []}
@@ -160,12 +139,12 @@ export function PeopleTab({ api, caller }: { api: Api; caller: ScreenUser }) {
 }
 
 function NewUserForm({
-  api,
+  client,
   caller,
   onCancel,
   onCreated,
 }: {
-  api: Api;
+  client: PipewrightClient;
   caller: ScreenUser;
   onCancel(): void;
   onCreated(name: string): void;
@@ -175,29 +154,19 @@ function NewUserForm({
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('user');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await createUser(api, name.trim(), {
-        attrib: { ...(fullName ? { fullName } : {}), ...(email ? { email } : {}) },
-        data: roleFlags(role, caller.isAdmin),
-        ...(password ? { password } : {}),
-      });
-      onCreated(name.trim());
-    } catch (failure) {
-      setError((failure as Error).message);
-      setBusy(false);
-    }
-  };
+  const create = useAction();
+  const submit = create.submit(async () => {
+    await createUser(client, name.trim(), {
+      attrib: { ...(fullName ? { fullName } : {}), ...(email ? { email } : {}) },
+      data: roleFlags(role, caller.isAdmin),
+      ...(password ? { password } : {}),
+    });
+    onCreated(name.trim());
+  });
 
   return (
-    <form className="us-panel us-form" aria-label="New user" onSubmit={submit}>
-      <header>
+    <form className="pw-panel pw-form us-side" aria-label="New user" onSubmit={submit}>
+      <header className="pw-panel-header">
         <h2>New user</h2>
         <button type="button" onClick={onCancel}>
           Cancel
@@ -214,24 +183,15 @@ function NewUserForm({
           autoFocus
         />
       </label>
-      <label>
-        Full name
-        <input value={fullName} onChange={(e) => setFullName(e.target.value)} />
-      </label>
-      <label>
-        Email
-        <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-      </label>
-      <label>
-        Role
-        <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
-          {grantableRoles(caller).map((r) => (
-            <option key={r} value={r}>
-              {ROLE_LABELS[r]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ProfileFields
+        fullName={fullName}
+        email={email}
+        role={role}
+        roles={grantableRoles(caller)}
+        onFullName={setFullName}
+        onEmail={setEmail}
+        onRole={setRole}
+      />
       <label>
         Password
         <input
@@ -241,15 +201,15 @@ function NewUserForm({
           minLength={8}
           onChange={(e) => setPassword(e.target.value)}
         />
-        <span className="muted us-hint">
+        <span className="muted pw-small">
           At least 8 characters. Leave it empty for a service user, or set one later.
         </span>
       </label>
-      <ErrorNote error={error} />
-      <button type="submit" className="primary" disabled={busy || !name.trim()}>
-        {busy ? 'Creating…' : 'Create user'}
+      <ErrorBox error={create.error} />
+      <button type="submit" className="primary" disabled={create.busy || !name.trim()}>
+        {create.busy ? 'Creating…' : 'Create user'}
       </button>
-      <p className="muted us-hint">Give the new user access to projects in the editor that opens next.</p>
+      <p className="muted pw-small">Give the new user access to projects in the editor that opens next.</p>
     </form>
   );
 }

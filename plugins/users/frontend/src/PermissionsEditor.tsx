@@ -30,7 +30,7 @@ function Check({
   onChange(value: boolean): void;
 }) {
   return (
-    <label className="us-inline">
+    <label className="pw-inline">
       <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
       {label}
     </label>
@@ -64,9 +64,9 @@ function NameList({
 
 function Section({ title, help, children }: { title: string; help: string; children: ReactNode }) {
   return (
-    <fieldset className="us-section">
+    <fieldset className="pw-group us-section">
       <legend>{title}</legend>
-      <p className="muted us-hint">{help}</p>
+      <p className="muted pw-small">{help}</p>
       {children}
     </fieldset>
   );
@@ -93,9 +93,9 @@ function FolderRule({
       />
       {value.enabled && (
         <div className="us-rule-list">
-          {entries.length === 0 && <p className="muted us-hint">Nothing listed: nowhere allowed.</p>}
+          {entries.length === 0 && <p className="muted pw-small">Nothing listed: nowhere allowed.</p>}
           {entries.map((entry, i) => (
-            <div className="us-row" key={i}>
+            <div className="pw-row" key={i}>
               <select
                 aria-label={`${title} rule ${i + 1}`}
                 value={entry.access_type}
@@ -159,7 +159,7 @@ export function PermissionsEditor({
           checked={value.project.enabled}
           onChange={(enabled) => set('project', { enabled })}
         />
-        <div className="us-row">
+        <div className="pw-row">
           {(['anatomy', 'access', 'settings'] as const).map((key) => (
             <label key={key}>
               {key.charAt(0).toUpperCase() + key.slice(1)}
@@ -208,7 +208,7 @@ export function PermissionsEditor({
           onChange={(enabled) => set('attrib_write', { enabled })}
         />
         {value.attrib_write.enabled && (
-          <div className="us-row">
+          <div className="pw-row">
             <NameList
               label="Writable attributes"
               value={value.attrib_write.attributes}

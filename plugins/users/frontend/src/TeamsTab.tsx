@@ -1,7 +1,6 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import type { Api } from './api';
-import { ConfirmButton, ErrorNote } from './controls';
-import { useLoaded } from './loading';
+import { useEffect, useState } from 'react';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import { ConfirmButton, ErrorBox, Table, useAction, useLoaded } from '@pipewright/sdk/ui';
 import {
   deleteTeam,
   listProjects,
@@ -15,8 +14,8 @@ import {
 } from './routes';
 
 /** Teams belong to a project: pick the project (the one chosen in the top bar by default), then its teams. */
-export function TeamsTab({ api, project: chosen }: { api: Api; project: string | null }) {
-  const projects = useLoaded(() => listProjects(api), [api]);
+export function TeamsTab({ client, project: chosen }: { client: PipewrightClient; project: string | null }) {
+  const projects = useLoaded(() => listProjects(client), [client]);
   const [project, setProject] = useState<string | null>(chosen);
   useEffect(() => {
     if (!project && projects.data?.length) setProject(chosen ?? projects.data[0]!.name);
@@ -29,7 +28,7 @@ export function TeamsTab({ api, project: chosen }: { api: Api; project: string |
   return (
     <div className="us-teams">
       <div className="us-toolbar">
-        <label className="us-inline">
+        <label className="pw-inline">
           Project
           <select
             value={project ?? ''}
@@ -44,37 +43,31 @@ export function TeamsTab({ api, project: chosen }: { api: Api; project: string |
           </select>
         </label>
       </div>
-      <ErrorNote error={projects.error} />
-      {project && <ProjectTeams key={project} api={api} project={project} />}
+      <ErrorBox error={projects.error} />
+      {project && <ProjectTeams key={project} client={client} project={project} />}
     </div>
   );
 }
 
-function ProjectTeams({ api, project }: { api: Api; project: string }) {
-  const teams = useLoaded(() => listTeams(api, project), [api, project]);
-  const users = useLoaded(() => listUsers(api), [api]);
+function ProjectTeams({ client, project }: { client: PipewrightClient; project: string }) {
+  const teams = useLoaded(() => listTeams(client, project), [client, project]);
+  const users = useLoaded(() => listUsers(client), [client]);
   const [selected, setSelected] = useState<string | null>(null);
   const [newTeam, setNewTeam] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const creation = useAction();
 
-  const create = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
-    try {
-      await saveTeam(api, project, newTeam.trim(), []);
-      setSelected(newTeam.trim());
-      setNewTeam('');
-      teams.reload();
-    } catch (failure) {
-      setError((failure as Error).message);
-    }
-  };
+  const create = creation.submit(async () => {
+    await saveTeam(client, project, newTeam.trim(), []);
+    setSelected(newTeam.trim());
+    setNewTeam('');
+    teams.reload();
+  });
 
   const team = teams.data?.find((t) => t.name === selected) ?? null;
   return (
     <div className="us-split">
       <div className="us-main us-narrow">
-        <ErrorNote error={teams.error} />
+        <ErrorBox error={teams.error} />
         {teams.data && teams.data.length === 0 && (
           <p className="notice">{project} has no teams yet. Create one below, then add its members.</p>
         )}
@@ -84,7 +77,7 @@ function ProjectTeams({ api, project }: { api: Api; project: string }) {
               <button
                 type="button"
                 aria-current={t.name === selected}
-                className={t.name === selected ? 'us-selected' : undefined}
+                className={t.name === selected ? 'pw-selected' : undefined}
                 onClick={() => setSelected(t.name)}
               >
                 {t.name} <span className="muted">({t.memberCount})</span>
@@ -92,7 +85,7 @@ function ProjectTeams({ api, project }: { api: Api; project: string }) {
             </li>
           ))}
         </ul>
-        <form className="us-row" onSubmit={create} aria-label="New team">
+        <form className="pw-row" onSubmit={create} aria-label="New team">
           <input
             aria-label="New team name"
             placeholder="New team name"
@@ -104,11 +97,11 @@ function ProjectTeams({ api, project }: { api: Api; project: string }) {
             Create team
           </button>
         </form>
-        <ErrorNote error={error} />
+        <ErrorBox error={creation.error} />
       </div>
       {team && (
         <TeamEditor
-          api={api}
+          client={client}
           project={project}
           team={team}
           userNames={(users.data ?? []).filter((u) => u.active && !u.data.isService).map((u) => u.name)}
@@ -124,101 +117,84 @@ function ProjectTeams({ api, project }: { api: Api; project: string }) {
 }
 
 function TeamEditor({
-  api,
+  client,
   project,
   team,
   userNames,
   onChanged,
   onDeleted,
 }: {
-  api: Api;
+  client: PipewrightClient;
   project: string;
   team: Team;
   userNames: string[];
   onChanged(): void;
   onDeleted(): void;
 }) {
-  const [error, setError] = useState<string | null>(null);
+  const change = useAction();
   const [adding, setAdding] = useState('');
   const [addAsLeader, setAddAsLeader] = useState(false);
   const members = team.members ?? [];
   const candidates = userNames.filter((name) => !members.some((m) => m.name === name));
 
-  const act = (work: Promise<unknown>) => {
-    setError(null);
-    work.then(onChanged).catch((failure: Error) => setError(failure.message));
-  };
+  const act = (work: Promise<unknown>) => void change.run(() => work.then(onChanged));
   const setRoles = (member: TeamMember, text: string) => {
     const roles = text
       .split(',')
       .map((role) => role.trim())
       .filter(Boolean);
     if (roles.join(',') !== member.roles.join(','))
-      act(saveMember(api, project, team.name, member.name, { roles }));
+      act(saveMember(client, project, team.name, member.name, { roles }));
   };
 
   return (
-    <section className="us-panel" aria-label={`Team ${team.name}`}>
-      <header>
+    <section className="pw-panel us-side" aria-label={`Team ${team.name}`}>
+      <header className="pw-panel-header">
         <h2>{team.name}</h2>
         <ConfirmButton
           label="Delete team"
           confirmLabel={`Delete ${team.name}`}
-          onConfirm={() => {
-            deleteTeam(api, project, team.name)
-              .then(onDeleted)
-              .catch((failure: Error) => setError(failure.message));
-          }}
+          onConfirm={() => void change.run(() => deleteTeam(client, project, team.name).then(onDeleted))}
         />
       </header>
       {members.length === 0 ? (
         <p className="muted">No members yet. Add the first one below.</p>
       ) : (
-        <table className="us-table" aria-label="Members">
-          <thead>
-            <tr>
-              <th scope="col">Member</th>
-              <th scope="col">Leader</th>
-              <th scope="col">Roles (comma separated)</th>
-              <th scope="col" />
+        <Table label="Members" columns={['Member', 'Leader', 'Roles (comma separated)', '']}>
+          {members.map((member) => (
+            <tr key={member.name}>
+              <td className="pw-strong">{member.name}</td>
+              <td>
+                <input
+                  type="checkbox"
+                  aria-label={`${member.name} leads the team`}
+                  checked={member.leader}
+                  onChange={(e) =>
+                    act(saveMember(client, project, team.name, member.name, { leader: e.target.checked }))
+                  }
+                />
+              </td>
+              <td>
+                <input
+                  aria-label={`Roles of ${member.name}`}
+                  defaultValue={member.roles.join(', ')}
+                  placeholder="e.g. lead compositor"
+                  onBlur={(e) => setRoles(member, e.target.value)}
+                />
+              </td>
+              <td>
+                <button
+                  type="button"
+                  onClick={() => act(removeMember(client, project, team.name, member.name))}
+                >
+                  Remove
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {members.map((member) => (
-              <tr key={member.name}>
-                <td className="us-strong">{member.name}</td>
-                <td>
-                  <input
-                    type="checkbox"
-                    aria-label={`${member.name} leads the team`}
-                    checked={member.leader}
-                    onChange={(e) =>
-                      act(saveMember(api, project, team.name, member.name, { leader: e.target.checked }))
-                    }
-                  />
-                </td>
-                <td>
-                  <input
-                    aria-label={`Roles of ${member.name}`}
-                    defaultValue={member.roles.join(', ')}
-                    placeholder="e.g. lead compositor"
-                    onBlur={(e) => setRoles(member, e.target.value)}
-                  />
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    onClick={() => act(removeMember(api, project, team.name, member.name))}
-                  >
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
-      <div className="us-row">
+      <div className="pw-row">
         <select aria-label="User to add" value={adding} onChange={(e) => setAdding(e.target.value)}>
           <option value="">Choose a user…</option>
           {candidates.map((name) => (
@@ -227,7 +203,7 @@ function TeamEditor({
             </option>
           ))}
         </select>
-        <label className="us-inline">
+        <label className="pw-inline">
           <input type="checkbox" checked={addAsLeader} onChange={(e) => setAddAsLeader(e.target.checked)} />
           as leader
         </label>
@@ -235,7 +211,7 @@ function TeamEditor({
           type="button"
           disabled={!adding}
           onClick={() => {
-            act(saveMember(api, project, team.name, adding, { leader: addAsLeader, roles: [] }));
+            act(saveMember(client, project, team.name, adding, { leader: addAsLeader, roles: [] }));
             setAdding('');
             setAddAsLeader(false);
           }}
@@ -243,7 +219,7 @@ function TeamEditor({
           Add member
         </button>
       </div>
-      <ErrorNote error={error} />
+      <ErrorBox error={change.error} />
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
+import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenUser } from '@pipewright/sdk/screen';
-import type { Api } from './api';
-import { ConfirmButton, ErrorNote, Saved } from './controls';
+import { ConfirmButton, ErrorBox, Saved, Table, useAction } from '@pipewright/sdk/ui';
 import {
   grantableRoles,
   patchUser,
@@ -14,30 +14,56 @@ import {
   type UserRecord,
 } from './routes';
 
-/** Run a change, then say how it went: the error where it happened, or a short "saved". */
-function useChange() {
-  const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const run = async (work: () => Promise<void>, done: string) => {
-    setBusy(true);
-    setError(null);
-    setSaved(null);
-    try {
-      await work();
-      setSaved(done);
-    } catch (failure) {
-      setError((failure as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { error, saved, busy, run };
+/** A user's full name, email and role, for a new user and in the editor; without roles the role is shown only. */
+export function ProfileFields({
+  fullName,
+  email,
+  role,
+  roles,
+  onFullName,
+  onEmail,
+  onRole,
+}: {
+  fullName: string;
+  email: string;
+  role: Role;
+  /** The roles the caller may choose from; null when the role cannot be changed here. */
+  roles: Role[] | null;
+  onFullName(value: string): void;
+  onEmail(value: string): void;
+  onRole(role: Role): void;
+}) {
+  return (
+    <>
+      <label>
+        Full name
+        <input value={fullName} onChange={(e) => onFullName(e.target.value)} />
+      </label>
+      <label>
+        Email
+        <input type="email" value={email} onChange={(e) => onEmail(e.target.value)} />
+      </label>
+      <label>
+        Role
+        {roles ? (
+          <select value={role} onChange={(e) => onRole(e.target.value as Role)}>
+            {roles.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_LABELS[r]}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <input value={ROLE_LABELS[role]} readOnly />
+        )}
+      </label>
+    </>
+  );
 }
 
 /** One user: profile and role, access groups per project, activation and password. */
 export function UserEditor({
-  api,
+  client,
   caller,
   user,
   projects,
@@ -45,7 +71,7 @@ export function UserEditor({
   onChanged,
   onClose,
 }: {
-  api: Api;
+  client: PipewrightClient;
   caller: ScreenUser;
   user: UserRecord;
   projects: { name: string; code: string }[];
@@ -56,8 +82,8 @@ export function UserEditor({
   // Only administrators change administrators; the server refuses it anyway, the form says so first.
   const locked = roleOf(user) === 'admin' && !caller.isAdmin;
   return (
-    <aside className="us-panel" aria-label={`User ${user.name}`}>
-      <header>
+    <aside className="pw-panel us-side" aria-label={`User ${user.name}`}>
+      <header className="pw-panel-header">
         <h2>{user.name}</h2>
         <button type="button" onClick={onClose}>
           Close
@@ -65,7 +91,7 @@ export function UserEditor({
       </header>
       {locked && <p className="notice">Only administrators can change an administrator.</p>}
       <ProfileSection
-        api={api}
+        client={client}
         caller={caller}
         user={user}
         groups={groups}
@@ -73,27 +99,27 @@ export function UserEditor({
         onChanged={onChanged}
       />
       <AccessSection
-        api={api}
+        client={client}
         user={user}
         projects={projects}
         groups={groups}
         locked={locked}
         onChanged={onChanged}
       />
-      <AccountSection api={api} caller={caller} user={user} locked={locked} onChanged={onChanged} />
+      <AccountSection client={client} caller={caller} user={user} locked={locked} onChanged={onChanged} />
     </aside>
   );
 }
 
 function ProfileSection({
-  api,
+  client,
   caller,
   user,
   groups,
   locked,
   onChanged,
 }: {
-  api: Api;
+  client: PipewrightClient;
   caller: ScreenUser;
   user: UserRecord;
   groups: string[];
@@ -104,7 +130,7 @@ function ProfileSection({
   const [email, setEmail] = useState(String(user.attrib.email ?? ''));
   const [role, setRole] = useState<Role>(roleOf(user));
   const [defaults, setDefaults] = useState<string[]>(user.data.defaultAccessGroups ?? []);
-  const change = useChange();
+  const change = useAction();
   const roles = grantableRoles(caller);
   // A manager looking at a service user cannot pick that role, nor take it away.
   const roleFixed = !roles.includes(roleOf(user));
@@ -113,41 +139,28 @@ function ProfileSection({
     change.run(async () => {
       const data: Record<string, unknown> = { defaultAccessGroups: defaults };
       if (!roleFixed && role !== roleOf(user)) Object.assign(data, roleFlags(role, caller.isAdmin));
-      await patchUser(api, user.name, { attrib: { fullName, email }, data });
+      await patchUser(client, user.name, { attrib: { fullName, email }, data });
       onChanged();
     }, 'Profile saved.');
 
   return (
-    <fieldset className="us-section" disabled={locked || change.busy}>
+    <fieldset className="pw-group us-section" disabled={locked || change.busy}>
       <legend>Profile</legend>
-      <label>
-        Full name
-        <input value={fullName} onChange={(e) => setFullName(e.target.value)} />
-      </label>
-      <label>
-        Email
-        <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-      </label>
-      <label>
-        Role
-        {roleFixed ? (
-          <input value={ROLE_LABELS[roleOf(user)]} readOnly />
-        ) : (
-          <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            {roles.map((r) => (
-              <option key={r} value={r}>
-                {ROLE_LABELS[r]}
-              </option>
-            ))}
-          </select>
-        )}
-      </label>
+      <ProfileFields
+        fullName={fullName}
+        email={email}
+        role={role}
+        roles={roleFixed ? null : roles}
+        onFullName={setFullName}
+        onEmail={setEmail}
+        onRole={setRole}
+      />
       {groups.length > 0 && (
-        <div className="us-field">
+        <div className="pw-field">
           <span>Access groups in new projects</span>
           <div className="us-checks">
             {groups.map((group) => (
-              <label key={group} className="us-inline">
+              <label key={group} className="pw-inline">
                 <input
                   type="checkbox"
                   checked={defaults.includes(group)}
@@ -161,8 +174,8 @@ function ProfileSection({
           </div>
         </div>
       )}
-      <ErrorNote error={change.error} />
-      <Saved message={change.saved} />
+      <ErrorBox error={change.error} />
+      <Saved message={change.done} />
       <button type="button" className="primary" onClick={save}>
         Save profile
       </button>
@@ -171,14 +184,14 @@ function ProfileSection({
 }
 
 function AccessSection({
-  api,
+  client,
   user,
   projects,
   groups,
   locked,
   onChanged,
 }: {
-  api: Api;
+  client: PipewrightClient;
   user: UserRecord;
   projects: { name: string; code: string }[];
   groups: string[];
@@ -187,12 +200,12 @@ function AccessSection({
 }) {
   const original = user.data.accessGroups ?? {};
   const [access, setAccess] = useState<Record<string, string[]>>(original);
-  const change = useChange();
+  const change = useAction();
   const role = roleOf(user);
 
   if (role === 'admin' || role === 'manager') {
     return (
-      <fieldset className="us-section">
+      <fieldset className="pw-group us-section">
         <legend>Project access</legend>
         <p className="muted">
           {ROLE_LABELS[role]}s reach every project; access groups apply to users and guests.
@@ -202,7 +215,7 @@ function AccessSection({
   }
   if (projects.length === 0 || groups.length === 0) {
     return (
-      <fieldset className="us-section">
+      <fieldset className="pw-group us-section">
         <legend>Project access</legend>
         <p className="muted">
           {projects.length === 0
@@ -227,44 +240,32 @@ function AccessSection({
 
   const save = () =>
     change.run(async () => {
-      await setAccessGroups(api, user.name, changed);
+      await setAccessGroups(client, user.name, changed);
       onChanged();
     }, 'Access saved.');
 
   return (
-    <fieldset className="us-section" disabled={locked || change.busy}>
+    <fieldset className="pw-group us-section" disabled={locked || change.busy}>
       <legend>Project access</legend>
-      <table className="us-table us-access" aria-label="Access groups per project">
-        <thead>
-          <tr>
-            <th scope="col">Project</th>
+      <Table label="Access groups per project" columns={['Project', ...groups]} className="us-access">
+        {projects.map((project) => (
+          <tr key={project.name}>
+            <th scope="row">{project.name}</th>
             {groups.map((group) => (
-              <th scope="col" key={group}>
-                {group}
-              </th>
+              <td key={group}>
+                <input
+                  type="checkbox"
+                  aria-label={`${group} in ${project.name}`}
+                  checked={(access[project.name] ?? []).includes(group)}
+                  onChange={(e) => toggle(project.name, group, e.target.checked)}
+                />
+              </td>
             ))}
           </tr>
-        </thead>
-        <tbody>
-          {projects.map((project) => (
-            <tr key={project.name}>
-              <th scope="row">{project.name}</th>
-              {groups.map((group) => (
-                <td key={group}>
-                  <input
-                    type="checkbox"
-                    aria-label={`${group} in ${project.name}`}
-                    checked={(access[project.name] ?? []).includes(group)}
-                    onChange={(e) => toggle(project.name, group, e.target.checked)}
-                  />
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <ErrorNote error={change.error} />
-      <Saved message={change.saved} />
+        ))}
+      </Table>
+      <ErrorBox error={change.error} />
+      <Saved message={change.done} />
       <button type="button" className="primary" onClick={save} disabled={Object.keys(changed).length === 0}>
         Save access
       </button>
@@ -273,24 +274,24 @@ function AccessSection({
 }
 
 function AccountSection({
-  api,
+  client,
   caller,
   user,
   locked,
   onChanged,
 }: {
-  api: Api;
+  client: PipewrightClient;
   caller: ScreenUser;
   user: UserRecord;
   locked: boolean;
   onChanged(): void;
 }) {
   const [password, setNewPassword] = useState('');
-  const change = useChange();
+  const change = useAction();
   const self = caller.name.toLowerCase() === user.name.toLowerCase();
 
   return (
-    <fieldset className="us-section" disabled={locked || change.busy}>
+    <fieldset className="pw-group us-section" disabled={locked || change.busy}>
       <legend>Account</legend>
       <p>
         {user.active ? 'Active: the user can log in.' : 'Deactivated: the user cannot log in.'}{' '}
@@ -303,7 +304,7 @@ function AccountSection({
           disabled={self}
           onConfirm={() =>
             change.run(async () => {
-              await patchUser(api, user.name, { active: false });
+              await patchUser(client, user.name, { active: false });
               onChanged();
             }, `${user.name} is deactivated.`)
           }
@@ -313,7 +314,7 @@ function AccountSection({
           type="button"
           onClick={() =>
             change.run(async () => {
-              await patchUser(api, user.name, { active: true });
+              await patchUser(client, user.name, { active: true });
               onChanged();
             }, `${user.name} is active again.`)
           }
@@ -321,9 +322,9 @@ function AccountSection({
           Reactivate user
         </button>
       )}
-      {self && <p className="muted us-hint">You cannot deactivate your own account.</p>}
+      {self && <p className="muted pw-small">You cannot deactivate your own account.</p>}
       {caller.isAdmin && (
-        <div className="us-row">
+        <div className="pw-row">
           <input
             type="password"
             aria-label="New password"
@@ -337,7 +338,7 @@ function AccountSection({
             disabled={password.length < 8}
             onClick={() =>
               change.run(async () => {
-                await setPassword(api, user.name, password);
+                await setPassword(client, user.name, password);
                 setNewPassword('');
                 onChanged();
               }, 'Password set. The user’s other sessions have ended.')
@@ -347,8 +348,8 @@ function AccountSection({
           </button>
         </div>
       )}
-      <ErrorNote error={change.error} />
-      <Saved message={change.saved} />
+      <ErrorBox error={change.error} />
+      <Saved message={change.done} />
     </fieldset>
   );
 }

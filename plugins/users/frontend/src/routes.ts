@@ -1,7 +1,7 @@
+import type { PipewrightClient, ResponseData } from '@pipewright/sdk/client';
 import type { ScreenUser } from '@pipewright/sdk/screen';
-import type { Api } from './api';
 
-// The server routes this screen uses (users, access and teams addons), with the shapes they answer.
+// The server routes this screen uses (users, access and teams addons), through the session's typed client.
 
 export interface UserRecord {
   name: string;
@@ -53,135 +53,132 @@ export function roleFlags(role: Role, callerIsAdmin: boolean): Record<string, bo
   return flags;
 }
 
-export const listUsers = (api: Api) =>
-  api.get<{ users: UserRecord[] }>('/api/users').then((answer) => answer.users);
+const userPath = (name: string) => ({ params: { path: { user_name: name } } });
 
+/** Every user, with the role flags and access groups the screen reads from `data`. */
+export const listUsers = (client: PipewrightClient) =>
+  client.GET('/api/users').then((answer) => answer.users as UserRecord[]);
+
+/** Create a user (PUT on a new name). */
 export const createUser = (
-  api: Api,
+  client: PipewrightClient,
   name: string,
   body: { attrib?: Record<string, unknown>; data?: Record<string, unknown>; password?: string },
-) => api.send<void>('PUT', `/api/users/${encodeURIComponent(name)}`, body);
+) => client.PUT('/api/users/{user_name}', { ...userPath(name), body });
 
 export const patchUser = (
-  api: Api,
+  client: PipewrightClient,
   name: string,
   body: { active?: boolean; attrib?: Record<string, unknown>; data?: Record<string, unknown> },
-) => api.send<void>('PATCH', `/api/users/${encodeURIComponent(name)}`, body);
+) => client.PATCH('/api/users/{user_name}', { ...userPath(name), body });
 
-export const setPassword = (api: Api, name: string, password: string) =>
-  api.send<void>('PATCH', `/api/users/${encodeURIComponent(name)}/password`, { password });
+export const setPassword = (client: PipewrightClient, name: string, password: string) =>
+  client.PATCH('/api/users/{user_name}/password', { ...userPath(name), body: { password } });
 
 /** Set the user's groups in the projects listed; an empty list takes a project away. */
-export const setAccessGroups = (api: Api, name: string, perProject: Record<string, string[]>) =>
-  api.send<void>('PATCH', `/api/users/${encodeURIComponent(name)}/accessGroups`, {
-    accessGroups: Object.entries(perProject).map(([project, accessGroups]) => ({ project, accessGroups })),
+export const setAccessGroups = (
+  client: PipewrightClient,
+  name: string,
+  perProject: Record<string, string[]>,
+) =>
+  client.PATCH('/api/users/{user_name}/accessGroups', {
+    ...userPath(name),
+    body: {
+      accessGroups: Object.entries(perProject).map(([project, accessGroups]) => ({ project, accessGroups })),
+    },
   });
 
-export const listProjects = (api: Api) =>
-  api
-    .get<{ projects: { name: string; code: string; active: boolean }[] }>('/api/projects')
-    .then((answer) => answer.projects);
+export const listProjects = (client: PipewrightClient) =>
+  client.GET('/api/projects').then((answer) => answer.projects);
 
 // Access groups: "_" is the studio level.
 
-export const listAccessGroups = (api: Api) =>
-  api.get<{ name: string; isProjectLevel: boolean }[]>('/api/accessGroups/_');
+const groupPath = (name: string) => ({ params: { path: { access_group_name: name, project_name: '_' } } });
 
-export const readAccessGroup = (api: Api, name: string) =>
-  api.get<Permissions>(`/api/accessGroups/${encodeURIComponent(name)}/_`);
+export const listAccessGroups = (client: PipewrightClient) =>
+  client.GET('/api/accessGroups/{project_name}', { params: { path: { project_name: '_' } } });
 
-export const saveAccessGroup = (api: Api, name: string, permissions: Permissions) =>
-  api.send<void>('PUT', `/api/accessGroups/${encodeURIComponent(name)}/_`, permissions);
+export const readAccessGroup = (client: PipewrightClient, name: string) =>
+  client.GET('/api/accessGroups/{access_group_name}/{project_name}', groupPath(name));
+
+export const saveAccessGroup = (client: PipewrightClient, name: string, permissions: Permissions) =>
+  client.PUT('/api/accessGroups/{access_group_name}/{project_name}', {
+    ...groupPath(name),
+    body: permissions,
+  });
 
 /** A new group starts with nothing restricted and no management rights: the server fills in the defaults. */
-export const createAccessGroup = (api: Api, name: string) =>
-  api.send<void>('PUT', `/api/accessGroups/${encodeURIComponent(name)}/_`, {});
+export const createAccessGroup = (client: PipewrightClient, name: string) =>
+  client.PUT('/api/accessGroups/{access_group_name}/{project_name}', { ...groupPath(name), body: {} });
 
-export const deleteAccessGroup = (api: Api, name: string) =>
-  api.send<void>('DELETE', `/api/accessGroups/${encodeURIComponent(name)}/_`);
-
-export type FolderAccessType = 'assigned' | 'hierarchy' | 'children';
-export interface FolderWhitelist {
-  enabled: boolean;
-  access_list: { access_type: FolderAccessType; path?: string }[];
-}
+export const deleteAccessGroup = (client: PipewrightClient, name: string) =>
+  client.DELETE('/api/accessGroups/{access_group_name}/{project_name}', groupPath(name));
 
 /** An access group's permissions, with AYON's snake_case keys. */
-export interface Permissions {
-  studio: { enabled: boolean; create_projects: boolean; list_all_users: boolean };
-  project: { enabled: boolean; anatomy: number; access: number; settings: number };
-  create: FolderWhitelist;
-  read: FolderWhitelist;
-  update: FolderWhitelist;
-  publish: FolderWhitelist;
-  delete: FolderWhitelist;
-  attrib_read: { enabled: boolean; attributes: string[] };
-  attrib_write: { enabled: boolean; attributes: string[]; fields: string[] };
-  endpoints: { enabled: boolean; endpoints: string[] };
-  links: { enabled: boolean; link_types: string[] };
-  advanced: { show_sibling_tasks: boolean };
-}
+export type Permissions = ResponseData<'get', '/api/accessGroups/{access_group_name}/{project_name}'>;
+export type FolderWhitelist = Permissions['read'];
+export type FolderAccessType = FolderWhitelist['access_list'][number]['access_type'];
 
 // Teams live in projects.
 
-export interface TeamMember {
-  name: string;
-  leader: boolean;
-  roles: string[];
-}
-export interface Team {
-  name: string;
-  memberCount: number;
-  members?: TeamMember[];
-  leaders: TeamMember[];
-}
+export type Team = ResponseData<'get', '/api/projects/{project_name}/teams'>['teams'][number];
+export type TeamMember = Team['leaders'][number];
 
-const teamsPath = (project: string) => `/api/projects/${encodeURIComponent(project)}/teams`;
+const teamPath = (project: string, team: string) => ({
+  params: { path: { project_name: project, team_name: team } },
+});
+const memberPath = (project: string, team: string, member: string) => ({
+  params: { path: { project_name: project, team_name: team, member_name: member } },
+});
 
-export const listTeams = (api: Api, project: string) =>
-  api.get<{ teams: Team[] }>(`${teamsPath(project)}?show_members=true`).then((answer) => answer.teams);
+export const listTeams = (client: PipewrightClient, project: string) =>
+  client
+    .GET('/api/projects/{project_name}/teams', {
+      params: { path: { project_name: project }, query: { show_members: true } },
+    })
+    .then((answer) => answer.teams);
 
-export const saveTeam = (api: Api, project: string, team: string, members: TeamMember[]) =>
-  api.send<void>('PUT', `${teamsPath(project)}/${encodeURIComponent(team)}`, { members });
+export const saveTeam = (client: PipewrightClient, project: string, team: string, members: TeamMember[]) =>
+  client.PUT('/api/projects/{project_name}/teams/{team_name}', {
+    ...teamPath(project, team),
+    body: { members },
+  });
 
-export const deleteTeam = (api: Api, project: string, team: string) =>
-  api.send<void>('DELETE', `${teamsPath(project)}/${encodeURIComponent(team)}`);
+export const deleteTeam = (client: PipewrightClient, project: string, team: string) =>
+  client.DELETE('/api/projects/{project_name}/teams/{team_name}', teamPath(project, team));
 
 export const saveMember = (
-  api: Api,
+  client: PipewrightClient,
   project: string,
   team: string,
   member: string,
   change: { leader?: boolean; roles?: string[] },
 ) =>
-  api.send<void>(
-    'PUT',
-    `${teamsPath(project)}/${encodeURIComponent(team)}/members/${encodeURIComponent(member)}`,
-    change,
-  );
+  client.PUT('/api/projects/{project_name}/teams/{team_name}/members/{member_name}', {
+    ...memberPath(project, team, member),
+    body: change,
+  });
 
-export const removeMember = (api: Api, project: string, team: string, member: string) =>
-  api.send<void>(
-    'DELETE',
-    `${teamsPath(project)}/${encodeURIComponent(team)}/members/${encodeURIComponent(member)}`,
+export const removeMember = (client: PipewrightClient, project: string, team: string, member: string) =>
+  client.DELETE(
+    '/api/projects/{project_name}/teams/{team_name}/members/{member_name}',
+    memberPath(project, team, member),
   );
 
 // API keys of (service) users.
 
-export interface ApiKey {
-  id: string;
-  label: string;
-  preview: string;
-  created: string;
-  expires: string | null;
-}
+export type ApiKey = ResponseData<'get', '/api/users/{user_name}/apikeys'>[number];
 
-const keysPath = (user: string) => `/api/users/${encodeURIComponent(user)}/apikeys`;
+export const listApiKeys = (client: PipewrightClient, user: string) =>
+  client.GET('/api/users/{user_name}/apikeys', userPath(user));
 
-export const listApiKeys = (api: Api, user: string) => api.get<ApiKey[]>(keysPath(user));
+export const createApiKey = (client: PipewrightClient, user: string, label: string, expires: string | null) =>
+  client.POST('/api/users/{user_name}/apikeys', {
+    ...userPath(user),
+    body: { label, ...(expires ? { expires } : {}) },
+  });
 
-export const createApiKey = (api: Api, user: string, label: string, expires: string | null) =>
-  api.send<{ id: string; key: string }>('POST', keysPath(user), { label, ...(expires ? { expires } : {}) });
-
-export const revokeApiKey = (api: Api, user: string, id: string) =>
-  api.send<void>('DELETE', `${keysPath(user)}/${id}`);
+export const revokeApiKey = (client: PipewrightClient, user: string, id: string) =>
+  client.DELETE('/api/users/{user_name}/apikeys/{entity_id}', {
+    params: { path: { user_name: user, entity_id: id } },
+  });

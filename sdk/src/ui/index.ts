@@ -1,0 +1,10 @@
+// @pipewright/sdk/ui: the pieces the web app's screens are built from, for internal and third-party addons alike.
+// They carry the web app's look (the pw- classes of its theme) and read errors of the client in props.client.
+export { useAction, type Action } from './action.js';
+export { ConfirmButton, Field, Panel, Saved, type FieldInputProps } from './controls.js';
+export { ErrorBox, messageOf, problemPlace, problemsOf, statusOf } from './errors.js';
+export { useLoaded, type Loaded } from './loading.js';
+export { callRoute, type RouteInit } from './route.js';
+export { ChoosableRow, Table } from './table.js';
+export { TabbedScreen, Tabs, useSearchParam, useTabParam, type TabSpec } from './tabs.js';
+export type { Problem } from '../errors.js';
