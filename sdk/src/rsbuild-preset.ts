@@ -30,7 +30,12 @@ export function addonFrontendConfig({ name, exposes }: AddonFrontendOptions): Rs
   return {
     plugins: [pluginReact(), pluginModuleFederation({ name, exposes, shared: SHARED_MODULES, dts: false })],
     source: { entry: { index: EMPTY_ENTRY } },
-    tools: { htmlPlugin: false },
+    tools: {
+      htmlPlugin: false,
+      // The sdk's sources import each other as ./x.js (ES module style); rsbuild maps .js to .ts only when the
+      // remote has a tsconfig, so say it here for every remote.
+      rspack: { resolve: { extensionAlias: { '.js': ['.js', '.ts', '.tsx'] } } },
+    },
     // Chunks are addressed relative to the manifest: the server decides the URL (/addons/{name}/{version}/frontend/).
     output: { distPath: { root: 'dist' }, assetPrefix: 'auto', cleanDistPath: true },
   };
