@@ -4,6 +4,7 @@ import { defineAddon, requireUser } from '@pipewright/sdk';
 import { attribTypes } from './attrib-types.js';
 import type { GraphContext } from './context.js';
 import { explorerRoutes } from './explorer.js';
+import type { GraphQLSchemaExtensions } from './extensions.js';
 import { projectResolvers } from './project-resolvers.js';
 import { baseSdl } from './sdl.js';
 import { studioResolvers } from './studio-resolvers.js';
@@ -75,6 +76,16 @@ export default defineAddon({
         };
       },
     });
+    // Other addons add their types and fields once this schema exists (they depend on this addon).
+    const graphql = ctx.app.graphql;
+    const extensions: GraphQLSchemaExtensions = {
+      extend({ schema, resolvers, loaders }) {
+        if (schema) graphql.extendSchema(schema);
+        if (resolvers) graphql.defineResolvers(resolvers as any);
+        if (loaders) graphql.defineLoaders(loaders as any);
+      },
+    };
+    ctx.provide('graphql', extensions);
     await ctx.app.register(explorerRoutes);
   },
 });

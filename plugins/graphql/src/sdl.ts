@@ -50,7 +50,7 @@ type Query {
   user(name: String!): UserNode
   me: UserNode!
   events(${PAGE}, ids: [String!], topics: [String!], projects: [String!], users: [String!], statuses: [String!], olderThan: String, newerThan: String, includeLogs: Boolean, filter: String): EventsConnection!
-  inbox(${PAGE}, showActiveMessages: Boolean, showImportantMessages: Boolean): ActivitiesConnection!
+  inbox(${PAGE}, showActiveProjects: Boolean, showActiveMessages: Boolean, showUnreadMessages: Boolean, showImportantMessages: Boolean): ActivitiesConnection!
   productTypes: [ProductType!]!
 }
 

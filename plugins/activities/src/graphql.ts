@@ -1,0 +1,262 @@
+import {
+  isManagerOrAbove,
+  type ProjectRecord,
+  type RequestUser,
+  type UserDirectory,
+  type UserRecord,
+} from '@pipewright/sdk';
+import type { EntityReader } from './entity-context.js';
+import type { ActivityFeeds, FeedFilter, FeedRow, InboxFilter, PageArgs } from './feed.js';
+
+/** What resolvers receive from the graphql addon: the logged-in caller. */
+interface Context {
+  caller: RequestUser;
+}
+
+const PAGE = 'first: Int, after: String, last: Int, before: String';
+const ENTITY_FEED = `${PAGE}, activityTypes: [String!], referenceTypes: [String!]`;
+const ENTITY_NODES = [
+  'FolderNode',
+  'TaskNode',
+  'ProductNode',
+  'VersionNode',
+  'RepresentationNode',
+  'WorkfileNode',
+];
+
+// The graphql addon declares ActivityNode with a few fields and the inbox root; the rest is added here, in the
+// shape of AYON's schema (its web app and python client query these names).
+const SCHEMA = `
+type ActivityOriginNode {
+  id: String!
+  type: String!
+  subtype: String
+  name: String!
+  label: String
+  link: String!
+}
+
+type ActivityReactionNode {
+  userName: String!
+  fullName: String
+  reaction: String!
+  timestamp: String!
+}
+
+type ActivityFileNode {
+  id: String!
+  size: String!
+  author: String
+  name: String
+  mime: String
+  createdAt: String!
+  updatedAt: String!
+}
+
+type ActivityCategory {
+  name: String!
+  color: String!
+}
+
+extend type ActivityNode {
+  referenceId: String!
+  referenceType: String!
+  entityType: String!
+  entityId: String
+  entityName: String
+  entityPath: String
+  updatedAt: String!
+  creationOrder: Int!
+  tags: [String!]!
+  category: ActivityCategory
+  activityData: String!
+  referenceData: String!
+  active: Boolean!
+  origin: ActivityOriginNode
+  parents: [ActivityOriginNode!]!
+  reactions: [ActivityReactionNode!]!
+  files: [ActivityFileNode!]!
+  author: UserNode
+  assignee: UserNode
+  version: VersionNode
+}
+
+extend type ProjectNode {
+  activities(${PAGE}, entityType: String, entityIds: [String!], entityNames: [String!], activityIds: [String!], activityTypes: [String!], referenceTypes: [String!], tags: [String!], categories: [String], changedAfter: String, changedBefore: String): ActivitiesConnection!
+}
+${ENTITY_NODES.map((node) => `extend type ${node} { activities(${ENTITY_FEED}): ActivitiesConnection! }`).join('\n')}
+`;
+
+/** A node as resolvers pass it on: the feed row, and whether it is shown in an inbox. */
+type Node = FeedRow & { inInbox?: boolean };
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+/** Inbox bodies are one line of at most 200 characters, as AYON lists them. */
+function inboxBody(body: string): string {
+  const line = body.replace(/\n/g, ' ');
+  return line.length > 200 ? `${line.slice(0, 200)}...` : line;
+}
+
+function origin(value: any) {
+  if (!value?.id) return null;
+  return {
+    id: value.id,
+    type: value.type,
+    subtype: value.subtype ?? null,
+    name: value.name ?? value.id,
+    label: value.label ?? null,
+    link: `[${value.name ?? value.id}](${value.type}:${value.id})`,
+  };
+}
+
+/** A user as an activity's author or assignee: what every user may see of another (AYON's public fields). */
+function userNode(user: UserRecord | null, name: string, caller: RequestUser) {
+  const full = user && (isManagerOrAbove(caller) || user.name === caller.name);
+  const attrib = user
+    ? full
+      ? user.attrib
+      : { fullName: user.attrib.fullName, email: user.attrib.email, avatarUrl: user.attrib.avatarUrl }
+    : { fullName: name };
+  const data = (user?.data ?? {}) as Record<string, unknown>;
+  const at = (user?.createdAt ?? new Date(0)).toISOString();
+  return {
+    name: user?.name ?? name,
+    active: user?.active ?? false,
+    isAdmin: data.isAdmin === true,
+    isManager: data.isManager === true,
+    isService: data.isService === true,
+    isGuest: data.isGuest === true,
+    hasPassword: user?.hasPassword ?? false,
+    attrib,
+    allAttrib: JSON.stringify(attrib),
+    data: JSON.stringify(full ? data : {}),
+    accessGroups: JSON.stringify(full ? (data.accessGroups ?? {}) : {}),
+    defaultAccessGroups: full && Array.isArray(data.defaultAccessGroups) ? data.defaultAccessGroups : [],
+    createdAt: at,
+    updatedAt: (user?.updatedAt ?? new Date(0)).toISOString(),
+  };
+}
+
+/** Users looked up once per request, however many activities name them. */
+const userCache = new WeakMap<object, Map<string, Promise<UserRecord | null>>>();
+
+/** The schema, resolvers and loaders the activities addon adds to /graphql. */
+export function activityGraphQL(feeds: ActivityFeeds, users: UserDirectory, reader: EntityReader) {
+  const lookUp = (ctx: Context, name: string) => {
+    if (!userCache.has(ctx)) userCache.set(ctx, new Map());
+    const cache = userCache.get(ctx)!;
+    if (!cache.has(name)) cache.set(name, users.get(name));
+    return cache.get(name)!;
+  };
+  const person = async (ctx: Context, name: unknown) =>
+    typeof name === 'string' && name ? userNode(await lookUp(ctx, name), name, ctx.caller) : null;
+
+  const feedFilter = (args: Record<string, any>): FeedFilter => ({
+    entityType: args.entityType,
+    entityIds: args.entityIds,
+    entityNames: args.entityNames,
+    activityIds: args.activityIds,
+    activityTypes: args.activityTypes,
+    referenceTypes: args.referenceTypes,
+    tags: args.tags,
+    categories: args.categories,
+    changedAfter: args.changedAfter,
+    changedBefore: args.changedBefore,
+  });
+
+  return {
+    schema: SCHEMA,
+    resolvers: {
+      Query: {
+        inbox: (_: unknown, args: PageArgs & Record<string, any>, ctx: Context) =>
+          feeds.inbox(ctx.caller, args as InboxFilter, args).then((connection) => ({
+            ...connection,
+            edges: connection.edges.map((edge) => ({ ...edge, node: { ...edge.node, inInbox: true } })),
+          })),
+      },
+      ProjectNode: {
+        activities: (project: ProjectRecord, args: PageArgs & Record<string, any>, ctx: Context) =>
+          feeds.projectFeed(ctx.caller, project.name, feedFilter(args), args),
+      },
+      ActivityNode: {
+        projectName: (node: Node) => node.project_name,
+        referenceId: (node: Node) => node.reference_id,
+        activityId: (node: Node) => node.activity_id,
+        referenceType: (node: Node) => node.reference_type,
+        activityType: (node: Node) => node.activity_type,
+        entityType: (node: Node) => node.entity_type,
+        entityId: (node: Node) => node.entity_id,
+        entityName: (node: Node) => node.entity_name,
+        entityPath: () => null,
+        createdAt: (node: Node) => iso(node.created_at),
+        updatedAt: (node: Node) => iso(node.updated_at),
+        creationOrder: (node: Node) => Number(node.creation_order),
+        body: (node: Node) => (node.inInbox ? inboxBody(node.body) : node.body),
+        tags: (node: Node) => node.tags ?? [],
+        category: (node: Node) =>
+          node.activity_data.category ? { name: node.activity_data.category, color: '#999999' } : null,
+        activityData: (node: Node) => JSON.stringify(node.activity_data),
+        referenceData: (node: Node) => JSON.stringify(node.reference_data ?? {}),
+        active: (node: Node) => node.active,
+        read: (node: Node) => node.read,
+        origin: (node: Node) => origin(node.activity_data.origin),
+        parents: (node: Node) =>
+          ((node.activity_data.parents ?? []) as unknown[]).map(origin).filter(Boolean),
+        reactions: (node: Node) =>
+          ((node.activity_data.reactions ?? []) as any[]).map((r) => ({
+            userName: r.userName,
+            fullName: r.fullName ?? null,
+            reaction: r.reaction,
+            timestamp: r.timestamp,
+          })),
+        files: (node: Node) =>
+          ((node.activity_data.files ?? []) as any[]).map((file) => ({
+            id: file.id,
+            size: String(file.size ?? 0),
+            author: file.author ?? null,
+            name: file.filename ?? null,
+            mime: file.mime ?? null,
+            createdAt: file.created_at ?? iso(node.created_at),
+            updatedAt: file.updated_at ?? iso(node.updated_at),
+          })),
+        author: (node: Node, _: unknown, ctx: Context) => person(ctx, node.activity_data.author),
+        assignee: (node: Node, _: unknown, ctx: Context) => person(ctx, node.activity_data.assignee),
+        version: async (node: Node, _: unknown, ctx: Context) => {
+          if (!['version.publish', 'reviewable'].includes(node.activity_type)) return null;
+          const id = node.activity_data.origin?.id;
+          if (!id) return null;
+          const version = await reader.find(node.project_name, 'version', id, ctx.caller);
+          return version ? { ...version, projectName: node.project_name } : null;
+        },
+      },
+    },
+    loaders: Object.fromEntries(
+      ENTITY_NODES.map((type) => [
+        type,
+        {
+          // The feeds of many entities of a page in one read per project and arguments.
+          activities: async (
+            queries: { obj: { id: string; projectName: string }; params: any }[],
+            ctx: Context,
+          ) => {
+            const groups = new Map<string, { projectName: string; params: any; at: number[] }>();
+            queries.forEach(({ obj, params }, index) => {
+              const key = JSON.stringify([obj.projectName, params]);
+              const group = groups.get(key) ?? { projectName: obj.projectName, params, at: [] };
+              group.at.push(index);
+              groups.set(key, group);
+            });
+            const answers: unknown[] = new Array(queries.length);
+            for (const { projectName, params, at } of groups.values()) {
+              const ids = at.map((i) => queries[i].obj.id);
+              const found = await feeds.entityFeeds(ctx.caller, projectName, ids, feedFilter(params), params);
+              for (const i of at) answers[i] = found.get(queries[i].obj.id);
+            }
+            return answers;
+          },
+        },
+      ]),
+    ),
+  };
+}

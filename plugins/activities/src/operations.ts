@@ -1,0 +1,190 @@
+import {
+  BadRequest,
+  PipewrightError,
+  ValidationFailed,
+  check,
+  newId,
+  type Database,
+  type EventInput,
+  type RequestUser,
+  type Sender,
+} from '@pipewright/sdk';
+import type { FastifyBaseLogger } from 'fastify';
+import { entityTypeFromPath } from './entity-context.js';
+import { ActivityPatchBody, OperationCreateData } from './schemas.js';
+import type { ActivityService, PreparedWrite } from './service.js';
+
+export interface ActivityOperation {
+  id?: string;
+  type: 'create' | 'update' | 'delete';
+  activityId?: string | null;
+  data?: Record<string, unknown> | null;
+}
+
+export interface ActivityOperationResult {
+  id: string;
+  type: ActivityOperation['type'];
+  activityId: string | null;
+  success: boolean;
+  status: number;
+  errorCode: string | null;
+  detail: string | null;
+}
+
+/** AYON clients may send the data of an operation in snake_case (activity_type, append_files). */
+function camelize(data: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(data).map(([key, value]) => [
+      key.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()),
+      value,
+    ]),
+  );
+}
+
+/**
+ * POST /operations/activities: creates, updates and deletes of activities in one request. Without canFail it is
+ * all or nothing, in one transaction: the first failure rolls everything back and ends the answer. With canFail
+ * each operation commits on its own. Events are sent after commit.
+ */
+export class ActivityOperations {
+  constructor(
+    private readonly db: Database,
+    private readonly service: ActivityService,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async run(
+    caller: RequestUser,
+    projectName: string,
+    operations: ActivityOperation[],
+    canFail: boolean,
+    sender: Sender,
+  ): Promise<{ operations: ActivityOperationResult[]; success: boolean }> {
+    const results: ActivityOperationResult[] = [];
+    if (canFail) {
+      const created = new Set<string>();
+      for (const [index, operation] of operations.entries()) {
+        try {
+          const prepared = await this.prepare(caller, projectName, operation, index, created, sender);
+          const result = await this.db.transaction().execute((trx) => this.service.write(trx, prepared));
+          await this.service.publish(result.events);
+          if (operation.type === 'create') created.add(result.id);
+          results.push(this.succeeded(operation, result.id));
+        } catch (error) {
+          results.push(this.failed(operation, error));
+        }
+      }
+    } else {
+      // Everything other addons are asked (entities, users, files) is read first: inside the transaction only
+      // this addon's own tables are touched.
+      const created = new Set<string>();
+      const prepared: (PreparedWrite | { error: unknown })[] = [];
+      for (const [index, operation] of operations.entries()) {
+        try {
+          const ready = await this.prepare(caller, projectName, operation, index, created, sender);
+          if (ready.kind === 'create') created.add(ready.id);
+          prepared.push(ready);
+        } catch (error) {
+          prepared.push({ error });
+          break;
+        }
+      }
+      const rollback = new Error('rollback');
+      const events: EventInput[] = [];
+      try {
+        await this.db.transaction().execute(async (trx) => {
+          for (const [index, ready] of prepared.entries()) {
+            const operation = operations[index];
+            try {
+              if ('error' in ready) throw ready.error;
+              const result = await this.service.write(trx, ready);
+              events.push(...result.events);
+              results.push(this.succeeded(operation, result.id));
+            } catch (error) {
+              results.push(this.failed(operation, error));
+              throw rollback;
+            }
+          }
+        });
+        await this.service.publish(events);
+      } catch (error) {
+        if (error !== rollback) throw error;
+      }
+    }
+    return {
+      operations: results,
+      success: results.length === operations.length && results.every((result) => result.success),
+    };
+  }
+
+  private async prepare(
+    caller: RequestUser,
+    projectName: string,
+    operation: ActivityOperation,
+    index: number,
+    created: Set<string>,
+    sender: Sender,
+  ): Promise<PreparedWrite> {
+    const loc = ['body', 'operations', index, 'data'];
+    const data = camelize(operation.data ?? {});
+    if (operation.type === 'create') {
+      const problems = check(OperationCreateData, data, loc);
+      if (problems.length) throw new ValidationFailed(problems);
+      const { entityType, entityId, ...activity } = data as any;
+      return this.service.prepareCreate(
+        caller,
+        projectName,
+        { ...activity, entityType: entityTypeFromPath(entityType), entityId },
+        sender,
+        loc,
+      );
+    }
+    if (!operation.activityId)
+      throw new BadRequest(
+        `Operation ${index}: ${operation.type} needs an activityId`,
+        'missing-activity-id',
+      );
+    const createdEarlier = created.has(operation.activityId);
+    if (operation.type === 'update') {
+      const problems = check(ActivityPatchBody, data, loc);
+      if (problems.length) throw new ValidationFailed(problems);
+      return this.service.prepareUpdate(caller, projectName, operation.activityId, data, sender, {
+        createdEarlier,
+        loc,
+      });
+    }
+    return this.service.prepareDelete(caller, projectName, operation.activityId, sender, { createdEarlier });
+  }
+
+  private succeeded(operation: ActivityOperation, activityId: string): ActivityOperationResult {
+    return {
+      id: operation.id ?? newId(),
+      type: operation.type,
+      activityId,
+      success: true,
+      status: operation.type === 'create' ? 201 : 204,
+      errorCode: null,
+      detail: null,
+    };
+  }
+
+  private failed(operation: ActivityOperation, error: unknown): ActivityOperationResult {
+    const known = error instanceof PipewrightError;
+    if (!known) this.log.error({ err: error }, 'activity operation failed');
+    const detail =
+      error instanceof ValidationFailed
+        ? `${error.message}: ${error.problems.map((p) => `${p.loc.join('.')}: ${p.msg}`).join('; ')}`
+        : known
+          ? error.message
+          : 'Internal error';
+    return {
+      id: operation.id ?? newId(),
+      type: operation.type,
+      activityId: operation.activityId ?? null,
+      success: false,
+      status: known ? error.status : 500,
+      errorCode: known ? error.errorCode : 'internal',
+      detail,
+    };
+  }
+}

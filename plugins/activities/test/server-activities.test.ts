@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { buildWorld, referencesOf, type World } from './world.js';
+
+// Status changes, assignee changes and publishes become activities whichever write path made them, authored by
+// whoever made the change.
+let world: World;
+let core: World['core'];
+let t: World['tokens'];
+let ids: World['ids'];
+const P = '/api/projects/demo';
+
+/** Activities of one type on one entity, oldest first. */
+async function made(type: string, entityId: string) {
+  await world.settle();
+  const rows = await core.db
+    .withSchema('project_demo')
+    .selectFrom('activities as a')
+    .innerJoin('activity_references as r', 'r.activity_id', 'a.id')
+    .selectAll('a')
+    .where('a.activity_type', '=', type)
+    .where('r.reference_type', '=', 'origin')
+    .where('r.entity_id', '=', entityId)
+    .orderBy('a.creation_order')
+    .execute();
+  return rows as any[];
+}
+
+const patchTask = (id: string, body: Record<string, unknown>, token = t.root) =>
+  core.request('PATCH', `${P}/tasks/${id}`, { token, body });
+
+beforeAll(async () => {
+  world = await buildWorld();
+  ({ core, tokens: t, ids } = world);
+});
+afterAll(() => core?.close());
+
+describe('status changes', () => {
+  it('become status.change activities with the old and new status, by the user who changed it (REST)', async () => {
+    expect((await patchTask(ids.modeling, { status: 'In progress' }, t.boss)).status).toBe(204);
+    const [change] = await made('status.change', ids.modeling);
+    expect(change.body).toBe(`[modeling](task:${ids.modeling}) status changed from Not ready to In progress`);
+    expect(change.data).toMatchObject({ oldValue: 'Not ready', newValue: 'In progress', author: 'boss' });
+    // Assignees hear of it (not as important); the author does not.
+    const refs = await referencesOf(world, change.id);
+    expect(refs).toEqual(
+      expect.arrayContaining([
+        'author:boss',
+        `origin:${ids.modeling}`,
+        'relation:artie',
+        `relation:${ids.tree}`,
+      ]),
+    );
+  });
+
+  it('come from /operations too, for folders, products and versions as well', async () => {
+    const res = await core.request('POST', `${P}/operations`, {
+      token: t.root,
+      body: {
+        operations: [
+          { type: 'update', entityType: 'task', entityId: ids.modeling, data: { status: 'Pending review' } },
+          { type: 'update', entityType: 'folder', entityId: ids.tree, data: { status: 'In progress' } },
+          { type: 'update', entityType: 'product', entityId: ids.product, data: { status: 'In progress' } },
+          { type: 'update', entityType: 'version', entityId: ids.v1, data: { status: 'Pending review' } },
+        ],
+      },
+    });
+    expect(res.body.success).toBe(true);
+    const changes = await made('status.change', ids.modeling);
+    expect(changes.map((c) => [c.data.oldValue, c.data.newValue])).toEqual([
+      ['Not ready', 'In progress'],
+      ['In progress', 'Pending review'],
+    ]);
+    expect((await made('status.change', ids.tree))[0].data).toMatchObject({
+      oldValue: 'Not ready',
+      newValue: 'In progress',
+    });
+    expect(await made('status.change', ids.product)).toHaveLength(1);
+    expect((await made('status.change', ids.v1))[0].data.author).toBe('root');
+  });
+
+  it('say nothing for other fields', async () => {
+    const before = (await made('status.change', ids.lookdev)).length;
+    expect((await patchTask(ids.lookdev, { label: 'Look dev' })).status).toBe(204);
+    expect(await made('status.change', ids.lookdev)).toHaveLength(before);
+  });
+
+  it('use the old value an event payload carries when there is one', async () => {
+    await core.events.emit({
+      topic: 'entity.task.status_changed',
+      project: 'demo',
+      user: 'bea',
+      summary: { entityId: ids.lookdev, value: 'Approved' },
+      payload: { oldValue: 'On hold', newValue: 'Approved' },
+    });
+    const [change] = await made('status.change', ids.lookdev);
+    expect(change.data).toMatchObject({ oldValue: 'On hold', newValue: 'Approved', author: 'bea' });
+  });
+});
+
+describe('assignee changes', () => {
+  it('become one activity per added and per removed assignee, mentioning them', async () => {
+    expect((await patchTask(ids.modeling, { assignees: ['bea', 'fred'] }, t.boss)).status).toBe(204);
+    const added = await made('assignee.add', ids.modeling);
+    const removed = await made('assignee.remove', ids.modeling);
+    expect(added.map((a) => a.data.assignee).sort()).toEqual(['bea', 'fred']);
+    expect(removed.map((a) => a.data.assignee)).toEqual(['artie']);
+    expect(removed[0].body).toBe(`Removed [Artie Person](user:artie) from [modeling](task:${ids.modeling})`);
+    const bea = added.find((a) => a.data.assignee === 'bea');
+    expect(bea.body).toBe(`Added [Bea Person](user:bea) to [modeling](task:${ids.modeling})`);
+    expect(bea.data.author).toBe('boss');
+    // The added assignee is mentioned (important); the removed one too, so they learn they were taken off.
+    expect(await referencesOf(world, bea.id)).toContain('mention:bea');
+    expect(await referencesOf(world, removed[0].id)).toContain('mention:artie');
+  });
+
+  it('come from /operations too', async () => {
+    const res = await core.request('POST', `${P}/operations`, {
+      token: t.root,
+      body: {
+        operations: [
+          { type: 'update', entityType: 'task', entityId: ids.lookdev, data: { assignees: ['artie'] } },
+        ],
+      },
+    });
+    expect(res.body.success).toBe(true);
+    expect((await made('assignee.add', ids.lookdev)).map((a) => a.data.assignee)).toEqual(['artie']);
+  });
+});
+
+describe('publishing', () => {
+  it('makes a version.publish activity on the new version with its context', async () => {
+    const res = await core.request('POST', `${P}/versions`, {
+      token: t.root,
+      body: { version: 2, productId: ids.product, taskId: ids.modeling, author: 'bea' },
+    });
+    expect(res.status).toBe(201);
+    const [publish] = await made('version.publish', res.body.id);
+    expect(publish.body).toBe(`Published [v002](version:${res.body.id})`);
+    expect(publish.data).toMatchObject({
+      author: 'root',
+      origin: { type: 'version', id: res.body.id, name: 'v002' },
+      parents: [
+        { type: 'folder', id: ids.tree },
+        { type: 'product', id: ids.product, name: 'modelMain', subtype: 'model' },
+      ],
+      context: {
+        folderId: ids.tree,
+        folderName: 'tree',
+        folderPath: '/assets/tree',
+        productId: ids.product,
+        productName: 'modelMain',
+        productType: 'model',
+        taskId: ids.modeling,
+        taskName: 'modeling',
+        taskType: 'Modeling',
+      },
+    });
+    // The version's author and the task's assignees hear of it; the task and folder relate to it.
+    expect(await referencesOf(world, publish.id)).toEqual(
+      expect.arrayContaining([
+        'relation:bea',
+        'relation:fred',
+        `relation:${ids.modeling}`,
+        `relation:${ids.tree}`,
+      ]),
+    );
+  });
+
+  it('is made by /operations creates too', async () => {
+    const res = await core.request('POST', `${P}/operations`, {
+      token: t.root,
+      body: {
+        operations: [{ type: 'create', entityType: 'version', data: { version: 3, productId: ids.product } }],
+      },
+    });
+    expect(res.body.success).toBe(true);
+    expect(await made('version.publish', res.body.operations[0].entityId)).toHaveLength(1);
+  });
+});
+
+describe('one activity per change', () => {
+  it('skips an event heard twice (as when a second server process relays it)', async () => {
+    expect((await patchTask(ids.animation, { status: 'In progress' }, t.bea)).status).toBe(204);
+    await world.settle();
+    const stored = await core.db
+      .selectFrom('events')
+      .selectAll()
+      .where('topic', '=', 'entity.task.status_changed')
+      .orderBy('creation_order', 'desc')
+      .executeTakeFirstOrThrow();
+    const message = await core.events.get(stored.id);
+    await core.events.announce({ ...message!, progress: null });
+    expect(await made('status.change', ids.animation)).toHaveLength(1);
+  });
+
+  it('does not guess what an entity changed from when its first state was not seen', async () => {
+    // A task created and changed before the hook could look at it: its first assignees are unknown.
+    const snapshots = core.db.withSchema('project_demo').deleteFrom('activity_entity_snapshots');
+    await snapshots.where('entity_id', '=', ids.animation).execute();
+    expect((await patchTask(ids.animation, { assignees: ['bea', 'artie'], status: 'Approved' })).status).toBe(
+      204,
+    );
+    expect(await made('assignee.add', ids.animation)).toHaveLength(0);
+    const changes = await made('status.change', ids.animation);
+    expect(changes.at(-1).data).toMatchObject({ oldValue: null, newValue: 'Approved' });
+    expect(changes.at(-1).body).toContain('from unknown to Approved');
+    // From now on the task is known again.
+    expect((await patchTask(ids.animation, { assignees: ['bea'] })).status).toBe(204);
+    expect((await made('assignee.remove', ids.animation)).map((a) => a.data.assignee)).toEqual(['artie']);
+  });
+});
