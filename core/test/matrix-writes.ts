@@ -172,6 +172,14 @@ async function asCallerOrAdmin(
 
 const overview = { view_type: 'overview' };
 
+/** A comment on the probe task by the caller where the caller may comment, else by the administrator. */
+async function ownComment(caller: Caller, ctx: MatrixContext): Promise<string> {
+  return asCallerOrAdmin(ctx, caller, `${P}/tasks/${ctx.fixtures.task_id}/activities`, {
+    activityType: 'comment',
+    body: 'probe',
+  });
+}
+
 export const WRITES: Record<string, Scenario> = {
   'POST /api/addons/{addon_name}/{addon_version}/settings': () => ({ body: {} }),
   'POST /api/addons/{addon_name}/{addon_version}/overrides': () => ({
@@ -203,6 +211,47 @@ export const WRITES: Record<string, Scenario> = {
     };
   },
   'POST /api/projects/{project_name}/files': () => pngFile('probe.png'),
+  'POST /api/projects/{project_name}/{entity_type}/{entity_id}/activities': (_c, ctx) => ({
+    path: { entity_type: 'tasks', entity_id: ctx.fixtures.task_id },
+    body: { activityType: 'comment', body: 'probe' },
+  }),
+  'PATCH /api/projects/{project_name}/activities/{activity_id}': async (caller, ctx) => ({
+    path: { activity_id: await ownComment(caller, ctx) },
+    body: { body: 'edited' },
+  }),
+  'DELETE /api/projects/{project_name}/activities/{activity_id}': async (caller, ctx) => ({
+    path: { activity_id: await ownComment(caller, ctx) },
+  }),
+  'POST /api/projects/{project_name}/activities/{activity_id}/reactions': async (_c, ctx) => ({
+    path: { activity_id: await ownComment('admin', ctx) },
+    body: { reaction: 'thumb_up' },
+  }),
+  'DELETE /api/projects/{project_name}/activities/{activity_id}/reactions/{reaction}': async (_c, ctx) => ({
+    path: { activity_id: await ownComment('admin', ctx), reaction: 'thumb_up' },
+  }),
+  'POST /api/projects/{project_name}/{entity_type}/{entity_id}/watchers': (_c, ctx) => ({
+    path: { entity_type: 'tasks', entity_id: ctx.fixtures.task_id },
+    body: { watchers: ['admin'] },
+  }),
+  'POST /api/projects/{project_name}/suggest': (_c, ctx) => ({
+    body: { entityType: 'task', entityId: ctx.fixtures.task_id },
+  }),
+  'POST /api/projects/{project_name}/operations/activities': (_c, ctx) => ({
+    body: {
+      operations: [
+        {
+          type: 'create',
+          data: {
+            entityType: 'task',
+            entityId: ctx.fixtures.task_id,
+            activityType: 'comment',
+            body: 'probe',
+          },
+        },
+      ],
+    },
+  }),
+  'POST /api/inbox': () => ({ body: { projectName: 'demo', all: true, status: 'read' } }),
   'DELETE /api/projects/{project_name}/files/{file_id}': async (_c, ctx) => {
     const upload = pngFile('doomed.png');
     return { path: { file_id: (await asAdmin(ctx, 'POST', `${P}/files`, upload.body, upload.headers)).id } };

@@ -45,6 +45,17 @@ const admitted: Record<Rule, Caller[]> = {
 
 /** "METHOD path" (as /openapi.json spells it) to its rule; every route must be listed. */
 const RULES: Record<string, Rule> = {
+  // Activities: any project user comments and reads; editing and deleting are the author's (and admins').
+  'POST /api/projects/{project_name}/{entity_type}/{entity_id}/activities': 'project',
+  'PATCH /api/projects/{project_name}/activities/{activity_id}': 'project',
+  'DELETE /api/projects/{project_name}/activities/{activity_id}': 'project',
+  'POST /api/projects/{project_name}/activities/{activity_id}/reactions': 'project',
+  'DELETE /api/projects/{project_name}/activities/{activity_id}/reactions/{reaction}': 'project',
+  'GET /api/projects/{project_name}/{entity_type}/{entity_id}/watchers': 'project',
+  'POST /api/projects/{project_name}/{entity_type}/{entity_id}/watchers': 'project',
+  'POST /api/projects/{project_name}/suggest': 'project',
+  'POST /api/projects/{project_name}/operations/activities': 'project',
+  'POST /api/inbox': 'project',
   // Project files: project users upload and read; the uploader (here the administrator) or a manager deletes.
   'POST /api/projects/{project_name}/files': 'project',
   'GET /api/projects/{project_name}/files/{file_id}': 'project',
@@ -413,6 +424,7 @@ beforeAll(async () => {
     addons: [
       'access',
       'actions',
+      'activities',
       'addons',
       'anatomy',
       'attributes',
@@ -556,6 +568,9 @@ beforeAll(async () => {
     access: { __everyone__: 10 },
     items: [{ entityId: fixtures.folder_id }],
   });
+  // Activities and watchers of the probe task, which the artist and the freelancer are assigned to.
+  fixtures.entity_type = 'tasks';
+  fixtures.entity_id = fixtures.task_id;
   fixtures.view_type = 'overview';
   fixtures.view_id = await make('/api/views/overview', {
     label: 'probe',
