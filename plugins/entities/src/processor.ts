@@ -691,13 +691,18 @@ export class EntityProcessor {
     const topics = new Set(changed.map((field) => CHANGE_TOPICS[field]).filter(Boolean));
     for (const topic of topics) {
       const fields = changed.filter((f) => CHANGE_TOPICS[f] === topic);
-      batch.events.push(
-        this.event(batch, spec.type, topic, id, {
-          entityId: id,
-          parentId,
-          value: fields.length === 1 ? data[fields[0]] : undefined,
-        }),
-      );
+      const single = fields.length === 1 ? fields[0]! : null;
+      const event = this.event(batch, spec.type, topic, id, {
+        entityId: id,
+        parentId,
+        value: single ? data[single] : undefined,
+      });
+      // The stored payload keeps what it was, as AYON's does: the activity feed says "from ... to ...".
+      if (single) {
+        const column = single in spec.columns ? spec.columns[single] : single;
+        event.payload = { oldValue: normalise(current[column]), newValue: data[single] };
+      }
+      batch.events.push(event);
     }
   }
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
 import { newId, type UserDirectory } from '@pipewright/sdk';
@@ -245,6 +246,19 @@ describe('operations', () => {
     expect(
       events.some((e) => e.topic === 'entity.task.created' && (e.summary as any).parentId === folderId),
     ).toBe(true);
+  });
+
+  it('keeps the old and the new value of a changed field in the stored event payload', async () => {
+    const folder = await create('folders', { name: 'payload_probe', folderType: 'Folder', label: 'Before' });
+    expect((await api('PATCH', `${P}/folders/${folder}`, { label: 'After' })).status).toBe(204);
+    const event = await core.db
+      .selectFrom('events')
+      .select(['summary', 'payload'])
+      .where('topic', '=', 'entity.folder.label_changed')
+      .where(sql<boolean>`summary->>'entityId' = ${folder}`)
+      .executeTakeFirstOrThrow();
+    expect(event.summary).toMatchObject({ entityId: folder, value: 'After' });
+    expect(event.payload).toEqual({ oldValue: 'Before', newValue: 'After' });
   });
 
   it('keeps paths right when a folder is renamed between creating its children in one batch', async () => {
