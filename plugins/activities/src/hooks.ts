@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, EventBus, EventMessage, ProjectEntityType, UserDirectory } from '@pipewright/sdk';
+import type { EventBus, EventMessage, ProjectEntityType, UserDirectory } from '@pipewright/sdk';
 import type { EntityReader } from './entity-context.js';
 import { mentionLink } from './markdown.js';
 import type { ActivityService, NewActivity } from './service.js';
-import type { ActivityStore } from './store.js';
 
 /** Entity types whose status changes become activities, as in AYON. */
 const WITH_STATUS: ProjectEntityType[] = ['folder', 'task', 'product', 'version'];
@@ -24,16 +22,14 @@ function idFor(eventId: string, ...parts: string[]): string {
 /**
  * Turns entity events into activities: status changes, assignees added and removed, versions published. They
  * come from every write path (REST, /operations, GraphQL) because they come from the entities addon's events.
- * Events are handled one at a time, in order, so a status change is compared with the one before it.
+ * Events are handled one at a time, in order; what a change changed from is in the entity event's payload.
  */
 export class EntityEventHook {
   private queue: EventMessage[] = [];
   private draining: Promise<void> | null = null;
 
   constructor(
-    private readonly db: Database,
     private readonly events: EventBus,
-    private readonly store: ActivityStore,
     private readonly reader: EntityReader,
     private readonly service: ActivityService,
     private readonly users: UserDirectory,
@@ -43,11 +39,9 @@ export class EntityEventHook {
   /** Listen to the entity events that make activities. */
   install(events: EventBus): void {
     const hear = (message: EventMessage) => this.enqueue(message);
-    for (const type of WITH_STATUS) {
-      events.subscribe(`entity.${type}.created`, hear);
-      events.subscribe(`entity.${type}.status_changed`, hear);
-    }
+    for (const type of WITH_STATUS) events.subscribe(`entity.${type}.status_changed`, hear);
     events.subscribe('entity.task.assignees_changed', hear);
+    events.subscribe('entity.version.created', hear);
   }
 
   /** Resolves once every event heard so far is handled. */
@@ -66,8 +60,6 @@ export class EntityEventHook {
   private async drain(): Promise<void> {
     while (this.queue.length) {
       const batch = this.queue.splice(0);
-      // Creations first, read together: a batch of a thousand new tasks costs one read per project and type.
-      await this.remember(batch.filter((m) => m.topic.endsWith('.created')));
       for (const message of batch) {
         try {
           await this.handle(message);
@@ -77,38 +69,6 @@ export class EntityEventHook {
             'no activity made for an event',
           );
         }
-      }
-    }
-  }
-
-  /** Keep the status and assignees new entities start with, to tell later what they changed from. */
-  private async remember(created: EventMessage[]): Promise<void> {
-    const groups = new Map<string, { project: string; type: ProjectEntityType; ids: string[] }>();
-    for (const message of created) {
-      const type = message.topic.split('.')[1] as ProjectEntityType;
-      const id = message.summary.entityId as string | undefined;
-      if (!id) continue;
-      const key = `${message.project}/${type}`;
-      if (!groups.has(key)) groups.set(key, { project: message.project!, type, ids: [] });
-      groups.get(key)!.ids.push(id);
-    }
-    for (const { project, type, ids } of groups.values()) {
-      try {
-        // An entity changed since it was created (a quick second request) is not remembered: its first state is
-        // gone, and a wrong "before" is worse than none.
-        const found = [...(await this.reader.existing(project, type, ids)).values()].filter(
-          (entity) => entity.updatedAt === entity.createdAt,
-        );
-        if (found.length === 0) continue;
-        const rows = found.map(
-          (entity) =>
-            sql`(${entity.id}::uuid, ${type}, ${entity.status ?? null}, ${type === 'task' ? (entity.assignees ?? []) : null}::text[])`,
-        );
-        await sql`
-          INSERT INTO ${this.store.table(project, 'activity_entity_snapshots')} (entity_id, entity_type, status, assignees)
-          VALUES ${sql.join(rows)} ON CONFLICT (entity_id) DO NOTHING`.execute(this.db);
-      } catch (error) {
-        this.log.warn({ err: error, project, type }, 'could not remember new entities');
       }
     }
   }
@@ -126,51 +86,16 @@ export class EntityEventHook {
     if (action === 'assignees_changed') await this.assigneesChanged(message, project, id);
   }
 
-  /**
-   * What a change changed from: the event's payload when it tells (AYON's entity events carry oldValue), else the
-   * value remembered for the entity. The remembered value becomes the new one either way.
-   */
-  private async previous(
-    message: EventMessage,
-    project: string,
-    type: ProjectEntityType,
-    id: string,
-    column: 'status' | 'assignees',
-    value: unknown,
-  ): Promise<{ known: boolean; old: any }> {
-    const remembered = await this.swap(project, type, id, column, value);
-    const payload = (await this.events.get(message.id))?.payload ?? {};
-    if ('oldValue' in payload)
-      return { known: payload.oldValue !== null && payload.oldValue !== undefined, old: payload.oldValue };
-    return remembered;
-  }
-
-  /** The value the snapshot held, replaced by the new one, in one statement. */
-  private async swap(
-    project: string,
-    type: ProjectEntityType,
-    id: string,
-    column: 'status' | 'assignees',
-    value: unknown,
-  ): Promise<{ known: boolean; old: any }> {
-    const table = this.store.table(project, 'activity_entity_snapshots');
-    const param = column === 'status' ? sql`${value}::text` : sql`${value}::text[]`;
-    const result = await sql<{ old: any; existed: boolean }>`
-      WITH before AS (SELECT ${sql.ref(column)} AS old FROM ${table} WHERE entity_id = ${id} FOR UPDATE),
-      written AS (
-        INSERT INTO ${table} (entity_id, entity_type, ${sql.ref(column)}) VALUES (${id}, ${type}, ${param})
-        ON CONFLICT (entity_id) DO UPDATE SET ${sql.ref(column)} = EXCLUDED.${sql.ref(column)}
-      )
-      SELECT (SELECT old FROM before) AS old, EXISTS (SELECT 1 FROM before) AS existed`.execute(this.db);
-    const row = result.rows[0];
-    return { known: row.existed && row.old !== null, old: row.old };
+  /** What a change changed from: the entity event's stored payload keeps the old value. */
+  private async oldValue(message: EventMessage): Promise<unknown> {
+    return (await this.events.get(message.id))?.payload.oldValue ?? null;
   }
 
   private async statusChanged(message: EventMessage, project: string, type: ProjectEntityType, id: string) {
     const newValue = message.summary.value as string | undefined;
     if (typeof newValue !== 'string') return;
-    const swapped = await this.previous(message, project, type, id, 'status', newValue);
-    const oldValue = swapped.known && swapped.old !== newValue ? (swapped.old as string) : null;
+    const old = await this.oldValue(message);
+    const oldValue = typeof old === 'string' && old !== newValue ? old : null;
     const entity = await this.reader.find(project, type, id);
     if (!entity) return;
     const link = mentionLink(entity.name ?? id, type, id);
@@ -187,10 +112,8 @@ export class EntityEventHook {
   private async assigneesChanged(message: EventMessage, project: string, id: string) {
     const now = message.summary.value;
     if (!Array.isArray(now)) return;
-    const swapped = await this.previous(message, project, 'task', id, 'assignees', now);
-    // Without a record of the task's assignees, a change cannot be told apart from the list it left.
-    if (!swapped.known) return;
-    const before = swapped.old as string[];
+    const before = await this.oldValue(message);
+    if (!Array.isArray(before)) return;
     const added = now.filter((name) => !before.includes(name));
     const removed = before.filter((name) => !now.includes(name));
     if (added.length + removed.length === 0) return;

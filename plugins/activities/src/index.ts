@@ -1,4 +1,9 @@
-import { defineAddon, type ProjectEntityType } from '@pipewright/sdk';
+import {
+  defineAddon,
+  type DatabaseTransaction,
+  type ProjectEntityType,
+  type Sender,
+} from '@pipewright/sdk';
 import { Attachments } from './attachments.js';
 import { EntityReader } from './entity-context.js';
 import { ActivityFeeds } from './feed.js';
@@ -7,9 +12,37 @@ import { EntityEventHook } from './hooks.js';
 import { projectMigrations } from './migrations.js';
 import { ActivityOperations } from './operations.js';
 import { activityRoutes } from './routes.js';
-import { ActivityService, type ActivityType } from './service.js';
+import { ActivityService, type ActivityType, type PreparedCreate } from './service.js';
 import { ActivityStore } from './store.js';
 import { Suggestions } from './suggest.js';
+
+/** An activity another addon adds to an entity's feed. */
+export interface ServerActivity {
+  type: ActivityType;
+  body?: string;
+  author: string | null;
+  data?: Record<string, unknown>;
+  files?: string[];
+  tags?: string[];
+  id?: string;
+}
+
+/** A new activity checked and described (entity, files, mentions), waiting to be written by ActivityFeed.write. */
+export interface PreparedActivity {
+  readonly id: string;
+}
+
+/** An activity as other addons read it. */
+export interface ActivityRecord {
+  id: string;
+  type: string;
+  body: string;
+  data: Record<string, any>;
+  /** The entity whose feed it belongs to. */
+  entityId: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
 
 /** Provided by the activities addon: what other addons (reviewables, ...) add to an entity's feed. */
 export interface ActivityFeed {
@@ -21,16 +54,37 @@ export interface ActivityFeed {
     projectName: string,
     entityType: ProjectEntityType,
     entityId: string,
-    activity: {
-      type: ActivityType;
-      body?: string;
-      author: string | null;
-      data?: Record<string, unknown>;
-      files?: string[];
-      tags?: string[];
-      id?: string;
-    },
+    activity: ServerActivity,
   ): Promise<string>;
+  /**
+   * The reads of create (the entity, the files, the mentions), done before the caller opens the transaction that
+   * write() uses: on PGlite a read through another service would wait for that transaction. authorWatches makes
+   * the author a watcher of the entity in the same write.
+   */
+  prepare(
+    projectName: string,
+    entityType: ProjectEntityType,
+    entityId: string,
+    activity: ServerActivity & { authorWatches?: boolean; sender?: Sender | null },
+  ): Promise<PreparedActivity>;
+  /** Write a prepared activity inside the caller's transaction; publish() sends its events after the commit. */
+  write(
+    trx: DatabaseTransaction,
+    prepared: PreparedActivity,
+  ): Promise<{ id: string; publish(): Promise<void> }>;
+  /** Activities of one type on these entities, oldest first (no permission checks: the caller decided). */
+  list(projectName: string, type: ActivityType, entityIds: string[]): Promise<ActivityRecord[]>;
+  /**
+   * Merge keys into an activity's data inside the caller's transaction (keys the server owns are ignored);
+   * touch marks it edited (updatedAt). False when the activity does not exist.
+   */
+  mergeData(
+    trx: DatabaseTransaction,
+    projectName: string,
+    id: string,
+    data: Record<string, unknown>,
+    options?: { touch?: boolean },
+  ): Promise<boolean>;
   /** Make a user watch an entity, if they do not already. */
   ensureWatching(
     projectName: string,
@@ -68,7 +122,7 @@ export default defineAddon({
     const attachments = new Attachments(files);
     const service = new ActivityService(ctx.db, store, reader, projects, users, attachments, ctx.events);
     const feeds = new ActivityFeeds(ctx.db, store, reader, projects);
-    const hook = new EntityEventHook(ctx.db, ctx.events, store, reader, service, users, ctx.log);
+    const hook = new EntityEventHook(ctx.events, reader, service, users, ctx.log);
     hook.install(ctx.events);
     // Activities of changes already heard are written before the server lets go of the database.
     ctx.onClose(() => hook.settled());
@@ -100,6 +154,35 @@ export default defineAddon({
         );
         return service.commit(prepared);
       },
+      prepare: (projectName, entityType, entityId, activity) =>
+        service.prepareActivity(
+          projectName,
+          { ...activity, activityType: activity.type, entityType, entityId },
+          {
+            author: activity.author,
+            sender: activity.sender ?? null,
+            onConflict: 'fail',
+            authorWatches: activity.authorWatches ?? false,
+          },
+        ),
+      async write(trx, prepared) {
+        const result = await service.write(trx, prepared as PreparedCreate);
+        return { id: result.id, publish: () => service.publish(result.events) };
+      },
+      async list(projectName, type, entityIds) {
+        const rows = await store.ofEntities(ctx.db, projectName, type, entityIds);
+        return rows.map((row) => ({
+          id: row.id,
+          type: row.activity_type,
+          body: row.body,
+          data: row.data,
+          entityId: row.origin_id,
+          createdAt: new Date(row.created_at),
+          updatedAt: new Date(row.updated_at),
+        }));
+      },
+      mergeData: (trx, projectName, id, data, options = {}) =>
+        service.mergeData(trx, projectName, id, data, options.touch ?? false),
       ensureWatching: (projectName, entityType, entityId, userName) =>
         service.ensureWatching(projectName, entityType, entityId, userName),
       settled: () => hook.settled(),

@@ -56,16 +56,6 @@ export const projectMigrations: Migration[] = [
         CREATE INDEX activity_references_inbox
           ON activity_references (entity_name, updated_at DESC, creation_order DESC)
           WHERE entity_type = 'user' AND reference_type <> 'author'`.execute(db);
-
-      // The last status and assignees seen for an entity: entity events carry only the new value, and a status
-      // change reads "from X to Y", an assignee change names who was added and who removed.
-      await sql`
-        CREATE TABLE activity_entity_snapshots (
-          entity_id uuid PRIMARY KEY,
-          entity_type text NOT NULL,
-          status text,
-          assignees text[]
-        )`.execute(db);
     },
   },
 ];

@@ -44,7 +44,7 @@ export const ADDRESS_STRENGTH: Record<string, number> = { relation: 1, watching:
 export class ActivityStore {
   constructor(private readonly schemaName: (projectName: string) => string) {}
 
-  table(projectName: string, name: 'activities' | 'activity_references' | 'activity_entity_snapshots') {
+  table(projectName: string, name: 'activities' | 'activity_references') {
     return sql.table(`${this.schemaName(projectName)}.${name}`);
   }
 
@@ -233,14 +233,42 @@ export class ActivityStore {
       WHERE r.activity_id = a.id AND r.reference_type = 'origin' AND r.entity_id = ANY(${ids}::uuid[])
       RETURNING a.id, a.data`.execute(db);
     await sql`DELETE FROM ${refs} WHERE entity_id = ANY(${ids}::uuid[])`.execute(db);
-    await sql`
-      DELETE FROM ${this.table(projectName, 'activity_entity_snapshots')} WHERE entity_id = ANY(${ids}::uuid[])`.execute(
-      db,
-    );
     return removed.rows.map((row) => ({
       id: row.id,
       fileIds: ((row.data.files ?? []) as { id: string }[]).map((file) => file.id),
     }));
+  }
+
+  /** Activities of one type whose origin is one of these entities, oldest first, each with that entity's id. */
+  async ofEntities(
+    db: Database,
+    projectName: string,
+    type: string,
+    entityIds: string[],
+  ): Promise<(ActivityRow & { origin_id: string })[]> {
+    if (entityIds.length === 0) return [];
+    const result = await sql<ActivityRow & { origin_id: string }>`
+      SELECT a.*, r.entity_id AS origin_id
+      FROM ${this.table(projectName, 'activity_references')} r
+      JOIN ${this.table(projectName, 'activities')} a ON a.id = r.activity_id
+      WHERE r.entity_id = ANY(${entityIds}::uuid[]) AND r.reference_type = 'origin' AND a.activity_type = ${type}
+      ORDER BY a.creation_order`.execute(db);
+    return result.rows;
+  }
+
+  /** Merge keys into an activity's data (an edit when touch is set); false when there is no such activity. */
+  async mergeData(
+    db: Database,
+    projectName: string,
+    id: string,
+    data: Record<string, unknown>,
+    touch: boolean,
+  ): Promise<boolean> {
+    const result = await sql`
+      UPDATE ${this.table(projectName, 'activities')}
+      SET data = data || ${JSON.stringify(data)}::jsonb ${touch ? sql`, updated_at = now()` : sql``}
+      WHERE id = ${id}`.execute(db);
+    return Number(result.numAffectedRows ?? 0) > 0;
   }
 
   /** Take a deleted file out of the activities that list it. */

@@ -192,20 +192,4 @@ describe('one activity per change', () => {
     await core.events.announce({ ...message!, progress: null });
     expect(await made('status.change', ids.animation)).toHaveLength(1);
   });
-
-  it('does not guess what an entity changed from when its first state was not seen', async () => {
-    // A task created and changed before the hook could look at it: its first assignees are unknown.
-    const snapshots = core.db.withSchema('project_demo').deleteFrom('activity_entity_snapshots');
-    await snapshots.where('entity_id', '=', ids.animation).execute();
-    expect((await patchTask(ids.animation, { assignees: ['bea', 'artie'], status: 'Approved' })).status).toBe(
-      204,
-    );
-    expect(await made('assignee.add', ids.animation)).toHaveLength(0);
-    const changes = await made('status.change', ids.animation);
-    expect(changes.at(-1).data).toMatchObject({ oldValue: null, newValue: 'Approved' });
-    expect(changes.at(-1).body).toContain('from unknown to Approved');
-    // From now on the task is known again.
-    expect((await patchTask(ids.animation, { assignees: ['bea'] })).status).toBe(204);
-    expect((await made('assignee.remove', ids.animation)).map((a) => a.data.assignee)).toEqual(['artie']);
-  });
 });
