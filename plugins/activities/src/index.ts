@@ -1,9 +1,4 @@
-import {
-  defineAddon,
-  type DatabaseTransaction,
-  type ProjectEntityType,
-  type Sender,
-} from '@pipewright/sdk';
+import { defineAddon, type DatabaseTransaction, type ProjectEntityType, type Sender } from '@pipewright/sdk';
 import { Attachments } from './attachments.js';
 import { EntityReader } from './entity-context.js';
 import { ActivityFeeds } from './feed.js';

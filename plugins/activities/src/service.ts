@@ -633,6 +633,17 @@ export class ActivityService {
     await this.publish(events);
   }
 
+  /** Merge client keys into an activity's data inside a transaction (keys the server owns are ignored). */
+  mergeData(
+    trx: DatabaseTransaction,
+    projectName: string,
+    id: string,
+    data: Record<string, unknown>,
+    touch: boolean,
+  ): Promise<boolean> {
+    return this.store.mergeData(trx, projectName, id, clientData(data), touch);
+  }
+
   /** Make one user watch an entity, if they do not already (another addon's uploader, a commenter). */
   async ensureWatching(
     projectName: string,
