@@ -10,6 +10,7 @@ import type {
   AttributeLibrary,
   EntityDirectory,
   LinkDirectory,
+  EntityThumbnails,
   ProjectDirectory,
   TeamDirectory,
 } from './project-services.js';
@@ -105,5 +106,6 @@ export interface ServiceMap {
   bundles: BundleDirectory;
   settings: AddonSettings;
   teams: TeamDirectory;
+  thumbnails: EntityThumbnails;
   files: ProjectFiles;
 }

@@ -22,7 +22,7 @@ export default defineAddon({
     const access = new ReviewAccess(ctx.use('projects'), entities, ctx.use('access'));
     const listing = new ReviewableListing(ctx.use('projects'), entities, activities, files, ctx.use('users'));
     const service = new ReviewableService(ctx.db, access, listing, activities, files, ctx.events);
-    const thumbnail = new VersionThumbnail(ctx.app, entities, files);
+    const thumbnail = new VersionThumbnail(ctx.use('thumbnails'), files);
     await ctx.app.register(reviewableRoutes({ access, listing, service, thumbnail, log: ctx.log }));
   },
 });

@@ -90,7 +90,7 @@ export function reviewableRoutes({ access, listing, service, thumbnail, log }: D
         if (!version.thumbnailId) {
           // A thumbnail is a convenience: an upload that is stored stays stored if it cannot be made.
           await thumbnail
-            .fillFromFile(request, project, version.id, reviewable.fileId)
+            .fillFromFile(caller, request.sender, project, version.id, reviewable.fileId)
             .catch((error) =>
               log.warn({ err: error, version: version.id }, 'no thumbnail from the reviewable'),
             );

@@ -2,6 +2,7 @@ import { defineAddon } from '@pipewright/sdk';
 import { projectMigrations } from './migrations.js';
 import { thumbnailRoutes } from './routes.js';
 import { ThumbnailStore } from './service.js';
+import { entityThumbnails } from './entity-thumbnails.js';
 
 // Small preview images of folders, tasks, versions and workfiles, kept in each project's schema. Entities only
 // hold a thumbnailId; setting it goes through the entities addon so access checks and events stay in one place.
@@ -14,8 +15,9 @@ export default defineAddon({
   migrations: { project: projectMigrations },
   async setup(ctx) {
     const store = new ThumbnailStore(ctx.db, ctx.projects.schemaName);
-    await ctx.app.register(
-      thumbnailRoutes({ store, projects: ctx.use('projects'), entities: ctx.use('entities') }),
-    );
+    const entities = ctx.use('entities');
+    const thumbnails = entityThumbnails(store, entities);
+    ctx.provide('thumbnails', thumbnails);
+    await ctx.app.register(thumbnailRoutes({ store, thumbnails, projects: ctx.use('projects'), entities }));
   },
 });

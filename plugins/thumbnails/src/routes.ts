@@ -8,16 +8,19 @@ import {
   requireUser,
   type AddonApp,
   type EntityDirectory,
+  type EntityThumbnails,
   type ProjectDirectory,
   type RequestUser,
   type Sender,
 } from '@pipewright/sdk';
 import { EMPTY_PNG, readImage } from './image-type.js';
 import { ProjectParams, ThumbnailParams, ThumbnailQuery, entityParams } from './schemas.js';
+import { thumbnailHash } from './entity-thumbnails.js';
 import { THUMBNAIL_ENTITY_TYPES, type StoredThumbnail, type ThumbnailStore } from './service.js';
 
 interface Deps {
   store: ThumbnailStore;
+  thumbnails: EntityThumbnails;
   projects: ProjectDirectory;
   entities: EntityDirectory;
 }
@@ -55,12 +58,9 @@ function answer(
     .send(EMPTY_PNG);
 }
 
-/** A short random value in data.thumbnailHash: clients put it in image URLs to get past their caches. */
-const thumbnailHash = () => newId().slice(0, 8);
-
 const capitalised = (type: string) => `${type[0].toUpperCase()}${type.slice(1)}`;
 
-export function thumbnailRoutes({ store, projects, entities }: Deps) {
+export function thumbnailRoutes({ store, thumbnails, projects, entities }: Deps) {
   /** Tell every entity showing this image that it changed, through the entity write path (events included). */
   async function invalidate(caller: RequestUser, project: string, thumbnailId: string, sender: Sender) {
     for (const entity of await store.users(project, thumbnailId)) {
@@ -195,27 +195,8 @@ export function thumbnailRoutes({ store, projects, entities }: Deps) {
           const params = request.params as Record<string, string>;
           const caller = requireUser(request);
           const project = await projects.require(caller, params.project_name);
-          const entityId = params[idParam];
-          const image = readImage(request.body);
-          if (!(await entities.get(project.name, type, entityId, caller)))
-            throw new NotFound(`${capitalised(type)} ${entityId} not found in project ${project.name}`);
-          // Always a new id: other entities (or cached pages) may still show the old image by its id.
-          const id = newId();
-          await store.put(project.name, id, image.mime, image.bytes, caller.name);
-          try {
-            await entities.update(
-              caller,
-              project.name,
-              type,
-              entityId,
-              { thumbnailId: id, data: { thumbnailHash: thumbnailHash() } },
-              request.sender,
-            );
-          } catch (error) {
-            // The entity refused the change (access, deleted meanwhile): an image nobody points at is just litter.
-            await store.remove(project.name, id).catch(() => undefined);
-            throw error;
-          }
+          const image = request.body as Buffer;
+          const id = await thumbnails.set(caller, project.name, type, params[idParam], image, request.sender);
           return reply.code(201).send({ id });
         },
       );
