@@ -172,6 +172,24 @@ async function asCallerOrAdmin(
 
 const overview = { view_type: 'overview' };
 
+/** A fresh version holding a reviewable the caller uploaded where the caller may, else the administrator's. */
+async function ownReviewable(caller: Caller, ctx: MatrixContext) {
+  const version = (
+    await asAdmin(ctx, 'POST', `${P}/versions`, {
+      version: 100 + ++counter,
+      productId: ctx.fixtures.product_id,
+    })
+  ).id;
+  const url = `${P}/versions/${version}/reviewables`;
+  const upload = pngFile('probe.png');
+  const own = await ctx.core.request('POST', url, { token: ctx.tokens[caller], ...upload });
+  const activityId =
+    own.status === 200
+      ? own.body.activityId
+      : (await asAdmin(ctx, 'POST', url, upload.body, upload.headers)).activityId;
+  return { version, activityId: activityId as string };
+}
+
 /** A comment on the probe task by the caller where the caller may comment, else by the administrator. */
 async function ownComment(caller: Caller, ctx: MatrixContext): Promise<string> {
   return asCallerOrAdmin(ctx, caller, `${P}/tasks/${ctx.fixtures.task_id}/activities`, {
@@ -211,6 +229,23 @@ export const WRITES: Record<string, Scenario> = {
     };
   },
   'POST /api/projects/{project_name}/files': () => pngFile('probe.png'),
+  // The reviewable is answered with 200, as AYON does.
+  'POST /api/projects/{project_name}/versions/{version_id}/reviewables': (_c, ctx) => ({
+    path: { version_id: ctx.fixtures.version_id },
+    ...pngFile('probe.png'),
+    status: 200,
+  }),
+  'PATCH /api/projects/{project_name}/versions/{version_id}/reviewables': async (caller, ctx) => {
+    const { version, activityId } = await ownReviewable(caller, ctx);
+    return { path: { version_id: version }, body: { sort: [activityId] } };
+  },
+  'PATCH /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}': async (
+    caller,
+    ctx,
+  ) => {
+    const { version, activityId } = await ownReviewable(caller, ctx);
+    return { path: { version_id: version, activity_id: activityId }, body: { label: 'probe' } };
+  },
   'POST /api/projects/{project_name}/{entity_type}/{entity_id}/activities': (_c, ctx) => ({
     path: { entity_type: 'tasks', entity_id: ctx.fixtures.task_id },
     body: { activityType: 'comment', body: 'probe' },

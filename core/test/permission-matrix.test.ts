@@ -45,6 +45,15 @@ const admitted: Record<Rule, Caller[]> = {
 
 /** "METHOD path" (as /openapi.json spells it) to its rule; every route must be listed. */
 const RULES: Record<string, Rule> = {
+  // Reviewables: reading follows the entity's read access; uploading needs publish rights (the probe folder holds
+  // the artist's and the freelancer's task); order and label are the uploader's or a manager's.
+  'GET /api/projects/{project_name}/versions/{version_id}/reviewables': 'project',
+  'GET /api/projects/{project_name}/products/{product_id}/reviewables': 'project',
+  'GET /api/projects/{project_name}/tasks/{task_id}/reviewables': 'project',
+  'GET /api/projects/{project_name}/folders/{folder_id}/reviewables': 'project',
+  'POST /api/projects/{project_name}/versions/{version_id}/reviewables': 'project',
+  'PATCH /api/projects/{project_name}/versions/{version_id}/reviewables': 'project',
+  'PATCH /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}': 'project',
   // Activities: any project user comments and reads; editing and deleting are the author's (and admins').
   'POST /api/projects/{project_name}/{entity_type}/{entity_id}/activities': 'project',
   'PATCH /api/projects/{project_name}/activities/{activity_id}': 'project',
@@ -442,6 +451,7 @@ beforeAll(async () => {
       'market',
       'onboarding',
       'projects',
+      'reviewables',
       'secrets',
       'services',
       'settings',
