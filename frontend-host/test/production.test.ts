@@ -39,6 +39,8 @@ beforeAll(async () => {
       'attributes',
       'graphql',
       'thumbnails',
+      'events',
+      'websocket',
     ],
   });
   base = await serve(core);
@@ -250,7 +252,11 @@ describe('production in the web app', () => {
     });
   });
 
-  it('edits fps on the sequence in the grid; the shot and its task show it as inherited', async () => {
+  it('edits fps on the sequence in the grid: the shot and its task inherit it, the events screen shows it live', async () => {
+    // The events screen, open in a second tab, is to show the change arrive live.
+    const events = await session.context.newPage();
+    await events.goto(`${base}/addon/events/events_screens`);
+    await events.getByRole('status').filter({ hasText: 'Live' }).waitFor();
     const fps = cell('sq010', 'attrib.fps');
     await expect(fps.locator('.pwo-inherited').count()).resolves.toBe(1);
     await fps.dblclick();
@@ -269,6 +275,10 @@ describe('production in the web app', () => {
     expect(sequence.ownAttrib).toContain('fps');
     expect(shot.attrib.fps).toBe(30);
     expect(shot.ownAttrib).not.toContain('fps');
+    // Without a reload, the matching event is listed in the other tab.
+    await events.locator('tr', { hasText: 'entity.folder.attrib_changed' }).first().waitFor();
+    await screenshot(events, 'events-live');
+    await events.close();
 
     // Status, through the same operations route; the first status is the renamed one.
     await cell('sh010', 'status').dblclick();
