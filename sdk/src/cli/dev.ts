@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { watch } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, sep } from 'node:path';
@@ -15,7 +15,14 @@ import { uploadAddon } from './upload.js';
 
 /** The first administrator of a dev server, printed so the developer can log into the web app. */
 export const DEV_ADMIN = { name: 'admin', password: 'pipewright-dev' };
-const IGNORED = ['node_modules', 'dist', 'package', '.pipewright-dev', '.git'];
+/**
+ * What an author edits, relative to the addon folder. Only these are watched: build output and the dev server's
+ * data folder change under the watcher (folders vanish while it walks them), and a change there is no edit.
+ */
+const WATCHED = {
+  folders: ['src', 'frontend/src', 'public', 'private'],
+  files: ['manifest.json', 'package.json', 'frontend/rsbuild.config.ts'],
+};
 
 export interface DevOptions {
   port: number;
@@ -82,10 +89,31 @@ async function devCredentials(url: string, fresh: boolean): Promise<ServerOption
   return { url, headers: { authorization: `Bearer ${token}` } };
 }
 
-/** Which parts a change of this file needs rebuilt. */
+/** Which parts a change of this file (relative to the addon folder) needs rebuilt. */
 function partsFor(path: string): { server: boolean; frontend: boolean } {
   const frontend = path.startsWith(`frontend${sep}`);
   return { server: !frontend, frontend: frontend || path === 'manifest.json' };
+}
+
+/** Watch what an author edits; `changed` hears each changed path, relative to the addon folder. */
+function watchSources(
+  root: string,
+  changed: (path: string) => void,
+  log: (line: string) => void,
+): FSWatcher[] {
+  const watchers: FSWatcher[] = [];
+  const add = (path: string, recursive: boolean) => {
+    if (!existsSync(join(root, path))) return;
+    const watcher = watch(join(root, path), { recursive }, (_event, file) =>
+      changed(recursive && file ? join(path, file) : path),
+    );
+    // A watcher that fails (a folder removed while it was read) is reported; the others keep working.
+    watcher.on('error', (error) => log(`Stopped watching ${path}: ${error.message}`));
+    watchers.push(watcher);
+  };
+  for (const folder of WATCHED.folders) add(folder, true);
+  for (const file of WATCHED.files) add(file, false);
+  return watchers;
 }
 
 /** Run the dev server until SIGINT/SIGTERM; answers when it has stopped. */
@@ -122,30 +150,32 @@ export async function devAddon(dir: string, options: DevOptions): Promise<void> 
     let pending: { server: boolean; frontend: boolean } | null = null;
     let timer: NodeJS.Timeout | undefined;
     let running = Promise.resolve();
-    const watcher = watch(addon.root, { recursive: true }, (_event, file) => {
-      if (!file || IGNORED.some((folder) => file === folder || file.startsWith(`${folder}${sep}`))) return;
-      if (file.startsWith(join('frontend', 'dist'))) return;
-      const parts = partsFor(file);
-      pending = {
-        server: (pending?.server ?? false) || parts.server,
-        frontend: (pending?.frontend ?? false) || parts.frontend,
-      };
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        const parts = pending!;
-        pending = null;
-        running = running.then(() =>
-          install(parts).catch((error: Error) =>
-            log(`Not installed: ${error.message} (fix it and save again)`),
-          ),
-        );
-      }, 150);
-    });
+    const watchers = watchSources(
+      addon.root,
+      (file) => {
+        const parts = partsFor(file);
+        pending = {
+          server: (pending?.server ?? false) || parts.server,
+          frontend: (pending?.frontend ?? false) || parts.frontend,
+        };
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          const parts = pending!;
+          pending = null;
+          running = running.then(() =>
+            install(parts).catch((error: Error) =>
+              log(`Not installed: ${error.message} (fix it and save again)`),
+            ),
+          );
+        }, 150);
+      },
+      log,
+    );
     const stop = () => server.kill('SIGTERM');
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     await stopped;
-    watcher.close();
+    for (const watcher of watchers) watcher.close();
     clearTimeout(timer);
   } finally {
     if (server.exitCode === null) {
