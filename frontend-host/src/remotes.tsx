@@ -1,7 +1,15 @@
-import { Component, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import {
+  Component,
+  createContext,
+  lazy,
+  Suspense,
+  useContext,
+  type ComponentType,
+  type ReactNode,
+} from 'react';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { PipewrightClient, ResponseData } from '@pipewright/sdk/client';
-import type { ScreenProps, ScreenUser } from '@pipewright/sdk/screen';
+import type { ExtensionProps, ScreenProps, ScreenUser } from '@pipewright/sdk/screen';
 
 type FrontendModule = ResponseData<'get', '/api/frontendModules'>[number];
 
@@ -29,6 +37,9 @@ interface ScopeOptions {
 }
 
 type AddonListAnswer = ResponseData<'get', '/api/addons'>;
+
+/** Every exposed module of the running addons ("remote/Exposed"), with the addon that serves it. */
+const knownModules = new Map<string, { addonName: string; addonVersion: string; remote: string }>();
 
 const GROUP_OF_SCOPE: Record<string, NavGroup> = { project: 'project', settings: 'settings' };
 
@@ -103,12 +114,20 @@ export async function addonPages(client: PipewrightClient, user: ScreenUser): Pr
   const addons = new Map(catalog.addons.map((addon) => [addon.name, addon]));
   const pages: AddonPage[] = [];
   const remotes: { name: string; entry: string }[] = [];
+  knownModules.clear();
   for (const module of modules) {
-    for (const remote of Object.keys(module.modules))
+    for (const [remote, exposed] of Object.entries(module.modules)) {
       remotes.push({
         name: remote,
         entry: `/addons/${module.addonName}/${module.addonVersion}/frontend/mf-manifest.json`,
       });
+      for (const name of exposed)
+        knownModules.set(`${remote}/${name.replace(/^\.\//, '')}`, {
+          addonName: module.addonName,
+          addonVersion: module.addonVersion,
+          remote,
+        });
+    }
     const addon = addons.get(module.addonName);
     const scopes: Record<string, ScopeOptions> = addon?.versions[module.addonVersion]?.frontendScopes ?? {};
     pages.push(...pagesOfAddon(module, scopes, addon?.title || capitalised(module.addonName), user));
@@ -149,7 +168,10 @@ function remoteComponent(id: string): ComponentType<ScreenProps> {
 }
 
 /** Keeps a failing addon screen inside its own box: the shell and the other screens go on working. */
-class RemoteBoundary extends Component<{ name: string; children: ReactNode }, { error: Error | null }> {
+class RemoteBoundary extends Component<
+  { name: string; children: ReactNode; failed?: (error: Error) => ReactNode },
+  { error: Error | null }
+> {
   override state: { error: Error | null } = { error: null };
 
   static getDerivedStateFromError(error: Error) {
@@ -158,6 +180,7 @@ class RemoteBoundary extends Component<{ name: string; children: ReactNode }, { 
 
   override render() {
     if (!this.state.error) return this.props.children;
+    if (this.props.failed) return this.props.failed(this.state.error);
     return (
       <div className="error-box" role="alert" data-remote-error={this.props.name}>
         <strong>The {this.props.name} screen could not be loaded.</strong>
@@ -170,25 +193,67 @@ class RemoteBoundary extends Component<{ name: string; children: ReactNode }, { 
   }
 }
 
+/** What the host hands every screen, whichever addon it comes from. */
+type SharedScreenProps = Omit<ScreenProps, 'basePath' | 'addon'>;
+
+// The screen props of the page an Extension sits in. Extension itself is one component for the whole app (a new
+// component per render would mount the embedded module afresh each time), so it reads them from here.
+const ScreenContext = createContext<SharedScreenProps | null>(null);
+
 /** One addon screen in the content area: loaded on first use, handed the ScreenProps, failing in its own box. */
-export function RemotePage({
-  page,
-  screen,
-}: {
-  page: AddonPage;
-  screen: Omit<ScreenProps, 'basePath' | 'addon'>;
-}) {
+export function RemotePage({ page, screen }: { page: AddonPage; screen: SharedScreenProps }) {
   const Screen = remoteComponent(page.id);
   return (
     // Keyed by module so a failure of one screen does not stay on screen after navigating to another.
     <RemoteBoundary key={page.id} name={page.label}>
       <Suspense fallback={<p className="muted">Loading {page.label}…</p>}>
-        {/* A project screen starts afresh in another project rather than showing the last one's data. */}
-        <Screen
-          key={page.group === 'project' ? (screen.project ?? '') : undefined}
+        <ScreenContext.Provider value={screen}>
+          {/* A project screen starts afresh in another project rather than showing the last one's data. */}
+          <Screen
+            key={page.group === 'project' ? (screen.project ?? '') : undefined}
+            {...screen}
+            addon={{ name: page.addonName, version: page.addonVersion }}
+            basePath={page.path}
+          />
+        </ScreenContext.Provider>
+      </Suspense>
+    </RemoteBoundary>
+  );
+}
+
+/** A quiet line in place of a part another addon would show: the screen around it is not broken. */
+function MissingPart({ module, reason }: { module: string; reason: string }) {
+  return (
+    <p className="muted pw-extension-missing" data-extension-missing={module}>
+      {reason}
+    </p>
+  );
+}
+
+/**
+ * ScreenProps.Extension: another addon's exposed module inside a screen, handed the same screen props (its own
+ * addon and basePath) plus `props`. An addon that is not installed, or a module that fails, leaves a quiet note.
+ */
+export function Extension({ module, props, fallback }: ExtensionProps) {
+  const screen = useContext(ScreenContext);
+  const owner = knownModules.get(module);
+  // fallback={null} asks for nothing at all in place of the part; left out, a note says what is missing.
+  const instead = (reason: string) =>
+    fallback !== undefined ? fallback : <MissingPart module={module} reason={reason} />;
+  if (!screen || !owner) return instead(`Not available: no installed addon provides ${module}.`);
+  const Part = remoteComponent(module);
+  return (
+    <RemoteBoundary
+      key={module}
+      name={module}
+      failed={(error) => instead(`${module} could not be loaded (${error.message}).`)}
+    >
+      <Suspense fallback={<p className="muted">Loading…</p>}>
+        <Part
           {...screen}
-          addon={{ name: page.addonName, version: page.addonVersion }}
-          basePath={page.path}
+          addon={{ name: owner.addonName, version: owner.addonVersion }}
+          basePath={`/addon/${owner.addonName}/${owner.remote}`}
+          {...props}
         />
       </Suspense>
     </RemoteBoundary>

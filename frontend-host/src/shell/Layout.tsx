@@ -3,7 +3,7 @@ import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenUser } from '@pipewright/sdk/screen';
 import { messageOf } from '@pipewright/sdk/ui';
 import type { User } from '../api';
-import { addonPages, pageAt, RemotePage, type AddonPage, type NavGroup } from '../remotes';
+import { addonPages, Extension, pageAt, RemotePage, type AddonPage, type NavGroup } from '../remotes';
 import { ChooseProject } from './ChooseProject';
 import { ProjectSwitcher, useCurrentProject } from './ProjectSwitcher';
 import { navigate, usePath } from './router';
@@ -30,6 +30,7 @@ export function Layout({
   const [pagesError, setPagesError] = useState<string | null>(null);
   const path = usePath();
   const who = useMemo(() => screenUser(user), [user]);
+  useProjectFromAddress(project, setProject);
 
   useEffect(() => {
     addonPages(client, who)
@@ -78,7 +79,10 @@ export function Layout({
           page.group === 'project' && !project ? (
             <ChooseProject client={client} screen={page.label} onChoose={setProject} pages={pages ?? []} />
           ) : (
-            <RemotePage page={page} screen={{ project, user: who, client, token: client.token ?? '' }} />
+            <RemotePage
+              page={page}
+              screen={{ project, user: who, client, token: client.token ?? '', Extension }}
+            />
           )
         ) : pages ? (
           <p className="muted">There is no page at {path}. Pick one in the navigation.</p>
@@ -88,6 +92,31 @@ export function Layout({
       </main>
     </div>
   );
+}
+
+/**
+ * A link may carry the project it is about (?project=, e.g. the inbox opening a message of another project): the
+ * shell switches to it and takes it out of the address, so the switcher stays the one place that says which
+ * project is open.
+ */
+function useProjectFromAddress(current: string | null, choose: (name: string) => void) {
+  const [search, setSearch] = useState(() => location.search);
+  useEffect(() => {
+    // The router announces every change of address as popstate.
+    const update = () => setSearch(location.search);
+    window.addEventListener('popstate', update);
+    return () => window.removeEventListener('popstate', update);
+  }, []);
+  const wanted = new URLSearchParams(search).get('project');
+  // Switched while rendering rather than in an effect, so no screen renders the new address with the old project.
+  if (wanted && wanted !== current) choose(wanted);
+  useEffect(() => {
+    if (!wanted) return;
+    const url = new URL(location.href);
+    url.searchParams.delete('project');
+    history.replaceState(history.state, '', url);
+    setSearch(url.search);
+  }, [wanted]);
 }
 
 /** One group of the navigation; the project and settings groups carry a heading. */

@@ -106,6 +106,9 @@ export default defineAddon({
   description:
     'Activity feed of entities (comments, watchers, reactions, status, assignee and publish activities) and the inbox',
   dependsOn: ['projects', 'entities', 'users', 'graphql', 'files'],
+  // The inbox is a page of the main navigation; the feed is embedded by other screens (ScreenProps.Extension).
+  frontendModules: { activities_screens: ['./Inbox', './ActivityFeed'] },
+  frontendScopes: { main: { sidebar: 'Inbox', module: './Inbox' } },
   migrations: { project: projectMigrations },
   async setup(ctx) {
     const projects = ctx.use('projects');

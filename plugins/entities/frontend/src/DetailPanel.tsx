@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
+import type { ScreenProps } from '@pipewright/sdk/screen';
 import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
 import { formatValue, statusOf, type AttributeDef, type Entity, type ProjectMeta } from './model';
 import { Thumbnail } from './Thumbnail';
@@ -68,8 +69,12 @@ async function versionsOf(client: PipewrightClient, project: string, entity: Ent
 
 const versionName = (n: number) => (n < 0 ? 'hero' : `v${String(n).padStart(3, '0')}`);
 
-/** Everything about one folder or task: its values (own and inherited), and what was published from it. */
+/**
+ * Everything about one folder or task: its values (own and inherited), what was published from it, and its
+ * activity (comments and history), which the activities addon provides when it is installed.
+ */
 export function DetailPanel({
+  Extension,
   entity,
   meta,
   attributes,
@@ -78,6 +83,7 @@ export function DetailPanel({
   refreshed,
   onClose,
 }: {
+  Extension: ScreenProps['Extension'];
   entity: Entity;
   /** Moves when the user asks for fresh data (Refresh): the versions are read again too. */
   refreshed: number;
@@ -223,6 +229,17 @@ export function DetailPanel({
           </ul>
         </section>
       ))}
+
+      <h3 className="pw-subheading">Activity</h3>
+      <Extension
+        module="activities_screens/ActivityFeed"
+        props={{ entityType: entity.kind, entityId: entity.id }}
+        fallback={
+          <p className="muted">
+            Comments and the history of this {entity.kind} show here when the activities addon is installed.
+          </p>
+        }
+      />
     </aside>
   );
 }

@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenProps } from '@pipewright/sdk/screen';
 import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
+import { takeEntityFromAddress, type EntityRef } from './address';
 import type { EditTarget } from './CellEditor';
 import { CreateDialog, type NewEntity } from './CreateDialog';
 import { DetailPanel } from './DetailPanel';
@@ -16,15 +17,23 @@ import './overview.css';
 type Notice = { kind: 'error' | 'info'; text: string } | null;
 
 /** The overview screen: a project's folders and tasks, as a tree, a grid and the details of one of them. */
-export default function Overview({ project, client }: ScreenProps) {
+export default function Overview({ project, client, Extension }: ScreenProps) {
   if (!project)
     return (
       <p className="muted">Choose a project in the project menu at the top to see its folders and tasks.</p>
     );
-  return <ProjectOverview key={project} client={client} project={project} />;
+  return <ProjectOverview key={project} client={client} project={project} Extension={Extension} />;
 }
 
-function ProjectOverview({ client, project }: { client: PipewrightClient; project: string }) {
+function ProjectOverview({
+  client,
+  project,
+  Extension,
+}: {
+  client: PipewrightClient;
+  project: string;
+  Extension: ScreenProps['Extension'];
+}) {
   const [meta, setMeta] = useState<ProjectMeta | null>(null);
   const [attributes, setAttributes] = useState<AttributeDef[]>([]);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -69,6 +78,63 @@ function ProjectOverview({ client, project }: { client: PipewrightClient; projec
     const timer = setTimeout(() => setNotice(null), 5000);
     return () => clearTimeout(timer);
   }, [notice]);
+
+  // A link names a folder or task to open: read when the screen opens and whenever the address changes.
+  const focusRef = useRef(focusId);
+  focusRef.current = focusId;
+  const revealEntity = useCallback(
+    async (wanted: EntityRef, isCurrent: () => boolean) => {
+      let chain: Entity[] | null;
+      try {
+        chain = await store.locate(wanted.kind, wanted.id);
+      } catch (failure) {
+        if (isCurrent())
+          setNotice({
+            kind: 'error',
+            text: `The linked ${wanted.kind} could not be read: ${messageOf(failure)}`,
+          });
+        return;
+      }
+      if (!isCurrent()) return;
+      if (!chain) {
+        setNotice({
+          kind: 'error',
+          text: `The ${wanted.kind} this link points to is not in ${project}, or you may not see it.`,
+        });
+        return;
+      }
+      const folders = chain.slice(0, -1).map((entity) => entity.id);
+      // Every level down to it is open, in the tree and the grid, so it shows in its place.
+      for (const id of folders) void store.loadChildren(id);
+      const withFolders = (current: Set<string>) => new Set([...current, ...folders]);
+      setTreeOpen(withFolders);
+      setGridOpen(withFolders);
+      setScope((current) => (chain.some((entity) => entity.id === current) ? current : ROOT));
+      setSelection(new Set([wanted.id]));
+      setAnchor(wanted.id);
+      setFocusId(wanted.id);
+      setReveal({ id: wanted.id });
+      setShowDetail(true);
+    },
+    [store, project],
+  );
+
+  // A ref rather than a flag per effect run: React may run the effect twice on mount (strict mode), and the
+  // second run finds the address already read.
+  const mounted = useRef(false);
+  useEffect(() => {
+    mounted.current = true;
+    const fromAddress = () => {
+      const wanted = takeEntityFromAddress();
+      if (wanted && wanted.id !== focusRef.current) void revealEntity(wanted, () => mounted.current);
+    };
+    fromAddress();
+    window.addEventListener('popstate', fromAddress);
+    return () => {
+      mounted.current = false;
+      window.removeEventListener('popstate', fromAddress);
+    };
+  }, [revealEntity]);
 
   const flat = isFlat(filter, groupBy);
   const fullState = store.full.state;
@@ -322,6 +388,7 @@ function ProjectOverview({ client, project }: { client: PipewrightClient; projec
       </section>
       {focused && showDetail && (
         <DetailPanel
+          Extension={Extension}
           client={client}
           entity={focused}
           meta={meta}

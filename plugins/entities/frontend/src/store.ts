@@ -252,6 +252,30 @@ export class ProjectStore {
     this.changed();
   }
 
+  /**
+   * A folder or task and the folders above it, from the top down, read from the server when not known yet (a
+   * link to an entity of a level nobody opened); null when it does not exist or the user may not see it.
+   */
+  async locate(kind: Entity['kind'], id: string): Promise<Entity[] | null> {
+    const known = async (k: Entity['kind'], entityId: string) => {
+      if (!this.entities.has(entityId))
+        await this.refresh(
+          k === 'folder' ? { folders: [entityId], tasks: [] } : { folders: [], tasks: [entityId] },
+        );
+      return this.entities.get(entityId) ?? null;
+    };
+    let entity = await known(kind, id);
+    if (!entity || entity.kind !== kind) return null;
+    const chain = [entity];
+    while (entity.parentId) {
+      const parent: Entity | null = await known('folder', entity.parentId);
+      if (!parent) break;
+      chain.unshift(parent);
+      entity = parent;
+    }
+    return chain;
+  }
+
   /** The entity and every loaded entity below it: the ones whose inherited values follow an edit of it. */
   subtree(entity: Entity): { folders: string[]; tasks: string[] } {
     const folders: string[] = [];

@@ -1,0 +1,122 @@
+import type { MouseEvent } from 'react';
+import type { Suggestions } from './api';
+import { go, overviewLink } from './links';
+import type { MentionRenderer } from './markdown';
+
+// Mentions both ways: shown in a body ([Jane](user:jane) as a chip, [comp](task:<id>) as a link into the overview),
+// and offered while writing one (what follows an @, matched against the suggestions of the entity).
+
+/** How mentions look in bodies of one project. */
+export function mentionsIn(project: string): MentionRenderer {
+  return (kind, target, label, key) => {
+    if (kind === 'user')
+      return (
+        <span key={key} className="pwa-mention pwa-mention-user" title={`User ${target}`}>
+          @{label || target}
+        </span>
+      );
+    const link = overviewLink(project, kind, target);
+    if (!link)
+      return (
+        <span key={key} className="pwa-mention" title={kind}>
+          {label || kind}
+        </span>
+      );
+    const open = (event: MouseEvent) => {
+      // A new tab with the modifier keys, as any link; a plain click stays in the app.
+      if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+      event.preventDefault();
+      go(link);
+    };
+    return (
+      <a
+        key={key}
+        className="pwa-mention"
+        href={link}
+        onClick={open}
+        title={`Open this ${kind} in the overview`}
+      >
+        {label || kind}
+      </a>
+    );
+  };
+}
+
+/** One entry of the mention box. */
+export interface MentionOption {
+  key: string;
+  /** What the list shows. */
+  title: string;
+  /** Below it: the kind and where it is. */
+  detail: string;
+  /** The markdown written into the body. */
+  link: string;
+}
+
+const linkText = (label: string) => label.replace(/[[\]()]/g, '');
+
+/** Every mentionable person and entity, nearest first, as mention box entries. */
+export function mentionOptions(
+  suggestions: Suggestions,
+): (MentionOption & { words: string; rank: number })[] {
+  const options: (MentionOption & { words: string; rank: number })[] = [];
+  for (const user of suggestions.users)
+    options.push({
+      key: `user:${user.name}`,
+      title: user.fullName || user.name,
+      detail: `person · ${user.name}`,
+      link: `[${linkText(user.fullName || user.name)}](user:${user.name})`,
+      words: `${user.name} ${user.fullName ?? ''}`,
+      // People first at equal relevance: they are mentioned far more often than entities.
+      rank: user.relevance * 10 + 3,
+    });
+  for (const task of suggestions.tasks)
+    options.push({
+      key: `task:${task.id}`,
+      title: task.label || task.name,
+      detail: `task · ${task.taskType}${task.parent ? ` in ${task.parent.name}` : ''}`,
+      link: `[${linkText(task.label || task.name)}](task:${task.id})`,
+      words: `${task.name} ${task.label ?? ''} ${task.taskType} ${task.parent?.name ?? ''}`,
+      rank: task.relevance * 10 + 2,
+    });
+  for (const folder of suggestions.folders)
+    options.push({
+      key: `folder:${folder.id}`,
+      title: folder.label || folder.name,
+      detail: `folder · ${folder.folderType}`,
+      link: `[${linkText(folder.label || folder.name)}](folder:${folder.id})`,
+      words: `${folder.name} ${folder.label ?? ''} ${folder.folderType}`,
+      rank: folder.relevance * 10 + 1,
+    });
+  for (const version of suggestions.versions)
+    options.push({
+      key: `version:${version.id}`,
+      title: `${version.parent?.name ?? 'version'} ${version.name}`,
+      detail: 'version',
+      link: `[${linkText(`${version.parent?.name ?? ''} ${version.name}`.trim())}](version:${version.id})`,
+      words: `${version.name} ${version.parent?.name ?? ''}`,
+      rank: version.relevance * 10,
+    });
+  return options.sort((a, b) => b.rank - a.rank);
+}
+
+/** The entries that match what was typed after the @ (every word somewhere in the entry), at most `limit`. */
+export function matchingOptions<T extends { words: string }>(options: T[], typed: string, limit = 8): T[] {
+  const words = typed
+    .toLowerCase()
+    .split(/[\s._-]+/)
+    .filter(Boolean);
+  return options
+    .filter((option) => {
+      const haystack = option.words.toLowerCase();
+      return words.every((word) => haystack.includes(word));
+    })
+    .slice(0, limit);
+}
+
+/** The @word being typed just before the caret: where it starts and what follows the @, or null. */
+export function typedMention(text: string, caret: number): { start: number; typed: string } | null {
+  const match = /(^|\s)@([^\s@[\]()]{0,40})$/.exec(text.slice(0, caret));
+  if (!match) return null;
+  return { start: caret - match[2]!.length - 1, typed: match[2]! };
+}
