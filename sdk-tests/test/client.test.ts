@@ -393,6 +393,26 @@ describe('operations', () => {
     ).rejects.toBeInstanceOf(NotFoundError);
     expect(await admin.operations(PROJECT).commit()).toEqual({ operations: [], success: true });
   });
+
+  it('runs a large batch in the background, reporting progress until the results are in', async () => {
+    const batch = admin.operations(PROJECT);
+    const parent = batch.create('folder', { name: 'ops_bg', folderType: 'Folder' });
+    for (let i = 0; i < 300; i++)
+      batch.create('folder', { name: `shot_${i}`, folderType: 'Shot', parentId: parent });
+    const progress: number[] = [];
+    const answer = await batch.commit({ background: true, onProgress: (percent) => progress.push(percent) });
+    expect(answer.success).toBe(true);
+    expect(answer.operations).toHaveLength(301);
+    expect(progress.at(-1)).toBe(100);
+    // Progress only goes forward.
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    const children = await admin.GET('/api/projects/{project_name}/folders', {
+      params: { path: { project_name: PROJECT } },
+    });
+    expect(children.folders.filter((f: { parentId?: string | null }) => f.parentId === parent)).toHaveLength(
+      300,
+    );
+  });
 });
 
 describe('live events', () => {

@@ -212,12 +212,28 @@ export class PipewrightClient {
 
   /** A batch of creates, updates and deletes in one project, sent by its commit(). */
   operations(projectName: string): OperationsBatch {
-    return new OperationsBatch((body) =>
-      this.POST('/api/projects/{project_name}/operations', {
-        params: { path: { project_name: projectName } },
-        body,
-      }),
-    );
+    const path = { project_name: projectName };
+    return new OperationsBatch({
+      post: (body) => this.POST('/api/projects/{project_name}/operations', { params: { path }, body }),
+      background: async (body, onProgress) => {
+        const { id } = await this.POST('/api/projects/{project_name}/operations/background', {
+          params: { path },
+          body,
+        });
+        for (let delay = 100; ; delay = Math.min(delay * 2, 1000)) {
+          const state = await this.GET('/api/projects/{project_name}/operations/background/{task_id}', {
+            params: { path: { ...path, task_id: id } },
+          });
+          onProgress(state.progress);
+          // A batch that fails completes too, with success false and the failure in its results.
+          if (state.status === 'completed') {
+            if (!state.result) throw new Error(`The background operations ${id} ended without a result`);
+            return state.result;
+          }
+          await new Promise((resolve) => setTimeout(resolve, delay));
+        }
+      },
+    });
   }
 
   /** Subscribe to live events over /ws; the subscription reconnects on its own until close(). */

@@ -36,6 +36,23 @@ export type UpdateData<T extends EntityType> = JsonBody<
   'patch'
 >;
 
+/** How a batch reaches the server: in one request, or started in the background and polled until done. */
+export interface OperationsTransport {
+  /** POST /operations: the answer when everything ran. */
+  post(body: OperationsRequest): Promise<OperationsAnswer>;
+  /** POST /operations/background, then its status until completed; progress is 0-100. */
+  background(body: OperationsRequest, onProgress: (percent: number) => void): Promise<OperationsAnswer>;
+}
+
+/** What commit() takes: canFail as the server has it; background for batches that take a while. */
+export interface CommitOptions {
+  canFail?: boolean;
+  /** Run on the server after answering and poll its progress (large batches: no request waits for minutes). */
+  background?: boolean;
+  /** Hears the progress of a background commit, 0-100. */
+  onProgress?: (percent: number) => void;
+}
+
 /** A 32-hex id like the server's own; crypto.getRandomValues exists in Node 20 and in every browser context. */
 export function newEntityId(): string {
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
@@ -50,7 +67,7 @@ export function newEntityId(): string {
 export class OperationsBatch {
   private queued: Operation[] = [];
 
-  constructor(private readonly post: (body: OperationsRequest) => Promise<OperationsAnswer>) {}
+  constructor(private readonly transport: OperationsTransport) {}
 
   /** The operations that commit() will send, in order. */
   get pending(): readonly Operation[] {
@@ -113,12 +130,16 @@ export class OperationsBatch {
    * Send the queued operations. Without canFail the batch is all or nothing: on the first failure nothing is
    * written and `success` is false (the results list what ran, the failure last). With canFail each operation
    * stands alone and every result says whether it succeeded. A refused request (401, 403, 404 for the project,
-   * 422 for a malformed batch) throws ApiError and keeps the queue, so the batch can be sent again.
+   * 422 for a malformed batch) throws ApiError and keeps the queue, so the batch can be sent again. With
+   * background the server runs the batch after answering and onProgress hears how far it got.
    */
-  async commit(options: { canFail?: boolean } = {}): Promise<OperationsAnswer> {
+  async commit(options: CommitOptions = {}): Promise<OperationsAnswer> {
     if (this.queued.length === 0) return { operations: [], success: true };
     const operations = [...this.queued];
-    const answer = await this.post({ operations, canFail: options.canFail ?? false });
+    const body = { operations, canFail: options.canFail ?? false };
+    const answer = options.background
+      ? await this.transport.background(body, options.onProgress ?? (() => {}))
+      : await this.transport.post(body);
     // Operations queued while the request was under way stay for the next commit.
     this.queued = this.queued.slice(operations.length);
     return answer;
