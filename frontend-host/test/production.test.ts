@@ -484,6 +484,48 @@ describe('production in the web app', () => {
     await screenshot(page, 'overview-10000-folders');
   }, 240_000);
 
+  it('changes the status of every folder of the big project at once, showing the progress of the background work', async () => {
+    const grid = page.getByRole('grid', { name: 'Folders and tasks' });
+    await grid.evaluate((element) => (element.scrollTop = 0));
+    await gridRow('shot_00000').click();
+    await grid.evaluate((element) => (element.scrollTop = element.scrollHeight));
+    const last = `shot_${String(BIG_FOLDERS - 1).padStart(5, '0')}`;
+    await gridRow(last).click({ modifiers: ['Shift'] });
+    await cell(last, 'status').dblclick();
+    // The server here finishes in well under a second; the first progress report is held at 42 % (as a busy
+    // server would answer) so the test can see what users see during long work.
+    await page.route(
+      '**/api/projects/big/operations/background/*',
+      (route) => {
+        const id = new URL(route.request().url()).pathname.split('/').pop();
+        return route.fulfill({ json: { id, status: 'in_progress', progress: 42 } });
+      },
+      { times: 1 },
+    );
+    // Every text the toolbar's summary shows, however briefly.
+    await page.evaluate(() => {
+      const w = window as unknown as { summaries: string[] };
+      w.summaries = [];
+      const summary = document.querySelector('.pwo-summary')!;
+      new MutationObserver(() => w.summaries.push(summary.textContent ?? '')).observe(summary, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
+    });
+    const started = Date.now();
+    await page.getByLabel(`Status of ${last}`).selectOption('In progress');
+    await page.getByText(`Changed Status on ${BIG_FOLDERS} folders.`).waitFor({ timeout: 120_000 });
+    timings.statusOfAllFolders = Date.now() - started;
+    // The work ran on the server after it answered, and the toolbar said how far it got.
+    const summaries = await page.evaluate(() => (window as unknown as { summaries: string[] }).summaries);
+    expect(summaries).toContain('Saving… 42%');
+    const folders = (await core.request('GET', '/api/projects/big/folders', { token })).body.folders as {
+      status: string;
+    }[];
+    expect(folders.filter((folder) => folder.status === 'In progress')).toHaveLength(BIG_FOLDERS);
+  }, 180_000);
+
   it('never asked anything of a host other than its own server, and threw no uncaught error', () => {
     expect(session.foreignRequests).toEqual([]);
     expect(session.pageErrors).toEqual([]);

@@ -14,6 +14,9 @@ import { ProjectStore } from './store';
 import { Toolbar } from './Toolbar';
 import './overview.css';
 
+/** Edits of at least this many rows run in the background on the server, with their progress shown. */
+const BACKGROUND_FROM = 200;
+
 type Notice = { kind: 'error' | 'info'; text: string } | null;
 
 /** The overview screen: a project's folders and tasks, as a tree, a grid and the details of one of them. */
@@ -57,6 +60,8 @@ function ProjectOverview({
   const [refreshed, setRefreshed] = useState(0);
   // Edits on their way to the server: shown, so nobody closes the page on a change that is not stored yet.
   const [saving, setSaving] = useState(0);
+  // Percent done of an edit running in the background on the server, while one does.
+  const [progress, setProgress] = useState<number | null>(null);
 
   useEffect(() => {
     Promise.all([
@@ -228,7 +233,11 @@ function ProjectOverview({
     try {
       const batch = client.operations(project);
       for (const target of targets) batch.update(target.kind, target.id, data);
-      const answer = await batch.commit();
+      // A large edit runs on the server after it answers, so no request waits for minutes; its progress shows.
+      const answer =
+        targets.length >= BACKGROUND_FROM
+          ? await batch.commit({ background: true, onProgress: setProgress })
+          : await batch.commit();
       if (!answer.success) {
         const failed = answer.operations.find((o) => !o.success);
         setNotice({
@@ -242,6 +251,7 @@ function ProjectOverview({
       setNotice({ kind: 'error', text: `Not saved: ${messageOf(failure)}.` });
     } finally {
       setSaving((n) => n - 1);
+      setProgress(null);
     }
     // What the server now says, for the edited rows and everything below them that inherits from them.
     const ids = { folders: new Set<string>(), tasks: new Set<string>() };
@@ -333,7 +343,9 @@ function ProjectOverview({
           }}
           summary={
             saving > 0
-              ? 'Saving…'
+              ? progress !== null
+                ? `Saving… ${progress}%`
+                : 'Saving…'
               : flat && store.full.state === 'loading'
                 ? `Reading the whole project… ${store.full.count.toLocaleString()} read`
                 : `${entityCount.toLocaleString()} ${flat ? 'found' : 'shown'}${scopeEntity ? ` in ${scopeEntity.path}` : ''}`
