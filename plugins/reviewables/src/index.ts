@@ -15,6 +15,8 @@ export default defineAddon({
   title: 'Reviewables',
   description: 'Review media of versions, with media info, availability, order and labels',
   dependsOn: ['projects', 'entities', 'users', 'access', 'files', 'activities', 'thumbnails'],
+  frontendModules: { reviewables_screens: ['./Review'] },
+  frontendScopes: { project: { sidebar: 'Review' } },
   async setup(ctx) {
     const entities = ctx.use('entities');
     const files = ctx.use('files');

@@ -1,0 +1,121 @@
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import { streamUrl, type Reviewable } from './api';
+import { describeMedia, titleOf } from './describe';
+import { usePicture } from './pictures';
+import { VideoPlayer } from './VideoPlayer';
+
+// The selected reviewable, shown the best way the browser can: a video plays (with review controls), an image
+// shows as it is, and a file the browser cannot play shows a still frame the server made, with what to do about it.
+
+interface StageProps {
+  client: PipewrightClient;
+  token: string;
+  project: string;
+  reviewable: Reviewable;
+}
+
+const isVideo = (r: Reviewable) =>
+  r.mediaInfo ? r.mediaInfo.duration > 0 : /^(video\/|application\/mxf)/i.test(r.mimetype);
+
+export function Stage(props: StageProps) {
+  const { reviewable } = props;
+  // A video the browser fails on is shown as a still instead, with the browser's reason.
+  const [failure, setFailure] = useState<string | null>(null);
+  useEffect(() => setFailure(null), [reviewable.fileId]);
+  const onFailed = useCallback((message: string) => setFailure(message), []);
+
+  if (reviewable.availability === 'conversionRequired')
+    return (
+      <StillWithNote {...props}>
+        <strong>This file needs converting before it can play here.</strong> {describeMedia(reviewable)}{' '}
+        Browsers cannot play it as it is: convert it to H.264 in an MP4 (8-bit 4:2:0) and upload the result to
+        this version. The picture is a still frame made by the server.
+      </StillWithNote>
+    );
+  if (failure)
+    return (
+      <StillWithNote {...props}>
+        <strong>It cannot play in this browser.</strong> {failure}
+      </StillWithNote>
+    );
+  return (
+    <div className="pwr-stage-content">
+      {isVideo(reviewable) ? (
+        <VideoPlayer
+          src={streamUrl(props.client, props.token, props.project, reviewable.fileId)}
+          info={reviewable.mediaInfo}
+          title={titleOf(reviewable)}
+          onFailed={onFailed}
+        />
+      ) : (
+        <ImageView {...props} onFailed={onFailed} />
+      )}
+      {reviewable.availability === 'conversionRecommended' && (
+        <p className="notice pwr-note" role="note">
+          This file may not play in every browser ({describeMedia(reviewable)}). A conversion to 8-bit 4:2:0
+          H.264 with an even width and height plays everywhere.
+        </p>
+      )}
+      {reviewable.availability === 'unknown' && (
+        <p className="notice pwr-note" role="note">
+          The server could not describe this file (its media tools were unavailable when it was uploaded), so
+          it is shown as it is: if nothing appears, this browser cannot show it.
+        </p>
+      )}
+    </div>
+  );
+}
+
+function ImageView({
+  client,
+  project,
+  reviewable,
+  onFailed,
+}: StageProps & { onFailed(message: string): void }) {
+  const image = usePicture(client, project, reviewable.fileId, { kind: 'payload' });
+  useEffect(() => {
+    if (image.error) onFailed(`The image could not be read: ${image.error}`);
+  }, [image.error, onFailed]);
+  if (!image.src) return <div className="pwr-picture-frame muted">Loading the image…</div>;
+  return (
+    <div className="pwr-picture-frame">
+      <img
+        className="pwr-picture"
+        src={image.src}
+        alt={titleOf(reviewable)}
+        onError={() => onFailed('This browser cannot show this image.')}
+      />
+    </div>
+  );
+}
+
+/** A still frame from the server and a note under it; the original can still be downloaded. */
+function StillWithNote({
+  client,
+  token,
+  project,
+  reviewable,
+  children,
+}: StageProps & { children: ReactNode }) {
+  const still = usePicture(client, project, reviewable.fileId, { kind: 'still', seconds: 0 });
+  return (
+    <div className="pwr-stage-content">
+      <div className="pwr-picture-frame">
+        {still.src ? (
+          <img className="pwr-picture" src={still.src} alt={`Still frame of ${titleOf(reviewable)}`} />
+        ) : (
+          <span className="muted">
+            {still.error ? `No still frame either: ${still.error}` : 'Loading a still frame…'}
+          </span>
+        )}
+      </div>
+      <p className="notice pwr-note pwr-conversion" role="note">
+        {children}{' '}
+        <a href={streamUrl(client, token, project, reviewable.fileId)} download={reviewable.filename}>
+          Download the original
+        </a>
+      </p>
+    </div>
+  );
+}
