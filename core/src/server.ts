@@ -68,6 +68,11 @@ function dependencyClosure(name: string, dependsOn: (name: string) => string[] |
   return closure;
 }
 
+/** A URL with the value of any token query parameter blanked out, for logs. */
+export function withoutToken(url: string): string {
+  return url.replace(/([?&]token=)[^&#]*/gi, '$1[hidden]');
+}
+
 /** Where request handover keeps the caller the main app resolved, for an installed addon's own instance. */
 const CALLER = Symbol('pipewright.caller');
 
@@ -103,7 +108,19 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
   const { config } = options;
   const app = Fastify({
     ...FASTIFY_OPTIONS,
-    logger: { level: config.logLevel },
+    logger: {
+      level: config.logLevel,
+      // Players and download links carry the session token in ?token= (a <video> cannot send a header): it must
+      // not end up in the request log.
+      serializers: {
+        req: (request: { method: string; url: string; hostname?: string; ip?: string }) => ({
+          method: request.method,
+          url: withoutToken(request.url),
+          host: request.hostname,
+          remoteAddress: request.ip,
+        }),
+      },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
   const database = options.database ?? (await openConfiguredDatabase(config));
   const { db } = database;
