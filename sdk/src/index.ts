@@ -13,6 +13,7 @@ export * from './schemas.js';
 export * from './validation.js';
 export * from './services.js';
 export * from './settings.js';
+export * from './uploads.js';
 export * from './version.js';
 export { Type, type Static, type TSchema } from '@sinclair/typebox';
 export * from './access.js';

@@ -1,15 +1,5 @@
 import type { FileRecord } from '@pipewright/sdk';
 
-/**
- * Header text as the client meant it. Node reads header bytes as latin1, so a UTF-8 file name sent raw arrives
- * as mojibake; when the bytes are valid UTF-8 they are read as such, otherwise the text is kept as it came.
- */
-export function headerText(value: string): string {
-  if (!/[\x80-\xff]/.test(value)) return value;
-  const text = Buffer.from(value, 'latin1').toString('utf8');
-  return text.includes('\ufffd') ? value : text;
-}
-
 /** A UUID as the 32 lowercase hex characters ids are stored as. */
 export const compactId = (value: string) => value.replaceAll('-', '').toLowerCase();
 

@@ -3,8 +3,10 @@ import {
   Forbidden,
   NoContent,
   Type,
+  headerText,
   isManagerOrAbove,
   requireUser,
+  uploadStream,
   type AddonApp,
   type ByteRange,
   type ProjectDirectory,
@@ -14,9 +16,8 @@ import {
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PayloadTooLarge, RangeNotSatisfiable } from './errors.js';
-import { compactId, fileHeaders, headerText } from './http-headers.js';
+import { compactId, fileHeaders } from './http-headers.js';
 import { requestedRange } from './ranges.js';
-import { uploadStream } from './request-body.js';
 import { FileInfo, FileParams, ProjectParams, StillQuery, UploadHeaders } from './schemas.js';
 import type { FileService } from './service.js';
 

@@ -1,9 +1,16 @@
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import { NoContent, Type, requireUser, type AddonApp, type ProjectEntityType } from '@pipewright/sdk';
+import {
+  NoContent,
+  Type,
+  headerText,
+  requireUser,
+  uploadStream,
+  type AddonApp,
+  type ProjectEntityType,
+} from '@pipewright/sdk';
 import type { ReviewableListing } from './listing.js';
 import type { ReviewAccess } from './permissions.js';
-import { headerText, uploadStream } from './request-body.js';
 import {
   FolderParams,
   LabelBody,

@@ -18,7 +18,7 @@ import {
 import { PayloadTooLarge, UnsupportedMediaType } from './errors.js';
 import { positionOf, type ReviewableActivity, type ReviewableListing } from './listing.js';
 import type { Entity, ReviewAccess } from './permissions.js';
-import { isReviewableType } from './request-body.js';
+import { isReviewableType } from './media-types.js';
 import type { Reviewable } from './schemas.js';
 
 /** What an upload brings besides its bytes. */
