@@ -81,6 +81,8 @@ export interface ProjectFiles {
   store(project: string, content: Readable, file: NewFile): Promise<FileRecord>;
   /** A file's record, or null when the project has no such file. */
   get(project: string, id: string): Promise<FileRecord | null>;
+  /** Bytes the project's complete files take in storage. */
+  usage(project: string): Promise<number>;
   /** Records of the files attached to these activities. */
   listByActivity(project: string, activityIds: string[]): Promise<FileRecord[]>;
   /** The file's bytes, or the bytes of a range of it; NotFound when missing. */

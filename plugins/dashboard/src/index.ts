@@ -8,7 +8,7 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Project dashboard',
   description: 'Entity counts, task health, the people on a project and its recent activity',
-  dependsOn: ['projects', 'entities', 'users', 'attributes', 'teams'],
+  dependsOn: ['projects', 'entities', 'users', 'attributes', 'teams', 'files'],
   async setup(ctx) {
     await ctx.app.register(
       dashboardRoutes({
@@ -17,6 +17,7 @@ export default defineAddon({
         users: ctx.use('users'),
         attributes: ctx.use('attributes'),
         teams: ctx.use('teams'),
+        files: ctx.use('files'),
         schemaName: ctx.projects.schemaName,
       }),
     );

@@ -4,6 +4,7 @@ import {
   type AttributeLibrary,
   type Database,
   type ProjectDirectory,
+  type ProjectFiles,
   type TeamDirectory,
   type UserDirectory,
 } from '@pipewright/sdk';
@@ -19,13 +20,22 @@ export interface DashboardDeps {
   users: UserDirectory;
   attributes: AttributeLibrary;
   teams: TeamDirectory;
+  files: ProjectFiles;
   schemaName: (projectName: string) => string;
 }
 
 const BASE = '/api/projects/:project_name/dashboard';
 
 /** The project dashboard: read-only summaries for anyone who may use the project (404 unknown, 403 no access). */
-export function dashboardRoutes({ db, projects, users, attributes, teams, schemaName }: DashboardDeps) {
+export function dashboardRoutes({
+  db,
+  projects,
+  users,
+  attributes,
+  teams,
+  files,
+  schemaName,
+}: DashboardDeps) {
   return async (app: AddonApp) => {
     app.get(
       `${BASE}/entities`,
@@ -50,7 +60,7 @@ export function dashboardRoutes({ db, projects, users, attributes, teams, schema
           summary: 'Task completion, overdue tasks and tasks per status',
           description:
             "A task is completed when its status's state is done, and overdue when it is not and its effective " +
-            'endDate has passed. Storage usage is not measured yet and answers 0.',
+            "endDate has passed. Storage used is what the project's files take (uploads, attachments, reviewables); no quota is set (0).",
           params: ProjectParams,
           response: { 200: Health },
         },
@@ -58,7 +68,7 @@ export function dashboardRoutes({ db, projects, users, attributes, teams, schema
       async (request) => {
         const project = await projects.require(requireUser(request), request.params.project_name);
         const inheritable = await attributes.inheritable('task');
-        return taskHealth(db, {
+        const health = await taskHealth(db, {
           schema: schemaName(project.name),
           doneStatuses: project.statuses
             .filter((status) => status.state === 'done')
@@ -67,6 +77,7 @@ export function dashboardRoutes({ db, projects, users, attributes, teams, schema
           projectEndDate: project.attrib.endDate,
           now: new Date(),
         });
+        return { ...health, storageUsage: { quota: 0, used: await files.usage(project.name) } };
       },
     );
 

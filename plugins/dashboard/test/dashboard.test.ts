@@ -142,6 +142,18 @@ describe('health', () => {
     });
   });
 
+  it("reports the storage the project's files take", async () => {
+    const upload = (bytes: number) =>
+      core.request('POST', '/api/projects/late/files', {
+        token: manager,
+        body: Buffer.alloc(bytes, 1),
+        headers: { 'content-type': 'application/octet-stream', 'x-file-name': 'plate.bin' },
+      });
+    expect((await upload(1000)).status).toBe(201);
+    expect((await upload(234)).status).toBe(201);
+    expect((await dashboard('late', 'health')).body.storageUsage).toEqual({ quota: 0, used: 1234 });
+  });
+
   it("falls back to the project's end date", async () => {
     const res = await dashboard('late', 'health');
     expect(res.body.tasks).toEqual({ total: 1, completed: 0, overdue: 1 });

@@ -87,6 +87,16 @@ export class FileRecords {
     return row ? toRecord(project, row as Row) : null;
   }
 
+  /** Bytes of the project's complete files. */
+  async usage(project: string): Promise<number> {
+    const row = await this.table(project)
+      .selectFrom('files')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<string | number>('size'), eb.val(0)).as('bytes'))
+      .where('size', 'is not', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.bytes);
+  }
+
   /** Complete files attached to any of these activities, oldest first. */
   async listByActivity(project: string, activityIds: string[]): Promise<FileRecord[]> {
     if (activityIds.length === 0) return [];

@@ -78,6 +78,10 @@ export class FileService implements ProjectFiles {
     return this.records.get(project, id);
   }
 
+  usage(project: string): Promise<number> {
+    return this.records.usage(project);
+  }
+
   /** The record, or NotFound naming the file and the project. */
   async require(project: string, id: string): Promise<FileRecord> {
     const record = await this.records.get(project, id);
