@@ -38,6 +38,8 @@ export function addonFrontendConfig({ name, exposes }: AddonFrontendOptions): Rs
     },
     // Chunks are addressed relative to the manifest: the server decides the URL (/addons/{name}/{version}/frontend/).
     output: { distPath: { root: 'dist' }, assetPrefix: 'auto', cleanDistPath: true },
+    // `rsbuild dev` of a remote is loaded by a host on another port; saying so also quiets the federation plugin.
+    server: { cors: { origin: '*' } },
   };
 }
 

@@ -36,10 +36,11 @@ export async function buildFrontend(addon: AddonFolder): Promise<void> {
   if (!addon.frontend) return;
   const { createRsbuild, loadConfig } = await import('@rsbuild/core');
   const { content } = await loadConfig({ cwd: addon.frontend });
-  // A production build whatever NODE_ENV the shell has (rsbuild would follow it).
+  // A production build whatever NODE_ENV the shell has (rsbuild would follow it), telling only warnings and errors:
+  // the author wants to know that it built, not every file's size.
   const rsbuild = await createRsbuild({
     cwd: addon.frontend,
-    rsbuildConfig: { ...content, mode: 'production' },
+    rsbuildConfig: { ...content, mode: 'production', logLevel: 'warn' },
   });
   try {
     const result = await rsbuild.build();
