@@ -252,12 +252,12 @@ describe('editing', () => {
   it('lets the author change the body; mentions follow the new body', async () => {
     const res = await patch(t.bea, id, {
       body: 'Checklist for [Root](user:root):\n- [ ] model\n- [ ] uv',
-      tags: ['todo'],
+      tags: ['follow-up'],
     });
     expect(res.status).toBe(204);
     const row = await activity(id);
     expect(row.body).toContain('[Root](user:root)');
-    expect(row.tags).toEqual(['todo']);
+    expect(row.tags).toEqual(['follow-up']);
     expect(row.data.hasChecklist).toBe(true);
     const refs = await referencesOf(world, id);
     expect(refs).toContain('mention:root');
@@ -274,7 +274,7 @@ describe('editing', () => {
     expect((await patch(t.artie, id, { body: ticked, tags: ['hijack'], data: { x: 1 } })).status).toBe(204);
     let row = await activity(id);
     expect(row.body).toBe(ticked);
-    expect(row.tags).toEqual(['todo']);
+    expect(row.tags).toEqual(['follow-up']);
     expect(row.data.x).toBeUndefined();
     expect((await patch(t.artie, id, { body: before })).status).toBe(204);
     expect((await patch(t.artie, id, { body: ticked.replace('model', 'sculpt') })).status).toBe(403);
