@@ -1,6 +1,7 @@
 export * from './actions.js';
 export * from './addon.js';
 export * from './bundles.js';
+export * from './bulk-insert.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './files.js';

@@ -4,9 +4,11 @@ import { createClient } from 'redis';
 import {
   Conflict,
   eventRowMessage,
+  insertJsonRows,
   newId,
   topicMatches,
   type Database,
+  type DatabaseTransaction,
   type EventBus,
   type EventChanges,
   type EventHandler,
@@ -63,6 +65,8 @@ interface Subscription {
 export class CoreEventBus implements EventBus {
   private readonly subscriptions = new Set<Subscription>();
   private relay: EventRelay | null = null;
+  /** The last hand-over of events being written; the next one waits for it. */
+  private writing: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly db: Database,
@@ -84,23 +88,46 @@ export class CoreEventBus implements EventBus {
     const stored = inputs
       .map((input, i) => ({ input, message: messages[i] }))
       .filter(({ message }) => message.store);
-    // One multi-row INSERT per thousand events: a batch of operations may emit tens of thousands.
-    for (let i = 0; i < stored.length; i += 1000) {
-      const chunk = stored.slice(i, i + 1000);
-      const inserted = await this.db
-        .insertInto('public.events')
-        .values(chunk.map(({ input, message }) => this.row(message, input, now)))
-        .onConflict((oc) => oc.column('hash').doNothing())
-        .returning('id')
-        .execute();
-      if (inserted.length < chunk.length) {
-        const kept = new Set(inserted.map((row) => row.id));
-        const lost = chunk.find(({ message }) => !kept.has(message.id))!;
-        throw new Conflict(`An event with hash ${lost.message.hash} already exists`, 'duplicate-hash');
+    // Hand-overs are written and broadcast one after another, even when their callers do not wait for them, so
+    // events are stored (creation_order) and delivered in the order they were emitted.
+    const done = this.writing.then(async () => {
+      // All or nothing: several INSERTs share a transaction.
+      if (stored.length > 1000) await this.db.transaction().execute((trx) => this.store(trx, stored));
+      else if (stored.length) await this.store(this.db, stored);
+      for (const message of messages) await this.announce(message);
+    });
+    this.writing = done.catch(() => undefined);
+    await done;
+    return messages.map((message) => ({ id: message.id }));
+  }
+
+  /** Write events a thousand per INSERT (a batch of operations may emit tens of thousands); a taken hash is 409. */
+  private async store(
+    trx: Database | DatabaseTransaction,
+    events: { input: EventInput; message: EventMessage }[],
+  ) {
+    for (let i = 0; i < events.length; i += 1000) {
+      const chunk = events.slice(i, i + 1000);
+      const rows = chunk.map(({ input, message }) => this.row(message, input));
+      const written = await insertJsonRows(trx, 'public.events', rows, { onConflict: '(hash) DO NOTHING' });
+      if (written < chunk.length) {
+        const taken = await trx
+          .selectFrom('public.events')
+          .select('hash')
+          .where(
+            'hash',
+            'in',
+            chunk.map(({ message }) => message.hash),
+          )
+          .where(
+            'id',
+            'not in',
+            chunk.map(({ message }) => message.id),
+          )
+          .executeTakeFirst();
+        throw new Conflict(`An event with hash ${taken?.hash} already exists`, 'duplicate-hash');
       }
     }
-    for (const message of messages) await this.announce(message);
-    return messages.map((message) => ({ id: message.id }));
   }
 
   private message(input: EventInput, now: Date): EventMessage {
@@ -125,7 +152,7 @@ export class CoreEventBus implements EventBus {
     };
   }
 
-  private row(message: EventMessage, input: EventInput, now: Date) {
+  private row(message: EventMessage, input: EventInput) {
     return {
       id: message.id,
       hash: message.hash,
@@ -137,10 +164,10 @@ export class CoreEventBus implements EventBus {
       depends_on: message.dependsOn,
       status: message.status,
       description: message.description,
-      summary: JSON.stringify(message.summary),
-      payload: JSON.stringify(input.payload ?? {}),
-      created_at: now,
-      updated_at: now,
+      summary: message.summary,
+      payload: input.payload ?? {},
+      created_at: message.createdAt,
+      updated_at: message.updatedAt,
     };
   }
 
@@ -192,7 +219,9 @@ export class CoreEventBus implements EventBus {
     }
   }
 
+  /** Events handed over before closing are still written. */
   async close(): Promise<void> {
+    await this.writing;
     this.subscriptions.clear();
     await this.relay?.close();
   }

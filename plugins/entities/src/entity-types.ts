@@ -194,6 +194,8 @@ export const SPEC_BY_PLURAL = Object.fromEntries(Object.values(SPECS).map((s) =>
 
 /** AYON clients may send snake_case (folder_id, parent_id, ...): accept it for top-level fields. */
 export function camelizeKeys(data: Record<string, unknown>): Record<string, unknown> {
+  // Most clients already send camelCase: copy those as they are.
+  if (!Object.keys(data).some((key) => key.includes('_'))) return { ...data };
   return Object.fromEntries(
     Object.entries(data).map(([k, v]) => [k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()), v]),
   );

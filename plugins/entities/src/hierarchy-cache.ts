@@ -39,7 +39,8 @@ export class HierarchyCache {
     return body;
   }
 
-  private forget(projectName: string): void {
+  /** Drop a project's tree: its folders or tasks changed. */
+  forget(projectName: string): void {
     const key = projectName.toLowerCase();
     this.entries.delete(key);
     this.generations.set(key, (this.generations.get(key) ?? 0) + 1);

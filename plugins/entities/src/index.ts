@@ -55,6 +55,9 @@ export default defineAddon({
       },
       onDelete: (hook) => processor.onDelete(hook),
     });
+    // This process forgets a tree on commit; other processes when the events reach them.
+    const hierarchyCache = new HierarchyCache(ctx.events);
+    processor.onCommit((project) => hierarchyCache.forget(project));
     const background = new BackgroundOperations(processor, ctx.events, ctx.log);
     const deps = {
       db: ctx.db,
@@ -62,7 +65,7 @@ export default defineAddon({
       attributes,
       processor,
       background,
-      hierarchyCache: new HierarchyCache(ctx.events),
+      hierarchyCache,
       schemaName,
     };
     await ctx.app.register(entityRoutes(deps));

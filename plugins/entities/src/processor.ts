@@ -7,6 +7,7 @@ import {
   PipewrightError,
   ValidationFailed,
   check,
+  insertJsonRows,
   isManagerOrAbove,
   mergePatch,
   pathInScope,
@@ -64,6 +65,8 @@ interface Batch {
   created: Map<string, Row>;
   /** Rows waiting to be written together (all-or-nothing batches only), with the operation each came from. */
   pending: { table: string; rows: Json[]; operations: number[] } | null;
+  /** The buffered rows the database is writing now, if any. */
+  writing: Promise<void> | null;
   buffered: boolean;
   /** Index of the operation being applied. */
   current: number;
@@ -123,6 +126,31 @@ const WRITE_KIND: Record<EntityType, FolderAccessKind> = {
 };
 
 const JSON_COLUMNS = new Set(['attrib', 'data', 'files', 'traits']);
+// The tables' defaults (migrations.ts) of columns a create may leave out, for the rows of a multi-row insert that
+// leave out a column other rows give.
+const ROW_DEFAULTS = {
+  attrib: {},
+  data: {},
+  tags: [],
+  active: true,
+  inherited: {},
+  assignees: [],
+  files: [],
+};
+// Each type's writable fields and the columns they are stored in.
+const FIELD_COLUMNS = Object.fromEntries(
+  Object.values(SPECS).map((spec) => [
+    spec.type,
+    Object.entries({
+      ...spec.columns,
+      status: 'status',
+      tags: 'tags',
+      attrib: 'attrib',
+      data: 'data',
+      active: 'active',
+    }),
+  ]),
+) as Record<EntityType, [string, string][]>;
 const SPECS_BY_TABLE = Object.fromEntries(
   Object.values(SPECS).map((spec) => [spec.table, spec.type]),
 ) as Record<string, EntityType>;
@@ -155,6 +183,7 @@ type DeleteHook = (
 
 export class EntityProcessor {
   private readonly deleteHooks: DeleteHook[] = [];
+  private readonly commitListeners: ((projectName: string) => void)[] = [];
   /** Folder whitelists of normal users; writes outside them answer 403. */
   readonly access = new FolderAccess();
 
@@ -177,25 +206,24 @@ export class EntityProcessor {
     options: {
       canFail: boolean;
       sender: Sender;
+      /** Answer only once the batch's events are stored (AYON's waitForEvents); by default they follow. */
+      waitForEvents?: boolean;
       onProgress?: (done: number, total: number) => Promise<void>;
     },
   ) {
     const results: OperationResult[] = [];
+    const wait = options.waitForEvents ?? false;
     const progress = async () => options.onProgress?.(results.length, operations.length);
     this.checkBatch(operations);
     const batch = () => this.newBatch(caller, project, options.sender);
     if (options.canFail) {
       for (const operation of operations) {
         const context = await batch();
-        const result = await this.db
-          .transaction()
-          .execute((trx) => this.apply(trx, context, operation))
-          .then(
-            (done) => this.succeeded(operation, done),
-            (error) => this.failed(operation, error),
-          );
+        const result = await this.transact(context, (trx) => this.apply(trx, context, operation), wait).then(
+          (done) => this.succeeded(operation, done),
+          (error) => this.failed(operation, error),
+        );
         results.push(result);
-        if (result.success) await this.publish(context.events);
         await progress();
       }
     } else {
@@ -212,24 +240,27 @@ export class EntityProcessor {
         return rollback;
       };
       try {
-        await this.db.transaction().execute(async (trx) => {
-          if (context.buffered) await this.prefetchParents(trx, context, operations);
-          for (const [index, operation] of operations.entries()) {
-            context.current = index;
+        await this.transact(
+          context,
+          async (trx) => {
+            if (context.buffered) await this.prefetchParents(trx, context, operations);
+            for (const [index, operation] of operations.entries()) {
+              context.current = index;
+              try {
+                results.push(this.succeeded(operation, await this.apply(trx, context, operation)));
+                await progress();
+              } catch (error) {
+                throw fail(error);
+              }
+            }
             try {
-              results.push(this.succeeded(operation, await this.apply(trx, context, operation)));
-              await progress();
+              await this.flush(trx, context);
             } catch (error) {
               throw fail(error);
             }
-          }
-          try {
-            await this.flush(trx, context);
-          } catch (error) {
-            throw fail(error);
-          }
-        });
-        await this.publish(context.events);
+          },
+          wait,
+        );
       } catch (error) {
         if (error !== rollback) throw error;
       }
@@ -249,8 +280,7 @@ export class EntityProcessor {
   ): Promise<string> {
     this.checkBatch([operation]);
     const context = await this.newBatch(caller, project, sender);
-    const { entityId } = await this.db.transaction().execute((trx) => this.apply(trx, context, operation));
-    await this.publish(context.events);
+    const { entityId } = await this.transact(context, (trx) => this.apply(trx, context, operation), true);
     return entityId;
   }
 
@@ -265,10 +295,16 @@ export class EntityProcessor {
       events: [],
       created: new Map(),
       pending: null,
+      writing: null,
       buffered: false,
       current: 0,
       scopes: new Map(),
     };
+  }
+
+  /** Told at once when a transaction that changed entities of a project commits, before its events go out. */
+  onCommit(listener: (projectName: string) => void): void {
+    this.commitListeners.push(listener);
   }
 
   /** Other addons clean up what refers to an entity (links, ...) in the transaction that deletes it. */
@@ -356,8 +392,23 @@ export class EntityProcessor {
     };
   }
 
-  private async publish(events: EventInput[]): Promise<void> {
-    if (events.length) await this.bus.emitMany(events);
+  /**
+   * Run work in a transaction; its events go out once it has committed. Unless told to wait, the answer does not
+   * wait for them (AYON's waitForEvents): the bus still stores them in the order they were emitted.
+   */
+  private async transact<T>(
+    batch: Batch,
+    work: (trx: DatabaseTransaction) => Promise<T>,
+    waitForEvents: boolean,
+  ): Promise<T> {
+    const result = await this.db.transaction().execute(work);
+    if (batch.events.length) {
+      for (const listener of this.commitListeners) listener(batch.project.name);
+      const emitted = this.bus.emitMany(batch.events);
+      if (waitForEvents) await emitted;
+      else emitted.catch((error) => this.log.error({ err: error }, 'events of an operation batch were lost'));
+    }
+    return result;
   }
 
   private async apply(
@@ -459,6 +510,7 @@ export class EntityProcessor {
     const spec = SPECS[type];
     const known = !lock && batch.created.get(`${type}:${id}`);
     if (known) return known;
+    await this.settle(batch);
     const found = (
       await sql<Row>`SELECT * FROM ${this.table(batch, spec)} WHERE id = ${id} ${lock ? sql`FOR UPDATE` : sql``}`.execute(
         trx,
@@ -534,19 +586,11 @@ export class EntityProcessor {
     return String(wanted);
   }
 
+  /** The table columns of the fields given, values as JSON (objects for jsonb, arrays for text[]). */
   private columns(spec: EntityTypeSpec, data: Json): Json {
     const values: Json = {};
-    for (const [field, column] of Object.entries({
-      ...spec.columns,
-      status: 'status',
-      tags: 'tags',
-      attrib: 'attrib',
-      data: 'data',
-      active: 'active',
-    })) {
-      if (data[field] === undefined) continue;
-      values[column] =
-        JSON_COLUMNS.has(column) && data[field] !== null ? JSON.stringify(data[field]) : data[field];
+    for (const [field, column] of FIELD_COLUMNS[spec.type]) {
+      if (data[field] !== undefined) values[column] = data[field];
     }
     return values;
   }
@@ -577,7 +621,7 @@ export class EntityProcessor {
       values.path = parent ? `${parent.path}/${data.name}` : String(data.name);
       await this.allow(trx, batch, 'create', async () => ({ path: values.path as string, id: parentId }));
       const inherited = parent ? { ...parent.inherited, ...pick(parent.attrib, batch.inheritable) } : {};
-      values.inherited = JSON.stringify(inherited);
+      values.inherited = inherited;
     } else {
       parentId = data[spec.parent!.field] as string;
       const parent = await this.row(trx, batch, spec.parent!.type, parentId);
@@ -598,7 +642,7 @@ export class EntityProcessor {
       id,
       name: data.name,
       path: values.path,
-      inherited: values.inherited ? JSON.parse(values.inherited as string) : {},
+      inherited: values.inherited ?? {},
       attrib: data.attrib ?? {},
       ...(spec.type !== 'folder' ? { [spec.columns[spec.parent!.field]]: parentId } : {}),
     });
@@ -669,6 +713,10 @@ export class EntityProcessor {
       await this.row(trx, batch, spec.parent.type, data[spec.parent.field] as string);
 
     const values = this.columns(spec, Object.fromEntries(changed.map((f) => [f, data[f]])));
+    // The driver would send arrays as PostgreSQL arrays: jsonb values go as JSON text.
+    for (const column of Object.keys(values))
+      if (JSON_COLUMNS.has(column) && values[column] !== null)
+        values[column] = JSON.stringify(values[column]);
     await trx
       .withSchema(batch.schema)
       .updateTable(spec.table)
@@ -792,29 +840,51 @@ export class EntityProcessor {
   /** Write a new row now, or add it to the batch's buffer for one multi-row INSERT. */
   private async insert(trx: DatabaseTransaction, batch: Batch, table: string, values: Json): Promise<void> {
     if (!batch.buffered) {
-      await trx.withSchema(batch.schema).insertInto(table).values(values).execute();
+      await this.insertRows(trx, batch, table, [values]);
       return;
     }
     // Rows of another table may reference the buffered ones (a task its new folder): write those first.
-    if (batch.pending && batch.pending.table !== table) await this.flush(trx, batch);
+    if (batch.pending && batch.pending.table !== table) await this.flush(trx, batch, false);
     batch.pending ??= { table, rows: [], operations: [] };
     batch.pending.rows.push(values);
     batch.pending.operations.push(batch.current);
-    if (batch.pending.rows.length >= FLUSH_ROWS) await this.flush(trx, batch);
+    if (batch.pending.rows.length >= FLUSH_ROWS) await this.flush(trx, batch, false);
+  }
+
+  private insertRows(trx: DatabaseTransaction, batch: Batch, table: string, rows: Json[]) {
+    return insertJsonRows(trx, `${batch.schema}.${table}`, rows, { defaults: ROW_DEFAULTS });
   }
 
   /**
-   * Write the buffered rows with one INSERT. If the database refuses it, replay the rows one by one inside
-   * savepoints to find the operation at fault, so its result carries the real reason.
+   * Write the buffered rows with one INSERT. Without wait, the batch goes on preparing rows while the database
+   * writes these (at most one write in flight: settle() before anything else reads or writes in the transaction).
    */
-  private async flush(trx: DatabaseTransaction, batch: Batch): Promise<void> {
+  private async flush(trx: DatabaseTransaction, batch: Batch, wait = true): Promise<void> {
+    await this.settle(batch);
     const pending = batch.pending;
     if (!pending) return;
     batch.pending = null;
-    const table = () => trx.withSchema(batch.schema).insertInto(pending.table);
+    const written = this.write(trx, batch, pending);
+    if (wait) return written;
+    batch.writing = written;
+    written.catch(() => undefined); // reported when settled
+  }
+
+  /** Wait for the rows in flight; a refusal surfaces here, pinned to its operation. */
+  private async settle(batch: Batch): Promise<void> {
+    const writing = batch.writing;
+    batch.writing = null;
+    await writing;
+  }
+
+  /**
+   * One multi-row INSERT. If the database refuses it, replay the rows one by one inside savepoints to find the
+   * operation at fault, so its result carries the real reason.
+   */
+  private async write(trx: DatabaseTransaction, batch: Batch, pending: NonNullable<Batch['pending']>) {
     await sql`SAVEPOINT bulk_insert`.execute(trx);
     try {
-      await table().values(pending.rows).execute();
+      await this.insertRows(trx, batch, pending.table, pending.rows);
       await sql`RELEASE SAVEPOINT bulk_insert`.execute(trx);
       return;
     } catch {
@@ -822,7 +892,7 @@ export class EntityProcessor {
     }
     for (const [i, row] of pending.rows.entries()) {
       try {
-        await table().values(row).execute();
+        await this.insertRows(trx, batch, pending.table, [row]);
       } catch (error) {
         throw new FlushFailure(pending.operations[i], translate(error, SPECS_BY_TABLE[pending.table]));
       }

@@ -212,16 +212,19 @@ describe('operations', () => {
 
   it('creates a folder and a task inside it in one batch, with events after commit', async () => {
     const folderId = newId();
-    const res = await ops([
-      {
-        id: 'op1',
-        type: 'create',
-        entityType: 'folder',
-        entityId: folderId,
-        data: { name: 'sh020', folderType: 'Shot' },
-      },
-      { id: 'op2', type: 'create', entityType: 'task', data: { name: 'anim', folderId } },
-    ]);
+    const res = await api('POST', `${P}/operations`, {
+      waitForEvents: true,
+      operations: [
+        {
+          id: 'op1',
+          type: 'create',
+          entityType: 'folder',
+          entityId: folderId,
+          data: { name: 'sh020', folderType: 'Shot' },
+        },
+        { id: 'op2', type: 'create', entityType: 'task', data: { name: 'anim', folderId } },
+      ],
+    });
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
     expect(res.body.operations).toEqual([
@@ -246,6 +249,45 @@ describe('operations', () => {
     expect(
       events.some((e) => e.topic === 'entity.task.created' && (e.summary as any).parentId === folderId),
     ).toBe(true);
+  });
+
+  it('stores events after the answer, in the order they were emitted; waitForEvents waits for them', async () => {
+    const id = newId();
+    const change = (type: string, data: Record<string, unknown>, waitForEvents = false) =>
+      api('POST', `${P}/operations`, {
+        operations: [{ type, entityType: 'folder', entityId: id, data }],
+        waitForEvents,
+      });
+    expect((await change('create', { name: 'order_probe', folderType: 'Shot' })).body.success).toBe(true);
+    expect((await change('update', { label: 'One' })).body.success).toBe(true);
+    // The last batch waits: every event emitted before it is stored by the time it answers.
+    expect((await change('update', { tags: ['probe'] }, true)).body.success).toBe(true);
+    const stored = await core.db
+      .selectFrom('events')
+      .select('topic')
+      .where(sql<boolean>`summary->>'entityId' = ${id}`)
+      .orderBy('creation_order')
+      .execute();
+    expect(stored.map((e) => e.topic)).toEqual([
+      'entity.folder.created',
+      'entity.folder.label_changed',
+      'entity.folder.tags_changed',
+    ]);
+  });
+
+  it('answers the first failure as the error of the request itself with raiseOnError, writing nothing', async () => {
+    const res = await api('POST', `${P}/operations`, {
+      raiseOnError: true,
+      operations: ['sh060', 'SH060'].map((name) => ({
+        type: 'create',
+        entityType: 'folder',
+        data: { name, folderType: 'Shot' },
+      })),
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toMatch(/already exists/);
+    const names = (await api('GET', `${P}/folders`)).body.folders.map((f: any) => f.name);
+    expect(names).not.toContain('sh060');
   });
 
   it('keeps the old and the new value of a changed field in the stored event payload', async () => {
@@ -394,6 +436,19 @@ describe('folder list and hierarchy', () => {
     expect(tree.projectName).toBe('show');
     const shots = tree.hierarchy.find((n: any) => n.name === 'shots');
     expect(shots.children.map((c: any) => c.name)).toEqual(['sq010']);
+    const shot = tree.hierarchy.find((n: any) => n.name === 'sh010');
+    expect(shot).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      name: 'sh010',
+      label: null,
+      status: expect.any(String),
+      folderType: 'Shot',
+      hasTasks: true,
+      taskNames: ['comp'],
+      parents: [],
+      children: [],
+    });
+    expect(shots.children[0]).toMatchObject({ parents: ['shots'], hasTasks: false, taskNames: [] });
     const found = (await api('GET', `${P}/hierarchy?types=Sequence`)).body.hierarchy;
     expect(found.map((n: any) => n.name)).toEqual(['shots']);
     const searched = (await api('GET', `${P}/hierarchy?search=sq0`)).body.hierarchy;
@@ -410,8 +465,9 @@ describe('folder list and hierarchy', () => {
     };
     const seq = await node('sq010');
     expect(seq).toBeTruthy();
-    expect((await api('PATCH', `${P}/folders/${seq.id}`, { label: 'Sequence ten' })).status).toBe(204);
-    expect((await node('sq010')).label).toBe('Sequence ten');
+    const label = 'Séquence "ten" \\ 10';
+    expect((await api('PATCH', `${P}/folders/${seq.id}`, { label })).status).toBe(204);
+    expect((await node('sq010')).label).toBe(label);
     const task = await api('POST', `${P}/tasks`, { name: 'layout', folderId: seq.id });
     expect(task.status).toBe(201);
     expect((await node('sq010')).taskNames).toContain('layout');
