@@ -88,12 +88,17 @@ export class CoreEventBus implements EventBus {
     const stored = inputs
       .map((input, i) => ({ input, message: messages[i] }))
       .filter(({ message }) => message.store);
+    // Notices that are not stored (progress, cache invalidation) go out at once, without waiting for writes.
+    if (!stored.length) {
+      for (const message of messages) await this.announce(message);
+      return messages.map((message) => ({ id: message.id }));
+    }
     // Hand-overs are written and broadcast one after another, even when their callers do not wait for them, so
     // events are stored (creation_order) and delivered in the order they were emitted.
     const done = this.writing.then(async () => {
       // All or nothing: several INSERTs share a transaction.
       if (stored.length > 1000) await this.db.transaction().execute((trx) => this.store(trx, stored));
-      else if (stored.length) await this.store(this.db, stored);
+      else await this.store(this.db, stored);
       for (const message of messages) await this.announce(message);
     });
     this.writing = done.catch(() => undefined);

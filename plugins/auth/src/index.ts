@@ -13,7 +13,7 @@ export default defineAddon({
   description: 'Login, logout, sessions and API-key credentials',
   migrations: { studio: studioMigrations },
   async setup(ctx) {
-    const sessions = new SessionStore(ctx.db);
+    const sessions = new SessionStore(ctx.db, ctx.events);
     const auth = new Authenticator(sessions, ctx.events);
     ctx.provide('auth', auth);
     ctx.addRequestHook(async (request) => {

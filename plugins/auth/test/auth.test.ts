@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -89,17 +90,46 @@ describe('sessions', () => {
   });
 
   it('expires a session unused for 24 hours and extends one in use', async () => {
+    // Session ids read from the table, so neither token has been used (and remembered) before its row is aged.
+    const sessionOf = async (token: string) =>
+      (
+        await core.db
+          .selectFrom('sessions')
+          .select('id')
+          .where('token_hash', '=', createHash('sha256').update(token).digest('hex'))
+          .executeTakeFirstOrThrow()
+      ).id;
+    const age = (id: string, hours: number) =>
+      core.db.updateTable('sessions').set({ last_used: new Date(Date.now() - hours * 3600_000) }).where('id', '=', id).execute();
     const stale = await login('alice');
     const fresh = await login('alice');
-    const mine = await whoAmI({ token: stale });
-    const staleId = mine.find((s: any) => s.isCurrent).id;
-    await core.db.updateTable('sessions').set({ last_used: new Date(Date.now() - 25 * 3600_000) }).where('id', '=', staleId).execute();
+    await age(await sessionOf(stale), 25);
     expect(await whoAmI({ token: stale })).toBe(401);
-    const freshId = (await whoAmI({ token: fresh })).find((s: any) => s.isCurrent).id;
-    await core.db.updateTable('sessions').set({ last_used: new Date(Date.now() - 23 * 3600_000) }).where('id', '=', freshId).execute();
+    const freshId = await sessionOf(fresh);
+    await age(freshId, 23);
     expect(await whoAmI({ token: fresh })).not.toBe(401);
     const row = await core.db.selectFrom('sessions').select('last_used').where('id', '=', freshId).executeTakeFirstOrThrow();
     expect(Date.now() - new Date(row.last_used).getTime()).toBeLessThan(60_000);
+  });
+
+  it('refuses a token when its session is ended in another server process', async () => {
+    const token = await login('alice');
+    expect(await whoAmI({ token })).not.toBe(401); // remembered by this process now
+    const other = await createServer({
+      config: core.config,
+      database: { ...core.database, close: async () => undefined },
+      only: ['static-users'],
+      extraAddons: [await importAddon(fixture, false)],
+    });
+    try {
+      const res = await other.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { authorization: `Bearer ${token}` } });
+      expect(res.statusCode).toBe(200);
+    } finally {
+      await other.close();
+    }
+    // The notice travels through Redis; without it (one process by design) the remembered copy lapses in 5 s.
+    if (!core.config.redisUrl) await new Promise((resolve) => setTimeout(resolve, 5100));
+    expect(await whoAmI({ token })).toBe(401);
   });
 
   it("shows a user's sessions to the user and to managers, not to other users", async () => {
