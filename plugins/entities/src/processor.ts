@@ -829,8 +829,14 @@ export class EntityProcessor {
       }
     }
     for (const [type, ids] of wanted) {
+      // What creates read of a parent: a folder's path and what it passes down, else the link to its own parent.
+      const spec = SPECS[type];
+      const columns =
+        type === 'folder'
+          ? ['id', 'name', 'path', 'inherited', 'attrib', 'parent_id']
+          : ['id', spec.columns[spec.parent!.field]];
       const rows =
-        await sql<Row>`SELECT * FROM ${sql.table(`${batch.schema}.${SPECS[type].table}`)} WHERE id = ANY(${[...ids]}::uuid[])`.execute(
+        await sql<Row>`SELECT ${sql.join(columns.map((c) => sql.ref(c)))} FROM ${sql.table(`${batch.schema}.${spec.table}`)} WHERE id = ANY(${[...ids]}::uuid[])`.execute(
           trx,
         );
       for (const row of rows.rows) batch.created.set(`${type}:${row.id}`, row);
