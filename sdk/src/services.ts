@@ -86,6 +86,8 @@ export interface AuthService {
   closeSessions(userName: string, options?: { except?: string | null }): Promise<void>;
   /** Carry a user's sessions over to the user's new name. */
   renameSessions(oldName: string, newName: string, trx: DatabaseTransaction): Promise<void>;
+  /** A user's record or API keys changed: identities the server remembers are looked up again. */
+  userChanged(): Promise<void>;
   /** The request identity of a stored user. */
   toRequestUser(user: UserRecord, session: { sessionId: string | null; isApiKey: boolean }): RequestUser;
 }

@@ -2,6 +2,7 @@ import { defineAddon } from '@pipewright/sdk';
 import { studioMigrations } from './migrations.js';
 import { authRoutes } from './routes.js';
 import { Authenticator } from './service.js';
+import { IdentityMemory } from './identity-memory.js';
 import { SessionStore } from './sessions.js';
 
 // Who is calling. Sessions live in PostgreSQL so every server process shares them and restarts keep them;
@@ -13,8 +14,9 @@ export default defineAddon({
   description: 'Login, logout, sessions and API-key credentials',
   migrations: { studio: studioMigrations },
   async setup(ctx) {
-    const sessions = new SessionStore(ctx.db, ctx.events);
-    const auth = new Authenticator(sessions, ctx.events);
+    const memory = new IdentityMemory(ctx.events);
+    const sessions = new SessionStore(ctx.db, memory);
+    const auth = new Authenticator(sessions, memory, ctx.events);
     ctx.provide('auth', auth);
     ctx.addRequestHook(async (request) => {
       request.user = await auth.identify(request);

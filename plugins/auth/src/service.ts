@@ -9,6 +9,7 @@ import type {
   UserSource,
 } from '@pipewright/sdk';
 import { clientInfo, readCredentials } from './credentials.js';
+import type { IdentityMemory } from './identity-memory.js';
 import type { SessionStore } from './sessions.js';
 
 const flag = (data: Record<string, unknown>, key: string) => data[key] === true;
@@ -19,6 +20,7 @@ export class Authenticator implements AuthService {
 
   constructor(
     private readonly sessions: SessionStore,
+    private readonly memory: IdentityMemory,
     private readonly events: EventBus,
   ) {}
 
@@ -61,10 +63,28 @@ export class Authenticator implements AuthService {
     };
   }
 
+  userChanged(): Promise<void> {
+    return this.memory.forget();
+  }
+
   /** Who is calling: a live session or a valid API key of an active user, else nobody. */
   async identify(request: FastifyRequest): Promise<RequestUser | null> {
     const credentials = readCredentials(request);
     if (!credentials || !this.source) return null;
+    const asUser = request.headers['x-as-user'];
+    const key = `${credentials.kind}\n${credentials.kind === 'apiKey' ? credentials.key : credentials.token}\n${asUser ?? ''}`;
+    const known = this.memory.recall(key);
+    if (known) return known;
+    const caller = await this.lookup(request, credentials);
+    if (caller) this.memory.remember(key, caller);
+    return caller;
+  }
+
+  private async lookup(
+    request: FastifyRequest,
+    credentials: NonNullable<ReturnType<typeof readCredentials>>,
+  ): Promise<RequestUser | null> {
+    if (!this.source) return null;
     let caller: RequestUser | null = null;
     if (credentials.kind === 'apiKey') {
       const user = await this.source.findByApiKey(credentials.key);

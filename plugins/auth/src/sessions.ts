@@ -1,21 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import {
-  newId,
-  type ClientInfo,
-  type Database,
-  type DatabaseTransaction,
-  type EventBus,
-} from '@pipewright/sdk';
+import { newId, type ClientInfo, type Database, type DatabaseTransaction } from '@pipewright/sdk';
+import type { IdentityMemory } from './identity-memory.js';
 
 /** Sessions last a day and slide forward with use. */
 export const SESSION_TTL_SECONDS = 24 * 60 * 60;
 // Writing last_used on every request would turn every read into a write; once a minute is precise enough.
 const TOUCH_EVERY_SECONDS = 60;
-// Resolving a token would cost a query on every request: live sessions are remembered this long. Ending or renaming
-// sessions forgets them at once here and, through a notice on the event bus, in every other server process.
-const REMEMBER_MS = 5000;
-const SESSIONS_CHANGED = 'auth.sessions_changed';
 
 export interface SessionRow {
   id: string;
@@ -41,26 +32,18 @@ function toSession(row: Record<string, any>): SessionRow {
 
 /** Sessions in PostgreSQL, so every server process sees the same ones and a restart keeps them. */
 export class SessionStore {
-  private readonly remembered = new Map<string, { session: SessionRow; until: number }>();
-
   constructor(
     private readonly db: Database,
-    private readonly events: EventBus,
-  ) {
-    events.subscribe(SESSIONS_CHANGED, () => this.remembered.clear());
-  }
+    /** Ending or renaming sessions makes remembered identities wrong. */
+    private readonly memory: IdentityMemory,
+  ) {}
 
   /** Open a session; answers the token (64 hex characters), which is shown only this once. */
   async open(userName: string, clientInfo: ClientInfo): Promise<{ token: string; session: SessionRow }> {
     const token = randomBytes(32).toString('hex');
     const row = await this.db
       .insertInto('sessions')
-      .values({
-        id: newId(),
-        token_hash: hashToken(token),
-        user_name: userName,
-        client_info: JSON.stringify(clientInfo),
-      })
+      .values({ id: newId(), token_hash: hashToken(token), user_name: userName, client_info: JSON.stringify(clientInfo) })
       .returningAll()
       .executeTakeFirstOrThrow();
     await this.purgeExpired();
@@ -69,27 +52,17 @@ export class SessionStore {
 
   /** The live session of a token, extending its life; null when unknown or expired. */
   async resolve(token: string): Promise<SessionRow | null> {
-    const hash = hashToken(token);
-    const known = this.remembered.get(hash);
-    if (known && known.until > Date.now()) return known.session;
     const row = await this.db
       .selectFrom('sessions')
       .selectAll()
-      .where('token_hash', '=', hash)
+      .where('token_hash', '=', hashToken(token))
       .where('last_used', '>', sql<Date>`now() - make_interval(secs => ${SESSION_TTL_SECONDS})`)
       .executeTakeFirst();
     if (!row) return null;
     if (Date.now() - new Date(row.last_used).getTime() > TOUCH_EVERY_SECONDS * 1000) {
-      await this.db
-        .updateTable('sessions')
-        .set({ last_used: sql`now()` })
-        .where('id', '=', row.id)
-        .execute();
+      await this.db.updateTable('sessions').set({ last_used: sql`now()` }).where('id', '=', row.id).execute();
     }
-    const session = toSession(row);
-    if (this.remembered.size >= 10_000) this.remembered.clear();
-    this.remembered.set(hash, { session, until: Date.now() + REMEMBER_MS });
-    return session;
+    return toSession(row);
   }
 
   async list(userName?: string): Promise<SessionRow[]> {
@@ -104,7 +77,7 @@ export class SessionStore {
 
   async close(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('sessions').where('id', '=', id).executeTakeFirst();
-    await this.changed();
+    await this.memory.forget();
     return Number(result.numDeletedRows) > 0;
   }
 
@@ -112,26 +85,12 @@ export class SessionStore {
     let query = this.db.deleteFrom('sessions').where(sql`lower(user_name)`, '=', userName.toLowerCase());
     if (except) query = query.where('id', '!=', except);
     await query.execute();
-    await this.changed();
+    await this.memory.forget();
   }
 
   async rename(oldName: string, newName: string, trx: DatabaseTransaction): Promise<void> {
-    await trx
-      .updateTable('sessions')
-      .set({ user_name: newName })
-      .where(sql`lower(user_name)`, '=', oldName.toLowerCase())
-      .execute();
-    await this.changed();
-  }
-
-  /** Forget remembered sessions here at once, and in other processes when the notice reaches them. */
-  private async changed(): Promise<void> {
-    this.remembered.clear();
-    await this.events.emit({
-      topic: SESSIONS_CHANGED,
-      store: false,
-      description: 'sessions ended or renamed',
-    });
+    await trx.updateTable('sessions').set({ user_name: newName }).where(sql`lower(user_name)`, '=', oldName.toLowerCase()).execute();
+    await this.memory.forget();
   }
 
   private async purgeExpired(): Promise<void> {

@@ -147,6 +147,7 @@ export class UserService implements UserDirectory {
     };
     const updated = outer ? await write(outer) : await this.db.transaction().execute(write);
     if (!updated.active) await this.auth.closeSessions(updated.name);
+    await this.auth.userChanged();
     return updated;
   }
 
@@ -222,6 +223,7 @@ export class UserService implements UserDirectory {
     const id = await this.db
       .transaction()
       .execute((trx) => this.insertApiKey(trx, user.name, { ...input, key }));
+    await this.auth.userChanged();
     return { id, key };
   }
 
@@ -243,6 +245,7 @@ export class UserService implements UserDirectory {
       .where('user_name', '=', user.name)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) throw new NotFound(`API key ${id} of ${user.name} not found`);
+    await this.auth.userChanged();
   }
 
   async removeApiKey(name: string, id: string): Promise<void> {
@@ -253,6 +256,7 @@ export class UserService implements UserDirectory {
       .where('user_name', '=', user.name)
       .executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw new NotFound(`API key ${id} of ${user.name} not found`);
+    await this.auth.userChanged();
   }
 
   present(user: UserRecord): Static<typeof User> {

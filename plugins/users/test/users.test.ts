@@ -137,6 +137,16 @@ describe('changing users', () => {
     expect((await core.request('POST', '/api/auth/login', { body: { name: 'temp', password: PASSWORD } })).status).toBe(401);
   });
 
+  it('applies a change of rights from the very next request of a signed-in user', async () => {
+    await create(admin, 'rising');
+    const token = await login(core, 'rising');
+    const createUser = () => core.request('PUT', '/api/users/newbie', { token, body: { password: PASSWORD } });
+    // Refused, and the server now remembers who this token is.
+    expect((await createUser()).status).toBe(403);
+    expect((await core.request('PATCH', '/api/users/rising', { token: admin, body: { data: { isManager: true } } })).status).toBe(204);
+    expect((await createUser()).status).toBe(204);
+  });
+
   it('never removes the last active administrator', async () => {
     await core.request('PATCH', '/api/users/eve', { token: admin, body: { active: false } });
     const demote = await core.request('PATCH', '/api/users/root', { token: admin, body: { data: { isAdmin: false } } });
