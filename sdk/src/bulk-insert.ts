@@ -15,14 +15,34 @@ export async function insertJsonRows(
   options: { defaults?: Record<string, unknown>; onConflict?: string } = {},
 ): Promise<number> {
   if (!rows.length) return 0;
-  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))].map((column) => sql.ref(column));
+  const names = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  // A plain value every row shares (a project, a user, a status, a timestamp) travels once, in the base record.
+  const shared: Record<string, unknown> = {};
+  for (const name of names) {
+    const value = rows[0][name];
+    if (
+      (value === null || typeof value !== 'object') &&
+      rows.every((row) => name in row && row[name] === value)
+    )
+      shared[name] = value;
+  }
+  const sharedNames = Object.keys(shared);
+  const varying = sharedNames.length
+    ? rows.map((row) => {
+        const rest: Record<string, unknown> = {};
+        for (const key in row) if (!(key in shared)) rest[key] = row[key];
+        return rest;
+      })
+    : rows;
+  const columns = sql.join(names.map((column) => sql.ref(column)));
+  const base = JSON.stringify({ ...options.defaults, ...shared });
   const [schema, name] = table.includes('.') ? table.split('.') : [null, table];
   // The row type of the table itself converts the JSON: uuid, text[], jsonb and timestamps come out right.
   const rowType = sql.raw(schema ? `${quote(schema)}.${quote(name)}` : quote(name));
   const result = await sql`
-    INSERT INTO ${sql.table(table)} (${sql.join(columns)})
-    SELECT ${sql.join(columns)}
-    FROM jsonb_populate_recordset(jsonb_populate_record(NULL::${rowType}, ${JSON.stringify(options.defaults ?? {})}::jsonb), ${JSON.stringify(rows)}::jsonb)
+    INSERT INTO ${sql.table(table)} (${columns})
+    SELECT ${columns}
+    FROM jsonb_populate_recordset(jsonb_populate_record(NULL::${rowType}, ${base}::jsonb), ${JSON.stringify(varying)}::jsonb)
     ${options.onConflict ? sql.raw(`ON CONFLICT ${options.onConflict}`) : sql``}`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }

@@ -20,7 +20,8 @@ type RedisClient = ReturnType<typeof createClient>;
 
 /** Redis pub/sub between server processes; each process ignores its own messages (delivered locally already). */
 export interface EventRelay {
-  publish(message: EventMessage): Promise<void>;
+  /** One Redis message carries many events: a batch of operations may emit tens of thousands. */
+  publish(messages: EventMessage[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,15 +40,15 @@ export async function connectRedisRelay(
   await subscriber.connect();
   await subscriber.subscribe(channel, (raw) => {
     try {
-      const envelope = JSON.parse(raw) as { origin: string; message: EventMessage };
-      if (envelope.origin !== origin) deliver(envelope.message);
+      const envelope = JSON.parse(raw) as { origin: string; messages: EventMessage[] };
+      if (envelope.origin !== origin) for (const message of envelope.messages) deliver(message);
     } catch (error) {
       log.warn({ err: error }, 'ignored a malformed message on the event channel');
     }
   });
   return {
-    async publish(message) {
-      await publisher.publish(channel, JSON.stringify({ origin, message }));
+    async publish(messages) {
+      await publisher.publish(channel, JSON.stringify({ origin, messages }));
     },
     async close() {
       await subscriber.quit().catch(() => undefined);
@@ -90,7 +91,7 @@ export class CoreEventBus implements EventBus {
       .filter(({ message }) => message.store);
     // Notices that are not stored (progress, cache invalidation) go out at once, without waiting for writes.
     if (!stored.length) {
-      for (const message of messages) await this.announce(message);
+      await this.announceAll(messages);
       return messages.map((message) => ({ id: message.id }));
     }
     // Hand-overs are written and broadcast one after another, even when their callers do not wait for them, so
@@ -99,7 +100,7 @@ export class CoreEventBus implements EventBus {
       // All or nothing: several INSERTs share a transaction.
       if (stored.length > 1000) await this.db.transaction().execute((trx) => this.store(trx, stored));
       else await this.store(this.db, stored);
-      for (const message of messages) await this.announce(message);
+      await this.announceAll(messages);
     });
     this.writing = done.catch(() => undefined);
     await done;
@@ -176,12 +177,17 @@ export class CoreEventBus implements EventBus {
     };
   }
 
-  async announce(message: EventMessage): Promise<void> {
-    this.deliver(message);
-    if (this.relay) {
+  announce(message: EventMessage): Promise<void> {
+    return this.announceAll([message]);
+  }
+
+  /** Deliver here, then to other processes a thousand per Redis message. */
+  private async announceAll(messages: EventMessage[]): Promise<void> {
+    for (const message of messages) this.deliver(message);
+    for (let i = 0; this.relay && i < messages.length; i += 1000) {
       await this.relay
-        .publish(message)
-        .catch((error) => this.log.error({ err: error }, 'could not publish event to redis'));
+        .publish(messages.slice(i, i + 1000))
+        .catch((error) => this.log.error({ err: error }, 'could not publish events to redis'));
     }
   }
 
