@@ -56,6 +56,8 @@ describe('status changes', () => {
     const res = await core.request('POST', `${P}/operations`, {
       token: t.root,
       body: {
+        // Events (and so activities) follow the answer unless the client waits for them.
+        waitForEvents: true,
         operations: [
           { type: 'update', entityType: 'task', entityId: ids.modeling, data: { status: 'Pending review' } },
           { type: 'update', entityType: 'folder', entityId: ids.tree, data: { status: 'In progress' } },
@@ -117,6 +119,8 @@ describe('assignee changes', () => {
     const res = await core.request('POST', `${P}/operations`, {
       token: t.root,
       body: {
+        // Events (and so activities) follow the answer unless the client waits for them.
+        waitForEvents: true,
         operations: [
           { type: 'update', entityType: 'task', entityId: ids.lookdev, data: { assignees: ['artie'] } },
         ],
@@ -170,6 +174,8 @@ describe('publishing', () => {
     const res = await core.request('POST', `${P}/operations`, {
       token: t.root,
       body: {
+        // Events (and so activities) follow the answer unless the client waits for them.
+        waitForEvents: true,
         operations: [{ type: 'create', entityType: 'version', data: { version: 3, productId: ids.product } }],
       },
     });
