@@ -16,15 +16,11 @@ export async function insertJsonRows(
 ): Promise<number> {
   if (!rows.length) return 0;
   const names = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-  // A plain value every row shares (a project, a user, a status, a timestamp) travels once, in the base record.
+  // A value every row shares (a project, a user, a status, a timestamp, an empty {}) travels once, in the base record.
   const shared: Record<string, unknown> = {};
   for (const name of names) {
     const value = rows[0][name];
-    if (
-      (value === null || typeof value !== 'object') &&
-      rows.every((row) => name in row && row[name] === value)
-    )
-      shared[name] = value;
+    if (rows.every((row) => name in row && same(row[name], value))) shared[name] = value;
   }
   const sharedNames = Object.keys(shared);
   const varying = sharedNames.length
@@ -45,6 +41,19 @@ export async function insertJsonRows(
     FROM jsonb_populate_recordset(jsonb_populate_record(NULL::${rowType}, ${base}::jsonb), ${JSON.stringify(varying)}::jsonb)
     ${options.onConflict ? sql.raw(`ON CONFLICT ${options.onConflict}`) : sql``}`.execute(db);
   return Number(result.numAffectedRows ?? 0);
+}
+
+/** Equal plain values, or both empty objects or both empty arrays (`{}` attributes, `[]` tags): cheap to check. */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b && (a === null || typeof a !== 'object')) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === 0 && b.length === 0;
+  return !Array.isArray(b) && isEmpty(a) && isEmpty(b);
+}
+
+function isEmpty(value: object): boolean {
+  for (const _ in value) return false;
+  return true;
 }
 
 const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;

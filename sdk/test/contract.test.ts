@@ -49,9 +49,10 @@ describe('topicMatches', () => {
 
 describe('newId', () => {
   it('makes distinct 32-character lowercase hex ids', () => {
-    const ids = new Set(Array.from({ length: 1000 }, newId));
-    expect(ids.size).toBe(1000);
-    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}$/);
+    // More than one pool of random bytes, and each a version 4 UUID as PostgreSQL's uuid type reads it.
+    const ids = new Set(Array.from({ length: 10_000 }, newId));
+    expect(ids.size).toBe(10_000);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}$/);
   });
 });
 

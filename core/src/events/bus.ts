@@ -84,7 +84,7 @@ export class CoreEventBus implements EventBus {
   }
 
   async emitMany(inputs: EventInput[]): Promise<{ id: string }[]> {
-    const now = new Date();
+    const now = new Date().toISOString();
     const messages = inputs.map((input) => this.message(input, now));
     const stored = inputs
       .map((input, i) => ({ input, message: messages[i] }))
@@ -136,7 +136,7 @@ export class CoreEventBus implements EventBus {
     }
   }
 
-  private message(input: EventInput, now: Date): EventMessage {
+  private message(input: EventInput, now: string): EventMessage {
     const id = newId();
     return {
       id,
@@ -153,8 +153,8 @@ export class CoreEventBus implements EventBus {
       progress: input.progress ?? null,
       recipients: input.recipients ?? null,
       store: input.store !== false,
-      createdAt: now.toISOString(),
-      updatedAt: now.toISOString(),
+      createdAt: now,
+      updatedAt: now,
     };
   }
 

@@ -48,8 +48,21 @@ export const coreMigrations: Migration[] = [
           created_at timestamptz NOT NULL DEFAULT now(),
           updated_at timestamptz NOT NULL DEFAULT now()
         )`.execute(db);
-      await sql`CREATE UNIQUE INDEX bundles_one_production ON bundles (is_production) WHERE is_production`.execute(db);
+      await sql`CREATE UNIQUE INDEX bundles_one_production ON bundles (is_production) WHERE is_production`.execute(
+        db,
+      );
       await sql`CREATE UNIQUE INDEX bundles_one_staging ON bundles (is_staging) WHERE is_staging`.execute(db);
+    },
+  },
+  {
+    // Only jobs depend on other events: the hundreds of thousands of entity events a big ingest writes need not
+    // enter that index at all (lookups by depends_on = id still use it).
+    name: '0003_events_depends_on_partial',
+    async up(db) {
+      await sql`DROP INDEX events_depends_on_idx`.execute(db);
+      await sql`CREATE INDEX events_depends_on_idx ON events (depends_on) WHERE depends_on IS NOT NULL`.execute(
+        db,
+      );
     },
   },
 ];

@@ -604,7 +604,6 @@ export class EntityProcessor {
     const data = camelizeKeys(operation.data ?? {});
     await this.validate(spec, data, 'create');
     const id = (data.id as string | undefined) ?? operation.entityId ?? newId();
-    delete data.id;
     data.status = this.status(batch, spec.type, data.status);
     if (spec.typeField) data[spec.typeField.field] = this.kind(batch, spec, data[spec.typeField.field]);
     const values: Json = {
@@ -960,13 +959,14 @@ export class EntityProcessor {
   }
 
   private event(batch: Batch, type: EntityType, action: string, id: string, summary: Json): EventInput {
+    for (const key in summary) if (summary[key] === undefined) delete summary[key];
     return {
       topic: `entity.${type}.${action}`,
       project: batch.project.name,
       user: batch.caller.name,
       sender: batch.sender.sender,
       senderType: batch.sender.senderType,
-      summary: Object.fromEntries(Object.entries(summary).filter(([, v]) => v !== undefined)),
+      summary,
       description: `${type} ${id} ${action.replace('_', ' ')}`,
     };
   }
