@@ -16,6 +16,7 @@ import {
   type EntityPage,
   type EntityQuery,
   type RequestUser,
+  type Static,
 } from '@pipewright/sdk';
 import { hideAttributes, scopeCondition } from './access.js';
 import { projectBase } from './inheritance.js';
@@ -307,14 +308,18 @@ export function folderTreeRoutes({
   hierarchyCache: cache,
   schemaName,
 }: Deps) {
-  /** The active folders the caller may read (with the ancestors of those, so the tree stays whole). */
-  const rows = async (
+  /**
+   * The active folders the caller may read (with the ancestors of those, so the tree stays whole) as one text
+   * value, a record per folder ordered by path (see FIELD and RECORD), for the flat list: as for the hierarchy,
+   * one value instead of a row per folder.
+   */
+  const listRecords = async (
     caller: RequestUser,
     project: ProjectRecord,
     readScope: FolderScope | null,
     withAttrib: boolean,
-    base: Record<string, unknown> = {},
-  ) => {
+    base: Record<string, unknown>,
+  ): Promise<string> => {
     const schema = schemaName(project.name);
     const t = (name: string) => sql.table(`${schema}.${name}`);
     // Users whose groups hide sibling tasks see only their own task names.
@@ -322,18 +327,22 @@ export function folderTreeRoutes({
     const readable = readScope
       ? scopeCondition(schema, readScope, caller.name, { path: sql.ref('f.path'), id: sql.ref('f.id') }, true)
       : sql`true`;
-    const result = await sql<Record<string, any>>`
-      SELECT f.id, f.name, f.label, f.folder_type, f.parent_id, f.path, f.status, f.tags, f.updated_at,
-        coalesce(k.names, '{}') AS task_names,
-        EXISTS (SELECT 1 FROM ${t('folders')} c WHERE c.parent_id = f.id) AS has_children
-        ${withAttrib ? sql`, ${JSON.stringify(base)}::jsonb || f.inherited || f.attrib AS all_attrib, f.attrib AS own_attrib` : sql``}
+    const hex = (column: string) => sql`encode(uuid_send(${sql.ref(column)}), 'hex')`;
+    const attrib = withAttrib
+      ? sql`, (${JSON.stringify(base)}::jsonb || f.inherited || f.attrib)::text, to_json(ARRAY(SELECT jsonb_object_keys(f.attrib)))::text`
+      : sql``;
+    const result = await sql<{ records: string | null }>`
+      SELECT string_agg(
+        concat_ws(chr(31), ${hex('f.id')}, coalesce(${hex('f.parent_id')}, ''), f.path, coalesce(to_json(f.label)::text, 'null'),
+          f.folder_type, f.status, to_json(f.tags)::text, coalesce(k.names, ''),
+          to_char(f.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') ${attrib}),
+        chr(30) ORDER BY f.path) AS records
       FROM ${t('folders')} f
       LEFT JOIN (
-        SELECT folder_id, array_agg(name ORDER BY name) AS names FROM ${t('tasks')} ${ownTasks} GROUP BY folder_id
+        SELECT folder_id, string_agg(name, chr(29) ORDER BY name) AS names FROM ${t('tasks')} ${ownTasks} GROUP BY folder_id
       ) k ON k.folder_id = f.id
-      WHERE f.active AND ${readable}
-      ORDER BY f.path`.execute(db);
-    return result.rows;
+      WHERE f.active AND ${readable}`.execute(db);
+    return result.rows[0]?.records ?? '';
   };
 
   return async (app: AddonApp) => {
@@ -347,35 +356,16 @@ export function folderTreeRoutes({
           response: { 200: FolderList },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
         const [, base] = await inheritance(attributes, project);
         const access = await processor.access.read(caller, project.name);
-        const folders = (await rows(caller, project, access.scope, request.query.attrib, base)).map(
-          (row) => ({
-            id: row.id,
-            path: `/${row.path}`,
-            parentId: row.parent_id,
-            parents: row.path.split('/').slice(0, -1),
-            name: row.name,
-            label: row.label,
-            folderType: row.folder_type,
-            hasTasks: row.task_names.length > 0,
-            hasChildren: row.has_children,
-            taskNames: row.task_names,
-            status: row.status,
-            tags: row.tags,
-            ...(request.query.attrib
-              ? hideAttributes(
-                  { attrib: row.all_attrib, ownAttrib: Object.keys(row.own_attrib) },
-                  access.attributes,
-                )
-              : {}),
-            updatedAt: new Date(row.updated_at).toISOString(),
-          }),
-        );
-        return { detail: `${folders.length} folders`, folders };
+        const withAttrib = request.query.attrib;
+        const records = await listRecords(caller, project, access.scope, withAttrib, base);
+        // Written as JSON already (FolderList's shape): Fastify sends a string as it is.
+        const body: unknown = folderListBody(records, withAttrib, access.attributes);
+        return reply.type('application/json; charset=utf-8').send(body as Static<typeof FolderList>);
       },
     );
 
@@ -501,4 +491,46 @@ function hierarchyBody(project: ProjectRecord, records: string, filtered: boolea
   const detail = JSON.stringify(`Hierarchy loaded with ${count} folders`);
   const tree = roots.map((i) => render(i, '[]')).join(',');
   return `{"detail":${detail},"projectName":${JSON.stringify(project.name)},"hierarchy":[${tree}]}`;
+}
+
+/** The flat list answer from listRecords; attributes narrowed to the caller's read list when there is one. */
+function folderListBody(records: string, withAttrib: boolean, visible: string[] | null): string {
+  const list = records ? records.split(RECORD).map((record) => record.split(FIELD)) : [];
+  // Whether a folder has children: whether any listed folder names it as parent.
+  const parents = new Set(list.map((fields) => fields[1]));
+  const folders = list.map(
+    ([
+      id,
+      parentId,
+      path,
+      labelJson,
+      folderType,
+      status,
+      tagsJson,
+      tasks,
+      updatedAt,
+      attribJson,
+      ownJson,
+    ]) => {
+      const names = path.split('/');
+      const taskNames = tasks ? tasks.split(TASK) : [];
+      let attrib = '';
+      if (withAttrib) {
+        const shown = visible
+          ? hideAttributes({ attrib: JSON.parse(attribJson), ownAttrib: JSON.parse(ownJson) }, visible)
+          : null;
+        attrib = shown
+          ? `,"attrib":${JSON.stringify(shown.attrib)},"ownAttrib":${JSON.stringify(shown.ownAttrib)}`
+          : `,"attrib":${attribJson},"ownAttrib":${ownJson}`;
+      }
+      return (
+        `{"id":"${id}","path":${JSON.stringify(`/${path}`)},"parentId":${parentId ? `"${parentId}"` : 'null'},` +
+        `"parents":${JSON.stringify(names.slice(0, -1))},"name":${JSON.stringify(names[names.length - 1])},` +
+        `"label":${labelJson},"folderType":${JSON.stringify(folderType)},"hasTasks":${taskNames.length > 0},` +
+        `"hasChildren":${parents.has(id)},"taskNames":${JSON.stringify(taskNames)},"status":${JSON.stringify(status)},` +
+        `"tags":${tagsJson},"updatedAt":"${updatedAt}"${attrib}}`
+      );
+    },
+  );
+  return `{"detail":"${folders.length} folders","folders":[${folders.join(',')}]}`;
 }

@@ -426,8 +426,31 @@ describe('folder list and hierarchy', () => {
       folderType: 'Shot',
     });
     expect(shot.attrib.resolutionWidth).toBe(4096);
+    expect(Object.keys(shot).sort()).toEqual(
+      [
+        'attrib',
+        'folderType',
+        'hasChildren',
+        'hasTasks',
+        'id',
+        'label',
+        'name',
+        'ownAttrib',
+        'parentId',
+        'parents',
+        'path',
+        'status',
+        'tags',
+        'taskNames',
+        'updatedAt',
+      ].sort(),
+    );
+    // The same instant as reading the folder itself says.
+    expect(shot.updatedAt).toBe((await get('folders', shot.id)).updatedAt);
     const seq = list.find((f: any) => f.name === 'sq010');
     expect(seq.parents).toEqual(['shots']);
+    expect([seq.hasChildren, shot.hasChildren]).toEqual([expect.any(Boolean), false]);
+    expect(list.find((f: any) => f.name === 'shots').hasChildren).toBe(true);
     expect((await api('GET', `${P}/folders`)).body.folders[0].attrib).toBeUndefined();
   });
 
