@@ -141,16 +141,18 @@ const ROW_DEFAULTS = {
 const FIELD_COLUMNS = Object.fromEntries(
   Object.values(SPECS).map((spec) => [
     spec.type,
-    Object.entries({
-      ...spec.columns,
-      status: 'status',
-      tags: 'tags',
-      attrib: 'attrib',
-      data: 'data',
-      active: 'active',
-    }),
+    new Map(
+      Object.entries({
+        ...spec.columns,
+        status: 'status',
+        tags: 'tags',
+        attrib: 'attrib',
+        data: 'data',
+        active: 'active',
+      }),
+    ),
   ]),
-) as Record<EntityType, [string, string][]>;
+) as Record<EntityType, Map<string, string>>;
 const SPECS_BY_TABLE = Object.fromEntries(
   Object.values(SPECS).map((spec) => [spec.table, spec.type]),
 ) as Record<string, EntityType>;
@@ -586,13 +588,15 @@ export class EntityProcessor {
     return String(wanted);
   }
 
-  /** The table columns of the fields given, values as JSON (objects for jsonb, arrays for text[]). */
-  private columns(spec: EntityTypeSpec, data: Json): Json {
-    const values: Json = {};
-    for (const [field, column] of FIELD_COLUMNS[spec.type]) {
-      if (data[field] !== undefined) values[column] = data[field];
+  /** The table columns of the fields given, values as JSON (objects for jsonb, arrays for text[]), added to into. */
+  private columns(spec: EntityTypeSpec, data: Json, into: Json = {}): Json {
+    const columns = FIELD_COLUMNS[spec.type];
+    // The fields sent are few; the fields a type has are many.
+    for (const field in data) {
+      const column = columns.get(field);
+      if (column !== undefined && data[field] !== undefined) into[column] = data[field];
     }
-    return values;
+    return into;
   }
 
   private async create(
@@ -606,12 +610,11 @@ export class EntityProcessor {
     const id = (data.id as string | undefined) ?? operation.entityId ?? newId();
     data.status = this.status(batch, spec.type, data.status);
     if (spec.typeField) data[spec.typeField.field] = this.kind(batch, spec, data[spec.typeField.field]);
-    const values: Json = {
+    const values = this.columns(spec, data, {
       id,
-      ...this.columns(spec, data),
       created_by: batch.caller.name,
       updated_by: batch.caller.name,
-    };
+    });
     let parentId: string | null = null;
 
     if (spec.type === 'folder') {
@@ -973,7 +976,9 @@ export class EntityProcessor {
 }
 
 function pick(values: Json, keys: string[]): Json {
-  return Object.fromEntries(Object.entries(values).filter(([key]) => keys.includes(key)));
+  const picked: Json = {};
+  for (const key in values) if (keys.includes(key)) picked[key] = values[key];
+  return picked;
 }
 
 /** Compare stored and sent values alike (dates, nulls and undefined as null). */
