@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import {
   CreatedResponse,
   Id,
@@ -299,6 +299,14 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
   };
 }
 
+// Separators of folderRecords: control characters no name, status or type contains (labels travel as JSON).
+const RECORD = '\x1e';
+const FIELD = '\x1f';
+const TASK = '\x1d';
+
+// Ids as 32 hex digits, as the API spells them (and cheaper than uuid's own text form).
+const hex = (column: string) => sql`encode(uuid_send(${sql.ref(column)}), 'hex')`;
+
 /** The flat folder list and the folder hierarchy: read in one query each, for project trees of any size. */
 export function folderTreeRoutes({
   db,
@@ -309,17 +317,17 @@ export function folderTreeRoutes({
   schemaName,
 }: Deps) {
   /**
-   * The active folders the caller may read (with the ancestors of those, so the tree stays whole) as one text
-   * value, a record per folder ordered by path (see FIELD and RECORD), for the flat list: as for the hierarchy,
-   * one value instead of a row per folder.
+   * The active folders the caller may read (with their ancestors, so the tree stays whole) as one text value: a
+   * record per folder, ordered by path, of the given fields (FIELD and RECORD separate them; `k.names` holds the
+   * folder's task names). One value instead of a row per folder is what keeps large trees fast: rows, not SQL, are
+   * the cost (on PGlite above all), and building each folder's JSON in SQL costs more than building it here.
    */
-  const listRecords = async (
+  async function folderRecords(
     caller: RequestUser,
     project: ProjectRecord,
     readScope: FolderScope | null,
-    withAttrib: boolean,
-    base: Record<string, unknown>,
-  ): Promise<string> => {
+    fields: RawBuilder<unknown>[],
+  ): Promise<string> {
     const schema = schemaName(project.name);
     const t = (name: string) => sql.table(`${schema}.${name}`);
     // Users whose groups hide sibling tasks see only their own task names.
@@ -327,23 +335,15 @@ export function folderTreeRoutes({
     const readable = readScope
       ? scopeCondition(schema, readScope, caller.name, { path: sql.ref('f.path'), id: sql.ref('f.id') }, true)
       : sql`true`;
-    const hex = (column: string) => sql`encode(uuid_send(${sql.ref(column)}), 'hex')`;
-    const attrib = withAttrib
-      ? sql`, (${JSON.stringify(base)}::jsonb || f.inherited || f.attrib)::text, to_json(ARRAY(SELECT jsonb_object_keys(f.attrib)))::text`
-      : sql``;
     const result = await sql<{ records: string | null }>`
-      SELECT string_agg(
-        concat_ws(chr(31), ${hex('f.id')}, coalesce(${hex('f.parent_id')}, ''), f.path, coalesce(to_json(f.label)::text, 'null'),
-          f.folder_type, f.status, to_json(f.tags)::text, coalesce(k.names, ''),
-          to_char(f.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') ${attrib}),
-        chr(30) ORDER BY f.path) AS records
+      SELECT string_agg(concat_ws(chr(31), ${sql.join(fields)}), chr(30) ORDER BY f.path) AS records
       FROM ${t('folders')} f
       LEFT JOIN (
         SELECT folder_id, string_agg(name, chr(29) ORDER BY name) AS names FROM ${t('tasks')} ${ownTasks} GROUP BY folder_id
       ) k ON k.folder_id = f.id
       WHERE f.active AND ${readable}`.execute(db);
     return result.rows[0]?.records ?? '';
-  };
+  }
 
   return async (app: AddonApp) => {
     app.get(
@@ -362,7 +362,23 @@ export function folderTreeRoutes({
         const [, base] = await inheritance(attributes, project);
         const access = await processor.access.read(caller, project.name);
         const withAttrib = request.query.attrib;
-        const records = await listRecords(caller, project, access.scope, withAttrib, base);
+        const records = await folderRecords(caller, project, access.scope, [
+          hex('f.id'),
+          sql`coalesce(${hex('f.parent_id')}, '')`,
+          sql`f.path`,
+          sql`coalesce(to_json(f.label)::text, 'null')`,
+          sql`f.folder_type`,
+          sql`f.status`,
+          sql`to_json(f.tags)::text`,
+          sql`coalesce(k.names, '')`,
+          sql`to_char(f.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+          ...(withAttrib
+            ? [
+                sql`(${JSON.stringify(base)}::jsonb || f.inherited || f.attrib)::text`,
+                sql`to_json(ARRAY(SELECT jsonb_object_keys(f.attrib)))::text`,
+              ]
+            : []),
+        ]);
         // Written as JSON already (FolderList's shape): Fastify sends a string as it is.
         const body: unknown = folderListBody(records, withAttrib, access.attributes);
         return reply.type('application/json; charset=utf-8').send(body as Static<typeof FolderList>);
@@ -387,8 +403,21 @@ export function folderTreeRoutes({
           .map((t) => t.trim())
           .filter(Boolean);
         const search = request.query.search?.toLowerCase() || undefined;
+        const typeMatch = types?.length ? sql`f.folder_type = ANY(${types}::text[])` : sql`true`;
+        const searchMatch = search
+          ? sql`(strpos(lower(f.name), ${search}) > 0 OR strpos(lower(coalesce(f.label, '')), ${search}) > 0)`
+          : sql`true`;
         const build = async () => {
-          const records = await hierarchyRecords(caller, project, readScope, types, search);
+          const records = await folderRecords(caller, project, readScope, [
+            hex('f.id'),
+            sql`coalesce(${hex('f.parent_id')}, '')`,
+            sql`CASE WHEN ${typeMatch} AND ${searchMatch} THEN '1' ELSE '' END`,
+            sql`f.name`,
+            sql`coalesce(to_json(f.label)::text, 'null')`,
+            sql`f.status`,
+            sql`f.folder_type`,
+            sql`coalesce(k.names, '')`,
+          ]);
           return hierarchyBody(project, records, Boolean(types?.length || search));
         };
         // The whole tree, as everyone who sees all of it gets it, is kept until a folder or task changes.
@@ -398,51 +427,9 @@ export function folderTreeRoutes({
       },
     );
   };
-
-  /**
-   * The folders of the tree as one text value, a record per folder ordered by path (see FIELD and RECORD). One
-   * value instead of a hundred thousand rows is what keeps a large tree fast: rows, not SQL, are the cost (on
-   * PGlite above all), and building each folder's JSON in SQL costs more than building it here.
-   */
-  async function hierarchyRecords(
-    caller: RequestUser,
-    project: ProjectRecord,
-    readScope: FolderScope | null,
-    types: string[] | undefined,
-    search: string | undefined,
-  ): Promise<string> {
-    const schema = schemaName(project.name);
-    const t = (name: string) => sql.table(`${schema}.${name}`);
-    const ownTasks = readScope?.ownTasksOnly ? sql`WHERE ${caller.name} = ANY(assignees)` : sql``;
-    const readable = readScope
-      ? scopeCondition(schema, readScope, caller.name, { path: sql.ref('f.path'), id: sql.ref('f.id') }, true)
-      : sql`true`;
-    const typeMatch = types?.length ? sql`f.folder_type = ANY(${types}::text[])` : sql`true`;
-    const searchMatch = search
-      ? sql`(strpos(lower(f.name), ${search}) > 0 OR strpos(lower(coalesce(f.label, '')), ${search}) > 0)`
-      : sql`true`;
-    // Ids as 32 hex digits, as the API spells them (and cheaper than uuid's own text form).
-    const hex = (column: string) => sql`encode(uuid_send(${sql.ref(column)}), 'hex')`;
-    const result = await sql<{ records: string | null }>`
-      SELECT string_agg(
-        concat_ws(chr(31), ${hex('f.id')}, coalesce(${hex('f.parent_id')}, ''), CASE WHEN ${typeMatch} AND ${searchMatch} THEN '1' ELSE '' END,
-          f.name, coalesce(to_json(f.label)::text, 'null'), f.status, f.folder_type, coalesce(k.names, '')),
-        chr(30) ORDER BY f.path) AS records
-      FROM ${t('folders')} f
-      LEFT JOIN (
-        SELECT folder_id, string_agg(name, chr(29) ORDER BY name) AS names FROM ${t('tasks')} ${ownTasks} GROUP BY folder_id
-      ) k ON k.folder_id = f.id
-      WHERE f.active AND ${readable}`.execute(db);
-    return result.rows[0]?.records ?? '';
-  }
 }
 
-// Separators of hierarchyRecords: control characters no name, status or type contains (labels travel as JSON).
-const RECORD = '\x1e';
-const FIELD = '\x1f';
-const TASK = '\x1d';
-
-/** The hierarchy answer from hierarchyRecords: with a filter, only matching folders and their ancestors. */
+/** The hierarchy answer from folderRecords: with a filter, only matching folders and their ancestors. */
 function hierarchyBody(project: ProjectRecord, records: string, filtered: boolean): string {
   // Folders by their position in the records; positions, not ids, link parents and children.
   const list = records ? records.split(RECORD) : [];
@@ -493,7 +480,7 @@ function hierarchyBody(project: ProjectRecord, records: string, filtered: boolea
   return `{"detail":${detail},"projectName":${JSON.stringify(project.name)},"hierarchy":[${tree}]}`;
 }
 
-/** The flat list answer from listRecords; attributes narrowed to the caller's read list when there is one. */
+/** The flat list answer from folderRecords; attributes narrowed to the caller's read list when there is one. */
 function folderListBody(records: string, withAttrib: boolean, visible: string[] | null): string {
   const list = records ? records.split(RECORD).map((record) => record.split(FIELD)) : [];
   // Whether a folder has children: whether any listed folder names it as parent.
