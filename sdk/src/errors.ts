@@ -76,3 +76,23 @@ export class ServiceUnavailable extends PipewrightError {
     super(503, message, errorCode);
   }
 }
+
+/**
+ * How one failed operation of a batch is reported (status, errorCode, detail): a PipewrightError as it says, a
+ * validation failure with its problems spelled out, anything else as a 500 'internal' (known is then false, so
+ * the caller logs it).
+ */
+export function operationFailure(error: unknown): {
+  known: boolean;
+  status: number;
+  errorCode: string;
+  detail: string;
+} {
+  if (!(error instanceof PipewrightError))
+    return { known: false, status: 500, errorCode: 'internal', detail: 'Internal error' };
+  const detail =
+    error instanceof ValidationFailed
+      ? `${error.message}: ${error.problems.map((p) => `${p.loc.join('.')}: ${p.msg}`).join('; ')}`
+      : error.message;
+  return { known: true, status: error.status, errorCode: error.errorCode, detail };
+}

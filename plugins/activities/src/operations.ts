@@ -1,6 +1,6 @@
 import {
   BadRequest,
-  PipewrightError,
+  operationFailure,
   ValidationFailed,
   check,
   newId,
@@ -169,21 +169,15 @@ export class ActivityOperations {
   }
 
   private failed(operation: ActivityOperation, error: unknown): ActivityOperationResult {
-    const known = error instanceof PipewrightError;
+    const { known, status, errorCode, detail } = operationFailure(error);
     if (!known) this.log.error({ err: error }, 'activity operation failed');
-    const detail =
-      error instanceof ValidationFailed
-        ? `${error.message}: ${error.problems.map((p) => `${p.loc.join('.')}: ${p.msg}`).join('; ')}`
-        : known
-          ? error.message
-          : 'Internal error';
     return {
       id: operation.id ?? newId(),
       type: operation.type,
       activityId: operation.activityId ?? null,
       success: false,
-      status: known ? error.status : 500,
-      errorCode: known ? error.errorCode : 'internal',
+      status,
+      errorCode,
       detail,
     };
   }

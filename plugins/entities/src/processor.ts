@@ -4,7 +4,7 @@ import {
   Conflict,
   Forbidden,
   NotFound,
-  PipewrightError,
+  operationFailure,
   ValidationFailed,
   check,
   insertJsonRows,
@@ -374,22 +374,16 @@ export class EntityProcessor {
 
   private failed(operation: Operation, raw: unknown): OperationResult {
     const error = translate(raw, operation.entityType);
-    const known = error instanceof PipewrightError;
+    const { known, status, errorCode, detail } = operationFailure(error);
     if (!known) this.log.error({ err: error }, 'operation failed');
-    const detail =
-      error instanceof ValidationFailed
-        ? `${error.message}: ${error.problems.map((p) => `${p.loc.join('.')}: ${p.msg}`).join('; ')}`
-        : known
-          ? error.message
-          : 'Internal error';
     return {
       id: operation.id ?? newId(),
       type: operation.type,
       entityType: operation.entityType,
       entityId: operation.entityId ?? null,
       success: false,
-      status: known ? error.status : 500,
-      errorCode: known ? error.errorCode : 'internal',
+      status,
+      errorCode,
       detail,
     };
   }
