@@ -93,6 +93,19 @@ describe('the kernel with a fixture addon', () => {
     await expect(core.events.emit({ topic: 'widget.checked', hash: 'h-1' })).rejects.toMatchObject({ status: 409 });
   });
 
+  it('writes none of a hand-over whose hash is taken, in the store or within the hand-over itself', async () => {
+    const count = async (topic: string) =>
+      (await core.db.selectFrom('events').select('id').where('topic', '=', topic).execute()).length;
+    await core.events.emit({ topic: 'widget.batch', hash: 'h-2' });
+    const fresh = Array.from({ length: 1500 }, (_, i) => ({ topic: 'widget.batch', hash: `b-${i}` }));
+    await expect(core.events.emitMany([...fresh, { topic: 'widget.batch', hash: 'h-2' }])).rejects.toMatchObject({ status: 409, message: 'An event with hash h-2 already exists' });
+    await expect(core.events.emitMany([{ topic: 'widget.batch', hash: 'h-3' }, { topic: 'widget.batch', hash: 'h-3' }])).rejects.toMatchObject({ status: 409, message: 'An event with hash h-3 already exists' });
+    expect(await count('widget.batch')).toBe(1);
+    // The refusal leaves the bus writing: the next hand-over is stored.
+    await core.events.emitMany(fresh);
+    expect(await count('widget.batch')).toBe(1501);
+  });
+
   it('creates project schemas with every addon project migration', async () => {
     const res = await core.request('POST', '/api/addons/widgets/1.2.0/api/widget-projects/Demo_1');
     expect(res.status).toBe(204);

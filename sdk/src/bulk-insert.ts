@@ -6,13 +6,13 @@ import type { Database, DatabaseTransaction } from './addon.js';
  * instead of thousands of bind parameters, which makes bulk writes several times cheaper than multi-row VALUES.
  * Values are plain JSON (objects for jsonb columns, arrays for array columns). A column some rows leave out takes
  * its value from `defaults`, or NULL; columns no row names keep the table's own defaults. Answers the number of
- * rows written (rows skipped by `onConflict` are not counted).
+ * rows written.
  */
 export async function insertJsonRows(
   db: Database | DatabaseTransaction,
   table: string,
   rows: Record<string, unknown>[],
-  options: { defaults?: Record<string, unknown>; onConflict?: string } = {},
+  options: { defaults?: Record<string, unknown> } = {},
 ): Promise<number> {
   if (!rows.length) return 0;
   const names = [...new Set(rows.flatMap((row) => Object.keys(row)))];
@@ -38,8 +38,9 @@ export async function insertJsonRows(
   const result = await sql`
     INSERT INTO ${sql.table(table)} (${columns})
     SELECT ${columns}
-    FROM jsonb_populate_recordset(jsonb_populate_record(NULL::${rowType}, ${base}::jsonb), ${JSON.stringify(varying)}::jsonb)
-    ${options.onConflict ? sql.raw(`ON CONFLICT ${options.onConflict}`) : sql``}`.execute(db);
+    FROM jsonb_populate_recordset(jsonb_populate_record(NULL::${rowType}, ${base}::jsonb), ${JSON.stringify(varying)}::jsonb)`.execute(
+    db,
+  );
   return Number(result.numAffectedRows ?? 0);
 }
 

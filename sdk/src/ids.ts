@@ -17,3 +17,13 @@ export function newId(): string {
   for (let i = start; i < start + 16; i++) id += HEX[pool[i]];
   return id;
 }
+
+/**
+ * A new time-ordered id: a version 7 UUID (milliseconds since 1970, then random bits) as 32 lowercase hex
+ * characters. For rows written in time order, such as events: each new id lands at the end of its indexes instead
+ * of on a random page, which makes inserting hundreds of thousands of them far cheaper.
+ */
+export function newOrderedId(): string {
+  // A version 4 id already has random bits and the variant in place: swap its first 13 hex digits.
+  return Date.now().toString(16).padStart(12, '0') + '7' + newId().slice(13);
+}

@@ -5,6 +5,7 @@ import {
   defineAddon,
   mergePatch,
   newId,
+  newOrderedId,
   requireAdmin,
   requireManager,
   requireUser,
@@ -53,6 +54,19 @@ describe('newId', () => {
     const ids = new Set(Array.from({ length: 10_000 }, newId));
     expect(ids.size).toBe(10_000);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}$/);
+  });
+});
+
+describe('newOrderedId', () => {
+  it('makes distinct version 7 UUIDs that sort by the millisecond they were made in', async () => {
+    const before = Date.now();
+    const first = Array.from({ length: 5_000 }, newOrderedId);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const later = newOrderedId();
+    expect(new Set(first).size).toBe(5_000);
+    for (const id of [...first, later]) expect(id).toMatch(/^[0-9a-f]{12}7[0-9a-f]{3}[89ab][0-9a-f]{15}$/);
+    expect(parseInt(first[0].slice(0, 12), 16)).toBeGreaterThanOrEqual(before);
+    for (const id of first) expect(later > id).toBe(true);
   });
 });
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
 import {
   eventRowMessage,
-  newId,
+  newOrderedId,
   type Database,
   type DatabaseTransaction,
   type EventMessage,
@@ -184,7 +184,7 @@ async function attempt(
   const created = await trx
     .insertInto('public.events')
     .values({
-      id: newId(),
+      id: newOrderedId(),
       hash: targetHash(options.targetTopic, source.id),
       topic: options.targetTopic,
       sender: options.sender,

@@ -20,7 +20,7 @@ import {
   eventRowMessage,
   eventRowModel,
 } from '@pipewright/sdk';
-import { newId as newEventId } from '@pipewright/sdk';
+import { newOrderedId } from '@pipewright/sdk';
 import { enroll, shouldShed } from './enroll.js';
 import {
   DispatchEvent,
@@ -87,7 +87,7 @@ export function eventRoutes(ctx: Context) {
         // its id, which keeps events that depend on it linked.
         const { rows } = await sql<EventRow>`
           INSERT INTO public.events AS e (id, hash, topic, sender, sender_type, project_name, user_name, depends_on, status, description, summary, payload)
-          VALUES (${newEventId()}, ${body.hash}, ${input.topic}, ${input.sender ?? null}, ${input.senderType ?? null}, ${input.project ?? null},
+          VALUES (${newOrderedId()}, ${body.hash}, ${input.topic}, ${input.sender ?? null}, ${input.senderType ?? null}, ${input.project ?? null},
                   ${input.user ?? null}, ${input.dependsOn ?? null}, ${input.status}, ${input.description}, ${JSON.stringify(input.summary)}::jsonb,
                   ${JSON.stringify(input.payload)}::jsonb)
           ON CONFLICT (hash) DO UPDATE SET
