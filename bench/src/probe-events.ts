@@ -36,12 +36,12 @@ const q = `INSERT INTO pev (${cols}) SELECT ${cols} FROM jsonb_populate_recordse
 const full = (id: string) => ({ id, hash: id, description: `folder ${id} created`, summary: { entityId: id, parentId: newId() } });
 
 const plain = q.replace(' ON CONFLICT (hash) DO NOTHING', '');
-let seq = 0;
-const v7 = () => { const t = Date.now().toString(16).padStart(12, '0'); const r = newId(); return t + r.slice(12); };
+const v7 = () => { const t = Date.now().toString(16).padStart(12, '0'); const r = newId(); return t + '7' + r.slice(13); };
 const full7 = () => { const id = v7(); return { id, hash: id, description: `folder ${id} created`, summary: { entityId: newId(), parentId: newId() } }; };
+const jsonq = plain.replace('jsonb_populate_recordset(jsonb_populate_record(NULL::pev, $1::jsonb), $2::jsonb)', 'json_populate_recordset(json_populate_record(NULL::pev, $1::json), $2::json)');
 for (let k = 0; k < 2; k++) {
-  await run('plain v4', full, plain, base);
-  await run('plain v7', full7 as any, plain, base);
+  await run('jsonb v7', full7 as any, plain, base);
+  await run('json v7', full7 as any, jsonq, base);
 }
 await client.query('DROP TABLE pev');
 await client.end();

@@ -131,7 +131,12 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
     await migrate(db, { addon: 'core', schema: 'public', migrations: coreMigrations });
     if (config.redisUrl) {
       events.useRelay(
-        await connectRedisRelay(config.redisUrl, config.redisChannel, (m) => events.deliver(m), app.log),
+        await connectRedisRelay(
+          config.redisUrl,
+          config.redisChannel,
+          (messages) => events.deliver(messages),
+          app.log,
+        ),
       );
     }
 

@@ -93,6 +93,24 @@ describe('the kernel with a fixture addon', () => {
     await expect(core.events.emit({ topic: 'widget.checked', hash: 'h-1' })).rejects.toMatchObject({ status: 409 });
   });
 
+  it('hands every message to every matching subscriber in order, whatever another subscriber throws', async () => {
+    const heard: string[] = [];
+    const stops = [
+      core.events.subscribe('widget.sent*', () => {
+        throw new Error('sync failure');
+      }),
+      core.events.subscribe('widget.*', async () => {
+        throw new Error('async failure');
+      }),
+      core.events.subscribe('widget.sent*', (m) => void heard.push(m.summary.n as string)),
+      core.events.subscribe('widget.sent.b', (m) => void heard.push(`exact ${m.summary.n}`)),
+    ];
+    await core.events.emitMany(['a', 'b', 'c'].map((n) => ({ topic: `widget.sent.${n}`, summary: { n } })));
+    await core.events.emit({ topic: 'widget.other', summary: { n: 'x' } });
+    stops.forEach((stop) => stop());
+    expect(heard).toEqual(['a', 'b', 'c', 'exact b']);
+  });
+
   it('writes none of a hand-over whose hash is taken, in the store or within the hand-over itself', async () => {
     const count = async (topic: string) =>
       (await core.db.selectFrom('events').select('id').where('topic', '=', topic).execute()).length;

@@ -15,7 +15,9 @@ export async function insertJsonRows(
   options: { defaults?: Record<string, unknown> } = {},
 ): Promise<number> {
   if (!rows.length) return 0;
-  const names = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  const seen = new Set<string>();
+  for (const row of rows) for (const key in row) seen.add(key);
+  const names = [...seen];
   // A value every row shares (a project, a user, a status, a timestamp, an empty {}) travels once, in the base record.
   const shared: Record<string, unknown> = {};
   for (const name of names) {

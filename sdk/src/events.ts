@@ -89,9 +89,15 @@ export interface EventBus {
   subscribe(pattern: string, handler: EventHandler): () => void;
 }
 
-/** True when a topic matches a subscription pattern ('*', 'entity.*', 'entity.folder*' or an exact topic). */
+/** The test of topics against a subscription pattern ('*', 'entity.*', 'entity.folder*' or an exact topic). */
+export function topicMatcher(pattern: string): (topic: string) => boolean {
+  if (pattern === '*') return () => true;
+  if (!pattern.endsWith('*')) return (topic) => topic === pattern;
+  const prefix = pattern.slice(0, -1);
+  return (topic) => topic.startsWith(prefix);
+}
+
+/** True when a topic matches a subscription pattern. */
 export function topicMatches(pattern: string, topic: string): boolean {
-  if (pattern === '*') return true;
-  if (pattern.endsWith('*')) return topic.startsWith(pattern.slice(0, -1));
-  return pattern === topic;
+  return topicMatcher(pattern)(topic);
 }

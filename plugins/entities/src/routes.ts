@@ -203,6 +203,9 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
           body: OperationsRequest,
           response: { 200: OperationsResponse },
         },
+        // The processor builds every result with exactly the schema's fields; V8's own JSON.stringify writes a
+        // thousand of them several times faster, and with far less garbage, than a compiled serializer.
+        serializerCompiler: () => JSON.stringify,
       },
       async (request) => {
         const caller = requireUser(request);
