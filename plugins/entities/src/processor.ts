@@ -642,7 +642,7 @@ export class EntityProcessor {
       attrib: data.attrib ?? {},
       ...(spec.type !== 'folder' ? { [spec.columns[spec.parent!.field]]: parentId } : {}),
     });
-    batch.events.push(this.event(batch, spec.type, 'created', id, { entityId: id, parentId }));
+    batch.events.push(this.event(batch, spec.type, 'created', values, { entityId: id, parentId }));
     return id;
   }
 
@@ -736,11 +736,17 @@ export class EntityProcessor {
     for (const topic of topics) {
       const fields = changed.filter((f) => CHANGE_TOPICS[f] === topic);
       const single = fields.length === 1 ? fields[0]! : null;
-      const event = this.event(batch, spec.type, topic, id, {
-        entityId: id,
-        parentId,
-        value: single ? data[single] : undefined,
-      });
+      const event = this.event(
+        batch,
+        spec.type,
+        topic,
+        { ...current, ...values },
+        {
+          entityId: id,
+          parentId,
+          value: single ? data[single] : undefined,
+        },
+      );
       // The stored payload keeps what it was, as AYON's does: the activity feed says "from ... to ...".
       if (single) {
         const column = single in spec.columns ? spec.columns[single] : single;
@@ -790,7 +796,7 @@ export class EntityProcessor {
     await sql`DELETE FROM ${this.table(batch, spec)} WHERE id = ${id}`.execute(trx);
     const parentField = spec.parent?.field;
     batch.events.push(
-      this.event(batch, spec.type, 'deleted', id, {
+      this.event(batch, spec.type, 'deleted', current, {
         entityId: id,
         parentId: parentField ? current[spec.columns[parentField]] : null,
       }),
@@ -955,7 +961,8 @@ export class EntityProcessor {
     return found.rows.length > 0;
   }
 
-  private event(batch: Batch, type: EntityType, action: string, id: string, summary: Json): EventInput {
+  /** An event about the entity whose row (its columns as stored, or as written now) is given. */
+  private event(batch: Batch, type: EntityType, action: string, row: Json, summary: Json): EventInput {
     for (const key in summary) if (summary[key] === undefined) delete summary[key];
     return {
       topic: `entity.${type}.${action}`,
@@ -964,9 +971,28 @@ export class EntityProcessor {
       sender: batch.sender.sender,
       senderType: batch.sender.senderType,
       summary,
-      description: `${type} ${id} ${action.replace('_', ' ')}`,
+      description: `${TYPE_LABELS[type]} ${entityName(type, row)} ${action.replace('_', ' ')}`,
     };
   }
+}
+
+const TYPE_LABELS: Record<EntityType, string> = {
+  folder: 'Folder',
+  task: 'Task',
+  product: 'Product',
+  version: 'Version',
+  representation: 'Representation',
+  workfile: 'Workfile',
+};
+
+/** What people call an entity: its name; v003 (or HERO) for a version; the file name for a workfile. */
+function entityName(type: EntityType, row: Json): string {
+  if (type === 'version') {
+    const version = Number(row.version);
+    return version < 0 ? 'HERO' : `v${String(version).padStart(3, '0')}`;
+  }
+  if (type === 'workfile') return String(row.path ?? '').replace(/^.*[\\/]/, '');
+  return String(row.name);
 }
 
 function pick(values: Json, keys: string[]): Json {

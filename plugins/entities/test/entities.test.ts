@@ -264,14 +264,41 @@ describe('operations', () => {
     expect((await change('update', { tags: ['probe'] }, true)).body.success).toBe(true);
     const stored = await core.db
       .selectFrom('events')
-      .select('topic')
+      .select(['topic', 'description'])
       .where(sql<boolean>`summary->>'entityId' = ${id}`)
       .orderBy('creation_order')
       .execute();
-    expect(stored.map((e) => e.topic)).toEqual([
-      'entity.folder.created',
-      'entity.folder.label_changed',
-      'entity.folder.tags_changed',
+    expect(stored).toEqual([
+      { topic: 'entity.folder.created', description: 'Folder order_probe created' },
+      { topic: 'entity.folder.label_changed', description: 'Folder order_probe label changed' },
+      { topic: 'entity.folder.tags_changed', description: 'Folder order_probe tags changed' },
+    ]);
+  });
+
+  it('describes events by what people call the entity: its name, v003 or HERO, a workfile by its file name', async () => {
+    const folder = await create('folders', { name: 'describe_probe', folderType: 'Shot' });
+    const task = await create('tasks', { name: 'lighting', folderId: folder });
+    const product = await create('products', { name: 'renderMain', productType: 'render', folderId: folder });
+    const version = await create('versions', { version: 3, productId: product });
+    await create('versions', { version: -3, productId: product });
+    const workfile = await create('workfiles', { path: '{root[work]}/show/sh/lighting_v003.ma', taskId: task });
+    expect((await api('DELETE', `${P}/versions/${version}`)).status).toBe(204);
+    expect((await api('PATCH', `${P}/workfiles/${workfile}`, { path: '{root[work]}/show/sh/lighting_v004.ma' })).status).toBe(204);
+    const events = await core.db
+      .selectFrom('events')
+      .select('description')
+      .where('project_name', '=', 'show')
+      .where(sql<boolean>`summary->>'parentId' IN (${folder}, ${product}, ${task})`)
+      .orderBy('creation_order')
+      .execute();
+    expect(events.map((e) => e.description)).toEqual([
+      'Task lighting created',
+      'Product renderMain created',
+      'Version v003 created',
+      'Version HERO created',
+      'Workfile lighting_v003.ma created',
+      'Version v003 deleted',
+      'Workfile lighting_v004.ma path changed',
     ]);
   });
 
