@@ -125,6 +125,9 @@ const WRITE_KIND: Record<EntityType, FolderAccessKind> = {
   workfile: 'publish',
 };
 
+// ... and creating one: folders and tasks are created, the rest published.
+const CREATE_KIND: Record<EntityType, FolderAccessKind> = { ...WRITE_KIND, folder: 'create', task: 'create' };
+
 const JSON_COLUMNS = new Set(['attrib', 'data', 'files', 'traits']);
 // The tables' defaults (migrations.ts) of columns a create may leave out, for the rows of a multi-row insert that
 // leave out a column other rows give.
@@ -158,21 +161,29 @@ const SPECS_BY_TABLE = Object.fromEntries(
 ) as Record<string, EntityType>;
 
 /** Database refusals as the errors users understand. */
-function translate(error: unknown, type: EntityType): unknown {
+function translate(error: unknown, type: EntityType, project: string): unknown {
   const e = error as { code?: string; detail?: string; message?: string };
   if (e.code === '23505')
     return new Conflict(
       `A ${type} with this name (or number, or path) already exists here`,
       'unique-violation',
     );
-  if (e.code === '23503')
+  if (e.code === '23503') {
+    // A new row naming a parent that does not exist: the same answer as looking the parent up would give.
+    const missing = /^Key \(\w+\)=\(([0-9a-f-]+)\) is not present in table "(\w+)"/.exec(e.detail ?? '');
+    const parent = missing && SPECS_BY_TABLE[missing[2]];
+    if (parent) return notFound(parent, missing[1].replaceAll('-', ''), project);
     return new Conflict(`The ${type} is still referenced by other entities`, 'foreign-key-violation');
+  }
   if (e.code === '23502')
     return new ValidationFailed([
       { loc: ['data'], msg: e.message ?? 'a required value is missing', type: 'missing' },
     ]);
   return error;
 }
+
+const notFound = (type: EntityType, id: string, project: string) =>
+  new NotFound(`${type[0].toUpperCase()}${type.slice(1)} ${id} not found in project ${project}`);
 
 const subtree = (alias: string, path: unknown) => inSubtree(sql.ref(`${alias}.path`), path);
 
@@ -223,7 +234,7 @@ export class EntityProcessor {
         const context = await batch();
         const result = await this.transact(context, (trx) => this.apply(trx, context, operation), wait).then(
           (done) => this.succeeded(operation, done),
-          (error) => this.failed(operation, error),
+          (error) => this.failed(project, operation, error),
         );
         results.push(result);
         await progress();
@@ -235,9 +246,9 @@ export class EntityProcessor {
       const fail = (error: unknown) => {
         if (error instanceof FlushFailure) {
           results.length = error.operation;
-          results.push(this.failed(operations[error.operation], error.reason));
+          results.push(this.failed(project, operations[error.operation], error.reason));
         } else {
-          results.push(this.failed(operations[context.current], error));
+          results.push(this.failed(project, operations[context.current], error));
         }
         return rollback;
       };
@@ -372,8 +383,8 @@ export class EntityProcessor {
     };
   }
 
-  private failed(operation: Operation, raw: unknown): OperationResult {
-    const error = translate(raw, operation.entityType);
+  private failed(project: ProjectRecord, operation: Operation, raw: unknown): OperationResult {
+    const error = translate(raw, operation.entityType, project.name);
     const { known, status, errorCode, detail } = operationFailure(error);
     if (!known) this.log.error({ err: error }, 'operation failed');
     return {
@@ -422,8 +433,15 @@ export class EntityProcessor {
       else await this.remove(trx, batch, spec, operation);
       return { entityId: operation.entityId!, status: 204 };
     } catch (error) {
-      throw translate(error, spec.type);
+      throw translate(error, spec.type, batch.project.name);
     }
+  }
+
+  /** The folders the caller may write this way, or null when nothing restricts them; asked once per batch. */
+  private async scope(batch: Batch, kind: FolderAccessKind): Promise<FolderScope | null> {
+    if (!batch.scopes.has(kind))
+      batch.scopes.set(kind, await this.access.scope(batch.caller, batch.project.name, kind));
+    return batch.scopes.get(kind)!;
   }
 
   /** Refuse a write outside the caller's whitelist for it; the message names nothing the caller cannot see. */
@@ -433,9 +451,7 @@ export class EntityProcessor {
     kind: FolderAccessKind,
     folder: () => Promise<{ path: string; id: string | null }>,
   ): Promise<void> {
-    if (!batch.scopes.has(kind))
-      batch.scopes.set(kind, await this.access.scope(batch.caller, batch.project.name, kind));
-    const scope = batch.scopes.get(kind);
+    const scope = await this.scope(batch, kind);
     if (!scope) return;
     const { path, id } = await folder();
     if (pathInScope(scope, path)) return;
@@ -512,10 +528,7 @@ export class EntityProcessor {
         trx,
       )
     ).rows[0];
-    if (!found)
-      throw new NotFound(
-        `${type[0].toUpperCase()}${type.slice(1)} ${id} not found in project ${batch.project.name}`,
-      );
+    if (!found) throw notFound(type, id, batch.project.name);
     return found;
   }
 
@@ -620,10 +633,12 @@ export class EntityProcessor {
       values.inherited = inherited;
     } else {
       parentId = data[spec.parent!.field] as string;
-      const parent = await this.row(trx, batch, spec.parent!.type, parentId);
-      await this.allow(trx, batch, spec.type === 'task' ? 'create' : 'publish', () =>
-        this.folderOf(trx, batch, spec.parent!.type, parent),
-      );
+      const kind = CREATE_KIND[spec.type];
+      // A caller free to write anywhere needs nothing of the parent: its foreign key refuses a missing one (404).
+      if (await this.scope(batch, kind)) {
+        const parent = await this.row(trx, batch, spec.parent!.type, parentId);
+        await this.allow(trx, batch, kind, () => this.folderOf(trx, batch, spec.parent!.type, parent));
+      }
       if (spec.type === 'version') {
         if (data.taskId) await this.row(trx, batch, 'task', data.taskId as string);
         if (data.author === undefined) values.author = batch.caller.name;
@@ -815,14 +830,21 @@ export class EntityProcessor {
     const creating = new Set(
       operations.filter((o) => o.type === 'create' && o.entityId).map((o) => o.entityId as string),
     );
+    // Only new folders, and entities the caller may create in some folders only, read their parents (see create).
+    const readsParent = new Map<EntityType, boolean>([['folder', true]]);
+    for (const operation of operations) {
+      const type = operation.entityType;
+      if (operation.type === 'create' && !readsParent.has(type))
+        readsParent.set(type, (await this.scope(batch, CREATE_KIND[type])) !== null);
+    }
     const wanted = new Map<EntityType, Set<string>>();
     for (const operation of operations) {
       if (operation.type !== 'create' || !operation.data) continue;
       const spec = SPECS[operation.entityType];
+      const parent = readsParent.get(spec.type) ? spec.parent : undefined;
+      if (!parent && spec.type !== 'version') continue;
       const data = camelizeKeys(operation.data);
-      const references: [EntityType, unknown][] = spec.parent
-        ? [[spec.parent.type, data[spec.parent.field]]]
-        : [];
+      const references: [EntityType, unknown][] = parent ? [[parent.type, data[parent.field]]] : [];
       if (spec.type === 'version') references.push(['task', data.taskId]);
       for (const [type, id] of references) {
         if (typeof id !== 'string' || !/^[0-9a-f]{32}$/.test(id) || creating.has(id)) continue;
@@ -902,7 +924,10 @@ export class EntityProcessor {
       try {
         await this.insertRows(trx, batch, pending.table, [row]);
       } catch (error) {
-        throw new FlushFailure(pending.operations[i], translate(error, SPECS_BY_TABLE[pending.table]));
+        throw new FlushFailure(
+          pending.operations[i],
+          translate(error, SPECS_BY_TABLE[pending.table], batch.project.name),
+        );
       }
     }
   }

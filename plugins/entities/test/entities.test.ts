@@ -376,6 +376,31 @@ describe('operations', () => {
     expect(folders).not.toContain('sh100');
   });
 
+  it('answers 404 naming the missing parent of a new entity, alone, in a batch or with canFail', async () => {
+    const [missingFolder, missingVersion] = [newId(), newId()];
+    const folderGone = `Folder ${missingFolder} not found in project show`;
+    const single = await api('POST', `${P}/tasks`, { name: 'orphan', folderId: missingFolder });
+    expect([single.status, single.body.detail]).toEqual([404, folderGone]);
+    const batch = await ops([
+      { type: 'create', entityType: 'folder', data: { name: 'parent_probe', folderType: 'Shot' } },
+      { type: 'create', entityType: 'task', data: { name: 'a', folderId: missingFolder } },
+    ]);
+    expect(batch.body.operations[1]).toMatchObject({ success: false, status: 404, errorCode: 'not-found', detail: folderGone });
+    const tolerant = await api('POST', `${P}/operations`, {
+      canFail: true,
+      operations: [
+        { type: 'create', entityType: 'product', data: { name: 'p', productType: 'model', folderId: missingFolder } },
+        { type: 'create', entityType: 'representation', data: { name: 'abc', versionId: missingVersion } },
+      ],
+    });
+    expect(tolerant.body.operations.map((o: any) => [o.status, o.detail])).toEqual([
+      [404, folderGone],
+      [404, `Version ${missingVersion} not found in project show`],
+    ]);
+    const names = (await api('GET', `${P}/folders`)).body.folders.map((f: any) => f.name);
+    expect(names).not.toContain('parent_probe');
+  });
+
   it('writes a mixed batch in dependency order: folder, task, product, version on that task', async () => {
     const [folder, task, product] = [newId(), newId(), newId()];
     const res = await ops([
