@@ -338,11 +338,15 @@ export function folderTreeRoutes({
     const readable = readScope
       ? scopeCondition(schema, readScope, caller.name, { path: sql.ref('f.path'), id: sql.ref('f.id') }, true)
       : sql`true`;
+    // Paths and names sort byte by byte (COLLATE "C"): the same order on every server, whatever its locale, and
+    // far cheaper to sort than a linguistic collation. Task names arrive sorted, so string_agg keeps their order.
     const result = await sql<{ records: string | null }>`
-      SELECT string_agg(concat_ws(chr(31), ${sql.join(fields)}), chr(30) ORDER BY f.path) AS records
+      SELECT string_agg(concat_ws(chr(31), ${sql.join(fields)}), chr(30) ORDER BY f.path COLLATE "C") AS records
       FROM ${t('folders')} f
       LEFT JOIN (
-        SELECT folder_id, string_agg(name, chr(29) ORDER BY name) AS names FROM ${t('tasks')} ${ownTasks} GROUP BY folder_id
+        SELECT folder_id, string_agg(name, chr(29)) AS names
+        FROM (SELECT folder_id, name FROM ${t('tasks')} ${ownTasks} ORDER BY folder_id, name COLLATE "C") sorted
+        GROUP BY folder_id
       ) k ON k.folder_id = f.id
       WHERE f.active AND ${readable}`.execute(db);
     return result.rows[0]?.records ?? '';
@@ -441,16 +445,27 @@ function hierarchyBody(project: ProjectRecord, records: string, filtered: boolea
   const names: string[] = []; // as JSON
   const heads: string[] = []; // each node's JSON up to its parents, which follow from its ancestors
   const matching: number[] = [];
+  // Statuses, folder types and sets of task names repeat across thousands of folders: written once each.
+  const written = new Map<string, string>();
+  const json = (key: string, write: () => string) => {
+    let text = written.get(key);
+    if (text === undefined) written.set(key, (text = write()));
+    return text;
+  };
   for (let i = 0; i < list.length; i++) {
     const [id, parentId, match, name, labelJson, status, folderType, tasks] = list[i].split(FIELD);
-    const taskNames = tasks ? tasks.split(TASK) : [];
     position.set(id, i);
     parentIds.push(parentId);
     names.push(JSON.stringify(name));
-    heads.push(
-      `{"id":"${id}","name":${names[i]},"label":${labelJson},"status":${JSON.stringify(status)},` +
-        `"folderType":${JSON.stringify(folderType)},"hasTasks":${taskNames.length > 0},"taskNames":${JSON.stringify(taskNames)}`,
-    );
+    const kinds = json(`${FIELD}${status}${FIELD}${folderType}`, () => {
+      const fields = { status, folderType };
+      return JSON.stringify(fields).slice(1, -1);
+    });
+    const taskFields = json(tasks, () => {
+      const taskNames = tasks ? tasks.split(TASK) : [];
+      return `"hasTasks":${taskNames.length > 0},"taskNames":${JSON.stringify(taskNames)}`;
+    });
+    heads.push(`{"id":"${id}","name":${names[i]},"label":${labelJson},${kinds},${taskFields}`);
     if (match) matching.push(i);
   }
   const parentOf = parentIds.map((id) => (id ? (position.get(id) ?? -1) : null));
@@ -473,14 +488,26 @@ function hierarchyBody(project: ProjectRecord, records: string, filtered: boolea
     if (parent === null) roots.push(i);
     else if (parent >= 0) (children[parent] ??= []).push(i);
   }
-  const render = (i: number, parents: string): string => {
+  // Every piece goes into one list joined once at the end: joining each level's children into a string of its own
+  // would copy the deepest folders' JSON once per level above them.
+  const out: string[] = [
+    `{"detail":${JSON.stringify(`Hierarchy loaded with ${count} folders`)},"projectName":${JSON.stringify(project.name)},"hierarchy":[`,
+  ];
+  const render = (i: number, parents: string) => {
+    out.push(heads[i], ',"parents":', parents, ',"children":[');
     const below = parents === '[]' ? `[${names[i]}]` : `${parents.slice(0, -1)},${names[i]}]`;
-    const nested = children[i]?.map((child) => render(child, below)).join(',') ?? '';
-    return `${heads[i]},"parents":${parents},"children":[${nested}]}`;
+    children[i]?.forEach((child, n) => {
+      if (n) out.push(',');
+      render(child, below);
+    });
+    out.push(']}');
   };
-  const detail = JSON.stringify(`Hierarchy loaded with ${count} folders`);
-  const tree = roots.map((i) => render(i, '[]')).join(',');
-  return `{"detail":${detail},"projectName":${JSON.stringify(project.name)},"hierarchy":[${tree}]}`;
+  roots.forEach((i, n) => {
+    if (n) out.push(',');
+    render(i, '[]');
+  });
+  out.push(']}');
+  return out.join('');
 }
 
 /** The flat list answer from folderRecords; attributes narrowed to the caller's read list when there is one. */

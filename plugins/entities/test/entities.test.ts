@@ -532,6 +532,17 @@ describe('folder list and hierarchy', () => {
     expect((await api('GET', '/api/projects/nowhere/hierarchy')).status).toBe(404);
   });
 
+  it('orders hierarchy children and task names byte by byte, the same on every server', async () => {
+    const parent = await create('folders', { name: 'order_root', folderType: 'Folder' });
+    for (const name of ['b', 'A', 'a1', 'B_2']) await create('folders', { name, folderType: 'Shot', parentId: parent });
+    for (const name of ['comp', 'Anim', 'layout', 'Zfx']) await create('tasks', { name, folderId: parent });
+    const root = (await api('GET', `${P}/hierarchy`)).body.hierarchy.find((n: any) => n.name === 'order_root');
+    expect(root.children.map((c: any) => c.name)).toEqual(['A', 'B_2', 'a1', 'b']);
+    expect(root.taskNames).toEqual(['Anim', 'Zfx', 'comp', 'layout']);
+    const listed = (await api('GET', `${P}/folders`)).body.folders.find((f: any) => f.name === 'order_root');
+    expect(listed.taskNames).toEqual(['Anim', 'Zfx', 'comp', 'layout']);
+  });
+
   it('answers the hierarchy again at once after folders, tasks or the project change (the cached tree is dropped)', async () => {
     const node = async (name: string) => {
       const walk = (nodes: any[]): any =>
