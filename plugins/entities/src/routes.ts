@@ -321,16 +321,17 @@ export function folderTreeRoutes({
 }: Deps) {
   /**
    * The active folders the caller may read (with their ancestors, so the tree stays whole) as one text value: a
-   * record per folder, ordered by path, of the given fields (FIELD and RECORD separate them; `k.names` holds the
-   * folder's task names). One value instead of a row per folder is what keeps large trees fast: rows, not SQL, are
-   * the cost (on PGlite above all), and building each folder's JSON in SQL costs more than building it here.
+   * record per folder, ordered by path, of the given fields (FIELD and RECORD separate them); and each folder's task
+   * names (TASK between them) by folder id. One value instead of a row per folder is what keeps large trees fast:
+   * rows, not SQL, are the cost (on PGlite above all), and building each folder's JSON in SQL costs more than
+   * building it here. Folders and task names are two queries: on a PostgreSQL server they run side by side.
    */
   async function folderRecords(
     caller: RequestUser,
     project: ProjectRecord,
     readScope: FolderScope | null,
     fields: RawBuilder<unknown>[],
-  ): Promise<string> {
+  ): Promise<{ records: string; taskNames: Map<string, string> }> {
     const schema = schemaName(project.name);
     const t = (name: string) => sql.table(`${schema}.${name}`);
     // Users whose groups hide sibling tasks see only their own task names.
@@ -340,16 +341,23 @@ export function folderTreeRoutes({
       : sql`true`;
     // Paths and names sort byte by byte (COLLATE "C"): the same order on every server, whatever its locale, and
     // far cheaper to sort than a linguistic collation. Task names arrive sorted, so string_agg keeps their order.
-    const result = await sql<{ records: string | null }>`
-      SELECT string_agg(concat_ws(chr(31), ${sql.join(fields)}), chr(30) ORDER BY f.path COLLATE "C") AS records
-      FROM ${t('folders')} f
-      LEFT JOIN (
-        SELECT folder_id, string_agg(name, chr(29)) AS names
-        FROM (SELECT folder_id, name FROM ${t('tasks')} ${ownTasks} ORDER BY folder_id, name COLLATE "C") sorted
-        GROUP BY folder_id
-      ) k ON k.folder_id = f.id
-      WHERE f.active AND ${readable}`.execute(db);
-    return result.rows[0]?.records ?? '';
+    const [folders, tasks] = await Promise.all([
+      sql<{ records: string | null }>`
+        SELECT string_agg(concat_ws(chr(31), ${sql.join(fields)}), chr(30) ORDER BY f.path COLLATE "C") AS records
+        FROM ${t('folders')} f WHERE f.active AND ${readable}`.execute(db),
+      sql<{ records: string | null }>`
+        SELECT string_agg(${hex('folder_id')} || chr(31) || names, chr(30)) AS records FROM (
+          SELECT folder_id, string_agg(name, chr(29)) AS names
+          FROM (SELECT folder_id, name FROM ${t('tasks')} ${ownTasks} ORDER BY folder_id, name COLLATE "C") sorted
+          GROUP BY folder_id
+        ) k`.execute(db),
+    ]);
+    const taskNames = new Map<string, string>();
+    for (const record of tasks.rows[0]?.records?.split(RECORD) ?? []) {
+      const at = record.indexOf(FIELD);
+      taskNames.set(record.slice(0, at), record.slice(at + 1));
+    }
+    return { records: folders.rows[0]?.records ?? '', taskNames };
   }
 
   return async (app: AddonApp) => {
@@ -369,7 +377,7 @@ export function folderTreeRoutes({
         const [, base] = await inheritance(attributes, project);
         const access = await processor.access.read(caller, project.name);
         const withAttrib = request.query.attrib;
-        const records = await folderRecords(caller, project, access.scope, [
+        const { records, taskNames } = await folderRecords(caller, project, access.scope, [
           hex('f.id'),
           sql`coalesce(${hex('f.parent_id')}, '')`,
           sql`f.path`,
@@ -377,7 +385,6 @@ export function folderTreeRoutes({
           sql`f.folder_type`,
           sql`f.status`,
           sql`to_json(f.tags)::text`,
-          sql`coalesce(k.names, '')`,
           sql`to_char(f.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
           ...(withAttrib
             ? [
@@ -387,7 +394,7 @@ export function folderTreeRoutes({
             : []),
         ]);
         // Written as JSON already (FolderList's shape): Fastify sends a string as it is.
-        const body: unknown = folderListBody(records, withAttrib, access.attributes);
+        const body: unknown = folderListBody(records, taskNames, withAttrib, access.attributes);
         return reply.type('application/json; charset=utf-8').send(body as Static<typeof FolderList>);
       },
     );
@@ -415,7 +422,7 @@ export function folderTreeRoutes({
           ? sql`(strpos(lower(f.name), ${search}) > 0 OR strpos(lower(coalesce(f.label, '')), ${search}) > 0)`
           : sql`true`;
         const build = async () => {
-          const records = await folderRecords(caller, project, readScope, [
+          const { records, taskNames } = await folderRecords(caller, project, readScope, [
             hex('f.id'),
             sql`coalesce(${hex('f.parent_id')}, '')`,
             sql`CASE WHEN ${typeMatch} AND ${searchMatch} THEN '1' ELSE '' END`,
@@ -423,9 +430,8 @@ export function folderTreeRoutes({
             sql`coalesce(to_json(f.label)::text, 'null')`,
             sql`f.status`,
             sql`f.folder_type`,
-            sql`coalesce(k.names, '')`,
           ]);
-          return hierarchyBody(project, records, Boolean(types?.length || search));
+          return hierarchyBody(project, records, taskNames, Boolean(types?.length || search));
         };
         // The whole tree, as everyone who sees all of it gets it, is kept until a folder or task changes.
         const body =
@@ -437,7 +443,12 @@ export function folderTreeRoutes({
 }
 
 /** The hierarchy answer from folderRecords: with a filter, only matching folders and their ancestors. */
-function hierarchyBody(project: ProjectRecord, records: string, filtered: boolean): string {
+function hierarchyBody(
+  project: ProjectRecord,
+  records: string,
+  taskNames: Map<string, string>,
+  filtered: boolean,
+): string {
   // Folders by their position in the records; positions, not ids, link parents and children.
   const list = records ? records.split(RECORD) : [];
   const position = new Map<string, number>();
@@ -453,7 +464,8 @@ function hierarchyBody(project: ProjectRecord, records: string, filtered: boolea
     return text;
   };
   for (let i = 0; i < list.length; i++) {
-    const [id, parentId, match, name, labelJson, status, folderType, tasks] = list[i].split(FIELD);
+    const [id, parentId, match, name, labelJson, status, folderType] = list[i].split(FIELD);
+    const tasks = taskNames.get(id) ?? '';
     position.set(id, i);
     parentIds.push(parentId);
     names.push(JSON.stringify(name));
@@ -462,8 +474,8 @@ function hierarchyBody(project: ProjectRecord, records: string, filtered: boolea
       return JSON.stringify(fields).slice(1, -1);
     });
     const taskFields = json(tasks, () => {
-      const taskNames = tasks ? tasks.split(TASK) : [];
-      return `"hasTasks":${taskNames.length > 0},"taskNames":${JSON.stringify(taskNames)}`;
+      const list = tasks ? tasks.split(TASK) : [];
+      return `"hasTasks":${list.length > 0},"taskNames":${JSON.stringify(list)}`;
     });
     heads.push(`{"id":"${id}","name":${names[i]},"label":${labelJson},${kinds},${taskFields}`);
     if (match) matching.push(i);
@@ -511,26 +523,20 @@ function hierarchyBody(project: ProjectRecord, records: string, filtered: boolea
 }
 
 /** The flat list answer from folderRecords; attributes narrowed to the caller's read list when there is one. */
-function folderListBody(records: string, withAttrib: boolean, visible: string[] | null): string {
+function folderListBody(
+  records: string,
+  taskNames: Map<string, string>,
+  withAttrib: boolean,
+  visible: string[] | null,
+): string {
   const list = records ? records.split(RECORD).map((record) => record.split(FIELD)) : [];
   // Whether a folder has children: whether any listed folder names it as parent.
   const parents = new Set(list.map((fields) => fields[1]));
   const folders = list.map(
-    ([
-      id,
-      parentId,
-      path,
-      labelJson,
-      folderType,
-      status,
-      tagsJson,
-      tasks,
-      updatedAt,
-      attribJson,
-      ownJson,
-    ]) => {
+    ([id, parentId, path, labelJson, folderType, status, tagsJson, updatedAt, attribJson, ownJson]) => {
       const names = path.split('/');
-      const taskNames = tasks ? tasks.split(TASK) : [];
+      const tasks = taskNames.get(id);
+      const taskList = tasks ? tasks.split(TASK) : [];
       let attrib = '';
       if (withAttrib) {
         const shown = visible
@@ -543,8 +549,8 @@ function folderListBody(records: string, withAttrib: boolean, visible: string[] 
       return (
         `{"id":"${id}","path":${JSON.stringify(`/${path}`)},"parentId":${parentId ? `"${parentId}"` : 'null'},` +
         `"parents":${JSON.stringify(names.slice(0, -1))},"name":${JSON.stringify(names[names.length - 1])},` +
-        `"label":${labelJson},"folderType":${JSON.stringify(folderType)},"hasTasks":${taskNames.length > 0},` +
-        `"hasChildren":${parents.has(id)},"taskNames":${JSON.stringify(taskNames)},"status":${JSON.stringify(status)},` +
+        `"label":${labelJson},"folderType":${JSON.stringify(folderType)},"hasTasks":${taskList.length > 0},` +
+        `"hasChildren":${parents.has(id)},"taskNames":${JSON.stringify(taskList)},"status":${JSON.stringify(status)},` +
         `"tags":${tagsJson},"updatedAt":"${updatedAt}"${attrib}}`
       );
     },
