@@ -182,8 +182,17 @@ function translate(error: unknown, type: EntityType, project: string): unknown {
   return error;
 }
 
+const TYPE_LABELS: Record<EntityType, string> = {
+  folder: 'Folder',
+  task: 'Task',
+  product: 'Product',
+  version: 'Version',
+  representation: 'Representation',
+  workfile: 'Workfile',
+};
+
 const notFound = (type: EntityType, id: string, project: string) =>
-  new NotFound(`${type[0].toUpperCase()}${type.slice(1)} ${id} not found in project ${project}`);
+  new NotFound(`${TYPE_LABELS[type]} ${id} not found in project ${project}`);
 
 const subtree = (alias: string, path: unknown) => inSubtree(sql.ref(`${alias}.path`), path);
 
@@ -1000,15 +1009,6 @@ export class EntityProcessor {
     };
   }
 }
-
-const TYPE_LABELS: Record<EntityType, string> = {
-  folder: 'Folder',
-  task: 'Task',
-  product: 'Product',
-  version: 'Version',
-  representation: 'Representation',
-  workfile: 'Workfile',
-};
 
 /** What people call an entity: its name; v003 (or HERO) for a version; the file name for a workfile. */
 function entityName(type: EntityType, row: Json): string {
