@@ -1,4 +1,4 @@
-import { EntityName, Id, JsonObject, Type, UserName, type TSchema } from '@pipewright/sdk';
+import { EntityName, Id, JsonObject, NotFound, Type, UserName, type TSchema } from '@pipewright/sdk';
 
 export const ENTITY_TYPES = ['folder', 'task', 'product', 'version', 'representation', 'workfile'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
@@ -191,6 +191,20 @@ export const SPEC_BY_PLURAL = Object.fromEntries(Object.values(SPECS).map((s) =>
   string,
   EntityTypeSpec
 >;
+
+/** How answers and events name each type. */
+export const TYPE_LABELS: Record<EntityType, string> = {
+  folder: 'Folder',
+  task: 'Task',
+  product: 'Product',
+  version: 'Version',
+  representation: 'Representation',
+  workfile: 'Workfile',
+};
+
+/** The one answer for an entity that does not exist (or that the caller may not see). */
+export const entityNotFound = (type: EntityType, id: string, project: string) =>
+  new NotFound(`${TYPE_LABELS[type]} ${id} not found in project ${project}`);
 
 /** AYON clients may send snake_case (folder_id, parent_id, ...): accept it for top-level fields. */
 export function camelizeKeys(data: Record<string, unknown>): Record<string, unknown> {

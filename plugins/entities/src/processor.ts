@@ -3,7 +3,6 @@ import {
   BadRequest,
   Conflict,
   Forbidden,
-  NotFound,
   operationFailure,
   ValidationFailed,
   check,
@@ -26,7 +25,14 @@ import {
 } from '@pipewright/sdk';
 import type { FastifyBaseLogger } from 'fastify';
 import { FolderAccess } from './access.js';
-import { SPECS, camelizeKeys, type EntityType, type EntityTypeSpec } from './entity-types.js';
+import {
+  SPECS,
+  TYPE_LABELS,
+  camelizeKeys,
+  entityNotFound,
+  type EntityType,
+  type EntityTypeSpec,
+} from './entity-types.js';
 import { refreshInherited } from './inheritance.js';
 import { inSubtree } from './store.js';
 
@@ -172,7 +178,7 @@ function translate(error: unknown, type: EntityType, project: string): unknown {
     // A new row naming a parent that does not exist: the same answer as looking the parent up would give.
     const missing = /^Key \(\w+\)=\(([0-9a-f-]+)\) is not present in table "(\w+)"/.exec(e.detail ?? '');
     const parent = missing && SPECS_BY_TABLE[missing[2]];
-    if (parent) return notFound(parent, missing[1].replaceAll('-', ''), project);
+    if (parent) return entityNotFound(parent, missing[1].replaceAll('-', ''), project);
     return new Conflict(`The ${type} is still referenced by other entities`, 'foreign-key-violation');
   }
   if (e.code === '23502')
@@ -181,18 +187,6 @@ function translate(error: unknown, type: EntityType, project: string): unknown {
     ]);
   return error;
 }
-
-const TYPE_LABELS: Record<EntityType, string> = {
-  folder: 'Folder',
-  task: 'Task',
-  product: 'Product',
-  version: 'Version',
-  representation: 'Representation',
-  workfile: 'Workfile',
-};
-
-const notFound = (type: EntityType, id: string, project: string) =>
-  new NotFound(`${TYPE_LABELS[type]} ${id} not found in project ${project}`);
 
 const subtree = (alias: string, path: unknown) => inSubtree(sql.ref(`${alias}.path`), path);
 
@@ -537,7 +531,7 @@ export class EntityProcessor {
         trx,
       )
     ).rows[0];
-    if (!found) throw notFound(type, id, batch.project.name);
+    if (!found) throw entityNotFound(type, id, batch.project.name);
     return found;
   }
 

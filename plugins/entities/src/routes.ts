@@ -3,7 +3,6 @@ import {
   CreatedResponse,
   Id,
   NoContent,
-  NotFound,
   PipewrightError,
   requireUser,
   Type,
@@ -20,7 +19,7 @@ import {
 } from '@pipewright/sdk';
 import { hideAttributes, scopeCondition } from './access.js';
 import { projectBase } from './inheritance.js';
-import { SPECS, camelizeKeys, type EntityType } from './entity-types.js';
+import { SPECS, camelizeKeys, entityNotFound, type EntityType } from './entity-types.js';
 import type { BackgroundOperations } from './background.js';
 import type { HierarchyCache } from './hierarchy-cache.js';
 import type { EntityProcessor } from './processor.js';
@@ -129,8 +128,7 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
             spec.type,
             query,
           );
-          if (!page.items.length)
-            throw new NotFound(`${label} ${params[idParam]} not found in project ${project.name}`);
+          if (!page.items.length) throw entityNotFound(spec.type, params[idParam], project.name);
           return page.items[0].entity as { id: string };
         },
       );
@@ -281,7 +279,7 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
         const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
         const task = await loadEntity(db, schemaName(project.name), 'task', request.params.task_id, []);
-        if (!task) throw new NotFound(`Task ${request.params.task_id} not found in project ${project.name}`);
+        if (!task) throw entityNotFound('task', request.params.task_id, project.name);
         const { users, mode } = request.body;
         const current: string[] = task.assignees;
         const assignees =
