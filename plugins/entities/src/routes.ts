@@ -308,6 +308,11 @@ const TASK = '\x1d';
 // Ids as 32 hex digits, as the API spells them (and cheaper than uuid's own text form).
 const hex = (column: string) => sql`encode(uuid_send(${sql.ref(column)}), 'hex')`;
 
+// Tree order: each folder followed by its subtree, siblings by name byte by byte (the same order on every server,
+// whatever its locale, and far cheaper to sort than a linguistic collation). That is the order of the paths with
+// their slashes read as the lowest character: "a/b" before "a-b", which plain path order puts first.
+const treeOrder = sql`replace(f.path, '/', chr(1)) COLLATE "C"`;
+
 /** The flat folder list and the folder hierarchy: read in one query each, for project trees of any size. */
 export function folderTreeRoutes({
   db,
@@ -319,17 +324,17 @@ export function folderTreeRoutes({
 }: Deps) {
   /**
    * The active folders the caller may read (with their ancestors, so the tree stays whole) as one text value: a
-   * record per folder, ordered by path, of the given fields (FIELD and RECORD separate them); and each folder's task
-   * names (TASK between them) by folder id. One value instead of a row per folder is what keeps large trees fast:
-   * rows, not SQL, are the cost (on PGlite above all), and building each folder's JSON in SQL costs more than
-   * building it here. Folders and task names are two queries: on a PostgreSQL server they run side by side.
+   * record per folder, in tree order (treeOrder), of the given fields and then the folder's task names (TASK
+   * between them, unsorted); FIELD and RECORD separate the rest. One value instead of a row per folder is what
+   * keeps large trees fast: rows, not SQL, are the cost (on PGlite above all), and building each folder's JSON in
+   * SQL costs more than building it here.
    */
   async function folderRecords(
     caller: RequestUser,
     project: ProjectRecord,
     readScope: FolderScope | null,
     fields: RawBuilder<unknown>[],
-  ): Promise<{ records: string; taskNames: Map<string, string> }> {
+  ): Promise<string> {
     const schema = schemaName(project.name);
     const t = (name: string) => sql.table(`${schema}.${name}`);
     // Users whose groups hide sibling tasks see only their own task names.
@@ -337,25 +342,17 @@ export function folderTreeRoutes({
     const readable = readScope
       ? scopeCondition(schema, readScope, caller.name, { path: sql.ref('f.path'), id: sql.ref('f.id') }, true)
       : sql`true`;
-    // Paths and names sort byte by byte (COLLATE "C"): the same order on every server, whatever its locale, and
-    // far cheaper to sort than a linguistic collation. Task names arrive sorted, so string_agg keeps their order.
-    const [folders, tasks] = await Promise.all([
-      sql<{ records: string | null }>`
-        SELECT string_agg(concat_ws(chr(31), ${sql.join(fields)}), chr(30) ORDER BY f.path COLLATE "C") AS records
-        FROM ${t('folders')} f WHERE f.active AND ${readable}`.execute(db),
-      sql<{ records: string | null }>`
-        SELECT string_agg(${hex('folder_id')} || chr(31) || names, chr(30)) AS records FROM (
-          SELECT folder_id, string_agg(name, chr(29)) AS names
-          FROM (SELECT folder_id, name FROM ${t('tasks')} ${ownTasks} ORDER BY folder_id, name COLLATE "C") sorted
-          GROUP BY folder_id
-        ) k`.execute(db),
-    ]);
-    const taskNames = new Map<string, string>();
-    for (const record of tasks.rows[0]?.records?.split(RECORD) ?? []) {
-      const at = record.indexOf(FIELD);
-      taskNames.set(record.slice(0, at), record.slice(at + 1));
-    }
-    return { records: folders.rows[0]?.records ?? '', taskNames };
+    // Tasks arrive ordered by folder so that they group without a hash table (which spills to disk at this size).
+    const { rows } = await sql<{ records: string | null }>`
+      SELECT string_agg(concat_ws(chr(31), ${sql.join(fields)}, coalesce(k.names, '')), chr(30) ORDER BY ${treeOrder})
+        AS records
+      FROM ${t('folders')} f LEFT JOIN (
+        SELECT folder_id, string_agg(name, chr(29)) AS names
+        FROM (SELECT folder_id, name FROM ${t('tasks')} ${ownTasks} ORDER BY folder_id) sorted
+        GROUP BY folder_id
+      ) k ON k.folder_id = f.id
+      WHERE f.active AND ${readable}`.execute(db);
+    return rows[0]?.records ?? '';
   }
 
   return async (app: AddonApp) => {
@@ -375,7 +372,7 @@ export function folderTreeRoutes({
         const [, base] = await inheritance(attributes, project);
         const access = await processor.access.read(caller, project.name);
         const withAttrib = request.query.attrib;
-        const { records, taskNames } = await folderRecords(caller, project, access.scope, [
+        const records = await folderRecords(caller, project, access.scope, [
           hex('f.id'),
           sql`coalesce(${hex('f.parent_id')}, '')`,
           sql`f.path`,
@@ -392,7 +389,7 @@ export function folderTreeRoutes({
             : []),
         ]);
         // Written as JSON already (FolderList's shape): Fastify sends a string as it is.
-        const body: unknown = folderListBody(records, taskNames, withAttrib, access.attributes);
+        const body: unknown = folderListBody(records, withAttrib, access.attributes);
         return reply.type('application/json; charset=utf-8').send(body as Static<typeof FolderList>);
       },
     );
@@ -420,16 +417,15 @@ export function folderTreeRoutes({
           ? sql`(strpos(lower(f.name), ${search}) > 0 OR strpos(lower(coalesce(f.label, '')), ${search}) > 0)`
           : sql`true`;
         const build = async () => {
-          const { records, taskNames } = await folderRecords(caller, project, readScope, [
+          const records = await folderRecords(caller, project, readScope, [
             hex('f.id'),
-            sql`coalesce(${hex('f.parent_id')}, '')`,
+            sql`f.path`,
             sql`CASE WHEN ${typeMatch} AND ${searchMatch} THEN '1' ELSE '' END`,
-            sql`f.name`,
             sql`coalesce(to_json(f.label)::text, 'null')`,
             sql`f.status`,
             sql`f.folder_type`,
           ]);
-          return hierarchyBody(project, records, taskNames, Boolean(types?.length || search));
+          return hierarchyBody(project, records, Boolean(types?.length || search));
         };
         // The whole tree, as everyone who sees all of it gets it, is kept until a folder or task changes.
         const body =
@@ -440,118 +436,155 @@ export function folderTreeRoutes({
   };
 }
 
-/** The hierarchy answer from folderRecords: with a filter, only matching folders and their ancestors. */
-function hierarchyBody(
-  project: ProjectRecord,
-  records: string,
-  taskNames: Map<string, string>,
-  filtered: boolean,
-): string {
-  // Folders by their position in the records; positions, not ids, link parents and children.
-  const list = records ? records.split(RECORD) : [];
-  const position = new Map<string, number>();
-  const parentIds: string[] = [];
-  const names: string[] = []; // as JSON
-  const heads: string[] = []; // each node's JSON up to its parents, which follow from its ancestors
-  const matching: number[] = [];
-  // Statuses, folder types and sets of task names repeat across thousands of folders: written once each.
+/** Remembers the JSON written for each key: statuses, folder types and sets of task names repeat across thousands. */
+function jsonOnce(): (key: string, write: (key: string) => string) => string {
   const written = new Map<string, string>();
-  const json = (key: string, write: () => string) => {
+  return (key, write) => {
     let text = written.get(key);
-    if (text === undefined) written.set(key, (text = write()));
+    if (text === undefined) written.set(key, (text = write(key)));
     return text;
   };
-  for (let i = 0; i < list.length; i++) {
-    const [id, parentId, match, name, labelJson, status, folderType] = list[i].split(FIELD);
-    const tasks = taskNames.get(id) ?? '';
-    position.set(id, i);
-    parentIds.push(parentId);
-    names.push(JSON.stringify(name));
-    const kinds = json(`${FIELD}${status}${FIELD}${folderType}`, () => {
-      const fields = { status, folderType };
-      return JSON.stringify(fields).slice(1, -1);
-    });
-    const taskFields = json(tasks, () => {
-      const list = tasks ? tasks.split(TASK) : [];
-      return `"hasTasks":${list.length > 0},"taskNames":${JSON.stringify(list)}`;
-    });
-    heads.push(`{"id":"${id}","name":${names[i]},"label":${labelJson},${kinds},${taskFields}`);
-    if (match) matching.push(i);
+}
+
+/** A folder's task names from folderRecords, sorted byte by byte (the names are ASCII, so code unit order is that). */
+const taskNameList = (names: string): string[] => (names ? names.split(TASK).sort() : []);
+
+/**
+ * Each folder's parent as an index into paths, which are in tree order: -1 for a root, -2 for a folder whose parent
+ * is not listed (out of the caller's sight, or inactive), which has nowhere to hang and is left out with its subtree.
+ */
+function parentIndexes(paths: string[]): Int32Array {
+  const parents = new Int32Array(paths.length);
+  const open: number[] = []; // the previous folder and its ancestors, root first
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i];
+    // Tree order lists each subtree whole: a folder that is not an ancestor of this one is done with.
+    while (open.length) {
+      const top = paths[open[open.length - 1]];
+      if (path.charCodeAt(top.length) === 47 /* / */ && path.startsWith(top)) break;
+      open.pop();
+    }
+    const parentEnd = path.lastIndexOf('/');
+    if (parentEnd < 0) parents[i] = -1;
+    else if (open.length && paths[open[open.length - 1]].length === parentEnd)
+      parents[i] = open[open.length - 1];
+    else {
+      parents[i] = -2;
+      continue;
+    }
+    open.push(i);
   }
-  const parentOf = parentIds.map((id) => (id ? (position.get(id) ?? -1) : null));
+  return parents;
+}
+
+/** The hierarchy answer from folderRecords: with a filter, only matching folders and their ancestors. */
+function hierarchyBody(project: ProjectRecord, records: string, filtered: boolean): string {
+  const ids: string[] = [];
+  const paths: string[] = [];
+  const labels: string[] = []; // as JSON
+  const kinds: string[] = []; // status, folder type and task names as JSON members
+  const matching: number[] = [];
+  const json = jsonOnce();
+  // Read field by field: splitting 100,000 records into arrays of fields costs more than the whole walk below.
+  for (let at = 0; at < records.length;) {
+    const idEnd = records.indexOf(FIELD, at);
+    const pathEnd = records.indexOf(FIELD, idEnd + 1);
+    const matchEnd = records.indexOf(FIELD, pathEnd + 1);
+    const labelEnd = records.indexOf(FIELD, matchEnd + 1);
+    let end = records.indexOf(RECORD, labelEnd + 1);
+    if (end < 0) end = records.length;
+    if (matchEnd > pathEnd + 1) matching.push(ids.length);
+    ids.push(records.slice(at, idEnd));
+    paths.push(records.slice(idEnd + 1, pathEnd));
+    labels.push(records.slice(matchEnd + 1, labelEnd));
+    kinds.push(
+      json(records.slice(labelEnd + 1, end), (key) => {
+        const [status, folderType, tasks] = key.split(FIELD);
+        const names = taskNameList(tasks);
+        const fields = { status, folderType, hasTasks: names.length > 0, taskNames: names };
+        return JSON.stringify(fields).slice(1, -1);
+      }),
+    );
+    at = end + 1;
+  }
+  const parents = parentIndexes(paths);
   let keep: Uint8Array | null = null;
   if (filtered) {
-    keep = new Uint8Array(list.length);
+    keep = new Uint8Array(ids.length);
     // A matching folder and its ancestors, climbing until one already kept (its ancestors are kept too).
-    for (const start of matching)
-      for (let i: number | null = start; i !== null && i >= 0 && !keep[i]; i = parentOf[i]) keep[i] = 1;
-  }
-  const roots: number[] = [];
-  const children: number[][] = [];
-  // Records come ordered by path, so children are listed in name order. A folder whose parent is not in the tree
-  // (out of the caller's sight) has nowhere to hang and is left out.
-  let count = 0;
-  for (let i = 0; i < list.length; i++) {
-    if (keep && !keep[i]) continue;
-    count++;
-    const parent = parentOf[i];
-    if (parent === null) roots.push(i);
-    else if (parent >= 0) (children[parent] ??= []).push(i);
+    for (const start of matching) for (let i = start; i >= 0 && !keep[i]; i = parents[i]) keep[i] = 1;
   }
   // Every piece goes into one list joined once at the end: joining each level's children into a string of its own
   // would copy the deepest folders' JSON once per level above them.
-  const out: string[] = [
-    `{"detail":${JSON.stringify(`Hierarchy loaded with ${count} folders`)},"projectName":${JSON.stringify(project.name)},"hierarchy":[`,
-  ];
-  const render = (i: number, parents: string) => {
-    out.push(heads[i], ',"parents":', parents, ',"children":[');
-    const below = parents === '[]' ? `[${names[i]}]` : `${parents.slice(0, -1)},${names[i]}]`;
-    children[i]?.forEach((child, n) => {
-      if (n) out.push(',');
-      render(child, below);
-    });
-    out.push(']}');
-  };
-  roots.forEach((i, n) => {
-    if (n) out.push(',');
-    render(i, '[]');
-  });
+  const out: string[] = [''];
+  const open: number[] = []; // the folders whose children are being written, root first
+  const below: string[] = ['[]']; // the parents of each open folder's children, as JSON
+  let count = 0;
+  let first = true; // whether the innermost open list of children is still empty
+  for (let i = 0; i < ids.length; i++) {
+    const parent = parents[i];
+    if (parent === -2 || (keep && !keep[i])) continue;
+    while (open.length && open[open.length - 1] !== parent) {
+      open.pop();
+      below.pop();
+      out.push(']}');
+      first = false;
+    }
+    const path = paths[i];
+    const name = JSON.stringify(path.slice(path.lastIndexOf('/') + 1));
+    const above = below[below.length - 1];
+    out.push(
+      first ? '{"id":"' : ',{"id":"',
+      ids[i],
+      '","name":',
+      name,
+      ',"label":',
+      labels[i],
+      ',',
+      kinds[i],
+    );
+    out.push(',"parents":', above, ',"children":[');
+    open.push(i);
+    below.push(above === '[]' ? `[${name}]` : `${above.slice(0, -1)},${name}]`);
+    first = true;
+    count++;
+  }
+  for (let i = 0; i < open.length; i++) out.push(']}');
   out.push(']}');
+  out[0] = `{"detail":${JSON.stringify(`Hierarchy loaded with ${count} folders`)},"projectName":${JSON.stringify(project.name)},"hierarchy":[`;
   return out.join('');
 }
 
 /** The flat list answer from folderRecords; attributes narrowed to the caller's read list when there is one. */
-function folderListBody(
-  records: string,
-  taskNames: Map<string, string>,
-  withAttrib: boolean,
-  visible: string[] | null,
-): string {
+function folderListBody(records: string, withAttrib: boolean, visible: string[] | null): string {
   const list = records ? records.split(RECORD).map((record) => record.split(FIELD)) : [];
   // Whether a folder has children: whether any listed folder names it as parent.
   const parents = new Set(list.map((fields) => fields[1]));
-  const folders = list.map(
-    ([id, parentId, path, labelJson, folderType, status, tagsJson, updatedAt, attribJson, ownJson]) => {
-      const names = path.split('/');
-      const tasks = taskNames.get(id);
-      const taskList = tasks ? tasks.split(TASK) : [];
-      let attrib = '';
-      if (withAttrib) {
-        const shown = visible
-          ? hideAttributes({ attrib: JSON.parse(attribJson), ownAttrib: JSON.parse(ownJson) }, visible)
-          : null;
-        attrib = shown
-          ? `,"attrib":${JSON.stringify(shown.attrib)},"ownAttrib":${JSON.stringify(shown.ownAttrib)}`
-          : `,"attrib":${attribJson},"ownAttrib":${ownJson}`;
-      }
-      return (
-        `{"id":"${id}","path":${JSON.stringify(`/${path}`)},"parentId":${parentId ? `"${parentId}"` : 'null'},` +
-        `"parents":${JSON.stringify(names.slice(0, -1))},"name":${JSON.stringify(names[names.length - 1])},` +
-        `"label":${labelJson},"folderType":${JSON.stringify(folderType)},"hasTasks":${taskList.length > 0},` +
-        `"hasChildren":${parents.has(id)},"taskNames":${JSON.stringify(taskList)},"status":${JSON.stringify(status)},` +
-        `"tags":${tagsJson},"updatedAt":"${updatedAt}"${attrib}}`
-      );
-    },
-  );
+  const json = jsonOnce();
+  const folders = list.map((fields) => {
+    const tasks = json(fields.pop()!, (names) => {
+      const list = taskNameList(names);
+      return `"hasTasks":${list.length > 0},"taskNames":${JSON.stringify(list)}`;
+    });
+    const [id, parentId, path, labelJson, folderType, status, tagsJson, updatedAt, attribJson, ownJson] =
+      fields;
+    const names = path.split('/');
+    let attrib = '';
+    if (withAttrib) {
+      const shown = visible
+        ? hideAttributes({ attrib: JSON.parse(attribJson), ownAttrib: JSON.parse(ownJson) }, visible)
+        : null;
+      attrib = shown
+        ? `,"attrib":${JSON.stringify(shown.attrib)},"ownAttrib":${JSON.stringify(shown.ownAttrib)}`
+        : `,"attrib":${attribJson},"ownAttrib":${ownJson}`;
+    }
+    return (
+      `{"id":"${id}","path":${JSON.stringify(`/${path}`)},"parentId":${parentId ? `"${parentId}"` : 'null'},` +
+      `"parents":${JSON.stringify(names.slice(0, -1))},"name":${JSON.stringify(names[names.length - 1])},` +
+      `"label":${labelJson},"folderType":${JSON.stringify(folderType)},"hasChildren":${parents.has(id)},${tasks},` +
+      `"status":${JSON.stringify(status)},` +
+      `"tags":${tagsJson},"updatedAt":"${updatedAt}"${attrib}}`
+    );
+  });
   return `{"detail":"${folders.length} folders","folders":[${folders.join(',')}]}`;
 }

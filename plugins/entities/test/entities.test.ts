@@ -543,6 +543,24 @@ describe('folder list and hierarchy', () => {
     expect(listed.taskNames).toEqual(['Anim', 'Zfx', 'comp', 'layout']);
   });
 
+  it('lists each folder with its whole subtree before the next sibling, even names that sort before a slash', async () => {
+    const root = await create('folders', { name: 'tree_root', folderType: 'Folder' });
+    const x = await create('folders', { name: 'x', folderType: 'Shot', parentId: root });
+    await create('folders', { name: 'y', folderType: 'Shot', parentId: x });
+    for (const name of ['x-2', 'x.1', 'z']) await create('folders', { name, folderType: 'Shot', parentId: root });
+    const tree = async () => (await api('GET', `${P}/hierarchy`)).body.hierarchy.find((n: any) => n.name === 'tree_root');
+    const shape = (node: any): unknown => [node.name, ...node.children.map(shape)];
+    expect(shape(await tree())).toEqual(['tree_root', ['x', ['y']], ['x-2'], ['x.1'], ['z']]);
+    expect((await tree()).children[0].children[0].parents).toEqual(['tree_root', 'x']);
+    const paths = (await api('GET', `${P}/folders`)).body.folders
+      .map((f: any) => f.path)
+      .filter((path: string) => path.startsWith('/tree_root'));
+    expect(paths).toEqual(['/tree_root', '/tree_root/x', '/tree_root/x/y', '/tree_root/x-2', '/tree_root/x.1', '/tree_root/z']);
+    // An inactive folder takes its subtree out of the tree; its siblings stay where they were.
+    expect((await api('PATCH', `${P}/folders/${x}`, { active: false })).status).toBe(204);
+    expect(shape(await tree())).toEqual(['tree_root', ['x-2'], ['x.1'], ['z']]);
+  });
+
   it('answers the hierarchy again at once after folders, tasks or the project change (the cached tree is dropped)', async () => {
     const node = async (name: string) => {
       const walk = (nodes: any[]): any =>
