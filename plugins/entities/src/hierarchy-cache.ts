@@ -1,24 +1,44 @@
 import type { EventBus } from '@pipewright/sdk';
 
-// Whole-project hierarchies kept in memory (a 100,000-folder tree is about 15 MB of JSON): the least recently
+// Whole-project hierarchies kept in memory (a 100,000-folder tree is about 20 MB of JSON): the least recently
 // used projects beyond this are dropped.
 const MAX_PROJECTS = 8;
 
+// The changes a tree shows: folders' names, labels, statuses, types, places and activity, and task names. Attribute,
+// tag, data, thumbnail and assignee changes, and task statuses (most of a studio's day), keep it. Every project
+// change drops it: renaming a status or a folder type carries over to the folders.
+const TREE_TOPICS = new Set([
+  'entity.folder.created',
+  'entity.folder.deleted',
+  'entity.folder.renamed',
+  'entity.folder.label_changed',
+  'entity.folder.status_changed',
+  'entity.folder.type_changed',
+  'entity.folder.parent_changed',
+  'entity.folder.active_changed',
+  'entity.task.created',
+  'entity.task.deleted',
+  'entity.task.renamed',
+  'entity.task.folder_changed',
+]);
+
+/** Whether an event with this topic changes what a project's hierarchy shows. */
+export const changesTree = (topic: string): boolean =>
+  TREE_TOPICS.has(topic) || topic.startsWith('entity.project.');
+
 /**
- * The serialised folder hierarchy of each project, as the unrestricted, unfiltered request answers it. Any event
- * about a folder, a task or the project (from this process or, through Redis, from another) drops the project's
- * entry; a build that read the tree before such an event is not stored.
+ * The serialised folder hierarchy of each project, as the unrestricted, unfiltered request answers it. An event that
+ * changes what the tree shows (from this process or, through Redis, from another) drops the project's entry; a
+ * build that read the tree before such an event is not stored.
  */
 export class HierarchyCache {
   private readonly entries = new Map<string, string>();
   private readonly generations = new Map<string, number>();
 
   constructor(events: EventBus) {
-    for (const pattern of ['entity.folder*', 'entity.task*', 'entity.project*']) {
-      events.subscribe(pattern, (message) => {
-        if (message.project) this.forget(message.project);
-      });
-    }
+    events.subscribe('entity.*', (message) => {
+      if (message.project && changesTree(message.topic)) this.forget(message.project);
+    });
   }
 
   async get(projectName: string, build: () => Promise<string>): Promise<string> {
@@ -39,7 +59,7 @@ export class HierarchyCache {
     return body;
   }
 
-  /** Drop a project's tree: its folders or tasks changed. */
+  /** Drop a project's tree: what it shows changed. */
   forget(projectName: string): void {
     const key = projectName.toLowerCase();
     this.entries.delete(key);

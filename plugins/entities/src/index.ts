@@ -2,7 +2,7 @@ import { NotFound, defineAddon } from '@pipewright/sdk';
 import { projectMigrations } from './migrations.js';
 import { BackgroundOperations } from './background.js';
 import { EntityProcessor } from './processor.js';
-import { HierarchyCache } from './hierarchy-cache.js';
+import { HierarchyCache, changesTree } from './hierarchy-cache.js';
 import { productTypes, projectSummaryRoutes } from './project-summary.js';
 import { resolveRoutes } from './resolve-routes.js';
 import { entityRoutes, folderTreeRoutes, readEntities } from './routes.js';
@@ -57,7 +57,9 @@ export default defineAddon({
     });
     // This process forgets a tree on commit; other processes when the events reach them.
     const hierarchyCache = new HierarchyCache(ctx.events);
-    processor.onCommit((project) => hierarchyCache.forget(project));
+    processor.onCommit((project, events) => {
+      if (events.some((event) => changesTree(event.topic))) hierarchyCache.forget(project);
+    });
     const background = new BackgroundOperations(processor, ctx.events, ctx.log);
     const deps = {
       db: ctx.db,

@@ -199,7 +199,7 @@ type DeleteHook = (
 
 export class EntityProcessor {
   private readonly deleteHooks: DeleteHook[] = [];
-  private readonly commitListeners: ((projectName: string) => void)[] = [];
+  private readonly commitListeners: ((projectName: string, events: readonly EventInput[]) => void)[] = [];
   /** Folder whitelists of normal users; writes outside them answer 403. */
   readonly access = new FolderAccess();
 
@@ -319,7 +319,7 @@ export class EntityProcessor {
   }
 
   /** Told at once when a transaction that changed entities of a project commits, before its events go out. */
-  onCommit(listener: (projectName: string) => void): void {
+  onCommit(listener: (projectName: string, events: readonly EventInput[]) => void): void {
     this.commitListeners.push(listener);
   }
 
@@ -413,7 +413,7 @@ export class EntityProcessor {
   ): Promise<T> {
     const result = await this.db.transaction().execute(work);
     if (batch.events.length) {
-      for (const listener of this.commitListeners) listener(batch.project.name);
+      for (const listener of this.commitListeners) listener(batch.project.name, batch.events);
       const emitted = this.bus.emitMany(batch.events);
       if (waitForEvents) await emitted;
       else emitted.catch((error) => this.log.error({ err: error }, 'events of an operation batch were lost'));

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
 import { newId, type UserDirectory } from '@pipewright/sdk';
+import { HierarchyCache } from '../src/hierarchy-cache.js';
 
 // The users addon is the user source; the project is deployed from the built-in anatomy.
 let core: TestCore;
@@ -579,7 +580,62 @@ describe('folder list and hierarchy', () => {
     expect((await node('sq010')).taskNames).not.toContain('layout');
     const child = await api('POST', `${P}/folders`, { name: 'sh999', folderType: 'Shot', parentId: seq.id });
     expect((await node('sq010')).children.map((c: any) => c.name)).toContain('sh999');
-    expect((await api('DELETE', `${P}/folders/${child.body.id}`)).status).toBe(204);
+    // Every other field the tree shows: name, status, type, place; and a task's name and folder.
+    const current = (await node('sh999')).status;
+    const status = (await api('GET', '/api/projects/show')).body.statuses
+      .filter((s: any) => !s.scope || s.scope.includes('folder'))
+      .map((s: any) => s.name)
+      .find((name: string) => name !== current);
+    const patch = async (plural: string, id: string, body: unknown) =>
+      expect((await api('PATCH', `${P}/${plural}/${id}`, body)).status).toBe(204);
+    await patch('folders', child.body.id, { name: 'sh998' });
     expect(await node('sh999')).toBeUndefined();
+    await patch('folders', child.body.id, { status, folderType: 'Asset' });
+    expect(await node('sh998')).toMatchObject({ status, folderType: 'Asset' });
+    await patch('folders', child.body.id, { parentId: assets });
+    expect((await node('sh998')).parents).toEqual(['assets']);
+    const shotTask = await create('tasks', { name: 'fx', folderId: child.body.id });
+    expect((await node('sh998')).taskNames).toEqual(['fx']);
+    await patch('tasks', shotTask, { name: 'fx2' });
+    expect((await node('sh998')).taskNames).toEqual(['fx2']);
+    await patch('tasks', shotTask, { folderId: seq.id });
+    expect((await node('sh998')).taskNames).toEqual([]);
+    expect((await node('sq010')).taskNames).toContain('fx2');
+    await api('DELETE', `${P}/tasks/${shotTask}`);
+    expect((await api('DELETE', `${P}/folders/${child.body.id}`)).status).toBe(204);
+    expect(await node('sh998')).toBeUndefined();
+  });
+
+  it('keeps a project tree across changes it does not show, and drops it on each change it shows', async () => {
+    const cache = new HierarchyCache(core.events);
+    let builds = 0;
+    const build = async () => `tree ${++builds}`;
+    // Resolves once the bus has handed an event of this topic to its subscribers (the cache subscribed first).
+    const delivered = (topic: string) =>
+      new Promise<void>((resolve) => {
+        const stop = core.events.subscribe(topic, () => {
+          stop();
+          resolve();
+        });
+      });
+    const folder = await create('folders', { name: 'kept_tree', folderType: 'Shot' });
+    const task = await create('tasks', { name: 'comp', folderId: folder });
+    const change = async (plural: string, id: string, body: unknown, topic: string) => {
+      const seen = delivered(topic);
+      expect((await api('PATCH', `${P}/${plural}/${id}`, body)).status).toBe(204);
+      await seen;
+      return cache.get('show', build);
+    };
+    expect(await cache.get('show', build)).toBe('tree 1');
+    const statuses = (await api('GET', '/api/projects/show')).body.statuses
+      .filter((s: any) => !s.scope || s.scope.includes('task'))
+      .map((s: any) => s.name);
+    expect(await change('folders', folder, { attrib: { fps: 30 } }, 'entity.folder.attrib_changed')).toBe('tree 1');
+    expect(await change('folders', folder, { tags: ['hero'] }, 'entity.folder.tags_changed')).toBe('tree 1');
+    expect(await change('tasks', task, { status: statuses[1] }, 'entity.task.status_changed')).toBe('tree 1');
+    expect(await change('tasks', task, { assignees: ['boss'] }, 'entity.task.assignees_changed')).toBe('tree 1');
+    expect(await change('folders', folder, { label: 'Kept' }, 'entity.folder.label_changed')).toBe('tree 2');
+    expect(await change('tasks', task, { name: 'comp2' }, 'entity.task.renamed')).toBe('tree 3');
+    expect(await change('folders', folder, { active: false }, 'entity.folder.active_changed')).toBe('tree 4');
   });
 });
