@@ -16,6 +16,10 @@ export interface ServerConfig {
   databasePoolSize: number;
   /** Shown on the login page (LOGIN_MESSAGE). */
   loginMessage: string | null;
+  /** Outgoing mail server (SMTP_URL: smtp:// or smtps://, with user and password in it if needed); null: no mail. */
+  smtpUrl: string | null;
+  /** Sender of the mail the server writes (MAIL_FROM). */
+  mailFrom: string;
 }
 
 
@@ -29,6 +33,17 @@ function integer(env: NodeJS.ProcessEnv, key: string, fallback: number, min: num
     throw new Error(`${key} must be an integer between ${min} and ${max}, got "${raw}"`);
   }
   return value;
+}
+
+/** SMTP_URL as written, once checked: a typo should stop start-up, not surface at the first password reset. */
+function smtpUrl(raw: string | undefined): string | null {
+  if (!raw) return null;
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  // The value is not repeated in the message: it may hold the mail account's password.
+  if (!url || !['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname) {
+    throw new Error('SMTP_URL must be an smtp:// or smtps:// URL, such as smtp://user:password@mail.example.com:587');
+  }
+  return raw;
 }
 
 /** Read the configuration; a malformed value stops start-up with a message naming the variable. */
@@ -45,5 +60,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 20, 4, 500),
     loginMessage: env.LOGIN_MESSAGE || null,
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    mailFrom: env.MAIL_FROM || 'Pipewright <pipewright@localhost>',
   };
 }

@@ -169,7 +169,12 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
       dataDir: config.dataDir,
       services,
       runtime,
-      server: { apiVersion: API_VERSION, startedAt: new Date(), loginMessage: config.loginMessage },
+      server: {
+        apiVersion: API_VERSION,
+        startedAt: new Date(),
+        loginMessage: config.loginMessage,
+        mail: config.smtpUrl ? { smtpUrl: config.smtpUrl, from: config.mailFrom } : null,
+      },
     };
     const dependsOn = (name: string) =>
       runtime.list().find((addon) => addon.name === name)?.dependsOn ?? undefined;

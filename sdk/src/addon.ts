@@ -131,6 +131,16 @@ export interface ServerIdentity {
   startedAt: Date;
   /** Shown on the login page; set by the operator. */
   loginMessage: string | null;
+  /** Where mail the server writes goes (password resets, ...); null when the operator configured no mail server. */
+  mail: MailSettings | null;
+}
+
+/** The operator's outgoing mail server (SMTP_URL, MAIL_FROM). */
+export interface MailSettings {
+  /** smtp:// or smtps:// URL, with the account's user and password in it when the server needs them. */
+  smtpUrl: string;
+  /** Sender address of the mail, such as "Studio <pipeline@studio.example>". */
+  from: string;
 }
 
 /** What setup(ctx) receives. */

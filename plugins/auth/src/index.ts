@@ -3,6 +3,7 @@ import { studioMigrations } from './migrations.js';
 import { authRoutes } from './routes.js';
 import { Authenticator } from './service.js';
 import { IdentityMemory } from './identity-memory.js';
+import { OneTimeTokenStore } from './one-time-tokens.js';
 import { SessionStore } from './sessions.js';
 
 // Who is calling. Sessions live in PostgreSQL so every server process shares them and restarts keep them;
@@ -16,11 +17,13 @@ export default defineAddon({
   async setup(ctx) {
     const memory = new IdentityMemory(ctx.events);
     const sessions = new SessionStore(ctx.db, memory);
-    const auth = new Authenticator(sessions, memory, ctx.events);
+    const tokens = new OneTimeTokenStore(ctx.db);
+    const auth = new Authenticator(sessions, memory, ctx.events, tokens);
     ctx.provide('auth', auth);
+    ctx.provide('oneTimeTokens', tokens);
     ctx.addRequestHook(async (request) => {
       request.user = await auth.identify(request);
     });
-    await ctx.app.register(authRoutes(auth, sessions));
+    await ctx.app.register(authRoutes(auth, sessions, tokens));
   },
 });

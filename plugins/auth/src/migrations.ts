@@ -19,4 +19,22 @@ export const studioMigrations: Migration[] = [
       await sql`CREATE INDEX sessions_user_idx ON sessions (lower(user_name))`.execute(db);
     },
   },
+  {
+    name: '0002_one_time_tokens',
+    async up(db) {
+      // Links mailed to users (password reset, login links). As with sessions, only a hash of each token is kept.
+      // No foreign key to users: the user source is whichever addon registered, so renames and deletions reach
+      // these rows through the auth service, as they reach sessions.
+      await sql`
+        CREATE TABLE one_time_tokens (
+          token_hash text PRIMARY KEY,
+          purpose text NOT NULL,
+          user_name text NOT NULL,
+          data jsonb NOT NULL DEFAULT '{}',
+          created_at timestamptz NOT NULL DEFAULT now(),
+          expires_at timestamptz NOT NULL
+        )`.execute(db);
+      await sql`CREATE INDEX one_time_tokens_user_idx ON one_time_tokens (lower(user_name), purpose)`.execute(db);
+    },
+  },
 ];

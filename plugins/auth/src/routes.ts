@@ -2,9 +2,11 @@ import {
   Forbidden,
   NoContent,
   NotFound,
+  Type,
   Unauthorized,
   isManagerOrAbove,
   requireAdmin,
+  requireManager,
   requireUser,
   type AddonApp,
   type RequestUser,
@@ -12,6 +14,8 @@ import {
 import type { Authenticator } from './service.js';
 import type { SessionRow, SessionStore } from './sessions.js';
 import { LoginThrottle } from './throttle.js';
+import { tokenAuthRoute } from './token-auth.js';
+import type { OneTimeTokenStore } from './one-time-tokens.js';
 import {
   CreateSessionRequest,
   DetailResponse,
@@ -19,6 +23,7 @@ import {
   LoginResponse,
   SessionList,
   SessionParams,
+  UserPool,
   UserSessionParams,
 } from './schemas.js';
 
@@ -43,9 +48,28 @@ function requireSelfOrManager(caller: RequestUser, userName: string) {
   }
 }
 
-export function authRoutes(auth: Authenticator, sessions: SessionStore) {
+export function authRoutes(auth: Authenticator, sessions: SessionStore, tokens: OneTimeTokenStore) {
   const throttle = new LoginThrottle();
   return async (app: AddonApp) => {
+    tokenAuthRoute(app, auth, tokens);
+
+    app.get(
+      '/api/auth/pools',
+      {
+        schema: {
+          summary: 'User pools (seats) of the licence: managers',
+          description:
+            'Pools come with a licence (fixed or metered seats). This server has no licence mechanism, so the ' +
+            'list is empty, as the AYON server answers too.',
+          response: { 200: Type.Array(UserPool) },
+        },
+      },
+      async (request) => {
+        requireManager(request);
+        return [];
+      },
+    );
+
     app.post(
       '/api/auth/login',
       {

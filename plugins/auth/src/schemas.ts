@@ -36,3 +36,25 @@ export const CreateSessionRequest = Type.Object(
 
 export const UserSessionParams = Type.Object({ user_name: UserName });
 export const SessionParams = Type.Object({ user_name: UserName, session_id: Id });
+
+export const TokenAuthQuery = Type.Object({
+  q: Type.String({ minLength: 1, maxLength: 512, description: 'The token of the link the user followed' }),
+});
+
+/** A login answer, plus where the link wants the web app to go next. */
+export const TokenLoginResponse = Type.Object({
+  ...LoginResponse.properties,
+  redirectUrl: Type.Optional(Type.String({ description: 'Where the web app should go after logging in' })),
+});
+
+/** Seats of a licence: a fixed number, or metered by use. */
+export const UserPool = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  type: Type.Union([Type.Literal('fixed'), Type.Literal('metered')]),
+  valid: Type.Boolean(),
+  note: Type.String(),
+  exp: Type.Integer({ description: 'Expiry, seconds since the epoch' }),
+  max: Type.Integer(),
+  used: Type.Integer(),
+});

@@ -10,6 +10,7 @@ import type {
 } from '@pipewright/sdk';
 import { clientInfo, readCredentials } from './credentials.js';
 import type { IdentityMemory } from './identity-memory.js';
+import type { OneTimeTokenStore } from './one-time-tokens.js';
 import type { SessionStore } from './sessions.js';
 
 const flag = (data: Record<string, unknown>, key: string) => data[key] === true;
@@ -22,6 +23,7 @@ export class Authenticator implements AuthService {
     private readonly sessions: SessionStore,
     private readonly memory: IdentityMemory,
     private readonly events: EventBus,
+    private readonly tokens: OneTimeTokenStore,
   ) {}
 
   setUserSource(source: UserSource): void {
@@ -41,12 +43,18 @@ export class Authenticator implements AuthService {
     return { detail: `Logged in as ${user.name}`, token, user: this.source!.present(user) };
   }
 
-  closeSessions(userName: string, options: { except?: string | null } = {}): Promise<void> {
-    return this.sessions.closeAll(userName, options.except ?? null);
+  /**
+   * A mailed link (password reset, login link) is a session waiting to be opened: whatever ends the user's sessions
+   * (deletion, deactivation, a new password) makes those links useless too.
+   */
+  async closeSessions(userName: string, options: { except?: string | null } = {}): Promise<void> {
+    await this.sessions.closeAll(userName, options.except ?? null);
+    await this.tokens.revokeAll(userName);
   }
 
-  renameSessions(oldName: string, newName: string, trx: DatabaseTransaction): Promise<void> {
-    return this.sessions.rename(oldName, newName, trx);
+  async renameSessions(oldName: string, newName: string, trx: DatabaseTransaction): Promise<void> {
+    await this.sessions.rename(oldName, newName, trx);
+    await this.tokens.rename(oldName, newName, trx);
   }
 
   toRequestUser(user: UserRecord, session: { sessionId: string | null; isApiKey: boolean }): RequestUser {

@@ -1,5 +1,10 @@
 import { defineAddon } from '@pipewright/sdk';
+import { avatarRoutes } from './avatar-routes.js';
+import { AvatarStore } from './avatars.js';
+import { smtpMailer } from './mail.js';
 import { studioMigrations } from './migrations.js';
+import { PasswordResets } from './password-reset.js';
+import { passwordResetRoutes } from './password-reset-routes.js';
 import { userRoutes } from './routes.js';
 import { UserService } from './service.js';
 
@@ -18,6 +23,12 @@ export default defineAddon({
     const users = new UserService(ctx.db, ctx.events, auth);
     auth.setUserSource(users);
     ctx.provide('users', users);
+    // Without a mail server (SMTP_URL) password reset answers that it is not available.
+    const mailer = ctx.server.mail ? smtpMailer(ctx.server.mail) : null;
+    if (mailer) ctx.onClose(() => mailer.close());
+    const resets = new PasswordResets(ctx.db, users, auth, ctx.use('oneTimeTokens'), mailer, ctx.log);
     await ctx.app.register(userRoutes(users, ctx.db));
+    await ctx.app.register(avatarRoutes(users, new AvatarStore(ctx.db)));
+    await ctx.app.register(passwordResetRoutes(resets));
   },
 });

@@ -30,4 +30,19 @@ export const studioMigrations: Migration[] = [
       await sql`CREATE INDEX api_keys_user_idx ON api_keys (user_name)`.execute(db);
     },
   },
+  {
+    name: '0002_user_avatars',
+    async up(db) {
+      // In the database rather than under DATA_DIR, so every server process serves the same picture. The foreign
+      // key carries the avatar along when the user is renamed and drops it when the user is deleted.
+      await sql`
+        CREATE TABLE user_avatars (
+          user_name text PRIMARY KEY REFERENCES users(name) ON UPDATE CASCADE ON DELETE CASCADE,
+          mime text NOT NULL,
+          bytes bytea NOT NULL,
+          hash text NOT NULL,
+          updated_at timestamptz NOT NULL DEFAULT now()
+        )`.execute(db);
+    },
+  },
 ];

@@ -93,3 +93,31 @@ export const ApiKeyPatch = Type.Object(
   { label: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })), expires: Type.Optional(Nullable(Type.String({ format: 'date-time' }))) },
   { additionalProperties: false },
 );
+
+export const PasswordResetRequest = Type.Object(
+  {
+    email: Type.String({ maxLength: 255, pattern: '^[^@\\s]+@[^@\\s]+$', description: 'The address of the account' }),
+    url: Type.String({
+      maxLength: 2048,
+      pattern: '^https?://',
+      description: 'The web page that takes the token: the mailed link is this URL with ?token=<token> added',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const PasswordReset = Type.Object(
+  {
+    token: Type.String({ minLength: 1, maxLength: 512, description: 'The token of the mailed link' }),
+    // Without a password the token is only checked (a web page asks for the new password once it knows the link works).
+    password: Type.Optional(Password),
+  },
+  { additionalProperties: false },
+);
+
+/** A login answer once the password is set; only detail when the token was just checked. */
+export const PasswordResetAnswer = Type.Object({
+  detail: Type.String(),
+  token: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Session token of the new login' })),
+  user: Type.Optional(JsonObject),
+});

@@ -1,0 +1,137 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Database, DatabaseTransaction } from '@pipewright/sdk';
+
+/** A token as issued: who it is for, what for, and what the issuer attached (where to go next, ...). */
+export interface OneTimeToken {
+  purpose: string;
+  userName: string;
+  data: Record<string, unknown>;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/**
+ * Links sent by mail that stand for a user once: a password reset, a login link (GET /api/auth/tokenauth). One
+ * mechanism for all of them, in PostgreSQL so that any server process can redeem a token another one issued.
+ */
+export interface OneTimeTokens {
+  /**
+   * Issue a token for a user, valid for ttlSeconds; answers the token, which is never stored (only its hash is).
+   * With replace, the user's earlier tokens of this purpose stop working: only the newest link counts.
+   */
+  issue(
+    purpose: string,
+    userName: string,
+    options: { ttlSeconds: number; data?: Record<string, unknown>; replace?: boolean },
+  ): Promise<string>;
+  /** The token if it is live, without using it up. */
+  peek(purpose: string, token: string): Promise<OneTimeToken | null>;
+  /** Use the token up: the first caller gets it, later ones (in any process) get null, as do expired tokens. */
+  consume(purpose: string, token: string, trx?: DatabaseTransaction): Promise<OneTimeToken | null>;
+  /** When the newest live token of this purpose was issued to the user, or null. */
+  lastIssued(purpose: string, userName: string): Promise<Date | null>;
+}
+
+/** Purposes the auth addon itself redeems. */
+export const LOGIN_PURPOSE = 'login';
+
+declare module '@pipewright/sdk' {
+  interface ServiceMap {
+    oneTimeTokens: OneTimeTokens;
+  }
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+function toToken(row: Record<string, any>): OneTimeToken {
+  return {
+    purpose: row.purpose,
+    userName: row.user_name,
+    data: row.data ?? {},
+    createdAt: new Date(row.created_at),
+    expiresAt: new Date(row.expires_at),
+  };
+}
+
+const byUser = (userName: string) => sql<boolean>`lower(user_name) = ${userName.toLowerCase()}`;
+
+export class OneTimeTokenStore implements OneTimeTokens {
+  constructor(private readonly db: Database) {}
+
+  async issue(
+    purpose: string,
+    userName: string,
+    options: { ttlSeconds: number; data?: Record<string, unknown>; replace?: boolean },
+  ): Promise<string> {
+    const token = randomBytes(32).toString('hex');
+    await this.db.transaction().execute(async (trx) => {
+      if (options.replace) {
+        await trx
+          .deleteFrom('one_time_tokens')
+          .where('purpose', '=', purpose)
+          .where(byUser(userName))
+          .execute();
+      }
+      await trx
+        .insertInto('one_time_tokens')
+        .values({
+          token_hash: hashToken(token),
+          purpose,
+          user_name: userName,
+          data: JSON.stringify(options.data ?? {}),
+          expires_at: sql`now() + make_interval(secs => ${options.ttlSeconds})`,
+        })
+        .execute();
+      // Nothing else ever reads expired rows; issuing is rare enough to sweep them here.
+      await trx
+        .deleteFrom('one_time_tokens')
+        .where('expires_at', '<=', sql<Date>`now()`)
+        .execute();
+    });
+    return token;
+  }
+
+  async peek(purpose: string, token: string): Promise<OneTimeToken | null> {
+    const row = await this.db
+      .selectFrom('one_time_tokens')
+      .selectAll()
+      .where('token_hash', '=', hashToken(token))
+      .where('purpose', '=', purpose)
+      .where('expires_at', '>', sql<Date>`now()`)
+      .executeTakeFirst();
+    return row ? toToken(row) : null;
+  }
+
+  async consume(purpose: string, token: string, trx?: DatabaseTransaction): Promise<OneTimeToken | null> {
+    // One DELETE ... RETURNING: two processes redeeming the same link at once cannot both win.
+    const row = await (trx ?? this.db)
+      .deleteFrom('one_time_tokens')
+      .where('token_hash', '=', hashToken(token))
+      .where('purpose', '=', purpose)
+      .where('expires_at', '>', sql<Date>`now()`)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? toToken(row) : null;
+  }
+
+  async lastIssued(purpose: string, userName: string): Promise<Date | null> {
+    const row = await this.db
+      .selectFrom('one_time_tokens')
+      .select(sql<Date | null>`max(created_at)`.as('at'))
+      .where('purpose', '=', purpose)
+      .where(byUser(userName))
+      .where('expires_at', '>', sql<Date>`now()`)
+      .executeTakeFirst();
+    return row?.at ? new Date(row.at) : null;
+  }
+
+  /** Forget every token of a user (the account was deleted, deactivated, or its password changed). */
+  async revokeAll(userName: string): Promise<void> {
+    await this.db.deleteFrom('one_time_tokens').where(byUser(userName)).execute();
+  }
+
+  async rename(oldName: string, newName: string, trx: DatabaseTransaction): Promise<void> {
+    await trx.updateTable('one_time_tokens').set({ user_name: newName }).where(byUser(oldName)).execute();
+  }
+}
