@@ -628,6 +628,8 @@ export const WRITES: Record<string, Scenario> = {
     path: { user_name: 'probe' },
     body: { password: 'a long probe password' },
   }),
+  'PUT /api/users/{user_name}/avatar': () => ({ path: { user_name: 'probe' }, ...png, status: 200 }),
+  'DELETE /api/users/{user_name}/avatar': () => ({ path: { user_name: 'probe' }, status: 200 }),
   'POST /api/users/{user_name}/checkPassword': () => ({
     path: { user_name: 'probe' },
     body: { password: 'another long password' },
@@ -789,4 +791,8 @@ export const WRITES_WITHOUT_SUCCESS: Record<string, number> = {
   'PUT /api/services/{name}': 404,
   'PATCH /api/services/{service_name}': 404,
   'DELETE /api/services/{name}': 404,
+  // No mail server is configured here (plugins/users/test/password-reset.test.ts runs a real one), and no reset
+  // link was mailed whose token could be used.
+  'POST /api/users/passwordResetRequest': 503,
+  'POST /api/users/passwordReset': 403,
 };
