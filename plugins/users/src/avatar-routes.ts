@@ -38,6 +38,14 @@ function sendImage(request: FastifyRequest, reply: FastifyReply, mime: string, b
 
 /** GET, PUT and DELETE /api/users/{user_name}/avatar. */
 export function avatarRoutes(users: UserService, avatars: AvatarStore) {
+  /** The caller and the user whose picture they may change: their own, or anyone's for an administrator. */
+  async function changeable(request: FastifyRequest, userName: string) {
+    const caller = requireUser(request);
+    // Refused before the lookup: who may not change it learns nothing about the name.
+    requireSelfOrAdmin(caller, userName);
+    return { caller, user: await users.require(userName) };
+  }
+
   return async (app: AddonApp) => {
     // Uploads are raw image bytes of whatever declared type (the bytes decide), so this context reads bodies
     // itself; the other user routes keep their JSON parser.
@@ -86,10 +94,7 @@ export function avatarRoutes(users: UserService, avatars: AvatarStore) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        // Refused before the lookup: who may not change it learns nothing about the name.
-        requireSelfOrAdmin(caller, request.params.user_name);
-        const user = await users.require(request.params.user_name);
+        const { caller, user } = await changeable(request, request.params.user_name);
         const { bytes, mime } = await readAvatar(request);
         await avatars.put(user.name, mime, bytes);
         await users.emit('user.updated', user.name, request.sender, caller.name, { fields: ['avatar'] });
@@ -107,9 +112,7 @@ export function avatarRoutes(users: UserService, avatars: AvatarStore) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        requireSelfOrAdmin(caller, request.params.user_name);
-        const user = await users.require(request.params.user_name);
+        const { caller, user } = await changeable(request, request.params.user_name);
         if (await avatars.remove(user.name)) {
           await users.emit('user.updated', user.name, request.sender, caller.name, { fields: ['avatar'] });
         }
