@@ -20,6 +20,9 @@ export interface ServerConfig {
   smtpUrl: string | null;
   /** Sender of the mail the server writes (MAIL_FROM). */
   mailFrom: string;
+  /** The address people reach the server at (PUBLIC_URL), such as https://pipewright.studio.example; links in mail
+   * may point only there. */
+  publicUrl: string | null;
 }
 
 
@@ -46,6 +49,16 @@ function smtpUrl(raw: string | undefined): string | null {
   return raw;
 }
 
+/** PUBLIC_URL as its origin (scheme, host and port): what links the server mails must start with. */
+function publicUrl(raw: string | undefined): string | null {
+  if (!raw) return null;
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (!url || !['http:', 'https:'].includes(url.protocol)) {
+    throw new Error(`PUBLIC_URL must be an http:// or https:// URL, such as https://pipewright.studio.example (got ${raw})`);
+  }
+  return url.origin;
+}
+
 /** Read the configuration; a malformed value stops start-up with a message naming the variable. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const logLevel = env.LOG_LEVEL || 'info';
@@ -62,5 +75,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     loginMessage: env.LOGIN_MESSAGE || null,
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || 'Pipewright <pipewright@localhost>',
+    publicUrl: publicUrl(env.PUBLIC_URL),
   };
 }

@@ -174,6 +174,7 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
         startedAt: new Date(),
         loginMessage: config.loginMessage,
         mail: config.smtpUrl ? { smtpUrl: config.smtpUrl, from: config.mailFrom } : null,
+        publicUrl: config.publicUrl,
       },
     };
     const dependsOn = (name: string) =>

@@ -133,6 +133,8 @@ export interface ServerIdentity {
   loginMessage: string | null;
   /** Where mail the server writes goes (password resets, ...); null when the operator configured no mail server. */
   mail: MailSettings | null;
+  /** The origin people reach the server at (PUBLIC_URL), for links the server hands out; null when not set. */
+  publicUrl: string | null;
 }
 
 /** The operator's outgoing mail server (SMTP_URL, MAIL_FROM). */

@@ -26,7 +26,15 @@ export default defineAddon({
     // Without a mail server (SMTP_URL) password reset answers that it is not available.
     const mailer = ctx.server.mail ? smtpMailer(ctx.server.mail) : null;
     if (mailer) ctx.onClose(() => mailer.close());
-    const resets = new PasswordResets(ctx.db, users, auth, ctx.use('oneTimeTokens'), mailer, ctx.log);
+    const resets = new PasswordResets(
+      ctx.db,
+      users,
+      auth,
+      ctx.use('oneTimeTokens'),
+      mailer,
+      ctx.server.publicUrl,
+      ctx.log,
+    );
     await ctx.app.register(userRoutes(users, ctx.db));
     await ctx.app.register(avatarRoutes(users, new AvatarStore(ctx.db)));
     await ctx.app.register(passwordResetRoutes(resets));

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import {
   Forbidden,
   ServiceUnavailable,
+  ValidationFailed,
   type AuthService,
   type Database,
   type LoginResponse,
@@ -26,6 +27,9 @@ const INVALID = 'The password reset link is invalid or has expired';
 const NO_MAIL =
   'Password reset by mail is not available: this server has no mail server configured (SMTP_URL). ' +
   'Ask an administrator to set your password.';
+const NO_PUBLIC_URL =
+  'Password reset by mail is not available: this server does not know its public address (PUBLIC_URL), which ' +
+  'reset links must point to. Ask an administrator to set your password.';
 
 const escapeHtml = (text: string) =>
   text.replace(
@@ -63,6 +67,8 @@ export class PasswordResets {
     private readonly auth: AuthService,
     private readonly tokens: OneTimeTokens,
     private readonly mailer: Mailer | null,
+    /** The server's public origin (PUBLIC_URL): links may point only there. */
+    private readonly publicUrl: string | null,
     private readonly log: FastifyBaseLogger,
   ) {}
 
@@ -73,6 +79,14 @@ export class PasswordResets {
   async request(email: string, url: URL): Promise<void> {
     // Checked before the address is looked up: the answer must be the same for every address.
     if (!this.mailer) throw new ServiceUnavailable(NO_MAIL, 'mail-not-configured');
+    if (!this.publicUrl) throw new ServiceUnavailable(NO_PUBLIC_URL, 'public-url-not-configured');
+    // The client names the page of the link, but not its site: a link to anyone else's site would hand them the
+    // token of whoever clicks it.
+    if (url.origin !== this.publicUrl) {
+      throw new ValidationFailed([
+        { loc: ['body', 'url'], msg: `must be an address of this server (${this.publicUrl})`, type: 'url_origin' },
+      ]);
+    }
     const rows = await this.db
       .selectFrom('users')
       .select('name')

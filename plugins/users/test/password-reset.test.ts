@@ -40,7 +40,11 @@ beforeAll(async () => {
   sink = await SmtpSink.start();
   core = await bootTestCore({
     addons: ['users'],
-    config: { smtpUrl: sink.url, mailFrom: 'Studio Pipeline <pipeline@studio.test>' },
+    config: {
+      smtpUrl: sink.url,
+      mailFrom: 'Studio Pipeline <pipeline@studio.test>',
+      publicUrl: 'https://pipewright.studio.test',
+    },
   });
   await person('dana', { email: 'dana@studio.test', fullName: 'Dana Scully' });
   await person('erin', { email: 'erin@studio.test' });
@@ -78,9 +82,9 @@ describe('asking for a reset link', () => {
   });
 
   it('keeps a query string the url already has', async () => {
-    expect((await ask('erin@studio.test', 'https://studio.test/app/?page=reset')).status).toBe(200);
+    expect((await ask('erin@studio.test', 'https://pipewright.studio.test/app/?page=reset')).status).toBe(200);
     const mail = await sink.next('erin@studio.test');
-    expect(mail.text).toMatch(/https:\/\/studio\.test\/app\/\?page=reset&token=[0-9a-f]{64}/);
+    expect(mail.text).toMatch(/https:\/\/pipewright\.studio\.test\/app\/\?page=reset&token=[0-9a-f]{64}/);
   });
 
   it('answers an unknown, inactive or service address exactly as a known one, and mails nothing there', async () => {
@@ -118,7 +122,7 @@ describe('asking for a reset link', () => {
     await sink.next('hank@studio.test');
     expect(sink.to('erin@studio.test')).toHaveLength(1);
 
-    const first = tokenOf(sink.to('erin@studio.test')[0].text, 'https://studio.test/app/?page=reset');
+    const first = tokenOf(sink.to('erin@studio.test')[0].text, 'https://pipewright.studio.test/app/?page=reset');
     await core.db
       .updateTable('one_time_tokens')
       .set({ created_at: new Date(Date.now() - 61_000) })
@@ -144,6 +148,23 @@ describe('asking for a reset link', () => {
     expect(bad.body.errors.map((e: any) => e.loc.join('.'))).toEqual(
       expect.arrayContaining(['body.email', 'body.url']),
     );
+    // A link to another site would give the token of whoever clicks it to that site: only this server's address.
+    await person('ivan', { email: 'ivan@studio.test' });
+    for (const elsewhere of ['https://evil.test/passwordReset', 'http://pipewright.studio.test/passwordReset']) {
+      const res = await ask('ivan@studio.test', elsewhere);
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toEqual([
+        {
+          loc: ['body', 'url'],
+          msg: 'must be an address of this server (https://pipewright.studio.test)',
+          type: 'url_origin',
+        },
+      ]);
+    }
+    expect(await core.db.selectFrom('one_time_tokens').where('user_name', '=', 'ivan').selectAll().execute()).toEqual(
+      [],
+    );
+    expect(sink.to('ivan@studio.test')).toEqual([]);
     const hostless = await ask('dana@studio.test', 'https://');
     expect(hostless.status).toBe(422);
     expect(hostless.body.errors).toEqual([
@@ -273,6 +294,26 @@ describe('a server without a mail server', () => {
       ).toBe(403);
     } finally {
       await bare.close();
+    }
+  });
+
+  it('refuses with 503 to mail links while the server does not know its public address', async () => {
+    const unsure = await bootTestCore({ addons: ['users'], config: { smtpUrl: sink.url, publicUrl: null } });
+    try {
+      const users = unsure.services.get('users') as UserDirectory;
+      await unsure.db
+        .transaction()
+        .execute((trx) =>
+          users.create(trx, { name: 'hana', password: PASSWORD, attrib: { email: 'hana@studio.test' } }),
+        );
+      const res = await unsure.request('POST', '/api/users/passwordResetRequest', {
+        body: { email: 'hana@studio.test', url: RESET_URL },
+      });
+      expect(res.status).toBe(503);
+      expect(res.body.detail).toContain('PUBLIC_URL');
+      expect(await unsure.db.selectFrom('one_time_tokens').selectAll().execute()).toEqual([]);
+    } finally {
+      await unsure.close();
     }
   });
 });
