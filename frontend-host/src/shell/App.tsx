@@ -5,15 +5,26 @@ import { sessionClient, setSessionExpiredListener, setToken, type ServerInfo, ty
 import { Layout } from './Layout';
 import { Login } from './Login';
 import { Onboarding } from './Onboarding';
+import { ChooseNewPassword, ForgotPassword, RESET_PATH } from './PasswordReset';
 
 type State =
   | { kind: 'loading' }
   | { kind: 'unreachable'; error: string }
   | { kind: 'onboarding'; info: ServerInfo }
   | { kind: 'login'; info: ServerInfo; message?: string }
+  | { kind: 'forgot' }
+  | { kind: 'reset'; token: string }
   | { kind: 'app'; info: ServerInfo; user: User };
 
-/** Decides which of the three faces the app shows: onboarding, login, or the shell with its screens. */
+/** The token of the password reset link this page was opened with, if it was. */
+function resetToken(): string | null {
+  return location.pathname === RESET_PATH ? new URLSearchParams(location.search).get('token') : null;
+}
+
+/**
+ * Decides which face the app shows: onboarding, login (or the way to a new password), or the shell with its
+ * screens.
+ */
 export function App() {
   const [state, setState] = useState<State>({ kind: 'loading' });
   // One client per session: a new login gets a new one, so screens never mix two sessions' answers.
@@ -39,15 +50,22 @@ export function App() {
       setClient(sessionClient());
       setState((current) => ({
         kind: 'login',
-        info: 'info' in current ? current.info : { motd: null, version: '', noAdminUser: false },
+        info:
+          'info' in current
+            ? current.info
+            : { motd: null, version: '', noAdminUser: false, passwordRecoveryAvailable: false },
         message: 'Your session has ended. Please log in again.',
       }));
     });
     // The first session only: later ones start where they begin (login, logout, expiry).
-    void start(client);
+    const token = resetToken();
+    if (token) setState({ kind: 'reset', token });
+    else void start(client);
   }, [start]);
 
   const begin = (message?: string) => {
+    // Off the reset link's address: the used token need not stay in the address bar or the history.
+    if (location.pathname === RESET_PATH) history.replaceState(null, '', '/');
     const session = sessionClient();
     setClient(session);
     void start(session, message);
@@ -79,7 +97,19 @@ export function App() {
     case 'onboarding':
       return <Onboarding client={client} onDone={loggedIn} />;
     case 'login':
-      return <Login client={client} info={state.info} message={state.message} onDone={loggedIn} />;
+      return (
+        <Login
+          client={client}
+          info={state.info}
+          message={state.message}
+          onDone={loggedIn}
+          onForgot={() => setState({ kind: 'forgot' })}
+        />
+      );
+    case 'forgot':
+      return <ForgotPassword client={client} onBack={() => begin()} />;
+    case 'reset':
+      return <ChooseNewPassword client={client} token={state.token} onDone={loggedIn} onBack={() => begin()} />;
     case 'app':
       return <Layout client={client} user={state.user} onLogout={logout} />;
   }

@@ -3,17 +3,22 @@ import type { PipewrightClient } from '@pipewright/sdk/client';
 import { ErrorBox, useAction } from '@pipewright/sdk/ui';
 import type { LoginAnswer, ServerInfo } from '../api';
 
-/** The login form, with the reason the user is here (logged out, session ended) when there is one. */
+/**
+ * The login form, with the reason the user is here (logged out, session ended) when there is one, and a way to a
+ * new password when the server can mail reset links.
+ */
 export function Login({
   client,
   info,
   message,
   onDone,
+  onForgot,
 }: {
   client: PipewrightClient;
   info: ServerInfo;
   message?: string;
   onDone(answer: LoginAnswer): void;
+  onForgot(): void;
 }) {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
@@ -58,6 +63,11 @@ export function Login({
         <button type="submit" className="primary" disabled={login.busy}>
           {login.busy ? 'Logging in…' : 'Log in'}
         </button>
+        {info.passwordRecoveryAvailable && (
+          <button type="button" className="pw-link" onClick={onForgot}>
+            Forgot your password?
+          </button>
+        )}
       </form>
     </div>
   );

@@ -28,7 +28,13 @@ export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: 
         },
       },
       async (request) => {
-        const base = { motd: ctx.server.loginMessage, version: ctx.server.apiVersion, noAdminUser: !(await users.hasAdmin()) };
+        const base = {
+          motd: ctx.server.loginMessage,
+          version: ctx.server.apiVersion,
+          noAdminUser: !(await users.hasAdmin()),
+          // The login page offers "forgot your password" only when a reset link can be mailed.
+          passwordRecoveryAvailable: Boolean(ctx.server.mail && ctx.server.publicUrl),
+        };
         if (!request.user) return base;
         const me = await users.get(request.user.name);
         const state = await ctx.db.selectFrom('onboarding_state').select('finished').executeTakeFirstOrThrow();

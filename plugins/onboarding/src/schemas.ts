@@ -9,6 +9,9 @@ export const Info = Type.Object({
   motd: Type.Union([Type.String(), Type.Null()], { description: 'The login page message' }),
   version: Type.String({ description: 'AYON API version the server speaks' }),
   noAdminUser: Type.Boolean({ description: 'True until the first administrator is created' }),
+  passwordRecoveryAvailable: Type.Boolean({
+    description: 'Whether a password reset link can be mailed (SMTP_URL and PUBLIC_URL are set)',
+  }),
   onboarding: Type.Optional(Type.Boolean({ description: 'True while an administrator should see the setup wizard' })),
   uptime: Type.Optional(Type.Number({ description: 'Seconds since the server process started' })),
   user: Type.Optional(JsonObject),

@@ -13,7 +13,12 @@ describe('a fresh server', () => {
   it('tells anonymous callers only the login message, the API version and that no administrator exists', async () => {
     const res = await core.request('GET', '/api/info');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ motd: 'Welcome to the studio', version: '1.11.3', noAdminUser: true });
+    expect(res.body).toEqual({
+      motd: 'Welcome to the studio',
+      version: '1.11.3',
+      noAdminUser: true,
+      passwordRecoveryAvailable: false,
+    });
   });
 
   it('validates the first administrator form with 422', async () => {
@@ -58,7 +63,12 @@ describe('an initialized server', () => {
 
   it('reports the administrator, uptime and the wizard to a logged-in admin', async () => {
     const anonymous = await core.request('GET', '/api/info');
-    expect(anonymous.body).toEqual({ motd: 'Welcome to the studio', version: '1.11.3', noAdminUser: false });
+    expect(anonymous.body).toEqual({
+      motd: 'Welcome to the studio',
+      version: '1.11.3',
+      noAdminUser: false,
+      passwordRecoveryAvailable: false,
+    });
     const info = await core.request('GET', '/api/info', { token });
     expect(info.body).toMatchObject({ noAdminUser: false, onboarding: true, user: { data: { isAdmin: true } } });
     expect(info.body.uptime).toBeGreaterThan(0);
@@ -77,5 +87,22 @@ describe('an initialized server', () => {
     const artist = (await core.request('POST', '/api/auth/login', { body: { name: 'artist', password: 'artist password' } })).body.token;
     expect((await core.request('POST', '/api/onboarding/restart', { token: artist })).status).toBe(403);
     expect((await core.request('GET', '/api/info', { token: artist })).body.onboarding).toBe(false);
+  });
+});
+
+describe('password recovery on the login page', () => {
+  it('is offered only when the server has a mail server and knows its public address', async () => {
+    const offered = async (config: object) => {
+      const server = await bootTestCore({ addons: ['onboarding'], config });
+      try {
+        return (await server.request('GET', '/api/info')).body.passwordRecoveryAvailable;
+      } finally {
+        await server.close();
+      }
+    };
+    const mail = { smtpUrl: 'smtp://127.0.0.1:2525', mailFrom: 'Studio <pipeline@studio.test>' };
+    expect(await offered({ ...mail, publicUrl: 'https://pipewright.studio.test' })).toBe(true);
+    expect(await offered({ ...mail, publicUrl: null })).toBe(false);
+    expect(await offered({ smtpUrl: null, publicUrl: 'https://pipewright.studio.test' })).toBe(false);
   });
 });
