@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import { ErrorBox, useAction } from '@pipewright/sdk/ui';
+import { Field } from './Field';
 import type { LoginAnswer, ServerInfo } from '../api';
 
 /**
@@ -37,28 +38,24 @@ export function Login({
             {message}
           </p>
         )}
-        <label>
-          User name
-          <input
-            name="name"
-            autoComplete="username"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            required
-            autoFocus
-          />
-        </label>
-        <label>
-          Password
-          <input
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            required
-          />
-        </label>
+        <Field
+          label="User name"
+          name="name"
+          autoComplete="username"
+          value={name}
+          onChange={setName}
+          required
+          autoFocus
+        />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+          required
+        />
         <ErrorBox error={login.error} />
         <button type="submit" className="primary" disabled={login.busy}>
           {login.busy ? 'Logging in…' : 'Log in'}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import { ErrorBox, useAction } from '@pipewright/sdk/ui';
+import { Field } from './Field';
 
 /** First run: nobody can log in until this form creates the administrator, who is then logged in. */
 export function Onboarding({
@@ -24,28 +25,24 @@ export function Onboarding({
         <p className="muted">
           This server has no administrator yet. Create one to start; you will be logged in as this user.
         </p>
-        <label>
-          Administrator name
-          <input
-            name="adminName"
-            autoComplete="username"
-            value={adminName}
-            onChange={(e) => setAdminName(e.target.value)}
-            required
-          />
-        </label>
-        <label>
-          Password (at least 8 characters)
-          <input
-            name="adminPassword"
-            type="password"
-            autoComplete="new-password"
-            minLength={8}
-            value={adminPassword}
-            onChange={(e) => setAdminPassword(e.target.value)}
-            required
-          />
-        </label>
+        <Field
+          label="Administrator name"
+          name="adminName"
+          autoComplete="username"
+          value={adminName}
+          onChange={setAdminName}
+          required
+        />
+        <Field
+          label="Password (at least 8 characters)"
+          name="adminPassword"
+          type="password"
+          autoComplete="new-password"
+          minLength={8}
+          value={adminPassword}
+          onChange={setAdminPassword}
+          required
+        />
         <ErrorBox error={create.error} />
         <button type="submit" className="primary" disabled={create.busy}>
           {create.busy ? 'Creating…' : 'Create administrator'}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import { ErrorBox, useAction } from '@pipewright/sdk/ui';
+import { Field } from './Field';
 import type { LoginAnswer } from '../api';
 
 /** Where a mailed reset link leads: this app's own page, which the server only accepts on its public address. */
@@ -24,18 +25,16 @@ export function ForgotPassword({ client, onBack }: { client: PipewrightClient; o
       <form className="card auth-form" onSubmit={submit} aria-label="Reset password">
         <h1>Forgot your password?</h1>
         <p className="muted">Type the email address of your account: we mail you a link to choose a new password.</p>
-        <label>
-          Email
-          <input
-            name="email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            required
-            autoFocus
-          />
-        </label>
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={setEmail}
+          required
+          autoFocus
+        />
         <ErrorBox error={ask.error} />
         {ask.done && (
           <p className="notice" role="status">
@@ -90,29 +89,25 @@ export function ChooseNewPassword({
         <h1>Choose a new password</h1>
         {valid ? (
           <>
-            <label>
-              New password
-              <input
-                name="password"
-                type="password"
-                autoComplete="new-password"
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-                required
-                autoFocus
-              />
-            </label>
-            <label>
-              Repeat it
-              <input
-                name="repeated"
-                type="password"
-                autoComplete="new-password"
-                value={repeated}
-                onChange={(e) => setRepeated(e.target.value)}
-                required
-              />
-            </label>
+            <Field
+              label="New password"
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              value={password}
+              onChange={setPassword}
+              required
+              autoFocus
+            />
+            <Field
+              label="Repeat it"
+              name="repeated"
+              type="password"
+              autoComplete="new-password"
+              value={repeated}
+              onChange={setRepeated}
+              required
+            />
             <ErrorBox error={save.error} />
             <button type="submit" className="primary" disabled={save.busy}>
               {save.busy ? 'Saving…' : 'Save and log in'}
