@@ -225,6 +225,18 @@ async function main() {
     start = process.hrtime.bigint();
     await inject('GET', '/api/projects/bench/hierarchy', token);
     const hierarchySeconds = seconds(start);
+    // What users meet after most changes: the rows no longer new (on PGlite, once the server's housekeeping has
+    // vacuumed them, which it does within a minute of the import), a folder renamed, the tree built again.
+    start = process.hrtime.bigint();
+    const housekept = await server.housekeeping?.pass();
+    const housekeepingSeconds = seconds(start);
+    const renamed = await inject('PATCH', `/api/projects/bench/folders/${sample}`, token, {
+      name: 'renamed',
+    });
+    if (renamed.statusCode !== 204) throw new Error(renamed.body);
+    start = process.hrtime.bigint();
+    await inject('GET', '/api/projects/bench/hierarchy', token);
+    const rebuiltSeconds = seconds(start);
     start = process.hrtime.bigint();
     const list = await inject('GET', '/api/projects/bench/folders?attrib=true', token);
     const listSeconds = seconds(start);
@@ -233,6 +245,12 @@ async function main() {
       `${coldSeconds.toFixed(2)} s (${(hierarchy.body.length / 1e6).toFixed(1)} MB)`,
     );
     line('/hierarchy again, unchanged (kept until a change it shows)', `${hierarchySeconds.toFixed(2)} s`);
+    if (housekept)
+      line(
+        '  housekeeping: vacuum and analyze after the import',
+        `${housekeepingSeconds.toFixed(2)} s (${housekept.length} tables)`,
+      );
+    line('/hierarchy rebuilt after a folder rename (target <= 1 s)', `${rebuiltSeconds.toFixed(2)} s`);
     line(
       'flat folder list with attributes',
       `${listSeconds.toFixed(2)} s (${(list.body.length / 1e6).toFixed(1)} MB)`,

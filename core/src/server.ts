@@ -14,6 +14,7 @@ import {
 } from '@pipewright/sdk';
 import type { ServerConfig } from './config.js';
 import { openConfiguredDatabase, type OpenDatabase } from './storage/database.js';
+import { startHousekeeping, type Housekeeping } from './storage/housekeeping.js';
 import { ensureMigrationHistory, migrate } from './storage/migrations.js';
 import { coreMigrations } from './storage/core-migrations.js';
 import { createProjectStorage, migrateProjectSchemas } from './storage/project-storage.js';
@@ -49,6 +50,8 @@ export interface PipewrightServer {
   readonly addons: AddonInfo[];
   runtime: AddonRegistry;
   services: ServiceRegistry;
+  /** Vacuum and analyze of the embedded database (null on a PostgreSQL server, which does its own). */
+  housekeeping: Housekeeping | null;
   /** Stop accepting requests, then close addons, Redis and the database. */
   close(): Promise<void>;
 }
@@ -124,6 +127,8 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
   }).withTypeProvider<TypeBoxTypeProvider>();
   const database = options.database ?? (await openConfiguredDatabase(config));
   const { db } = database;
+  // A PostgreSQL server vacuums and analyzes on its own; the embedded one needs it done.
+  const housekeeping = database.kind === 'pglite' ? startHousekeeping(db, app.log) : null;
   const events = new CoreEventBus(db, app.log);
   const runtime = new AddonRegistry();
   try {
@@ -262,6 +267,7 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
     app.addHook('onClose', async () => {
       await runtime.closeAll();
       await events.close();
+      await housekeeping?.stop();
       await database.close();
     });
     await app.ready();
@@ -324,10 +330,12 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
       },
       runtime,
       services,
+      housekeeping,
       close: () => app.close(),
     };
   } catch (error) {
     await events.close().catch(() => undefined);
+    await housekeeping?.stop();
     await database.close().catch(() => undefined);
     throw error;
   }
