@@ -5,6 +5,7 @@
 // Run: npm run bench -w @pipewright/bench   (BENCH_FOLDERS=10000 for a quick pass; DATABASE_URL for PostgreSQL)
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { createServer, readConfig } from '@pipewright/core';
@@ -218,31 +219,46 @@ async function main() {
     line('bare Fastify route with the same SELECT (baseline)', `${Math.round(bareRate)} req/s`);
     line('  ratio API : bare                   (target >= 0.6x)', `${(fullRate / bareRate).toFixed(2)}x`);
 
+    // The tree is fetched over HTTP, as a client gets it: inject hands the answer over as one JavaScript string, and
+    // for 20 MB that alone took 0.18-0.27 s here, where a client over HTTP had all of it in 0.05-0.08 s.
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = server.app.server.address() as AddressInfo;
+    const fetchHierarchy = async () => {
+      const response = await fetch(`http://127.0.0.1:${port}/api/projects/bench/hierarchy`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const bytes = await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(Buffer.from(bytes).toString());
+      return bytes.byteLength;
+    };
     start = process.hrtime.bigint();
-    const hierarchy = await inject('GET', '/api/projects/bench/hierarchy', token);
+    const hierarchyBytes = await fetchHierarchy();
     const coldSeconds = seconds(start);
     // The tree is kept until a change it shows: the next request is what users see in between.
     start = process.hrtime.bigint();
-    await inject('GET', '/api/projects/bench/hierarchy', token);
+    await fetchHierarchy();
     const hierarchySeconds = seconds(start);
     // What users meet after most changes: the rows no longer new (on PGlite, once the server's housekeeping has
     // vacuumed them, which it does within a minute of the import), a folder renamed, the tree built again.
     start = process.hrtime.bigint();
     const housekept = await server.housekeeping?.pass();
     const housekeepingSeconds = seconds(start);
-    const renamed = await inject('PATCH', `/api/projects/bench/folders/${sample}`, token, {
-      name: 'renamed',
-    });
-    if (renamed.statusCode !== 204) throw new Error(renamed.body);
-    start = process.hrtime.bigint();
-    await inject('GET', '/api/projects/bench/hierarchy', token);
-    const rebuiltSeconds = seconds(start);
+    // The median of three renames: one build is at the mercy of a garbage collection.
+    const rebuilds: number[] = [];
+    for (const name of ['renamed1', 'renamed2', 'renamed3']) {
+      const renamed = await inject('PATCH', `/api/projects/bench/folders/${sample}`, token, { name });
+      if (renamed.statusCode !== 204) throw new Error(renamed.body);
+      start = process.hrtime.bigint();
+      await fetchHierarchy();
+      rebuilds.push(seconds(start));
+    }
+    const rebuiltSeconds = rebuilds.sort((a, b) => a - b)[1];
     start = process.hrtime.bigint();
     const list = await inject('GET', '/api/projects/bench/folders?attrib=true', token);
     const listSeconds = seconds(start);
     line(
-      `/hierarchy of ${folderCount} folders, built cold (target <= 1 s)`,
-      `${coldSeconds.toFixed(2)} s (${(hierarchy.body.length / 1e6).toFixed(1)} MB)`,
+      `/hierarchy of ${folderCount} folders, first read after the import (<= 1 s)`,
+      `${coldSeconds.toFixed(2)} s (${(hierarchyBytes / 1e6).toFixed(1)} MB)`,
     );
     line('/hierarchy again, unchanged (kept until a change it shows)', `${hierarchySeconds.toFixed(2)} s`);
     if (housekept)
@@ -250,7 +266,10 @@ async function main() {
         '  housekeeping: vacuum and analyze after the import',
         `${housekeepingSeconds.toFixed(2)} s (${housekept.length} tables)`,
       );
-    line('/hierarchy rebuilt after a folder rename (target <= 1 s)', `${rebuiltSeconds.toFixed(2)} s`);
+    line(
+      '/hierarchy rebuilt after a folder rename (target <= 1 s)',
+      `${rebuiltSeconds.toFixed(2)} s (median of 3)`,
+    );
     line(
       'flat folder list with attributes',
       `${listSeconds.toFixed(2)} s (${(list.body.length / 1e6).toFixed(1)} MB)`,

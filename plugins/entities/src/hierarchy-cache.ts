@@ -31,8 +31,8 @@ export const changesTree = (topic: string): boolean =>
  * changes what the tree shows (from this process or, through Redis, from another) drops the project's entry; a
  * build that read the tree before such an event is not stored.
  */
-export class HierarchyCache {
-  private readonly entries = new Map<string, string>();
+export class HierarchyCache<Body> {
+  private readonly entries = new Map<string, Body>();
   private readonly generations = new Map<string, number>();
 
   constructor(events: EventBus) {
@@ -41,7 +41,7 @@ export class HierarchyCache {
     });
   }
 
-  async get(projectName: string, build: () => Promise<string>): Promise<string> {
+  async get(projectName: string, build: () => Promise<Body>): Promise<Body> {
     const key = projectName.toLowerCase();
     const cached = this.entries.get(key);
     if (cached !== undefined) {

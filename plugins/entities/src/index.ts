@@ -56,7 +56,7 @@ export default defineAddon({
       onDelete: (hook) => processor.onDelete(hook),
     });
     // This process forgets a tree on commit; other processes when the events reach them.
-    const hierarchyCache = new HierarchyCache(ctx.events);
+    const hierarchyCache = new HierarchyCache<Buffer>(ctx.events);
     processor.onCommit((project, events) => {
       if (events.some((event) => changesTree(event.topic))) hierarchyCache.forget(project);
     });

@@ -607,7 +607,7 @@ describe('folder list and hierarchy', () => {
   });
 
   it('keeps a project tree across changes it does not show, and drops it on each change it shows', async () => {
-    const cache = new HierarchyCache(core.events);
+    const cache = new HierarchyCache<string>(core.events);
     let builds = 0;
     const build = async () => `tree ${++builds}`;
     // Resolves once the bus has handed an event of this topic to its subscribers (the cache subscribed first).
