@@ -69,8 +69,10 @@ interface Batch {
   events: EventInput[];
   /** Folders created earlier in this batch: later operations find their parents here instead of re-reading them. */
   created: Map<string, Row>;
-  /** Rows waiting to be written together (all-or-nothing batches only), with the operation each came from. */
-  pending: { table: string; rows: Json[]; operations: number[] } | null;
+  /** Rows waiting to be written together (all-or-nothing batches only). */
+  pending: PendingRows | null;
+  /** Buffered batches: the index of the operation creating each id the operations give. */
+  createdBy?: Map<string, number>;
   /** The buffered rows the database is writing now, if any. */
   writing: Promise<void> | null;
   buffered: boolean;
@@ -82,6 +84,19 @@ interface Batch {
   attributes?: AttributeAccess | null;
 }
 
+/**
+ * Buffered rows per table, each with the operation that made it. Kept apart so that a client creating each folder
+ * followed by its tasks (as most do) still gets one multi-row INSERT per table, not one per operation.
+ */
+interface PendingRows {
+  tables: Map<string, { rows: Json[]; operations: number[] }>;
+  size: number;
+}
+
+// The order tables are written in: each after the tables its rows reference (a task its folder, a version its
+// product and task). A folder may reference a folder: rows of one INSERT are checked when it ends.
+const TABLE_ORDER = Object.values(SPECS).map((spec) => spec.table);
+
 /** A buffered row the database refused, pinned to the operation that made it. */
 class FlushFailure extends Error {
   constructor(
@@ -92,7 +107,8 @@ class FlushFailure extends Error {
   }
 }
 
-// Rows per multi-row INSERT: large enough to amortise the round trip, small enough for PostgreSQL's parameter limit.
+// Rows buffered before they are written: large enough to amortise the round trips, small enough to keep a failed
+// batch's replay short.
 const FLUSH_ROWS = 500;
 
 // The event topic suffix of each changed field (entity.folder.renamed, entity.task.status_changed, ...).
@@ -636,6 +652,10 @@ export class EntityProcessor {
       values.inherited = inherited;
     } else {
       parentId = data[spec.parent!.field] as string;
+      // Buffered rows are written table by table, so the database would take a parent this batch creates only in
+      // a later operation; operations apply in order, and then the parent does not exist yet.
+      if ((batch.createdBy?.get(parentId) ?? -1) > batch.current)
+        throw entityNotFound(spec.parent!.type, parentId, batch.project.name);
       const kind = CREATE_KIND[spec.type];
       // A caller free to write anywhere needs nothing of the parent: its foreign key refuses a missing one (404).
       if (await this.scope(batch, kind)) {
@@ -830,9 +850,10 @@ export class EntityProcessor {
     batch: Batch,
     operations: Operation[],
   ): Promise<void> {
-    const creating = new Set(
-      operations.filter((o) => o.type === 'create' && o.entityId).map((o) => o.entityId as string),
-    );
+    const creating = new Map<string, number>();
+    for (const [index, o] of operations.entries())
+      if (o.type === 'create' && o.entityId) creating.set(o.entityId, index);
+    batch.createdBy = creating;
     // Only new folders, and entities the caller may create in some folders only, read their parents (see create).
     const readsParent = new Map<EntityType, boolean>([['folder', true]]);
     for (const operation of operations) {
@@ -876,12 +897,12 @@ export class EntityProcessor {
       await this.insertRows(trx, batch, table, [values]);
       return;
     }
-    // Rows of another table may reference the buffered ones (a task its new folder): write those first.
-    if (batch.pending && batch.pending.table !== table) await this.flush(trx, batch, false);
-    batch.pending ??= { table, rows: [], operations: [] };
-    batch.pending.rows.push(values);
-    batch.pending.operations.push(batch.current);
-    if (batch.pending.rows.length >= FLUSH_ROWS) await this.flush(trx, batch, false);
+    batch.pending ??= { tables: new Map(), size: 0 };
+    let buffer = batch.pending.tables.get(table);
+    if (!buffer) batch.pending.tables.set(table, (buffer = { rows: [], operations: [] }));
+    buffer.rows.push(values);
+    buffer.operations.push(batch.current);
+    if (++batch.pending.size >= FLUSH_ROWS) await this.flush(trx, batch, false);
   }
 
   private insertRows(trx: DatabaseTransaction, batch: Batch, table: string, rows: Json[]) {
@@ -889,7 +910,7 @@ export class EntityProcessor {
   }
 
   /**
-   * Write the buffered rows with one INSERT. Without wait, the batch goes on preparing rows while the database
+   * Write the buffered rows with one INSERT per table. Without wait, the batch goes on preparing rows while the database
    * writes these (at most one write in flight: settle() before anything else reads or writes in the transaction).
    */
   private async flush(trx: DatabaseTransaction, batch: Batch, wait = true): Promise<void> {
@@ -911,26 +932,29 @@ export class EntityProcessor {
   }
 
   /**
-   * One multi-row INSERT. If the database refuses it, replay the rows one by one inside savepoints to find the
-   * operation at fault, so its result carries the real reason.
+   * A multi-row INSERT per table. If the database refuses one, undo them all and replay the rows one by one in the
+   * order of their operations, to find the first operation at fault, so its result carries the real reason.
    */
-  private async write(trx: DatabaseTransaction, batch: Batch, pending: NonNullable<Batch['pending']>) {
+  private async write(trx: DatabaseTransaction, batch: Batch, pending: PendingRows) {
     await sql`SAVEPOINT bulk_insert`.execute(trx);
     try {
-      await this.insertRows(trx, batch, pending.table, pending.rows);
+      for (const table of TABLE_ORDER) {
+        const buffer = pending.tables.get(table);
+        if (buffer) await this.insertRows(trx, batch, table, buffer.rows);
+      }
       await sql`RELEASE SAVEPOINT bulk_insert`.execute(trx);
       return;
     } catch {
       await sql`ROLLBACK TO SAVEPOINT bulk_insert`.execute(trx);
     }
-    for (const [i, row] of pending.rows.entries()) {
+    const rows = [...pending.tables].flatMap(([table, buffer]) =>
+      buffer.rows.map((row, i) => ({ table, row, operation: buffer.operations[i] })),
+    );
+    for (const { table, row, operation } of rows.sort((a, b) => a.operation - b.operation)) {
       try {
-        await this.insertRows(trx, batch, pending.table, [row]);
+        await this.insertRows(trx, batch, table, [row]);
       } catch (error) {
-        throw new FlushFailure(
-          pending.operations[i],
-          translate(error, SPECS_BY_TABLE[pending.table], batch.project.name),
-        );
+        throw new FlushFailure(operation, translate(error, SPECS_BY_TABLE[table], batch.project.name));
       }
     }
   }

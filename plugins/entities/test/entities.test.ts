@@ -421,6 +421,47 @@ describe('operations', () => {
     expect(await get('versions', version)).toMatchObject({ taskId: task, path: '/sh200/render/v001' });
   });
 
+  it('takes folders each followed by their tasks and products, and pins a refusal to the first operation at fault', async () => {
+    const folders = Array.from({ length: 40 }, () => newId());
+    const created = await ops(
+      folders.flatMap((folderId, i) => [
+        { type: 'create', entityType: 'folder', entityId: folderId, data: { name: `mix${i}`, folderType: 'Shot' } },
+        { type: 'create', entityType: 'task', data: { name: 'comp', folderId } },
+        { type: 'create', entityType: 'product', data: { name: 'plate', productType: 'plate', folderId } },
+      ]),
+    );
+    expect(created.body.success).toBe(true);
+    const mixed = (await api('GET', `${P}/folders`)).body.folders.filter((f: any) => /^mix\d+$/.test(f.name));
+    expect(mixed.map((f: any) => f.taskNames)).toEqual(folders.map(() => ['comp']));
+
+    // Rows are written table by table (tasks before products), yet the product refused first in operation order
+    // is the one reported.
+    const folder = newId();
+    const refused = await ops([
+      { type: 'create', entityType: 'folder', entityId: folder, data: { name: 'mix_fail', folderType: 'Shot' } },
+      { type: 'create', entityType: 'product', data: { name: 'plate', productType: 'plate', folderId: folder } },
+      { type: 'create', entityType: 'product', data: { name: 'PLATE', productType: 'plate', folderId: folder } },
+      { type: 'create', entityType: 'task', data: { name: 'comp', folderId: folder } },
+      { type: 'create', entityType: 'task', data: { name: 'Comp', folderId: folder } },
+    ]);
+    expect(refused.body.success).toBe(false);
+    expect(refused.body.operations.map((o: any) => [o.entityType, o.status])).toEqual([
+      ['folder', 201],
+      ['product', 201],
+      ['product', 409],
+    ]);
+    expect((await api('GET', `${P}/folders/${folder}`)).status).toBe(404);
+
+    // Operations apply in order: a task cannot name a folder the batch creates only after it.
+    const later = newId();
+    const early = await ops([
+      { type: 'create', entityType: 'task', data: { name: 'comp', folderId: later } },
+      { type: 'create', entityType: 'folder', entityId: later, data: { name: 'mix_late', folderType: 'Shot' } },
+    ]);
+    expect(early.body.operations.map((o: any) => [o.success, o.status])).toEqual([[false, 404]]);
+    expect((await api('GET', `${P}/folders/${later}`)).status).toBe(404);
+  });
+
   it('commits each operation alone with canFail', async () => {
     const res = await ops(
       [
