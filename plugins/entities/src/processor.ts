@@ -851,8 +851,10 @@ export class EntityProcessor {
     operations: Operation[],
   ): Promise<void> {
     const creating = new Map<string, number>();
-    for (const [index, o] of operations.entries())
-      if (o.type === 'create' && o.entityId) creating.set(o.entityId, index);
+    for (const [index, o] of operations.entries()) {
+      const id = o.type === 'create' ? (o.entityId ?? o.data?.id) : undefined;
+      if (typeof id === 'string') creating.set(id, index);
+    }
     batch.createdBy = creating;
     // Only new folders, and entities the caller may create in some folders only, read their parents (see create).
     const readsParent = new Map<EntityType, boolean>([['folder', true]]);
@@ -910,8 +912,9 @@ export class EntityProcessor {
   }
 
   /**
-   * Write the buffered rows with one INSERT per table. Without wait, the batch goes on preparing rows while the database
-   * writes these (at most one write in flight: settle() before anything else reads or writes in the transaction).
+   * Write the buffered rows with one INSERT per table. Without wait, the batch goes on preparing rows while the
+   * database writes these (at most one write in flight: settle() before anything else reads or writes in the
+   * transaction).
    */
   private async flush(trx: DatabaseTransaction, batch: Batch, wait = true): Promise<void> {
     await this.settle(batch);
