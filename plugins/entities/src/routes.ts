@@ -389,7 +389,7 @@ export function folderTreeRoutes({
               ]
             : []),
         ]);
-        // Written as JSON already (FolderList's shape): Fastify sends a string as it is.
+        // Written as JSON bytes already (FolderList's shape): Fastify sends a Buffer as it is.
         const body: unknown = folderListBody(records, withAttrib, access.attributes);
         return reply.type('application/json; charset=utf-8').send(body as Static<typeof FolderList>);
       },
@@ -555,12 +555,14 @@ function hierarchyBody(project: ProjectRecord, records: string, filtered: boolea
 }
 
 /** The flat list answer from folderRecords; attributes narrowed to the caller's read list when there is one. */
-function folderListBody(records: string, withAttrib: boolean, visible: string[] | null): string {
+function folderListBody(records: string, withAttrib: boolean, visible: string[] | null): Buffer {
   const list = records ? records.split(RECORD).map((record) => record.split(FIELD)) : [];
   // Whether a folder has children: whether any listed folder names it as parent.
   const parents = new Set(list.map((fields) => fields[1]));
   const json = jsonOnce();
-  const folders = list.map((fields) => {
+  const out = new Utf8Writer(records.length * 2);
+  out.write(`{"detail":"${list.length} folders","folders":[`);
+  list.forEach((fields, index) => {
     const tasks = json(fields.pop()!, taskFields);
     const [id, parentId, path, labelJson, folderType, status, tagsJson, updatedAt, attribJson, ownJson] =
       fields;
@@ -574,13 +576,14 @@ function folderListBody(records: string, withAttrib: boolean, visible: string[] 
         ? `,"attrib":${JSON.stringify(shown.attrib)},"ownAttrib":${JSON.stringify(shown.ownAttrib)}`
         : `,"attrib":${attribJson},"ownAttrib":${ownJson}`;
     }
-    return (
-      `{"id":"${id}","path":${JSON.stringify(`/${path}`)},"parentId":${parentId ? `"${parentId}"` : 'null'},` +
-      `"parents":${JSON.stringify(names.slice(0, -1))},"name":${JSON.stringify(names[names.length - 1])},` +
-      `"label":${labelJson},"folderType":${JSON.stringify(folderType)},"hasChildren":${parents.has(id)},${tasks},` +
-      `"status":${JSON.stringify(status)},` +
-      `"tags":${tagsJson},"updatedAt":"${updatedAt}"${attrib}}`
+    out.write(
+      `${index ? ',' : ''}{"id":"${id}","path":${JSON.stringify(`/${path}`)},"parentId":${parentId ? `"${parentId}"` : 'null'},` +
+        `"parents":${JSON.stringify(names.slice(0, -1))},"name":${JSON.stringify(names[names.length - 1])},` +
+        `"label":${labelJson},"folderType":${JSON.stringify(folderType)},"hasChildren":${parents.has(id)},${tasks},` +
+        `"status":${JSON.stringify(status)},` +
+        `"tags":${tagsJson},"updatedAt":"${updatedAt}"${attrib}}`,
     );
   });
-  return `{"detail":"${folders.length} folders","folders":[${folders.join(',')}]}`;
+  out.write(']}');
+  return out.result();
 }
