@@ -257,7 +257,7 @@ async function main() {
     const list = await inject('GET', '/api/projects/bench/folders?attrib=true', token);
     const listSeconds = seconds(start);
     line(
-      `/hierarchy of ${folderCount} folders, first read after the import (<= 1 s)`,
+      '/hierarchy, first read after the import (target <= 1 s)',
       `${coldSeconds.toFixed(2)} s (${(hierarchyBytes / 1e6).toFixed(1)} MB)`,
     );
     line('/hierarchy again, unchanged (kept until a change it shows)', `${hierarchySeconds.toFixed(2)} s`);
@@ -294,6 +294,46 @@ async function main() {
       .set({ updated_at: new Date() })
       .execute();
     line('  baseline: UPDATE of every folder row', `${seconds(start).toFixed(2)} s`);
+
+    // Clients mostly send each folder followed by its tasks: the same work in that order, a tenth of the size, in a
+    // project of its own, against the rate of the bulk create above.
+    const mixed = buildTree(Math.max(FOLDERS / 10, 1000));
+    const res = await inject('POST', '/api/projects', token, { name: 'mixbench', code: 'mixbench' });
+    if (res.statusCode !== 201) throw new Error(res.body);
+    const interleaved = mixed.folders.flatMap((f, i) => [
+      {
+        type: 'create',
+        entityType: 'folder',
+        entityId: f.id,
+        data: { name: f.name, folderType: f.folderType, parentId: f.parentId },
+      },
+      ...mixed.tasks.slice(2 * i, 2 * i + 2).map((t) => ({
+        type: 'create',
+        entityType: 'task',
+        entityId: t.id,
+        data: { name: t.name, folderId: t.folderId },
+      })),
+    ]);
+    const bodies: string[] = [];
+    for (let i = 0; i < interleaved.length; i += BATCH) {
+      const last = i + BATCH >= interleaved.length;
+      bodies.push(JSON.stringify({ operations: interleaved.slice(i, i + BATCH), waitForEvents: last }));
+    }
+    start = process.hrtime.bigint();
+    for (const body of bodies) {
+      const sent = await server.app.inject({
+        method: 'POST',
+        url: '/api/projects/mixbench/operations',
+        payload: body,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      });
+      if (!sent.body.endsWith('"success":true}')) throw new Error(sent.body.slice(0, 500));
+    }
+    const mixedRate = interleaved.length / seconds(start);
+    line(
+      'bulk create, each folder followed by its tasks',
+      `${Math.round(mixedRate)} entities/s (${(mixedRate / (created / opsSeconds)).toFixed(2)}x the rate above)`,
+    );
   } finally {
     await server.close();
     await database?.drop();
