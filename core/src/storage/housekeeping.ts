@@ -9,7 +9,10 @@ import type { Database } from '@pipewright/sdk';
 // As autovacuum_naptime: how often the tables are looked at.
 const INTERVAL_MS = 60_000;
 
-/** The tables past autovacuum's thresholds: dead rows, rows inserted since the last vacuum, rows changed since the last analyze. */
+/**
+ * The tables past autovacuum's thresholds: dead rows, rows inserted since the last vacuum (both call for a vacuum),
+ * rows changed since the last analyze.
+ */
 async function tablesDue(db: Database) {
   const { rows } = await sql<{ name: string; vacuum: boolean }>`
     SELECT name, vacuum FROM (
