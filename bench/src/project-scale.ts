@@ -234,45 +234,67 @@ async function main() {
       if (response.status !== 200) throw new Error(Buffer.from(bytes).toString());
       return bytes.byteLength;
     };
+    // A project change has the tree read from the database again: what a server started after the import, or one
+    // hearing of another server's change, pays. Resolves once this process has heard it.
+    const readAgain = async () => {
+      const heard = new Promise<void>((resolve) => {
+        const stop = server.events.subscribe('entity.project.changed', () => (stop(), resolve()));
+      });
+      const changed = await inject('PATCH', '/api/projects/bench', token, { data: { touched: Date.now() } });
+      if (changed.statusCode !== 204) throw new Error(changed.body);
+      await heard;
+    };
+    /** The median of three timed fetches, each after prepare: one fetch is at the mercy of a garbage collection. */
+    const medianFetch = async (prepare: (round: number) => Promise<void>) => {
+      const times: number[] = [];
+      for (let round = 0; round < 3; round++) {
+        await prepare(round);
+        const start = process.hrtime.bigint();
+        await fetchHierarchy();
+        times.push(seconds(start));
+      }
+      return times.sort((a, b) => a - b)[1];
+    };
+    // The server created the project and kept its tree up to date from every batch of the import.
     start = process.hrtime.bigint();
     const hierarchyBytes = await fetchHierarchy();
-    const coldSeconds = seconds(start);
-    // The tree is kept until a change it shows: the next request is what users see in between.
+    const firstSeconds = seconds(start);
+    // The answer is kept until a change it shows: the next request is what users see in between.
     start = process.hrtime.bigint();
     await fetchHierarchy();
     const hierarchySeconds = seconds(start);
-    // What users meet after most changes: the rows no longer new (on PGlite, once the server's housekeeping has
-    // vacuumed them, which it does within a minute of the import), a folder renamed, the tree built again.
+    const renamedSeconds = await medianFetch(async (round) => {
+      const renamed = await inject('PATCH', `/api/projects/bench/folders/${sample}`, token, {
+        name: `renamed${round}`,
+      });
+      if (renamed.statusCode !== 204) throw new Error(renamed.body);
+    });
+    // Read from the database while the import's rows are new: the first reader touches each for the first time.
+    await readAgain();
+    start = process.hrtime.bigint();
+    await fetchHierarchy();
+    const freshReadSeconds = seconds(start);
+    // On PGlite, the server's housekeeping vacuums them within a minute of the import.
     start = process.hrtime.bigint();
     const housekept = await server.housekeeping?.pass();
     const housekeepingSeconds = seconds(start);
-    // The median of three renames: one build is at the mercy of a garbage collection.
-    const rebuilds: number[] = [];
-    for (const name of ['renamed1', 'renamed2', 'renamed3']) {
-      const renamed = await inject('PATCH', `/api/projects/bench/folders/${sample}`, token, { name });
-      if (renamed.statusCode !== 204) throw new Error(renamed.body);
-      start = process.hrtime.bigint();
-      await fetchHierarchy();
-      rebuilds.push(seconds(start));
-    }
-    const rebuiltSeconds = rebuilds.sort((a, b) => a - b)[1];
+    const readSeconds = await medianFetch(readAgain);
     start = process.hrtime.bigint();
     const list = await inject('GET', '/api/projects/bench/folders?attrib=true', token);
     const listSeconds = seconds(start);
     line(
       '/hierarchy, first read after the import (target <= 1 s)',
-      `${coldSeconds.toFixed(2)} s (${(hierarchyBytes / 1e6).toFixed(1)} MB)`,
+      `${firstSeconds.toFixed(2)} s (${(hierarchyBytes / 1e6).toFixed(1)} MB)`,
     );
     line('/hierarchy again, unchanged (kept until a change it shows)', `${hierarchySeconds.toFixed(2)} s`);
+    line('/hierarchy after a folder rename (target <= 1 s)', `${renamedSeconds.toFixed(2)} s (median of 3)`);
+    line('/hierarchy read from the database, rows new (target <= 1 s)', `${freshReadSeconds.toFixed(2)} s`);
     if (housekept)
       line(
         '  housekeeping: vacuum and analyze after the import',
         `${housekeepingSeconds.toFixed(2)} s (${housekept.length} tables)`,
       );
-    line(
-      '/hierarchy rebuilt after a folder rename (target <= 1 s)',
-      `${rebuiltSeconds.toFixed(2)} s (median of 3)`,
-    );
+    line('/hierarchy read from the database (target <= 1 s)', `${readSeconds.toFixed(2)} s (median of 3)`);
     line(
       'flat folder list with attributes',
       `${listSeconds.toFixed(2)} s (${(list.body.length / 1e6).toFixed(1)} MB)`,

@@ -139,7 +139,7 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
         await connectRedisRelay(
           config.redisUrl,
           config.redisChannel,
-          (messages) => events.deliver(messages),
+          (messages) => events.deliver(messages, true),
           app.log,
         ),
       );

@@ -185,6 +185,22 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The Redis a test's server processes share: REDIS_URL when set (CI's second pass), else a private redis-server. */
+export async function testRedis(): Promise<{ url: string; stop(): void }> {
+  if (process.env.REDIS_URL) return { url: process.env.REDIS_URL, stop: () => undefined };
+  const port = await freePort();
+  const redis = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'pipe' },
+  );
+  await new Promise<void>((ready, fail) => {
+    redis.on('error', fail);
+    redis.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Ready to accept') && ready());
+  });
+  return { url: `redis://127.0.0.1:${port}`, stop: () => void redis.kill() };
+}
+
 /**
  * A server process as `npm start` runs it (core/src/main.ts), configured by env; resolves once it listens (the
  * env's LOG_LEVEL must let "Pipewright listening" through). Its later output is drained and dropped.

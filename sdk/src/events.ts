@@ -71,7 +71,11 @@ export interface EventChanges {
   retries?: number;
 }
 
-export type EventHandler = (message: EventMessage) => void | Promise<void>;
+/**
+ * A subscriber. remote: the event was emitted by another server process and came through Redis (derived state a
+ * process keeps up to date from its own writes still has to follow those).
+ */
+export type EventHandler = (message: EventMessage, remote: boolean) => void | Promise<void>;
 
 /** The core event bus: persists events and fans them out to this and every other server process. */
 export interface EventBus {

@@ -235,18 +235,18 @@ export class CoreEventBus implements EventBus {
   /**
    * Hand messages, in order, to every subscriber whose pattern matches, once the current task is done: one task
    * per subscriber, however many messages (a batch of operations hands over thousands). A failing subscriber or
-   * message never affects the others.
+   * message never affects the others. remote: the messages came from another process.
    */
-  deliver(messages: EventMessage[]): void {
+  deliver(messages: EventMessage[], remote = false): void {
     for (const { matches, handler } of this.subscriptions) {
       const heard = messages.filter((message) => matches(message.topic));
-      if (heard.length) queueMicrotask(() => heard.forEach((message) => this.hand(handler, message)));
+      if (heard.length) queueMicrotask(() => heard.forEach((message) => this.hand(handler, message, remote)));
     }
   }
 
-  private hand(handler: EventHandler, message: EventMessage): void {
+  private hand(handler: EventHandler, message: EventMessage, remote: boolean): void {
     try {
-      const result: unknown = handler(message);
+      const result: unknown = handler(message, remote);
       if (result instanceof Promise) result.catch((error) => this.subscriberFailed(error, message));
     } catch (error) {
       this.subscriberFailed(error, message);

@@ -1,36 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type PipewrightServer } from '@pipewright/core';
-import { freePort, type TestCore } from '@pipewright/core/testing';
+import { testRedis, type TestCore } from '@pipewright/core/testing';
 import { COMPLETE, FIXTURE_ADDONS, bootWithLogins, cracked, probe, probeChild, witness } from './fixtures.js';
 
 // Two server processes (here: two cores) on one database and one Redis: a bundle change made through one switches
 // addons in the other too, because the bundle.* event tells it to apply the production bundle again.
 // Uses REDIS_URL when set, otherwise starts a private redis-server from PATH.
 
-let redis: ChildProcess | null = null;
+let redis: Awaited<ReturnType<typeof testRedis>> | undefined;
 let first: TestCore;
 let second: PipewrightServer;
 let admin: string;
 
 beforeAll(async () => {
-  let redisUrl = process.env.REDIS_URL;
-  if (!redisUrl) {
-    const port = await freePort();
-    redis = spawn(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      {
-        stdio: 'pipe',
-      },
-    );
-    await new Promise<void>((ready, fail) => {
-      redis!.on('error', fail);
-      redis!.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Ready to accept') && ready());
-    });
-    redisUrl = `redis://127.0.0.1:${port}`;
-  }
-  ({ core: first, admin } = await bootWithLogins({ redisUrl }));
+  redis = await testRedis();
+  ({ core: first, admin } = await bootWithLogins({ redisUrl: redis.url }));
   second = await createServer({
     config: first.config,
     // The first core owns the database; the second must not close it.
@@ -49,7 +33,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await second?.close();
   await first?.close();
-  redis?.kill();
+  redis?.stop();
 });
 
 /** What the second process answers for the probe's route, once it has settled on the expected status. */

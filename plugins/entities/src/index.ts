@@ -2,7 +2,7 @@ import { NotFound, defineAddon } from '@pipewright/sdk';
 import { projectMigrations } from './migrations.js';
 import { BackgroundOperations } from './background.js';
 import { EntityProcessor } from './processor.js';
-import { HierarchyCache, changesTree } from './hierarchy-cache.js';
+import { HierarchyCache } from './hierarchy-cache.js';
 import { productTypes, projectSummaryRoutes } from './project-summary.js';
 import { resolveRoutes } from './resolve-routes.js';
 import { entityRoutes, folderTreeRoutes, readEntities } from './routes.js';
@@ -55,11 +55,9 @@ export default defineAddon({
       },
       onDelete: (hook) => processor.onDelete(hook),
     });
-    // This process forgets a tree on commit; other processes when the events reach them.
-    const hierarchyCache = new HierarchyCache<Buffer>(ctx.events);
-    processor.onCommit((project, events) => {
-      if (events.some((event) => changesTree(event.topic))) hierarchyCache.forget(project);
-    });
+    // Kept trees take this process's rows as they commit; other processes' changes as their events reach it.
+    const hierarchyCache = new HierarchyCache(ctx.events);
+    processor.onCommit((project, changes) => hierarchyCache.committed(project, changes));
     const background = new BackgroundOperations(processor, ctx.events, ctx.log);
     const deps = {
       db: ctx.db,

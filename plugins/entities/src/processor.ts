@@ -59,7 +59,14 @@ export interface OperationResult {
   detail: string | null;
 }
 
-/** Everything one batch needs while it runs; events wait here until the transaction commits. */
+/** A row a committed transaction wrote: before is null for a new row, after null for a deleted one. */
+export interface RowChange {
+  type: EntityType;
+  before: Row | null;
+  after: Row | null;
+}
+
+/** Everything one batch needs while it runs; events and changes wait here until the transaction commits. */
 interface Batch {
   caller: RequestUser;
   project: ProjectRecord;
@@ -67,6 +74,7 @@ interface Batch {
   sender: Sender;
   inheritable: string[];
   events: EventInput[];
+  changes: RowChange[];
   /** Folders created earlier in this batch: later operations find their parents here instead of re-reading them. */
   created: Map<string, Row>;
   /** Rows waiting to be written together (all-or-nothing batches only). */
@@ -215,7 +223,7 @@ type DeleteHook = (
 
 export class EntityProcessor {
   private readonly deleteHooks: DeleteHook[] = [];
-  private readonly commitListeners: ((projectName: string, events: readonly EventInput[]) => void)[] = [];
+  private readonly commitListeners: ((projectName: string, changes: readonly RowChange[]) => void)[] = [];
   /** Folder whitelists of normal users; writes outside them answer 403. */
   readonly access = new FolderAccess();
 
@@ -325,6 +333,7 @@ export class EntityProcessor {
       sender,
       inheritable: await this.attributes.inheritable('folder'),
       events: [],
+      changes: [],
       created: new Map(),
       pending: null,
       writing: null,
@@ -334,8 +343,11 @@ export class EntityProcessor {
     };
   }
 
-  /** Told at once when a transaction that changed entities of a project commits, before its events go out. */
-  onCommit(listener: (projectName: string, events: readonly EventInput[]) => void): void {
+  /**
+   * Told of the rows a transaction wrote in a project at once when it commits, before anything else runs (its events
+   * go out later).
+   */
+  onCommit(listener: (projectName: string, changes: readonly RowChange[]) => void): void {
     this.commitListeners.push(listener);
   }
 
@@ -428,8 +440,9 @@ export class EntityProcessor {
     waitForEvents: boolean,
   ): Promise<T> {
     const result = await this.db.transaction().execute(work);
+    if (batch.changes.length)
+      for (const listener of this.commitListeners) listener(batch.project.name, batch.changes);
     if (batch.events.length) {
-      for (const listener of this.commitListeners) listener(batch.project.name, batch.events);
       const emitted = this.bus.emitMany(batch.events);
       if (waitForEvents) await emitted;
       else emitted.catch((error) => this.log.error({ err: error }, 'events of an operation batch were lost'));
@@ -680,6 +693,7 @@ export class EntityProcessor {
       attrib: data.attrib ?? {},
       ...(spec.type !== 'folder' ? { [spec.columns[spec.parent!.field]]: parentId } : {}),
     });
+    batch.changes.push({ type: spec.type, before: null, after: values });
     batch.events.push(this.event(batch, spec.type, 'created', values, { entityId: id, parentId }));
     return id;
   }
@@ -770,21 +784,17 @@ export class EntityProcessor {
     const parentId = parentField
       ? ((data[parentField] as string | undefined) ?? current[spec.columns[parentField]])
       : null;
+    const after = { ...current, ...values };
+    batch.changes.push({ type: spec.type, before: current, after });
     const topics = new Set(changed.map((field) => CHANGE_TOPICS[field]).filter(Boolean));
     for (const topic of topics) {
       const fields = changed.filter((f) => CHANGE_TOPICS[f] === topic);
       const single = fields.length === 1 ? fields[0]! : null;
-      const event = this.event(
-        batch,
-        spec.type,
-        topic,
-        { ...current, ...values },
-        {
-          entityId: id,
-          parentId,
-          value: single ? data[single] : undefined,
-        },
-      );
+      const event = this.event(batch, spec.type, topic, after, {
+        entityId: id,
+        parentId,
+        value: single ? data[single] : undefined,
+      });
       // The stored payload keeps what it was, as AYON's does: the activity feed says "from ... to ...".
       if (single) {
         const column = single in spec.columns ? spec.columns[single] : single;
@@ -832,6 +842,7 @@ export class EntityProcessor {
       }
     }
     await sql`DELETE FROM ${this.table(batch, spec)} WHERE id = ${id}`.execute(trx);
+    batch.changes.push({ type: spec.type, before: current, after: null });
     const parentField = spec.parent?.field;
     batch.events.push(
       this.event(batch, spec.type, 'deleted', current, {

@@ -22,6 +22,7 @@ import { projectBase } from './inheritance.js';
 import { SPECS, camelizeKeys, entityNotFound, type EntityType } from './entity-types.js';
 import type { BackgroundOperations } from './background.js';
 import type { HierarchyCache } from './hierarchy-cache.js';
+import { FIELD, FolderTree, RECORD, TASK, type TreeFilter } from './folder-tree.js';
 import { Utf8Writer } from './utf8-writer.js';
 import type { EntityProcessor } from './processor.js';
 import { queryEntities } from './query.js';
@@ -73,7 +74,7 @@ export interface Deps {
   attributes: AttributeLibrary;
   processor: EntityProcessor;
   background: BackgroundOperations;
-  hierarchyCache: HierarchyCache<Buffer>;
+  hierarchyCache: HierarchyCache;
   schemaName: (project: string) => string;
 }
 
@@ -302,9 +303,6 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
 }
 
 // Separators of folderRecords: control characters no name, status or type contains (labels travel as JSON).
-const RECORD = '\x1e';
-const FIELD = '\x1f';
-const TASK = '\x1d';
 
 // Ids as 32 hex digits, as the API spells them (and cheaper than uuid's own text form).
 const hex = (column: string) => sql`encode(uuid_send(${sql.ref(column)}), 'hex')`;
@@ -413,26 +411,21 @@ export function folderTreeRoutes({
           .map((t) => t.trim())
           .filter(Boolean);
         const search = request.query.search?.toLowerCase() || undefined;
-        const typeMatch = types?.length ? sql`f.folder_type = ANY(${types}::text[])` : sql`true`;
-        const searchMatch = search
-          ? sql`(strpos(lower(f.name), ${search}) > 0 OR strpos(lower(coalesce(f.label, '')), ${search}) > 0)`
-          : sql`true`;
-        const build = async () => {
-          const records = await folderRecords(caller, project, readScope, [
-            hex('f.id'),
-            sql`f.path`,
-            sql`CASE WHEN ${typeMatch} AND ${searchMatch} THEN '1' ELSE '' END`,
-            sql`coalesce(to_json(f.label)::text, 'null')`,
-            sql`f.status`,
-            sql`f.folder_type`,
-          ]);
-          // As bytes (encoded once, not again for every request a kept tree answers: sending one of 100,000
-          // folders gets about three times faster).
-          return hierarchyBody(project, records, Boolean(types?.length || search));
-        };
-        // The whole tree, as everyone who sees all of it gets it, is kept until a folder or task changes.
-        const body =
-          !readScope && !types?.length && !search ? await cache.get(project.name, build) : await build();
+        const filter: TreeFilter | undefined = types?.length || search ? { types, search } : undefined;
+        const read = async () =>
+          FolderTree.fromRecords(
+            await folderRecords(caller, project, readScope, [
+              hex('f.id'),
+              sql`f.path`,
+              sql`coalesce(to_json(f.label)::text, 'null')`,
+              sql`f.status`,
+              sql`f.folder_type`,
+            ]),
+          );
+        // The tree as everyone who sees all of it gets it is kept, and so is its whole answer, as bytes (encoded
+        // once, not again for every request: sending one of 100,000 folders gets about three times faster).
+        const tree = readScope ? await read() : await cache.get(project.name, read);
+        const body = filter || readScope ? tree.write(project.name, filter) : tree.answer(project.name);
         return reply.type('application/json; charset=utf-8').send(body);
       },
     );
@@ -453,105 +446,6 @@ function jsonOnce(): (key: string, write: (key: string) => string) => string {
 function taskFields(names: string): string {
   const list = names ? names.split(TASK).sort() : [];
   return `"hasTasks":${list.length > 0},"taskNames":${JSON.stringify(list)}`;
-}
-
-/**
- * Each folder's parent as an index into paths, which are in tree order: -1 for a root, -2 for a folder whose parent
- * is not listed (out of the caller's sight, or inactive), which has nowhere to hang and is left out with its subtree.
- */
-function parentIndexes(paths: string[]): Int32Array {
-  const parents = new Int32Array(paths.length);
-  const open: number[] = []; // the previous folder and its ancestors, root first
-  for (let i = 0; i < paths.length; i++) {
-    const path = paths[i];
-    // Tree order lists each subtree whole: a folder that is not an ancestor of this one is done with.
-    while (open.length) {
-      const top = paths[open[open.length - 1]];
-      if (path.charCodeAt(top.length) === 47 /* / */ && path.startsWith(top)) break;
-      open.pop();
-    }
-    const parentEnd = path.lastIndexOf('/');
-    if (parentEnd < 0) parents[i] = -1;
-    else if (open.length && paths[open[open.length - 1]].length === parentEnd)
-      parents[i] = open[open.length - 1];
-    else {
-      parents[i] = -2;
-      continue;
-    }
-    open.push(i);
-  }
-  return parents;
-}
-
-/** The hierarchy answer from folderRecords: with a filter, only matching folders and their ancestors. */
-function hierarchyBody(project: ProjectRecord, records: string, filtered: boolean): Buffer {
-  const ids: string[] = [];
-  const paths: string[] = [];
-  const labels: string[] = []; // as JSON
-  const kinds: string[] = []; // status, folder type and task names as JSON members
-  const matching: number[] = [];
-  const json = jsonOnce();
-  // Read field by field: splitting each record into an array of fields was the largest single cost here.
-  for (let at = 0; at < records.length;) {
-    const idEnd = records.indexOf(FIELD, at);
-    const pathEnd = records.indexOf(FIELD, idEnd + 1);
-    const matchEnd = records.indexOf(FIELD, pathEnd + 1);
-    const labelEnd = records.indexOf(FIELD, matchEnd + 1);
-    let end = records.indexOf(RECORD, labelEnd + 1);
-    if (end < 0) end = records.length;
-    if (matchEnd > pathEnd + 1) matching.push(ids.length);
-    ids.push(records.slice(at, idEnd));
-    paths.push(records.slice(idEnd + 1, pathEnd));
-    labels.push(records.slice(matchEnd + 1, labelEnd));
-    kinds.push(
-      json(records.slice(labelEnd + 1, end), (key) => {
-        const [status, folderType, tasks] = key.split(FIELD);
-        return `${JSON.stringify({ status, folderType }).slice(1, -1)},${taskFields(tasks)}`;
-      }),
-    );
-    at = end + 1;
-  }
-  const parents = parentIndexes(paths);
-  let keep: Uint8Array | null = null;
-  if (filtered) {
-    keep = new Uint8Array(ids.length);
-    // A matching folder and its ancestors, climbing until one already kept (its ancestors are kept too).
-    for (const start of matching) for (let i = start; i >= 0 && !keep[i]; i = parents[i]) keep[i] = 1;
-  }
-  let count = 0;
-  for (let i = 0; i < ids.length; i++) if (parents[i] !== -2 && (!keep || keep[i])) count++;
-  // Each folder's JSON goes straight into the answer's bytes, its children's after it: building each level's list
-  // of children as a string of its own would copy the deepest folders' JSON once per level above them.
-  const out = new Utf8Writer(records.length * 2.5); // about what a three-level tree takes
-  out.write(
-    `{"detail":${JSON.stringify(`Hierarchy loaded with ${count} folders`)},"projectName":${JSON.stringify(project.name)},"hierarchy":[`,
-  );
-  const open: number[] = []; // the folders whose children are being written, root first
-  const below: string[] = ['[]']; // the parents of each open folder's children, as JSON
-  let first = true; // whether the innermost open list of children is still empty
-  for (let i = 0; i < ids.length; i++) {
-    const parent = parents[i];
-    if (parent === -2 || (keep && !keep[i])) continue;
-    while (open.length && open[open.length - 1] !== parent) {
-      open.pop();
-      below.pop();
-      out.write(']}');
-      first = false;
-    }
-    const path = paths[i];
-    const name = JSON.stringify(path.slice(path.lastIndexOf('/') + 1));
-    const above = below[below.length - 1];
-    // One string per folder: far fewer writes than one per piece.
-    out.write(
-      `${first ? '{' : ',{'}"id":"${ids[i]}","name":${name},"label":${labels[i]},${kinds[i]},"parents":${above},"children":[`,
-    );
-    open.push(i);
-    below.push(above === '[]' ? `[${name}]` : `${above.slice(0, -1)},${name}]`);
-    first = true;
-  }
-  for (let i = 0; i < open.length; i++) out.write(']}');
-  out.write(']}');
-  return out.result();
 }
 
 /** The flat list answer from folderRecords; attributes narrowed to the caller's read list when there is one. */

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
 import { newId, type UserDirectory } from '@pipewright/sdk';
+import { FolderTree } from '../src/folder-tree.js';
 import { HierarchyCache } from '../src/hierarchy-cache.js';
 
 // The users addon is the user source; the project is deployed from the built-in anatomy.
@@ -647,36 +648,102 @@ describe('folder list and hierarchy', () => {
     expect(await node('sh998')).toBeUndefined();
   });
 
-  it('keeps a project tree across changes it does not show, and drops it on each change it shows', async () => {
-    const cache = new HierarchyCache<string>(core.events);
-    let builds = 0;
-    const build = async () => `tree ${++builds}`;
-    // Resolves once the bus has handed an event of this topic to its subscribers (the cache subscribed first).
-    const delivered = (topic: string) =>
-      new Promise<void>((resolve) => {
-        const stop = core.events.subscribe(topic, () => {
-          stop();
-          resolve();
-        });
-      });
-    const folder = await create('folders', { name: 'kept_tree', folderType: 'Shot' });
-    const task = await create('tasks', { name: 'comp', folderId: folder });
-    const change = async (plural: string, id: string, body: unknown, topic: string) => {
-      const seen = delivered(topic);
-      expect((await api('PATCH', `${P}/${plural}/${id}`, body)).status).toBe(204);
-      await seen;
-      return cache.get('show', build);
+  it('keeps the tree up to date from the writes of this process, reading it again only after a project change', async () => {
+    const hierarchy = async () => (await api('GET', `${P}/hierarchy`)).text;
+    const node = async (name: string) => {
+      const walk = (nodes: any[]): any => nodes.map((n) => (n.name === name ? n : walk(n.children))).find(Boolean);
+      return walk(JSON.parse(await hierarchy()).hierarchy);
     };
-    expect(await cache.get('show', build)).toBe('tree 1');
-    const statuses = (await api('GET', '/api/projects/show')).body.statuses
-      .filter((s: any) => !s.scope || s.scope.includes('task'))
-      .map((s: any) => s.name);
-    expect(await change('folders', folder, { attrib: { fps: 30 } }, 'entity.folder.attrib_changed')).toBe('tree 1');
-    expect(await change('folders', folder, { tags: ['hero'] }, 'entity.folder.tags_changed')).toBe('tree 1');
-    expect(await change('tasks', task, { status: statuses[1] }, 'entity.task.status_changed')).toBe('tree 1');
-    expect(await change('tasks', task, { assignees: ['boss'] }, 'entity.task.assignees_changed')).toBe('tree 1');
-    expect(await change('folders', folder, { label: 'Kept' }, 'entity.folder.label_changed')).toBe('tree 2');
-    expect(await change('tasks', task, { name: 'comp2' }, 'entity.task.renamed')).toBe('tree 3');
-    expect(await change('folders', folder, { active: false }, 'entity.folder.active_changed')).toBe('tree 4');
+    const root = await create('folders', { name: 'live_root', folderType: 'Folder' });
+    await hierarchy();
+    // A change behind the server's back, without an event: only a read of the database would show it.
+    const sneak = (label: string | null) =>
+      sql`UPDATE project_show.folders SET label = ${label} WHERE id = ${root}`.execute(core.db);
+    await sneak('unseen');
+    // Each folder followed by its tasks, as clients send them.
+    const [a, b, c, anim] = [newId(), newId(), newId(), newId()];
+    const ops = [
+      { type: 'create', entityType: 'folder', entityId: a, data: { name: 'sh_b', folderType: 'Shot', parentId: root } },
+      { type: 'create', entityType: 'task', data: { name: 'comp', folderId: a } },
+      { type: 'create', entityType: 'folder', entityId: b, data: { name: 'sh_a', folderType: 'Shot', parentId: root } },
+      { type: 'create', entityType: 'task', entityId: anim, data: { name: 'anim', folderId: b } },
+      { type: 'create', entityType: 'task', data: { name: 'Layout', folderId: b } },
+      { type: 'create', entityType: 'folder', entityId: c, data: { name: 'deep', folderType: 'Shot', parentId: b, label: 'Deep' } },
+    ];
+    expect((await api('POST', `${P}/operations`, { operations: ops })).body.success).toBe(true);
+    const shape = (n: any): unknown => [n.name, n.taskNames.join('+'), ...n.children.map(shape)];
+    expect(shape(await node('live_root'))).toEqual(['live_root', '', ['sh_a', 'Layout+anim', ['deep', '']], ['sh_b', 'comp']]);
+    const patch = async (plural: string, id: string, body: unknown) =>
+      expect((await api('PATCH', `${P}/${plural}/${id}`, body)).status).toBe(204);
+    await patch('folders', a, { name: 'sh_0' });
+    await patch('folders', c, { parentId: a, label: 'Moved', folderType: 'Asset' });
+    expect(shape(await node('live_root'))).toEqual(['live_root', '', ['sh_0', 'comp', ['deep', '']], ['sh_a', 'Layout+anim']]);
+    expect(await node('deep')).toMatchObject({ label: 'Moved', folderType: 'Asset', parents: ['live_root', 'sh_0'] });
+    await patch('tasks', anim, { name: 'zanim', folderId: a });
+    expect(shape(await node('live_root'))).toEqual(['live_root', '', ['sh_0', 'comp+zanim', ['deep', '']], ['sh_a', 'Layout']]);
+    expect((await api('DELETE', `${P}/tasks/${anim}`)).status).toBe(204);
+    expect((await node('sh_0')).taskNames).toEqual(['comp']);
+    await patch('folders', a, { active: false });
+    expect(shape(await node('live_root'))).toEqual(['live_root', '', ['sh_a', 'Layout']]);
+    await patch('folders', a, { active: true });
+    expect(shape(await node('deep'))).toEqual(['deep', '']);
+    expect((await api('DELETE', `${P}/folders/${a}?force=true`)).status).toBe(204);
+    expect(shape(await node('live_root'))).toEqual(['live_root', '', ['sh_a', 'Layout']]);
+    expect(await node('deep')).toBeUndefined();
+    // Never read again: the change made behind the server's back is not there.
+    expect((await node('live_root')).label).toBeNull();
+    // A project change has the tree read again: the same tree, to the byte, but for what was changed unseen.
+    const kept = await hierarchy();
+    const seen = new Promise<void>((resolve) => {
+      const stop = core.events.subscribe('entity.project.changed', () => (stop(), resolve()));
+    });
+    expect((await api('PATCH', '/api/projects/show', { data: { touched: true } })).status).toBe(204);
+    await seen;
+    const read = await hierarchy();
+    expect(read).toContain('"name":"live_root","label":"unseen"');
+    expect(read.replace('"label":"unseen"', '"label":null')).toBe(kept);
   });
+
+  it('reads a tree again after a change it cannot place, a project event, or a change during the read', async () => {
+    const cache = new HierarchyCache(core.events);
+    let reads = 0;
+    const read = async () => (reads++, new FolderTree());
+    const names = async (project: string) =>
+      JSON.parse((await cache.get(project, read)).answer(project).toString()).hierarchy.map((n: any) => n.name);
+    const folder = { id: newId(), name: 'a', status: 'Ready', folder_type: 'Shot', parent_id: null };
+    // Resolves once the bus has handed the event to its subscribers (the cache subscribed first).
+    const emitted = async (topic: string, project: string) => {
+      const heard = new Promise<void>((resolve) => {
+        const stop = core.events.subscribe(topic, (m) => void (m.project === project && (stop(), resolve())));
+      });
+      await core.events.emit({ topic, project });
+      await heard;
+    };
+    expect(await names('demo')).toEqual([]);
+    cache.committed('demo', [{ type: 'folder', before: null, after: folder }]);
+    expect(await names('demo')).toEqual(['a']);
+    // Its own entity events came after the commit was applied: nothing to do.
+    await emitted('entity.folder.created', 'demo');
+    expect([await names('demo'), reads]).toEqual([['a'], 1]);
+    // A task the tree does not hold is renamed: it cannot tell what else it missed.
+    const ghost = { id: newId(), name: 'ghost', folder_id: folder.id };
+    cache.committed('demo', [{ type: 'task', before: ghost, after: { ...ghost, name: 'ghost2' } }]);
+    expect([await names('demo'), reads]).toEqual([[], 2]);
+    await emitted('entity.project.changed', 'demo');
+    await names('demo');
+    expect(reads).toBe(3);
+    // A read under way while a change commits is not kept.
+    let release = () => {};
+    const slow = cache.get('demo2', () => new Promise((resolve) => (release = () => resolve(new FolderTree()))));
+    cache.committed('demo2', [{ type: 'folder', before: null, after: folder }]);
+    release();
+    await slow;
+    await names('demo2');
+    expect(reads).toBe(4);
+    // A project created here starts empty, without a read; an import into it is applied as it commits.
+    await emitted('entity.project.created', 'fresh');
+    cache.committed('fresh', [{ type: 'folder', before: null, after: folder }]);
+    expect([await names('fresh'), reads]).toEqual([['a'], 4]);
+  });
+
 });

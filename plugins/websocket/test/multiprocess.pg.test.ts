@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import {
   freePort,
   startServerProcess,
   stopServerProcess,
+  testRedis,
 } from '@pipewright/core/testing';
 import { connect, type TestClient } from './client.js';
 
@@ -19,7 +20,7 @@ import { connect, type TestClient } from './client.js';
 const PASSWORD = 'a strong password';
 
 describe('live events across two server processes', () => {
-  let redis: ChildProcess | null = null;
+  let redis: Awaited<ReturnType<typeof testRedis>> | undefined;
   let dropDatabase = async () => {};
   const dataDirs: string[] = [];
   const servers: ChildProcess[] = [];
@@ -31,20 +32,7 @@ describe('live events across two server processes', () => {
       throw new Error(
         'multiprocess.pg.test.ts needs DATABASE_URL (a PostgreSQL server both processes share)',
       );
-    let redisUrl = process.env.REDIS_URL;
-    if (!redisUrl) {
-      const port = await freePort();
-      redis = spawn(
-        'redis-server',
-        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-        { stdio: 'pipe' },
-      );
-      await new Promise<void>((ready, fail) => {
-        redis!.on('error', fail);
-        redis!.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Ready to accept') && ready());
-      });
-      redisUrl = `redis://127.0.0.1:${port}`;
-    }
+    redis = await testRedis();
     const database = await createTestDatabase(process.env.DATABASE_URL);
     dropDatabase = database.drop;
     // A channel of its own, so parallel test runs on the same Redis do not hear each other.
@@ -63,7 +51,7 @@ describe('live events across two server processes', () => {
           HOST: '127.0.0.1',
           DATA_DIR: dataDir,
           DATABASE_URL: database.url,
-          REDIS_URL: redisUrl,
+          REDIS_URL: redis.url,
           REDIS_CHANNEL: channel,
           LOG_LEVEL: 'info',
         }),
@@ -76,7 +64,7 @@ describe('live events across two server processes', () => {
     for (const server of servers) await stopServerProcess(server);
     await dropDatabase();
     for (const dataDir of dataDirs) await rm(dataDir, { recursive: true, force: true });
-    redis?.kill();
+    redis?.stop();
   }, 30_000);
 
   it('forwards an event posted to process A to a websocket client of process B within 2 s, without payload', async () => {
