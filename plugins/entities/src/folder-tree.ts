@@ -6,20 +6,48 @@ export const RECORD = '\x1e';
 export const FIELD = '\x1f';
 export const TASK = '\x1d';
 
-/** A folder as /hierarchy shows it. */
-interface TreeFolder {
-  id: string;
-  name: string;
-  label: string | null;
+/**
+ * What folders share in the answer: status, type and task names, with their JSON members. A few looks serve
+ * thousands of folders, which keeps a large tree to one object per folder (fewer to build and to collect).
+ */
+interface Look {
   status: string;
   folderType: string;
-  active: boolean;
-  parent: TreeFolder | null;
-  children: TreeFolder[];
+  /** In order. */
+  taskNames: readonly string[];
+  json: string;
+}
+
+function look(status: string, folderType: string, taskNames: readonly string[]): Look {
+  const tasks = `"hasTasks":${taskNames.length > 0},"taskNames":${JSON.stringify(taskNames)}`;
+  return {
+    status,
+    folderType,
+    taskNames,
+    json: `${JSON.stringify({ status, folderType }).slice(1, -1)},${tasks}`,
+  };
+}
+
+/** A folder as /hierarchy shows it. */
+class TreeFolder {
+  /** Null until it has any. */
+  children: TreeFolder[] | null = null;
   /** Whether children are in name order: a folder added, renamed or moved in unsorts its new siblings. */
-  sorted: boolean;
-  /** The names of the folder's tasks, in order. */
-  taskNames: string[];
+  sorted = true;
+  active = true;
+
+  constructor(
+    readonly id: string,
+    public name: string,
+    public label: string | null,
+    public look: Look,
+    public parent: TreeFolder | null,
+  ) {}
+
+  adopt(child: TreeFolder): void {
+    (this.children ??= []).push(child);
+    child.parent = this;
+  }
 }
 
 /** What a filtered hierarchy keeps: folders of these types whose name or label holds this text (lower case). */
@@ -34,14 +62,12 @@ type Row = Record<string, any>;
 const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const byName = (a: TreeFolder, b: TreeFolder) => byteOrder(a.name, b.name);
 
-function newFolder(fields: Omit<TreeFolder, 'children' | 'sorted' | 'taskNames'>): TreeFolder {
-  return { ...fields, children: [], sorted: true, taskNames: [] };
-}
-
 function detach(folder: TreeFolder): void {
-  const siblings = folder.parent!.children;
+  const siblings = folder.parent!.children!;
   siblings.splice(siblings.indexOf(folder), 1);
 }
+
+const MAX_LOOKS = 10_000;
 
 // The folder fields the tree shows, as columns of a folder row.
 const SHOWN_COLUMNS = ['name', 'label', 'status', 'folder_type', 'parent_id', 'active'] as const;
@@ -52,18 +78,12 @@ const SHOWN_COLUMNS = ['name', 'label', 'status', 'folder_type', 'parent_id', 'a
  * folders or changing a status costs the next reader no query.
  */
 export class FolderTree {
-  private readonly top = newFolder({
-    id: '',
-    name: '',
-    label: null,
-    status: '',
-    folderType: '',
-    active: true,
-    parent: null,
-  });
+  private readonly top = new TreeFolder('', '', null, look('', '', []), null);
   private readonly folders = new Map<string, TreeFolder>();
   /** The whole tree's answer, once written; dropped by any change. */
   private whole: Buffer | null = null;
+  /** Looks given by changes: a folder or task created is mostly like the one before. */
+  private readonly looks = new Map<string, Look>();
 
   /**
    * From folderRecords' text: records of id, path, label as JSON, status, folder type and task names, in tree
@@ -71,49 +91,55 @@ export class FolderTree {
    */
   static fromRecords(records: string): FolderTree {
     const tree = new FolderTree();
-    const open: { folder: TreeFolder; path: string }[] = []; // the previous folder and its ancestors, root first
+    // The previous folder and its ancestors, root first, and their paths.
+    const open: TreeFolder[] = [];
+    const openPaths: string[] = [];
+    // Looks by their text in the records (status, type and the task names as listed).
+    const looks = new Map<string, Look>();
     // Read field by field: splitting each record into an array of fields costs far more.
     for (let at = 0; at < records.length;) {
       const idEnd = records.indexOf(FIELD, at);
       const pathEnd = records.indexOf(FIELD, idEnd + 1);
       const labelEnd = records.indexOf(FIELD, pathEnd + 1);
-      const statusEnd = records.indexOf(FIELD, labelEnd + 1);
-      const typeEnd = records.indexOf(FIELD, statusEnd + 1);
-      let end = records.indexOf(RECORD, typeEnd + 1);
+      let end = records.indexOf(RECORD, labelEnd + 1);
       if (end < 0) end = records.length;
-      const id = records.slice(at, idEnd);
       const path = records.slice(idEnd + 1, pathEnd);
-      const label = records.slice(pathEnd + 1, labelEnd);
-      const tasks = records.slice(typeEnd + 1, end);
-      const status = records.slice(labelEnd + 1, statusEnd);
-      const folderType = records.slice(statusEnd + 1, typeEnd);
-      at = end + 1;
       // Tree order lists each subtree whole: a folder that is not an ancestor of this one is done with.
       while (open.length) {
-        const above = open[open.length - 1].path;
+        const above = openPaths[openPaths.length - 1];
         if (path.charCodeAt(above.length) === 47 /* / */ && path.startsWith(above)) break;
         open.pop();
+        openPaths.pop();
       }
       const parentEnd = path.lastIndexOf('/');
       let parent = tree.top;
       if (parentEnd >= 0) {
-        const above = open[open.length - 1];
-        if (!above || above.path.length !== parentEnd) continue;
-        parent = above.folder;
+        if (!open.length || openPaths[openPaths.length - 1].length !== parentEnd) {
+          at = end + 1;
+          continue;
+        }
+        parent = open[open.length - 1];
       }
-      const folder = newFolder({
-        id,
-        name: path.slice(parentEnd + 1),
-        label: label === 'null' ? null : (JSON.parse(label) as string),
-        status,
-        folderType,
-        active: true,
-        parent,
-      });
-      if (tasks) folder.taskNames = tasks.split(TASK).sort(byteOrder);
-      parent.children.push(folder);
-      tree.folders.set(id, folder);
-      open.push({ folder, path });
+      const lookText = records.slice(labelEnd + 1, end);
+      let shared = looks.get(lookText);
+      if (!shared) {
+        const [status, folderType, tasks] = lookText.split(FIELD);
+        shared = look(status, folderType, tasks ? tasks.split(TASK).sort(byteOrder) : []);
+        looks.set(lookText, shared);
+      }
+      const label = records.slice(pathEnd + 1, labelEnd);
+      const folder = new TreeFolder(
+        records.slice(at, idEnd),
+        path.slice(parentEnd + 1),
+        label === 'null' ? null : (JSON.parse(label) as string),
+        shared,
+        null,
+      );
+      parent.adopt(folder);
+      tree.folders.set(folder.id, folder);
+      open.push(folder);
+      openPaths.push(path);
+      at = end + 1;
     }
     return tree;
   }
@@ -149,15 +175,14 @@ export class FolderTree {
     this.whole = null;
     folder.name = after.name;
     folder.label = after.label ?? null;
-    folder.status = after.status;
-    folder.folderType = after.folder_type;
     folder.active = after.active !== false;
+    if (after.status !== folder.look.status || after.folder_type !== folder.look.folderType)
+      folder.look = this.look(after.status, after.folder_type, folder.look.taskNames);
     if (changed.includes('parent_id')) {
       const parent = after.parent_id ? this.folders.get(after.parent_id) : this.top;
       if (!parent) return false;
       detach(folder);
-      folder.parent = parent;
-      parent.children.push(folder);
+      parent.adopt(folder);
     }
     if (changed.includes('name') || changed.includes('parent_id')) folder.parent!.sorted = false;
     return true;
@@ -170,17 +195,16 @@ export class FolderTree {
     // Below a folder the tree leaves out: out of sight with it (until that one is activated or moved).
     if (!parent) return true;
     this.whole = null;
-    const folder = newFolder({
-      id: row.id,
-      name: row.name,
-      label: row.label ?? null,
-      status: row.status,
-      folderType: row.folder_type,
-      active: row.active !== false,
-      parent,
-    });
+    const folder = new TreeFolder(
+      row.id,
+      row.name,
+      row.label ?? null,
+      this.look(row.status, row.folder_type, []),
+      null,
+    );
+    folder.active = row.active !== false;
     this.folders.set(folder.id, folder);
-    parent.children.push(folder);
+    parent.adopt(folder);
     parent.sorted = false;
     return true;
   }
@@ -191,29 +215,42 @@ export class FolderTree {
     const gone = [folder];
     for (const each of gone) {
       this.folders.delete(each.id);
-      gone.push(...each.children);
+      if (each.children) gone.push(...each.children);
     }
   }
 
   private applyTask(before: Row | null, after: Row | null): boolean {
     if (before && after && before.name === after.name && before.folder_id === after.folder_id) return true;
-    if (before) {
-      const names = this.folders.get(before.folder_id)?.taskNames;
-      if (names) {
-        const at = names.indexOf(before.name);
-        if (at < 0) return false;
-        names.splice(at, 1);
-        this.whole = null;
-      }
+    const from = before && this.folders.get(before.folder_id);
+    if (from) {
+      const names = [...from.look.taskNames];
+      const at = names.indexOf(before.name);
+      if (at < 0) return false;
+      names.splice(at, 1);
+      from.look = this.look(from.look.status, from.look.folderType, names);
+      this.whole = null;
     }
-    const names = after && this.folders.get(after.folder_id)?.taskNames;
-    if (names) {
+    const to = after && this.folders.get(after.folder_id);
+    if (to) {
+      const names = [...to.look.taskNames];
       let at = names.length;
       while (at > 0 && names[at - 1] > after.name) at--;
       names.splice(at, 0, after.name);
+      to.look = this.look(to.look.status, to.look.folderType, names);
       this.whole = null;
     }
     return true;
+  }
+
+  private look(status: string, folderType: string, taskNames: readonly string[]): Look {
+    const key = `${status}${FIELD}${folderType}${FIELD}${taskNames.join(TASK)}`;
+    let found = this.looks.get(key);
+    if (!found) {
+      // Combinations come and go over the life of a kept tree: start over rather than keep them all.
+      if (this.looks.size >= MAX_LOOKS) this.looks.clear();
+      this.looks.set(key, (found = look(status, folderType, taskNames)));
+    }
+    return found;
   }
 
   /** The whole tree's answer: written once, then kept until the tree changes. */
@@ -227,8 +264,7 @@ export class FolderTree {
    */
   write(projectName: string, filter?: TreeFilter): Buffer {
     const kept = filter ? this.matching(filter) : null;
-    let count = 0;
-    this.visit(this.top, kept, () => count++);
+    const count = this.count(this.top, kept);
     const out = new Utf8Writer(count * 200);
     out.write(
       `{"detail":${JSON.stringify(`Hierarchy loaded with ${count} folders`)},"projectName":${JSON.stringify(projectName)},"hierarchy":[`,
@@ -238,40 +274,42 @@ export class FolderTree {
     return out.result();
   }
 
-  /** The active folders below parent that are kept (all without a filter), in tree order. */
-  private visit(parent: TreeFolder, kept: Set<TreeFolder> | null, each: (folder: TreeFolder) => void): void {
+  /** The active folders below parent that are kept (all without a filter); puts their children in order. */
+  private count(parent: TreeFolder, kept: Set<TreeFolder> | null): number {
+    const children = parent.children;
+    if (!children) return 0;
     if (!parent.sorted) {
-      parent.children.sort(byName);
+      children.sort(byName);
       parent.sorted = true;
     }
-    for (const folder of parent.children) {
-      if (!folder.active || (kept && !kept.has(folder))) continue;
-      each(folder);
-      this.visit(folder, kept, each);
-    }
+    let count = 0;
+    for (const folder of children)
+      if (folder.active && (!kept || kept.has(folder))) count += 1 + this.count(folder, kept);
+    return count;
   }
 
   /** The folders a filter keeps: those it matches and their ancestors. */
   private matching({ types, search }: TreeFilter): Set<TreeFolder> {
     const kept = new Set<TreeFolder>();
-    this.visit(this.top, null, (folder) => {
-      if (types?.length && !types.includes(folder.folderType)) return;
-      if (
-        search &&
-        !folder.name.toLowerCase().includes(search) &&
-        !folder.label?.toLowerCase().includes(search)
-      )
-        return;
-      // Climbing until a folder already kept: its ancestors are kept too.
-      for (let each: TreeFolder | null = folder; each !== this.top && !kept.has(each!); each = each!.parent)
-        kept.add(each!);
-    });
+    const visit = (parent: TreeFolder) => {
+      for (const folder of parent.children ?? []) {
+        if (!folder.active) continue;
+        visit(folder);
+        if (types?.length && !types.includes(folder.look.folderType)) continue;
+        const label = folder.label?.toLowerCase();
+        if (search && !folder.name.toLowerCase().includes(search) && !label?.includes(search)) continue;
+        // Climbing until a folder already kept: its ancestors are kept too.
+        for (let each = folder; each !== this.top && !kept.has(each); each = each.parent!) kept.add(each);
+      }
+    };
+    visit(this.top);
     return kept;
   }
 
   /**
    * Each folder's JSON straight into the answer's bytes, its children's after it: building each level's list of
-   * children as a string of its own would copy the deepest folders' JSON once per level above them.
+   * children as a string of its own would copy the deepest folders' JSON once per level above them. Names need no
+   * escaping (EntityName allows letters, digits, _ . and - only).
    */
   private writeChildren(
     out: Utf8Writer,
@@ -280,23 +318,21 @@ export class FolderTree {
     kept: Set<TreeFolder> | null,
   ): void {
     let first = true;
-    for (const folder of parent.children) {
+    for (const folder of parent.children ?? []) {
       if (!folder.active || (kept && !kept.has(folder))) continue;
-      const name = JSON.stringify(folder.name);
-      const tasks = folder.taskNames;
+      const label = folder.label === null ? 'null' : JSON.stringify(folder.label);
       // One string per folder: far fewer writes than one per piece.
       out.write(
-        `${first ? '{' : ',{'}"id":"${folder.id}","name":${name},"label":${JSON.stringify(folder.label)},` +
-          `"status":${JSON.stringify(folder.status)},"folderType":${JSON.stringify(folder.folderType)},` +
-          `"hasTasks":${tasks.length > 0},"taskNames":${tasks.length ? JSON.stringify(tasks) : '[]'},` +
+        `${first ? '{' : ',{'}"id":"${folder.id}","name":"${folder.name}","label":${label},${folder.look.json},` +
           `"parents":${parents},"children":[`,
       );
-      this.writeChildren(
-        out,
-        folder,
-        parents === '[]' ? `[${name}]` : `${parents.slice(0, -1)},${name}]`,
-        kept,
-      );
+      if (folder.children)
+        this.writeChildren(
+          out,
+          folder,
+          parents === '[]' ? `["${folder.name}"]` : `${parents.slice(0, -1)},"${folder.name}"]`,
+          kept,
+        );
       out.write(']}');
       first = false;
     }
