@@ -97,7 +97,7 @@ interface Batch {
  * followed by its tasks (as most do) still gets one multi-row INSERT per table, not one per operation.
  */
 interface PendingRows {
-  tables: Map<string, { rows: Json[]; operations: number[] }>;
+  tables: Map<string, Json[]>;
   size: number;
 }
 
@@ -105,18 +105,11 @@ interface PendingRows {
 // product and task). A folder may reference a folder: rows of one INSERT are checked when it ends.
 const TABLE_ORDER = Object.values(SPECS).map((spec) => spec.table);
 
-/** A buffered row the database refused, pinned to the operation that made it. */
-class FlushFailure extends Error {
-  constructor(
-    readonly operation: number,
-    readonly reason: unknown,
-  ) {
-    super('buffered insert failed');
-  }
-}
+/** The database refused a write of buffered rows: which operation's row it was, only running them one by one tells. */
+class BufferedWriteRefused extends Error {}
 
-// Rows buffered before they are written: large enough to amortise the round trips, small enough to keep a failed
-// batch's replay short.
+// Rows buffered before they are written: enough to amortise the round trips; on a server the batch prepares the
+// next rows while the database writes these.
 const FLUSH_ROWS = 500;
 
 // The event topic suffix of each changed field (entity.folder.renamed, entity.task.status_changed, ...).
@@ -267,48 +260,62 @@ export class EntityProcessor {
         await progress();
       }
     } else {
-      const context = { ...(await batch()), buffered: operations.length > 1 };
-      const rollback = new Error('rollback');
-      // A buffered row that fails is reported on its own operation; later results (not really done) are dropped.
-      const fail = (error: unknown) => {
-        if (error instanceof FlushFailure) {
-          results.length = error.operation;
-          results.push(this.failed(project, operations[error.operation], error.reason));
-        } else {
-          results.push(this.failed(project, operations[context.current], error));
-        }
-        return rollback;
-      };
-      try {
-        await this.transact(
-          context,
-          async (trx) => {
-            if (context.buffered) await this.prefetchParents(trx, context, operations);
-            for (const [index, operation] of operations.entries()) {
-              context.current = index;
-              try {
-                results.push(this.succeeded(operation, await this.apply(trx, context, operation)));
-                await progress();
-              } catch (error) {
-                throw fail(error);
-              }
-            }
-            try {
-              await this.flush(trx, context);
-            } catch (error) {
-              throw fail(error);
-            }
-          },
-          wait,
-        );
-      } catch (error) {
-        if (error !== rollback) throw error;
+      // Rows are written a table at a time; if the database refuses such a write, the batch runs again writing each
+      // row as its operation applies, which names the operation at fault. A savepoint around every write would
+      // allow replaying just those rows, but PostgreSQL pays for each subtransaction (all the more past 64).
+      let settled = false;
+      if (operations.length > 1)
+        settled = await this.together(await batch(), true, operations, results, progress, wait);
+      if (!settled) {
+        results.length = 0;
+        await this.together(await batch(), false, operations, results, progress, wait);
       }
     }
     return {
       operations: results,
       success: results.length === operations.length && results.every((r) => r.success),
     };
+  }
+
+  /**
+   * All operations in one transaction; the first failure rolls it back and ends the results. False when a write of
+   * buffered rows was refused (the results are then incomplete).
+   */
+  private async together(
+    context: Batch,
+    buffered: boolean,
+    operations: Operation[],
+    results: OperationResult[],
+    progress: () => Promise<void>,
+    wait: boolean,
+  ): Promise<boolean> {
+    context.buffered = buffered;
+    const rollback = new Error('rollback');
+    try {
+      await this.transact(
+        context,
+        async (trx) => {
+          if (buffered) await this.prefetchParents(trx, context, operations);
+          for (const [index, operation] of operations.entries()) {
+            context.current = index;
+            try {
+              results.push(this.succeeded(operation, await this.apply(trx, context, operation)));
+              await progress();
+            } catch (error) {
+              if (error instanceof BufferedWriteRefused) throw error;
+              results.push(this.failed(context.project, operation, error));
+              throw rollback;
+            }
+          }
+          await this.flush(trx, context);
+        },
+        wait,
+      );
+    } catch (error) {
+      if (error instanceof BufferedWriteRefused) return false;
+      if (error !== rollback) throw error;
+    }
+    return true;
   }
 
   /** One operation, raising its error: the single-entity REST routes. */
@@ -911,10 +918,9 @@ export class EntityProcessor {
       return;
     }
     batch.pending ??= { tables: new Map(), size: 0 };
-    let buffer = batch.pending.tables.get(table);
-    if (!buffer) batch.pending.tables.set(table, (buffer = { rows: [], operations: [] }));
-    buffer.rows.push(values);
-    buffer.operations.push(batch.current);
+    let rows = batch.pending.tables.get(table);
+    if (!rows) batch.pending.tables.set(table, (rows = []));
+    rows.push(values);
     if (++batch.pending.size >= FLUSH_ROWS) await this.flush(trx, batch, false);
   }
 
@@ -938,38 +944,22 @@ export class EntityProcessor {
     written.catch(() => undefined); // reported when settled
   }
 
-  /** Wait for the rows in flight; a refusal surfaces here, pinned to its operation. */
+  /** Wait for the rows in flight; a refusal surfaces here. */
   private async settle(batch: Batch): Promise<void> {
     const writing = batch.writing;
     batch.writing = null;
     await writing;
   }
 
-  /**
-   * A multi-row INSERT per table. If the database refuses one, undo them all and replay the rows one by one in the
-   * order of their operations, to find the first operation at fault, so its result carries the real reason.
-   */
+  /** A multi-row INSERT per table, in the order their rows refer to each other. */
   private async write(trx: DatabaseTransaction, batch: Batch, pending: PendingRows) {
-    await sql`SAVEPOINT bulk_insert`.execute(trx);
     try {
       for (const table of TABLE_ORDER) {
-        const buffer = pending.tables.get(table);
-        if (buffer) await this.insertRows(trx, batch, table, buffer.rows);
+        const rows = pending.tables.get(table);
+        if (rows) await this.insertRows(trx, batch, table, rows);
       }
-      await sql`RELEASE SAVEPOINT bulk_insert`.execute(trx);
-      return;
     } catch {
-      await sql`ROLLBACK TO SAVEPOINT bulk_insert`.execute(trx);
-    }
-    const rows = [...pending.tables].flatMap(([table, buffer]) =>
-      buffer.rows.map((row, i) => ({ table, row, operation: buffer.operations[i] })),
-    );
-    for (const { table, row, operation } of rows.sort((a, b) => a.operation - b.operation)) {
-      try {
-        await this.insertRows(trx, batch, table, [row]);
-      } catch (error) {
-        throw new FlushFailure(operation, translate(error, SPECS_BY_TABLE[table], batch.project.name));
-      }
+      throw new BufferedWriteRefused();
     }
   }
 
