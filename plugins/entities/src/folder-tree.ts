@@ -67,6 +67,7 @@ function detach(folder: TreeFolder): void {
   siblings.splice(siblings.indexOf(folder), 1);
 }
 
+// The looks a tree keeps for the changes it takes in (see FolderTree.look).
 const MAX_LOOKS = 10_000;
 
 // The folder fields the tree shows, as columns of a folder row.
