@@ -1,7 +1,8 @@
 import type { RowChange } from './processor.js';
 import { Utf8Writer } from './utf8-writer.js';
 
-// Separators of the text records the folder queries answer (see folderRecords in routes.ts).
+// Separators of the records folderRecords (routes.ts) answers: control characters no name, status or type contains
+// (labels travel as JSON).
 export const RECORD = '\x1e';
 export const FIELD = '\x1f';
 export const TASK = '\x1d';

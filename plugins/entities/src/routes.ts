@@ -302,8 +302,6 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
   };
 }
 
-// Separators of folderRecords: control characters no name, status or type contains (labels travel as JSON).
-
 // Ids as 32 hex digits, as the API spells them (and cheaper than uuid's own text form).
 const hex = (column: string) => sql`encode(uuid_send(${sql.ref(column)}), 'hex')`;
 
