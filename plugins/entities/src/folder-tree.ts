@@ -147,8 +147,9 @@ export class FolderTree {
   }
 
   /**
-   * Take in the rows a transaction of this process committed. False when the tree cannot tell what they change
-   * (a folder it leaves out comes into sight, or it disagrees with what they say was there): read it again.
+   * Take in the rows a transaction of this process committed. False when the tree cannot tell what they change:
+   * they name a folder it does not hold (one it leaves out, below an inactive folder, or one whose creation has not
+   * reached it yet), or disagree with what it holds. Then it must be read again.
    */
   apply(changes: readonly RowChange[]): boolean {
     for (const change of changes) {
@@ -165,15 +166,16 @@ export class FolderTree {
 
   private applyFolder(before: Row | null, after: Row | null): boolean {
     if (!before) return this.add(after!);
+    const changed = after
+      ? SHOWN_COLUMNS.filter((column) => (before[column] ?? null) !== (after[column] ?? null))
+      : SHOWN_COLUMNS;
+    if (!changed.length) return true;
     const folder = this.folders.get(before.id);
+    if (!folder) return false;
     if (!after) {
-      if (folder) this.remove(folder);
+      this.remove(folder);
       return true;
     }
-    const changed = SHOWN_COLUMNS.filter((column) => (before[column] ?? null) !== (after[column] ?? null));
-    if (!changed.length) return true;
-    // A folder left out (inactive itself or below one) stays out unless it is activated or moved.
-    if (!folder) return !changed.includes('active') && !changed.includes('parent_id');
     this.whole = null;
     folder.name = after.name;
     folder.label = after.label ?? null;
@@ -194,8 +196,7 @@ export class FolderTree {
     // Already here: read from the database after its transaction committed. Cannot happen; read again if it does.
     if (this.folders.has(row.id)) return false;
     const parent = row.parent_id ? this.folders.get(row.parent_id) : this.top;
-    // Below a folder the tree leaves out: out of sight with it (until that one is activated or moved).
-    if (!parent) return true;
+    if (!parent) return false;
     this.whole = null;
     const folder = new TreeFolder(
       row.id,
@@ -224,6 +225,8 @@ export class FolderTree {
   private applyTask(before: Row | null, after: Row | null): boolean {
     if (before && after && before.name === after.name && before.folder_id === after.folder_id) return true;
     const from = before && this.folders.get(before.folder_id);
+    const to = after && this.folders.get(after.folder_id);
+    if ((before && !from) || (after && !to)) return false;
     if (from) {
       const names = [...from.look.taskNames];
       const at = names.indexOf(before.name);
@@ -232,7 +235,6 @@ export class FolderTree {
       from.look = this.look(from.look.status, from.look.folderType, names);
       this.whole = null;
     }
-    const to = after && this.folders.get(after.folder_id);
     if (to) {
       const names = [...to.look.taskNames];
       let at = names.length;

@@ -729,9 +729,13 @@ describe('folder list and hierarchy', () => {
     const ghost = { id: newId(), name: 'ghost', folder_id: folder.id };
     cache.committed('demo', [{ type: 'task', before: ghost, after: { ...ghost, name: 'ghost2' } }]);
     expect([await names('demo'), reads]).toEqual([[], 2]);
-    await emitted('entity.project.changed', 'demo');
+    // A folder below one it does not hold (inactive, or whose creation has not reached it yet).
+    cache.committed('demo', [{ type: 'folder', before: null, after: { ...folder, id: newId(), parent_id: newId() } }]);
     await names('demo');
     expect(reads).toBe(3);
+    await emitted('entity.project.changed', 'demo');
+    await names('demo');
+    expect(reads).toBe(4);
     // A read under way while a change commits is not kept.
     let release = () => {};
     const slow = cache.get('demo2', () => new Promise((resolve) => (release = () => resolve(new FolderTree()))));
@@ -739,11 +743,11 @@ describe('folder list and hierarchy', () => {
     release();
     await slow;
     await names('demo2');
-    expect(reads).toBe(4);
+    expect(reads).toBe(5);
     // A project created here starts empty, without a read; an import into it is applied as it commits.
     await emitted('entity.project.created', 'fresh');
     cache.committed('fresh', [{ type: 'folder', before: null, after: folder }]);
-    expect([await names('fresh'), reads]).toEqual([['a'], 4]);
+    expect([await names('fresh'), reads]).toEqual([['a'], 5]);
   });
 
 });
