@@ -303,6 +303,8 @@ export class EntityProcessor {
               await progress();
             } catch (error) {
               if (error instanceof BufferedWriteRefused) throw error;
+              // Rows of earlier operations still being written may be refused: that failure came first.
+              await this.settle(context);
               results.push(this.failed(context.project, operation, error));
               throw rollback;
             }

@@ -378,6 +378,20 @@ describe('operations', () => {
     expect(folders).not.toContain('sh100');
   });
 
+  it('reports a refused row written in the background before a later operation that fails on its own', async () => {
+    // More operations than are buffered before a write: the first write goes on while later operations apply.
+    const operations = Array.from({ length: 600 }, (_, i) => ({
+      type: 'create',
+      entityType: 'folder',
+      data: { name: i === 10 ? 'bg_5' : `bg_${i}`, folderType: 'Shot' },
+    }));
+    operations[550].data.name = 'not a valid name!';
+    const res = await ops(operations);
+    expect(res.body.success).toBe(false);
+    expect(res.body.operations).toHaveLength(11);
+    expect(res.body.operations[10]).toMatchObject({ success: false, status: 409, errorCode: 'unique-violation' });
+  });
+
   it('answers 404 naming the missing parent of a new entity, alone, in a batch or with canFail', async () => {
     const [missingFolder, missingVersion] = [newId(), newId()];
     const folderGone = `Folder ${missingFolder} not found in project show`;
