@@ -6,9 +6,10 @@ import type { RowChange } from './processor.js';
 // used projects beyond this are dropped.
 const MAX_PROJECTS = 8;
 
-// The changes a tree shows: folders' names, labels, statuses, types, places and activity, and task names. Attribute,
-// tag, data, thumbnail and assignee changes, and task statuses (most of a studio's day), keep it. Every project
-// change drops it: renaming a status or a folder type carries over to the folders.
+// The changes a tree shows, by the topics of their events (how another process's changes reach this one): folders'
+// names, labels, statuses, types, places and activity, and task names. Attribute, tag, data, thumbnail and assignee
+// changes, and task statuses (most of a studio's day), keep it. Every project change drops it: renaming a status or
+// a folder type carries over to the folders.
 const TREE_TOPICS = new Set([
   'entity.folder.created',
   'entity.folder.deleted',
@@ -25,8 +26,7 @@ const TREE_TOPICS = new Set([
 ]);
 
 /** Whether an event with this topic changes what a project's hierarchy shows. */
-export const changesTree = (topic: string): boolean =>
-  TREE_TOPICS.has(topic) || topic.startsWith('entity.project.');
+const changesTree = (topic: string): boolean => TREE_TOPICS.has(topic) || topic.startsWith('entity.project.');
 
 /**
  * The folder tree of each project, as a reader who sees all of it gets it. The rows this process commits are
