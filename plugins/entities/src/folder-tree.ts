@@ -19,13 +19,16 @@ interface Look {
   json: string;
 }
 
+/** hasTasks and taskNames as JSON members (the hierarchy's and the flat folder list's), names in order. */
+export const taskMembers = (taskNames: readonly string[]): string =>
+  `"hasTasks":${taskNames.length > 0},"taskNames":${JSON.stringify(taskNames)}`;
+
 function look(status: string, folderType: string, taskNames: readonly string[]): Look {
-  const tasks = `"hasTasks":${taskNames.length > 0},"taskNames":${JSON.stringify(taskNames)}`;
   return {
     status,
     folderType,
     taskNames,
-    json: `${JSON.stringify({ status, folderType }).slice(1, -1)},${tasks}`,
+    json: `${JSON.stringify({ status, folderType }).slice(1, -1)},${taskMembers(taskNames)}`,
   };
 }
 

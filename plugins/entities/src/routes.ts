@@ -22,7 +22,7 @@ import { projectBase } from './inheritance.js';
 import { SPECS, camelizeKeys, entityNotFound, type EntityType } from './entity-types.js';
 import type { BackgroundOperations } from './background.js';
 import type { HierarchyCache } from './hierarchy-cache.js';
-import { FIELD, FolderTree, RECORD, TASK, type TreeFilter } from './folder-tree.js';
+import { FIELD, FolderTree, RECORD, TASK, taskMembers, type TreeFilter } from './folder-tree.js';
 import { Utf8Writer } from './utf8-writer.js';
 import type { EntityProcessor } from './processor.js';
 import { queryEntities } from './query.js';
@@ -440,11 +440,8 @@ function jsonOnce(): (key: string, write: (key: string) => string) => string {
   };
 }
 
-/** hasTasks and taskNames as JSON members, from folderRecords' names: sorted byte by byte (names are ASCII). */
-function taskFields(names: string): string {
-  const list = names ? names.split(TASK).sort() : [];
-  return `"hasTasks":${list.length > 0},"taskNames":${JSON.stringify(list)}`;
-}
+/** hasTasks and taskNames from folderRecords' names: sorted byte by byte (names are ASCII). */
+const taskFields = (names: string): string => taskMembers(names ? names.split(TASK).sort() : []);
 
 /** The flat list answer from folderRecords; attributes narrowed to the caller's read list when there is one. */
 function folderListBody(records: string, withAttrib: boolean, visible: string[] | null): Buffer {
