@@ -40,7 +40,7 @@ export async function insertJsonRows(
   const result = await sql`
     INSERT INTO ${sql.table(table)} (${columns})
     SELECT ${columns}
-    FROM jsonb_populate_recordset(jsonb_populate_record(NULL::${rowType}, ${base}::jsonb), ${JSON.stringify(varying)}::jsonb)`.execute(
+    FROM jsonb_populate_recordset(jsonb_populate_record(NULL::${rowType}, ${base}::jsonb), ${jsonbBytes(varying)}::jsonb)`.execute(
     db,
   );
   return Number(result.numAffectedRows ?? 0);
@@ -60,3 +60,16 @@ function isEmpty(value: object): boolean {
 }
 
 const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+
+/**
+ * JSON in jsonb's binary form (a version byte, then the UTF-8 text). Both drivers pass bytes through untouched,
+ * where a string parameter is measured and encoded again in JavaScript: PGlite walks a long string twice, which
+ * cost a batch of operations about 5% of its time.
+ */
+function jsonbBytes(value: unknown): Buffer {
+  const text = JSON.stringify(value);
+  const bytes = Buffer.allocUnsafe(Buffer.byteLength(text) + 1);
+  bytes[0] = 1;
+  bytes.write(text, 1);
+  return bytes;
+}

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, types } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from '@pipewright/sdk';
@@ -12,6 +12,8 @@ const UUID = 2950;
 // results are identical on PGlite and on a PostgreSQL server.
 const parseInt8 = (value: string) => Number(value);
 const parseUuid = (value: string) => value.replaceAll('-', '');
+// Bytes given for a jsonb parameter are its binary form (see insertJsonRows) and go as they are, as with pg.
+const jsonb = types.serializers[types.JSONB];
 
 /** An open database with what the core needs to manage it. */
 export interface OpenDatabase {
@@ -23,12 +25,17 @@ export interface OpenDatabase {
 }
 
 /** The embedded database: PGlite persisted in a folder, or in memory when no folder is given. */
-export async function openPGlite(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<OpenDatabase> {
+export async function openPGlite(
+  options: { dataDir?: string; loadDataDir?: Blob } = {},
+): Promise<OpenDatabase> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const pglite = await PGlite.create({
     dataDir: options.dataDir,
     loadDataDir: options.loadDataDir,
     parsers: { [INT8]: parseInt8, [UUID]: parseUuid },
+    serializers: {
+      [types.JSONB]: (value: unknown) => (value instanceof Uint8Array ? value : jsonb(value)) as string,
+    },
   });
   const db = new Kysely<any>({ dialect: new PGliteDialect({ pglite }) });
   return {
@@ -67,7 +74,11 @@ export async function openPostgres(url: string, poolSize: number): Promise<OpenD
 }
 
 /** The database the configuration names: DATABASE_URL, else PGlite under DATA_DIR/pglite. */
-export function openConfiguredDatabase(config: { databaseUrl: string | null; dataDir: string; databasePoolSize: number }) {
+export function openConfiguredDatabase(config: {
+  databaseUrl: string | null;
+  dataDir: string;
+  databasePoolSize: number;
+}) {
   return config.databaseUrl
     ? openPostgres(config.databaseUrl, config.databasePoolSize)
     : openPGlite({ dataDir: join(config.dataDir, 'pglite') });

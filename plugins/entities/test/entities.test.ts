@@ -277,6 +277,49 @@ describe('operations', () => {
     ]);
   });
 
+  it('stores text beyond ASCII exactly as sent when a batch writes its rows and events together', async () => {
+    // Enough operations for one multi-row write of each: accents, CJK, emoji (a surrogate pair), quotes,
+    // backslashes and control characters, in labels, nested data and the events' payloads.
+    const text = (i: number) => `Séquence ${i} 镜头 🎬 "q" \\ \t\n`;
+    const ids = Array.from({ length: 600 }, () => newId());
+    const batch = async (operations: unknown[]) => {
+      const res = await api('POST', `${P}/operations`, { operations, waitForEvents: true });
+      expect(res.body.operations.find((o: any) => !o.success) ?? null).toBeNull();
+    };
+    await batch(
+      ids.map((id, i) => ({
+        type: 'create',
+        entityType: 'folder',
+        entityId: id,
+        data: { name: `text_${i}`, label: text(i), folderType: 'Shot', data: { note: { deep: text(i) } } },
+      })),
+    );
+    for (const i of [0, 299, 599]) {
+      expect(await get('folders', ids[i])).toMatchObject({
+        label: text(i),
+        data: { note: { deep: text(i) } },
+      });
+    }
+    await batch(
+      ids.map((id, i) => ({
+        type: 'update',
+        entityType: 'folder',
+        entityId: id,
+        data: { label: `${text(i)}²` },
+      })),
+    );
+    const events = await core.db
+      .selectFrom('events')
+      .select('payload')
+      .where('topic', '=', 'entity.folder.label_changed')
+      .where(sql<boolean>`summary->>'entityId' = ANY(${ids})`)
+      .orderBy('creation_order')
+      .execute();
+    expect(events.map((e) => e.payload)).toEqual(
+      ids.map((_, i) => ({ oldValue: text(i), newValue: `${text(i)}²` })),
+    );
+  });
+
   it('describes events by what people call the entity: its name, v003 or HERO, a workfile by its file name', async () => {
     const folder = await create('folders', { name: 'describe_probe', folderType: 'Shot' });
     const task = await create('tasks', { name: 'lighting', folderId: folder });
