@@ -15,6 +15,7 @@ export * from './validation.js';
 export * from './services.js';
 export * from './settings.js';
 export * from './uploads.js';
+export * from './utf8-writer.js';
 export * from './version.js';
 export { Type, type Static, type TSchema } from '@sinclair/typebox';
 export * from './access.js';

@@ -16,6 +16,7 @@ import {
   type EntityQuery,
   type RequestUser,
   type Static,
+  Utf8Writer,
 } from '@pipewright/sdk';
 import { hideAttributes, scopeCondition } from './access.js';
 import { projectBase } from './inheritance.js';
@@ -23,7 +24,6 @@ import { SPECS, camelizeKeys, entityNotFound, type EntityType } from './entity-t
 import type { BackgroundOperations } from './background.js';
 import type { HierarchyCache } from './hierarchy-cache.js';
 import { FIELD, FolderTree, RECORD, TASK, taskMembers, type TreeFilter } from './folder-tree.js';
-import { Utf8Writer } from './utf8-writer.js';
 import type { EntityProcessor } from './processor.js';
 import { queryEntities } from './query.js';
 import { loadEntity } from './store.js';

@@ -10,6 +10,7 @@ export class Utf8Writer {
     this.bytes = Buffer.allocUnsafe(Math.max(expectedBytes, 1024));
   }
 
+  /** Append text, growing the buffer when it might not fit. */
   write(text: string): void {
     // A UTF-16 unit takes at most 3 bytes; Buffer.write would cut a text that does not fit.
     if (this.length + text.length * 3 > this.bytes.length) {
