@@ -65,16 +65,10 @@ const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
 /**
  * Rows as one JSON array in jsonb's binary form (a version byte, then the UTF-8 text). Both drivers pass bytes
  * through untouched, where a string parameter is measured and encoded again in JavaScript (PGlite walks it twice).
- * The array is stringified a hundred rows at a time: V8 builds one long JSON.stringify result in pieces and joining
- * them on first use cost four times the stringify itself here.
  */
 function jsonbRows(rows: unknown[]): Buffer {
   const out = new Utf8Writer(rows.length * 200);
-  out.write('\u0001[');
-  for (let i = 0; i < rows.length; i += 100) {
-    const part = JSON.stringify(rows.slice(i, i + 100));
-    out.write(i ? `,${part.slice(1, -1)}` : part.slice(1, -1));
-  }
-  out.write(']');
+  out.write('\u0001');
+  out.writeJsonArray(rows);
   return out.result();
 }

@@ -203,11 +203,8 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
           body: OperationsRequest,
           response: { 200: OperationsResponse },
         },
-        // The processor builds every result with exactly the schema's fields; V8's own JSON.stringify writes a
-        // thousand of them several times faster, and with far less garbage, than a compiled serializer.
-        serializerCompiler: () => JSON.stringify,
       },
-      async (request) => {
+      async (request, reply) => {
         const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
         const result = await processor.run(caller, project, request.body.operations, {
@@ -223,7 +220,9 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
             failure.detail ?? 'Operation failed',
             failure.errorCode ?? 'error',
           );
-        return result;
+        // Written as JSON bytes already (OperationsResponse's shape): Fastify sends a Buffer as it is.
+        const body: unknown = operationsAnswer(result);
+        return reply.type('application/json; charset=utf-8').send(body as Static<typeof OperationsResponse>);
       },
     );
 
@@ -474,5 +473,18 @@ function folderListBody(records: string, withAttrib: boolean, visible: string[] 
     );
   });
   out.write(']}');
+  return out.result();
+}
+
+/**
+ * The answer to a batch of operations as JSON bytes. The processor builds every result with exactly the schema's
+ * fields; V8's JSON.stringify, a hundred results at a time, writes a thousand of them several times faster, and
+ * with far less garbage, than a compiled serializer.
+ */
+function operationsAnswer(answer: Static<typeof OperationsResponse>): Buffer {
+  const out = new Utf8Writer(answer.operations.length * 160);
+  out.write('{"operations":');
+  out.writeJsonArray(answer.operations);
+  out.write(`,"success":${answer.success}}`);
   return out.result();
 }
