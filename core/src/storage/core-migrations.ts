@@ -65,4 +65,12 @@ export const coreMigrations: Migration[] = [
       );
     },
   },
+  {
+    // Listings page newest first (ORDER BY creation_order DESC LIMIT n): without an index every page sorted the
+    // whole log; with 300,000 events (one large import) a page of 100 took 130 ms on PGlite, 6 ms with it.
+    name: '0004_events_creation_order',
+    async up(db) {
+      await sql`CREATE INDEX events_creation_order_idx ON events (creation_order)`.execute(db);
+    },
+  },
 ];
