@@ -15,6 +15,8 @@ export default defineAddon({
   migrations: { studio: studioMigrations },
   async setup(ctx) {
     const library = new AttributeService(ctx.db, ctx.events);
+    // Read before anyone writes: a first read inside a write's transaction would wait for it (see compiled()).
+    await library.reload();
     // Other server processes change definitions too; their events reach this one through Redis.
     ctx.onClose(ctx.events.subscribe('attribute.*', () => library.invalidate()));
     ctx.provide('attributes', library);

@@ -177,6 +177,8 @@ interface Compiled {
   definitions: AttributeDefinition[];
   byScope: Map<AttributeScope, Map<string, { data: AttributeData; pattern: RegExp | null }>>;
   loadedAt: number;
+  /** How many changes to the definitions this process knew of when it began reading them. */
+  changes: number;
 }
 
 // Writes elsewhere arrive as attribute.* events over Redis; the age limit is a safety net should one be missed.
@@ -200,46 +202,61 @@ const scopeArray = (scope: AttributeScope[]) => sql<string[]>`ARRAY[${sql.join(s
 
 /** The studio's attribute definitions, with validators compiled once and rebuilt when definitions change. */
 export class AttributeService implements AttributeLibrary {
-  private cache: Promise<Compiled> | null = null;
+  private current: Compiled | null = null;
+  private changes = 0;
+  private refreshing = false;
 
   constructor(
     private readonly db: Database,
     private readonly events: EventBus,
   ) {}
 
-  /** Forget the compiled definitions; the next use reads them again. */
+  /** Another process changed the definitions: read them again, beside whoever uses the ones kept. */
   invalidate(): void {
-    this.cache = null;
+    this.changes++;
+    this.refreshBeside();
   }
 
-  private compiled(): Promise<Compiled> {
-    if (this.cache) {
-      const cached = this.cache;
-      return cached.then((c) =>
-        Date.now() - c.loadedAt > MAX_AGE_MS && this.cache === cached ? this.reload() : c,
-      );
-    }
-    return this.reload();
+  /** Read the definitions now and wait for them: at start-up, and after a change made here. */
+  async reload(): Promise<void> {
+    this.changes++;
+    await this.load();
   }
 
-  private reload(): Promise<Compiled> {
-    const loading = this.read().then((definitions) => {
-      const byScope: Compiled['byScope'] = new Map();
-      for (const definition of definitions) {
-        const entry = { data: definition.data, pattern: safePattern(definition.data.regex) };
-        for (const scope of definition.scope) {
-          if (!byScope.has(scope)) byScope.set(scope, new Map());
-          byScope.get(scope)!.set(definition.name, entry);
-        }
+  // Writes use the definitions inside their transactions, and on PGlite (one connection) a read there would wait for
+  // that very transaction, for ever. So definitions once read are answered at once, even old ones, while newer ones
+  // are read beside; only a use before the first read (which setup does) waits.
+  private async compiled(): Promise<Compiled> {
+    const current = this.current;
+    if (!current) return this.load();
+    if (current.changes !== this.changes || Date.now() - current.loadedAt > MAX_AGE_MS) this.refreshBeside();
+    return current;
+  }
+
+  private refreshBeside(): void {
+    if (this.refreshing) return;
+    this.refreshing = true;
+    // A failed read is tried again at the next use.
+    this.load()
+      .catch(() => undefined)
+      .finally(() => (this.refreshing = false));
+  }
+
+  private async load(): Promise<Compiled> {
+    const changes = this.changes;
+    const definitions = await this.read();
+    const byScope: Compiled['byScope'] = new Map();
+    for (const definition of definitions) {
+      const entry = { data: definition.data, pattern: safePattern(definition.data.regex) };
+      for (const scope of definition.scope) {
+        if (!byScope.has(scope)) byScope.set(scope, new Map());
+        byScope.get(scope)!.set(definition.name, entry);
       }
-      return { definitions, byScope, loadedAt: Date.now() };
-    });
-    this.cache = loading;
-    // A failed read must not stick: the next caller tries again.
-    loading.catch(() => {
-      if (this.cache === loading) this.cache = null;
-    });
-    return loading;
+    }
+    const compiled = { definitions, byScope, loadedAt: Date.now(), changes };
+    // Reads may overlap (a reload beside a refresh): keep the one that began after the most changes.
+    if (!this.current || this.current.changes <= changes) this.current = compiled;
+    return compiled;
   }
 
   /** Definitions straight from the database, in position order. */
@@ -323,7 +340,7 @@ export class AttributeService implements AttributeLibrary {
       }
       return { saved: inputs.map((i) => i.name), deleted };
     });
-    this.invalidate();
+    await this.reload();
     return result;
   }
 
@@ -341,7 +358,7 @@ export class AttributeService implements AttributeLibrary {
         throw new Conflict(`Attribute ${name} is built in and cannot be deleted`, 'builtin-attribute');
       await trx.deleteFrom('attributes').where('name', '=', name).execute();
     });
-    this.invalidate();
+    await this.reload();
   }
 
   /**

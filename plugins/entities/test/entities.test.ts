@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
 import { newId, type UserDirectory } from '@pipewright/sdk';
 import { FolderTree } from '../src/folder-tree.js';
@@ -113,6 +113,23 @@ describe('folders', () => {
     expect((await api('GET', `${P}/folders/nope`)).status).toBe(422);
     expect((await api('GET', `${P}/folders/${newId()}`)).status).toBe(404);
     expect((await api('POST', `${P}/folders`, { name: 'x', parentId: newId() })).status).toBe(404);
+  });
+
+  it('still answer writes once the attribute definitions kept in memory are old (PGlite has one connection)', async () => {
+    // Definitions are read again after a minute. Project and folder writes use them inside their transactions, and
+    // on PGlite a read there waits for the one connection that very transaction holds: it must not wait at all.
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockImplementation(() => now + 10 * 60_000);
+    const within = <T,>(answer: Promise<T>) =>
+      Promise.race([answer, new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000))]);
+    try {
+      expect((await within(api('PATCH', '/api/projects/show', { data: { probe: 1 } })))?.status).toBe(204);
+      clock.mockImplementation(() => now + 20 * 60_000);
+      expect((await within(api('PATCH', `${P}/folders/${hero}`, { attrib: { fps: 30 } })))?.status).toBe(204);
+    } finally {
+      clock.mockRestore();
+    }
+    expect((await get('folders', hero)).attrib.fps).toBe(30);
   });
 
   it('cannot move under their own descendant', async () => {
