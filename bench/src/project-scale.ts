@@ -57,20 +57,21 @@ function buildTree(total: number) {
 const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
 const line = (label: string, value: string) => console.log(`${label.padEnd(58)} ${value}`);
 
-const BLOCKS = 10;
+const BLOCKS = 30;
 
 /**
  * Create the tree twice, both timed: through /operations into one project, a thousand operations per request,
- * and as raw multi-row INSERTs of the same rows into another. The two take turns block by block (a tenth of the
- * rows each), so both meet the same machine: on a shared virtual machine speed drifts by a third within minutes.
- * Answers the seconds each took.
+ * and as raw multi-row INSERTs of the same rows into another. The two take turns block by block (a thirtieth of
+ * the rows each), so both meet the same machine: on a shared virtual machine speed drifts by a third within
+ * minutes. Which side goes first alternates too: a side leaves the next one its dirty buffers to write out.
+ * Answers the seconds each took, and the ratio of each block.
  */
 async function bulkCreate(
   folders: ReturnType<typeof buildTree>['folders'],
   tasks: ReturnType<typeof buildTree>['tasks'],
   send: (body: string) => Promise<{ body: string }>,
   insertRaw: (table: 'folders' | 'tasks', rows: Record<string, unknown>[]) => Promise<unknown>,
-): Promise<{ operations: number; raw: number }> {
+): Promise<{ operations: number; raw: number; blocks: number[] }> {
   const entries = [
     ...folders.map((f) => ({
       table: 'folders' as const,
@@ -96,8 +97,8 @@ async function bulkCreate(
   const chunks: (typeof entries)[] = [];
   for (let i = 0; i < entries.length; i += BATCH) chunks.push(entries.slice(i, i + BATCH));
   const perBlock = Math.ceil(chunks.length / BLOCKS);
-  const times = { operations: 0, raw: 0 };
-  for (let first = 0; first < chunks.length; first += perBlock) {
+  const times = { operations: 0, raw: 0, blocks: [] as number[] };
+  for (let first = 0, turn = 0; first < chunks.length; first += perBlock, turn++) {
     const block = chunks.slice(first, first + perBlock);
     // Request bodies are written before the clock starts: a real client does that in its own process. Events
     // follow each answer (AYON's default); the last request of a block waits for them, and since the server
@@ -105,21 +106,28 @@ async function bulkCreate(
     const bodies = block.map((chunk, i) =>
       JSON.stringify({ operations: chunk.map((e) => e.operation), waitForEvents: i === block.length - 1 }),
     );
-    let start = process.hrtime.bigint();
-    for (const chunk of block) {
-      for (const table of ['folders', 'tasks'] as const) {
-        const rows = chunk.filter((e) => e.table === table).map((e) => e.row);
-        if (rows.length) await insertRaw(table, rows);
+    const raw = async () => {
+      const start = process.hrtime.bigint();
+      for (const chunk of block) {
+        for (const table of ['folders', 'tasks'] as const) {
+          const rows = chunk.filter((e) => e.table === table).map((e) => e.row);
+          if (rows.length) await insertRaw(table, rows);
+        }
       }
-    }
-    times.raw += seconds(start);
-    start = process.hrtime.bigint();
-    for (const [index, body] of bodies.entries()) {
-      const res = await send(body);
-      if (!res.body.startsWith('{"operations":') || !res.body.endsWith('"success":true}'))
-        throw new Error(`batch ${first + index} failed: ${res.body.slice(0, 500)}`);
-    }
-    times.operations += seconds(start);
+      times.raw += seconds(start);
+    };
+    const operations = async () => {
+      const start = process.hrtime.bigint();
+      for (const [index, body] of bodies.entries()) {
+        const res = await send(body);
+        if (!res.body.startsWith('{"operations":') || !res.body.endsWith('"success":true}'))
+          throw new Error(`batch ${first + index} failed: ${res.body.slice(0, 500)}`);
+      }
+      times.operations += seconds(start);
+    };
+    const before = { ...times };
+    for (const side of turn % 2 ? [operations, raw] : [raw, operations]) await side();
+    times.blocks.push((times.operations - before.operations) / (times.raw - before.raw));
   }
   return times;
 }
@@ -168,7 +176,11 @@ async function main() {
     );
 
     const raw = server.db.withSchema('project_rawbench');
-    const { operations: opsSeconds, raw: rawSeconds } = await bulkCreate(
+    const {
+      operations: opsSeconds,
+      raw: rawSeconds,
+      blocks,
+    } = await bulkCreate(
       tree.folders,
       tree.tasks,
       (body) => postOperations('bench', token, body),
@@ -192,6 +204,10 @@ async function main() {
     );
     line('raw multi-row INSERT of the same rows (baseline)', `${rawSeconds.toFixed(1)} s`);
     line('  ratio /operations : raw            (target <= 2x)', `${(opsSeconds / rawSeconds).toFixed(2)}x`);
+    // How far the blocks' own ratios spread shows how much the machine moved under the figure above.
+    const sorted = [...blocks].sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(2);
+    line('  blocks: lowest, quartiles, highest', `${at(0)} ${at(0.25)} ${at(0.5)} ${at(0.75)} ${at(1)}`);
 
     let start: bigint;
     // GET one folder: the full stack (auth, project access, SQL, serialisation) vs a bare route with the same SELECT.
