@@ -211,7 +211,7 @@ export class AttributeService implements AttributeLibrary {
     private readonly events: EventBus,
   ) {}
 
-  /** Another process changed the definitions: read them again, beside whoever uses the ones kept. */
+  /** Definitions changed (an attribute.* event, mostly another process's): read them again beside their users. */
   invalidate(): void {
     this.changes++;
     this.refreshBeside();
