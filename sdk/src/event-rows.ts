@@ -13,7 +13,8 @@ const iso = (value: unknown) => new Date(value as string).toISOString();
 function eventRowCore(row: EventRow) {
   return {
     id: row.id as string,
-    hash: row.hash as string,
+    // Events given no hash store none: their hash is their id.
+    hash: (row.hash ?? row.id) as string,
     topic: row.topic as string,
     project: row.project_name as string | null,
     user: row.user_name as string | null,
@@ -45,9 +46,10 @@ export function eventRowModel(row: EventRow) {
 /** The filterable keys of an event (wire names) for a table alias such as "e"; project and user are stored as *_name. */
 export function eventFilterFields(alias: string): FieldMap {
   const col = (name: string, kind: FieldKind) => ({ expr: sql.ref(`${alias}.${name}`), kind });
+  const id = sql.ref(`${alias}.id`);
   return {
     id: col('id', 'uuid'),
-    hash: col('hash', 'text'),
+    hash: { expr: sql`coalesce(${sql.ref(`${alias}.hash`)}, replace(${id}::text, '-', ''))`, kind: 'text' },
     topic: col('topic', 'text'),
     sender: col('sender', 'text'),
     senderType: col('sender_type', 'text'),

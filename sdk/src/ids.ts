@@ -27,3 +27,8 @@ export function newOrderedId(): string {
   // A version 4 id already has random bits and the variant in place: swap its first 13 hex digits.
   return Date.now().toString(16).padStart(12, '0') + '7' + newId().slice(13);
 }
+
+/** Whether a string has the form of an id (32 lowercase hex characters). */
+export function isId(value: string): boolean {
+  return /^[0-9a-f]{32}$/.test(value);
+}

@@ -73,4 +73,19 @@ export const coreMigrations: Migration[] = [
       await sql`CREATE INDEX events_creation_order_idx ON events (creation_order)`.execute(db);
     },
   },
+  {
+    // Most events (every entity change) have no hash of their own: their hash is their id, which the primary key
+    // indexes already. From here on such events store NULL, and the unique index holds only hashes given
+    // explicitly (readers answer the id when it is NULL; rows written before keep their stored copy). updated_at
+    // follows insertion order closely, so a BRIN index serves its range filters. On PGlite, a thousand entity
+    // events cost 19 ms with both B-trees, 13.5 ms without.
+    name: '0005_events_implicit_hash',
+    async up(db) {
+      await sql`ALTER TABLE events ALTER COLUMN hash DROP NOT NULL`.execute(db);
+      await sql`ALTER TABLE events DROP CONSTRAINT events_hash_key`.execute(db);
+      await sql`CREATE UNIQUE INDEX events_hash_key ON events (hash) WHERE hash IS NOT NULL`.execute(db);
+      await sql`DROP INDEX events_updated_at_idx`.execute(db);
+      await sql`CREATE INDEX events_updated_at_idx ON events USING brin (updated_at)`.execute(db);
+    },
+  },
 ];

@@ -195,7 +195,7 @@ async function attempt(
       status: 'pending',
       description: options.description ?? `${options.targetTopic} for event ${source.id}`,
     })
-    .onConflict((oc) => oc.column('hash').doNothing())
+    .onConflict((oc) => oc.column('hash').where('hash', 'is not', null).doNothing())
     .returningAll()
     .executeTakeFirst();
   if (created) return { job: asJob(created), changed: eventRowMessage(created) };

@@ -19,8 +19,9 @@ import {
   compileEventFilter,
   eventRowMessage,
   eventRowModel,
+  isId,
+  newOrderedId,
 } from '@pipewright/sdk';
-import { newOrderedId } from '@pipewright/sdk';
 import { enroll, shouldShed } from './enroll.js';
 import {
   DispatchEvent,
@@ -84,13 +85,18 @@ export function eventRoutes(ctx: Context) {
         // A duplicate hash makes the bus throw Conflict (409).
         if (!body.reuse || !body.hash) return ctx.events.emit(input);
         // reuse: one upsert statement, so concurrent dispatches of the same hash cannot both insert. The row keeps
-        // its id, which keeps events that depend on it linked.
+        // its id, which keeps events that depend on it linked. An event stored without a hash answers to its id:
+        // when that is the hash given, it takes it as its own first, so that the upsert finds it.
+        if (isId(body.hash))
+          await sql`UPDATE public.events SET hash = ${body.hash} WHERE id = ${body.hash} AND hash IS NULL`.execute(
+            ctx.db,
+          );
         const { rows } = await sql<EventRow>`
           INSERT INTO public.events AS e (id, hash, topic, sender, sender_type, project_name, user_name, depends_on, status, description, summary, payload)
           VALUES (${newOrderedId()}, ${body.hash}, ${input.topic}, ${input.sender ?? null}, ${input.senderType ?? null}, ${input.project ?? null},
                   ${input.user ?? null}, ${input.dependsOn ?? null}, ${input.status}, ${input.description}, ${JSON.stringify(input.summary)}::jsonb,
                   ${JSON.stringify(input.payload)}::jsonb)
-          ON CONFLICT (hash) DO UPDATE SET
+          ON CONFLICT (hash) WHERE hash IS NOT NULL DO UPDATE SET
             topic = excluded.topic, sender = excluded.sender, sender_type = excluded.sender_type,
             project_name = excluded.project_name, user_name = excluded.user_name, depends_on = excluded.depends_on,
             status = excluded.status, retries = 0, description = excluded.description, summary = excluded.summary,

@@ -28,10 +28,11 @@ describe('dispatching', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id: expect.stringMatching(/^[0-9a-f]{32}$/) });
     const stored = await row(res.body.id);
-    expect(stored).toMatchObject({ topic: 'test.dispatch', status: 'finished', user_name: 'boss', sender: 'tray-1', sender_type: 'tray', hash: res.body.id, retries: 0 });
+    // No hash given: none is stored (the id serves), and readers answer the id as the hash.
+    expect(stored).toMatchObject({ topic: 'test.dispatch', status: 'finished', user_name: 'boss', sender: 'tray-1', sender_type: 'tray', hash: null, retries: 0 });
     const got = await s.core.request('GET', `/api/events/${res.body.id}`, { token: s.tokens.boss });
     expect(got.status).toBe(200);
-    expect(got.body).toMatchObject({ id: res.body.id, topic: 'test.dispatch', payload: { secret: true }, summary: { a: 1 }, user: 'boss', status: 'finished' });
+    expect(got.body).toMatchObject({ id: res.body.id, hash: res.body.id, topic: 'test.dispatch', payload: { secret: true }, summary: { a: 1 }, user: 'boss', status: 'finished' });
   });
 
   it('creates a pending event when finished is false', async () => {
@@ -53,6 +54,22 @@ describe('dispatching', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id: reused.body.id, description: 'two', status: 'pending' });
     expect(heard.map((m) => m.description)).toEqual(['two']);
+  });
+
+  it("treats an event's id as its hash when it was given none", async () => {
+    const first = await dispatch(s.tokens.boss, { topic: 'test.unhashed', description: 'one' });
+    const again = await dispatch(s.tokens.boss, { topic: 'test.unhashed', hash: first.body.id });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ code: 409, detail: expect.stringContaining(first.body.id) });
+    // A hash of another form is free, and so is an id that no event has.
+    expect((await dispatch(s.tokens.boss, { topic: 'test.unhashed', hash: first.body.id.toUpperCase() })).status).toBe(200);
+    expect((await dispatch(s.tokens.boss, { topic: 'test.unhashed', hash: 'f'.repeat(32) })).status).toBe(200);
+    // reuse replaces the event in place, which from then on holds the hash as its own.
+    const reused = await dispatch(s.tokens.boss, { topic: 'test.unhashed', hash: first.body.id, reuse: true, description: 'two' });
+    expect(reused.body).toEqual({ id: first.body.id });
+    expect(await row(first.body.id)).toMatchObject({ hash: first.body.id, description: 'two' });
+    const count = await s.core.db.selectFrom('public.events').select((eb) => eb.fn.countAll<number>().as('n')).where('topic', '=', 'test.unhashed').executeTakeFirstOrThrow();
+    expect(count.n).toBe(3);
   });
 
   it('only broadcasts when store is false', async () => {
