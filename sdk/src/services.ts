@@ -82,8 +82,14 @@ export interface AuthService {
   setUserSource(source: UserSource): void;
   /** Open a session for a user, remembering the client that asked, and answer as a successful login does. */
   login(user: UserRecord, request: FastifyRequest): Promise<LoginResponse>;
-  /** End every session of a user (deactivated, deleted, password changed), optionally keeping one. */
-  closeSessions(userName: string, options?: { except?: string | null }): Promise<void>;
+  /**
+   * End every session of a user (deactivated, deleted, password changed), optionally keeping one. Inside a
+   * transaction, pass it: the embedded database has one connection, which the transaction holds until it ends.
+   */
+  closeSessions(
+    userName: string,
+    options?: { except?: string | null; trx?: DatabaseTransaction },
+  ): Promise<void>;
   /** Carry a user's sessions over to the user's new name. */
   renameSessions(oldName: string, newName: string, trx: DatabaseTransaction): Promise<void>;
   /** A user's record or API keys changed: identities the server remembers are looked up again. */

@@ -408,6 +408,29 @@ describe('POST /api/access', () => {
     ).toBe(204);
     expect(await groupsOf('fran')).toEqual({ show: ['freelancer'], other: ['artist', 'custom'] });
   });
+
+  it('gives groups to a deactivated user as well, and the server goes on answering', async () => {
+    // Deactivation ends sessions; it once did so through its own connection, inside this route's transaction, and on
+    // PGlite's one connection that waited for ever (the whole server with it).
+    const idle = await seed('idle', {});
+    await (core.services.get('users') as UserDirectory).update('idle', { active: false });
+    expect((await as(idle)('GET', '/api/users/me')).status).toBe(401);
+    const res = await as(boss)('POST', '/api/access', {
+      accessGroups: ['artist'],
+      projects: ['show'],
+      users: ['idle'],
+    });
+    expect(res.status).toBe(204);
+    expect(await groupsOf('idle')).toEqual({ show: ['artist'] });
+    expect((await as(boss)('GET', '/api/projects/show')).status).toBe(200);
+    const back = await as(boss)('POST', '/api/access', {
+      accessGroups: [],
+      projects: ['show'],
+      users: ['idle'],
+    });
+    expect(back.status).toBe(204);
+    expect(await groupsOf('idle')).toEqual({});
+  });
 });
 
 describe('PATCH /api/users/{user}/accessGroups', () => {

@@ -127,8 +127,8 @@ export class OneTimeTokenStore implements OneTimeTokens {
   }
 
   /** Forget every token of a user (the account was deleted, deactivated, or its password changed). */
-  async revokeAll(userName: string): Promise<void> {
-    await this.db.deleteFrom('one_time_tokens').where(byUser(userName)).execute();
+  async revokeAll(userName: string, db: Database = this.db): Promise<void> {
+    await db.deleteFrom('one_time_tokens').where(byUser(userName)).execute();
   }
 
   async rename(oldName: string, newName: string, trx: DatabaseTransaction): Promise<void> {

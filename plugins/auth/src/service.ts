@@ -47,9 +47,12 @@ export class Authenticator implements AuthService {
    * A mailed link (password reset, login link) is a session waiting to be opened: whatever ends the user's sessions
    * (deletion, deactivation, a new password) makes those links useless too.
    */
-  async closeSessions(userName: string, options: { except?: string | null } = {}): Promise<void> {
-    await this.sessions.closeAll(userName, options.except ?? null);
-    await this.tokens.revokeAll(userName);
+  async closeSessions(
+    userName: string,
+    options: { except?: string | null; trx?: DatabaseTransaction } = {},
+  ): Promise<void> {
+    await this.sessions.closeAll(userName, options.except ?? null, options.trx);
+    await this.tokens.revokeAll(userName, options.trx);
   }
 
   async renameSessions(oldName: string, newName: string, trx: DatabaseTransaction): Promise<void> {

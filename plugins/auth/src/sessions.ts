@@ -81,8 +81,8 @@ export class SessionStore {
     return Number(result.numDeletedRows) > 0;
   }
 
-  async closeAll(userName: string, except: string | null = null): Promise<void> {
-    let query = this.db.deleteFrom('sessions').where(sql`lower(user_name)`, '=', userName.toLowerCase());
+  async closeAll(userName: string, except: string | null = null, db: Database = this.db): Promise<void> {
+    let query = db.deleteFrom('sessions').where(sql`lower(user_name)`, '=', userName.toLowerCase());
     if (except) query = query.where('id', '!=', except);
     await query.execute();
     await this.memory.forget();

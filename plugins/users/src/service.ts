@@ -143,10 +143,12 @@ export class UserService implements UserDirectory {
         .where('name', '=', current.name)
         .returningAll()
         .executeTakeFirstOrThrow();
+      // In the same transaction, which may be the caller's (access groups of several users): a read through
+      // this.db would wait for it for ever on the embedded database's one connection.
+      if (!row.active) await this.auth.closeSessions(row.name, { trx });
       return toRecord(row);
     };
     const updated = outer ? await write(outer) : await this.db.transaction().execute(write);
-    if (!updated.active) await this.auth.closeSessions(updated.name);
     await this.auth.userChanged();
     return updated;
   }
