@@ -143,7 +143,7 @@ export class UserService implements UserDirectory {
         .where('name', '=', current.name)
         .returningAll()
         .executeTakeFirstOrThrow();
-      // In the same transaction, which may be the caller's (access groups of several users): a read through
+      // In the same transaction, which may be the caller's (access groups of several users): a statement through
       // this.db would wait for it for ever on the embedded database's one connection.
       if (!row.active) await this.auth.closeSessions(row.name, { trx });
       return toRecord(row);
