@@ -235,7 +235,11 @@ export interface EntityPage {
   groupsWithMore: (string | null)[];
 }
 
-/** Provided by the entities addon: reading entities and changing them through the one write path. */
+/**
+ * Provided by the entities addon: reading entities and changing them through the one write path. get, query,
+ * productTypes and update use the server's own connections: never call them inside a transaction (the embedded
+ * database has one connection, which the transaction holds, and the call would wait for it for ever).
+ */
 export interface EntityDirectory {
   /**
    * An entity as the API shows it (GET /api/projects/{p}/{type}s/{id}), or null when it does not exist or, when a
