@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import {
   ValidationFailed,
   isManagerOrAbove,
+  isId,
   type Database,
   type ProjectDirectory,
   type ProjectEntityType,
@@ -143,7 +144,7 @@ export class ActivityFeeds {
 
   private where(filter: FeedFilter): RawBuilder<boolean>[] {
     const where: RawBuilder<boolean>[] = [];
-    const ids = (list: string[]) => list.filter((id) => /^[0-9a-f]{32}$/.test(id));
+    const ids = (list: string[]) => list.filter(isId);
     if (filter.entityIds) where.push(sql<boolean>`r.entity_id = ANY(${ids(filter.entityIds)}::uuid[])`);
     if (filter.entityNames) where.push(sql<boolean>`r.entity_name = ANY(${filter.entityNames}::text[])`);
     if (filter.entityType) where.push(sql<boolean>`r.entity_type = ${filter.entityType}`);

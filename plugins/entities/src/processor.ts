@@ -11,6 +11,7 @@ import {
   mergePatch,
   pathInScope,
   newId,
+  isId,
   type AttributeLibrary,
   type Database,
   type DatabaseTransaction,
@@ -893,7 +894,7 @@ export class EntityProcessor {
       const references: [EntityType, unknown][] = parent ? [[parent.type, data[parent.field]]] : [];
       if (spec.type === 'version') references.push(['task', data.taskId]);
       for (const [type, id] of references) {
-        if (typeof id !== 'string' || !/^[0-9a-f]{32}$/.test(id) || creating.has(id)) continue;
+        if (typeof id !== 'string' || !isId(id) || creating.has(id)) continue;
         if (!wanted.has(type)) wanted.set(type, new Set());
         wanted.get(type)!.add(id);
       }

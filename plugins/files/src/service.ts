@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import {
   BadRequest,
   NotFound,
+  isId,
   newId,
   type ByteRange,
   type Database,
@@ -52,8 +53,7 @@ export class FileService implements ProjectFiles {
   async store(project: string, content: Readable, file: NewFile): Promise<FileRecord> {
     const id = file.id ?? newId();
     // Ids become file names in the storage: nothing but 32 hex characters gets that far.
-    if (!/^[0-9a-f]{32}$/.test(id))
-      throw new BadRequest(`Invalid file id ${id}: 32 lowercase hex characters`);
+    if (!isId(id)) throw new BadRequest(`Invalid file id ${id}: 32 lowercase hex characters`);
     await this.records.reserve(project, {
       id,
       name: file.name,

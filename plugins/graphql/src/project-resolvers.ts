@@ -1,12 +1,13 @@
 import { GraphQLError, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
-import type {
-  EntityDirectory,
-  EntityQuery,
-  LinkDirectory,
-  LinkRecord,
-  ProjectDirectory,
-  ProjectEntityType,
-  ProjectRecord,
+import {
+  isId,
+  type EntityDirectory,
+  type EntityQuery,
+  type LinkDirectory,
+  type LinkRecord,
+  type ProjectDirectory,
+  type ProjectEntityType,
+  type ProjectRecord,
 } from '@pipewright/sdk';
 import { pageList, readPage, toConnection, type PageArgs } from './connection.js';
 import type { GraphContext } from './context.js';
@@ -132,7 +133,7 @@ export function projectResolvers(
   const one =
     (type: ProjectEntityType) =>
     async (project: ProjectRecord, { id }: { id: string }, ctx: GraphContext) => {
-      if (!/^[0-9a-f]{32}$/.test(id)) return null;
+      if (!isId(id)) return null;
       const result = await entities.query(project.name, type, { ids: [id], limit: 1, caller: ctx.caller });
       return result.items.map(withProject(project.name))[0]?.node ?? null;
     };
