@@ -23,6 +23,8 @@ export interface ServerConfig {
   /** The address people reach the server at (PUBLIC_URL), such as https://pipewright.studio.example; links in mail
    * may point only there. */
   publicUrl: string | null;
+  /** Shortest password accepted at onboarding, user creation, password change and reset (PASSWORD_MIN_LENGTH). */
+  passwordMinLength: number;
 }
 
 
@@ -76,5 +78,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || 'Pipewright <pipewright@localhost>',
     publicUrl: publicUrl(env.PUBLIC_URL),
+    passwordMinLength: integer(env, 'PASSWORD_MIN_LENGTH', 8, 0, 1024),
   };
 }

@@ -95,6 +95,7 @@ const FASTIFY_OPTIONS = {
 async function applyHttpConventions(app: FastifyInstance, services: ServiceRegistry): Promise<void> {
   app.setValidatorCompiler(createValidatorCompiler());
   installErrorHandling(app);
+  readEmptyJsonAsNoBody(app);
   app.decorateRequest('user', null);
   app.decorateRequest('sender', null as any);
   await app.register(cookie);
@@ -103,6 +104,19 @@ async function applyHttpConventions(app: FastifyInstance, services: ServiceRegis
     if (request.user || !url?.startsWith('/api/') || !services.get('auth')) return;
     if ((request.routeOptions.schema as { security?: unknown[] } | undefined)?.security?.length === 0) return;
     throw new Unauthorized('Not logged in');
+  });
+}
+
+/**
+ * FastAPI reads an empty body as no body whatever its content type: clients whose sessions send
+ * `Content-Type: application/json` on every request (logout, DELETE) must not get a 422 for it.
+ */
+function readEmptyJsonAsNoBody(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if ((body as string).trim() === '') return done(null, undefined);
+    parseJson(request, body as string, done);
   });
 }
 
@@ -180,6 +194,7 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
         loginMessage: config.loginMessage,
         mail: config.smtpUrl ? { smtpUrl: config.smtpUrl, from: config.mailFrom } : null,
         publicUrl: config.publicUrl,
+        passwordMinLength: config.passwordMinLength,
       },
     };
     const dependsOn = (name: string) =>

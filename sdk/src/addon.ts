@@ -135,6 +135,8 @@ export interface ServerIdentity {
   mail: MailSettings | null;
   /** The origin people reach the server at (PUBLIC_URL), for links the server hands out; null when not set. */
   publicUrl: string | null;
+  /** Shortest password the server accepts (PASSWORD_MIN_LENGTH; 0 for no minimum). */
+  passwordMinLength: number;
 }
 
 /** The operator's outgoing mail server (SMTP_URL, MAIL_FROM). */

@@ -54,6 +54,8 @@ export interface UserDirectory extends UserSource {
   ): Promise<UserRecord>;
   /** True when at least one active administrator exists (read through db when given, e.g. a transaction). */
   hasAdmin(db?: Database): Promise<boolean>;
+  /** 422 at loc when a password breaks the operator's rules (PASSWORD_MIN_LENGTH). */
+  requirePassword(password: string, loc: (string | number)[]): void;
   /** Create a user inside a transaction (onboarding, invitations, setup templates). */
   create(
     trx: DatabaseTransaction,

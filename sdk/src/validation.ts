@@ -3,8 +3,9 @@ import addFormats from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
 import type { Problem } from './errors.js';
 
-// Report every problem at once, never drop unknown keys silently, fill in defaults.
-const OPTIONS: Options = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false, coerceTypes: false };
+// Report every problem at once, fill in defaults, and drop keys a closed object does not know: AYON's pydantic
+// models ignore unknown fields, and clients send fields newer servers have.
+const OPTIONS: Options = { allErrors: true, removeAdditional: true, useDefaults: true, strict: false, coerceTypes: false };
 
 /** An Ajv instance with the options every Pipewright validator uses; coerce for text inputs (query, path, headers). */
 export function createAjv(coerce = false): Ajv {

@@ -20,6 +20,12 @@ type Loc = (string | number)[];
 
 /** "_" stands for whichever anatomy is in force: the primary preset, else the built-in. */
 export const BUILTIN_NAME = '_';
+/** AYON's clients ask for the anatomy in force as "__primary__", and for the built-in one as "__builtin__". */
+const PRIMARY_ALIAS = '__primary__';
+const BUILTIN_ALIAS = '__builtin__';
+
+/** Names that address an anatomy rather than a stored preset. */
+const isReference = (name: string) => name === BUILTIN_NAME || name === PRIMARY_ALIAS || name === BUILTIN_ALIAS;
 
 export interface PresetSummary {
   name: string;
@@ -118,16 +124,16 @@ const iso = (value: unknown) =>
 
 /** Refuse "_" where a stored preset's name is meant: it always addresses the anatomy in force. */
 export function requireStoredName(name: string, loc: Loc): void {
-  if (name === BUILTIN_NAME) {
+  if (isReference(name)) {
     throw new ValidationFailed(
       [
         {
           loc,
-          msg: `'${BUILTIN_NAME}' is reserved for the built-in anatomy and cannot name a stored preset`,
+          msg: `'${name}' is reserved: it refers to an anatomy and cannot name a stored preset`,
           type: 'value_error.reserved',
         },
       ],
-      `'${BUILTIN_NAME}' is reserved for the built-in anatomy`,
+      `'${name}' is reserved: it refers to an anatomy`,
     );
   }
 }
@@ -137,6 +143,8 @@ export class AnatomyPresetService implements AnatomyPresets {
   constructor(private readonly db: Database) {}
 
   async get(name: string): Promise<Anatomy> {
+    if (name === BUILTIN_ALIAS) return builtinAnatomy();
+    if (name === PRIMARY_ALIAS) name = BUILTIN_NAME;
     const row =
       name === BUILTIN_NAME
         ? await this.db
@@ -213,6 +221,7 @@ export class AnatomyPresetService implements AnatomyPresets {
 
   /** Make a preset the one "_" serves; "_" itself means "serve the built-in", so it clears the flag everywhere. */
   async setPrimary(name: string): Promise<void> {
+    if (isReference(name)) name = BUILTIN_NAME;
     try {
       await this.db.transaction().execute(async (trx) => {
         if (name !== BUILTIN_NAME) await this.requireExists(name, trx);
@@ -241,7 +250,7 @@ export class AnatomyPresetService implements AnatomyPresets {
 
   /** Stop serving a preset as "_" (a no-op when it is not primary); for "_" any primary preset is unset. */
   async unsetPrimary(name: string): Promise<void> {
-    if (name === BUILTIN_NAME) {
+    if (isReference(name)) {
       await this.db
         .updateTable('anatomy_presets')
         .set({ is_primary: false })

@@ -184,8 +184,12 @@ interface Compiled {
 // Writes elsewhere arrive as attribute.* events over Redis; the age limit is a safety net should one be missed.
 const MAX_AGE_MS = 60_000;
 
+// AYON answers every data field, null where unset: clients read data.default and friends without checking.
+const UNSET_DATA = Object.fromEntries(DATA_FIELDS.map((key) => [key, null]));
+
 function toDefinition(row: Record<string, any>): AttributeDefinition {
-  return { name: row.name, position: row.position, scope: row.scope, builtin: row.builtin, data: row.data };
+  const data = { ...UNSET_DATA, ...row.data };
+  return { name: row.name, position: row.position, scope: row.scope, builtin: row.builtin, data };
 }
 
 // Clients (the launcher, DCC integrations) read built-in values with fixed types; another type would break them.

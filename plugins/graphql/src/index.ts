@@ -7,6 +7,7 @@ import { explorerRoutes } from './explorer.js';
 import type { GraphQLSchemaExtensions } from './extensions.js';
 import { projectResolvers } from './project-resolvers.js';
 import { baseSdl } from './sdl.js';
+import { studioSdl } from './studio-sdl.js';
 import { studioResolvers } from './studio-resolvers.js';
 
 /**
@@ -53,7 +54,7 @@ export default defineAddon({
       if (request.routeOptions.url === '/graphql') requireUser(request);
     });
     await ctx.app.register(mercurius, {
-      schema: `${baseSdl}\n${attrib.sdl}`,
+      schema: `${baseSdl}\n${studioSdl}\n${attrib.sdl}`,
       resolvers: {
         ...project.resolvers,
         ...attrib.resolvers,

@@ -4,7 +4,7 @@
  * the attribute library and appended when the server starts.
  */
 
-const PAGE = 'first: Int, after: String, last: Int, before: String';
+export const PAGE = 'first: Int, after: String, last: Int, before: String';
 const COMMON_FILTERS =
   'ids: [String!], names: [String!], name: String, statuses: [String!], tags: [String!], active: Boolean, filter: String';
 
@@ -16,7 +16,7 @@ export const VERSION_ARGS = `${PAGE}, ${COMMON_FILTERS}, productIds: [String!], 
 export const REPRESENTATION_ARGS = `${PAGE}, ${COMMON_FILTERS}, versionIds: [String!]`;
 export const WORKFILE_ARGS = `${PAGE}, ${COMMON_FILTERS}, taskIds: [String!]`;
 
-const connection = (name: string, node: string) => `
+export const connection = (name: string, node: string) => `
 type ${name}Edge { node: ${node}!, cursor: String! }
 type ${name}Connection { edges: [${name}Edge!]!, pageInfo: PageInfo! }`;
 
@@ -46,12 +46,6 @@ type PageInfo {
 type Query {
   project(name: String!): ProjectNode
   projects(${PAGE}, names: [String!], active: Boolean, library: Boolean): ProjectsConnection!
-  users(${PAGE}, names: [String!], active: Boolean): UsersConnection!
-  user(name: String!): UserNode
-  me: UserNode!
-  events(${PAGE}, ids: [String!], topics: [String!], projects: [String!], users: [String!], statuses: [String!], olderThan: String, newerThan: String, includeLogs: Boolean, filter: String): EventsConnection!
-  inbox(${PAGE}, showActiveProjects: Boolean, showActiveMessages: Boolean, showUnreadMessages: Boolean, showImportantMessages: Boolean): ActivitiesConnection!
-  productTypes: [ProductType!]!
 }
 
 type ProjectNode {
@@ -186,53 +180,7 @@ type LinkNode {
   createdAt: String!
 }
 
-type UserNode {
-  name: String!
-  active: Boolean!
-  isAdmin: Boolean!
-  isManager: Boolean!
-  isService: Boolean!
-  isGuest: Boolean!
-  hasPassword: Boolean!
-  attrib: UserAttribType!
-  allAttrib: String!
-  data: String!
-  accessGroups: String!
-  defaultAccessGroups: [String!]!
-  createdAt: String!
-  updatedAt: String!
-}
-
-type EventNode {
-  id: String!
-  hash: String!
-  topic: String!
-  project: String
-  user: String
-  sender: String
-  senderType: String
-  dependsOn: String
-  status: String!
-  retries: Int!
-  description: String!
-  summary: String!
-  payload: String!
-  createdAt: String!
-  updatedAt: String!
-}
-
-type ActivityNode {
-  activityId: String!
-  activityType: String!
-  body: String!
-  projectName: String!
-  createdAt: String!
-  read: Boolean!
-}
 ${connection('Projects', 'ProjectNode')}
-${connection('Users', 'UserNode')}
-${connection('Events', 'EventNode')}
-${connection('Activities', 'ActivityNode')}
 ${connection('Folders', 'FolderNode')}
 ${connection('Tasks', 'TaskNode')}
 ${connection('Products', 'ProductNode')}

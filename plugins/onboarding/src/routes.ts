@@ -62,6 +62,7 @@ export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: 
       },
       async (request) => {
         const { adminName, adminPassword, adminFullName, adminEmail } = request.body;
+        users.requirePassword(adminPassword, ['body', 'adminPassword']);
         const admin = await ctx.db.transaction().execute(async (trx) => {
           await sql`SELECT pg_advisory_xact_lock(${INITIALIZE_LOCK})`.execute(trx);
           if (await users.hasAdmin(trx)) throw new Conflict('The server is already initialized: an administrator exists', 'already-initialized');

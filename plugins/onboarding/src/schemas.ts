@@ -22,7 +22,7 @@ export const Info = Type.Object({
 export const InitializeRequest = Type.Object(
   {
     adminName: UserName,
-    adminPassword: Type.String({ minLength: 8, maxLength: 1024, description: 'At least 8 characters' }),
+    adminPassword: Type.String({ maxLength: 1024, description: 'At least PASSWORD_MIN_LENGTH characters (8 unless configured)' }),
     adminFullName: Type.Optional(Type.String({ maxLength: 255 })),
     adminEmail: Type.Optional(Type.String({ maxLength: 255, pattern: '^$|^[^@\\s]+@[^@\\s]+$' })),
   },

@@ -20,7 +20,7 @@ export default defineAddon({
   frontendScopes: { settings: { sidebar: 'Users', access: 'manager' } },
   async setup(ctx) {
     const auth = ctx.use('auth');
-    const users = new UserService(ctx.db, ctx.events, auth);
+    const users = new UserService(ctx.db, ctx.events, auth, ctx.server.passwordMinLength);
     auth.setUserSource(users);
     ctx.provide('users', users);
     // Without a mail server (SMTP_URL) password reset answers that it is not available.

@@ -127,6 +127,7 @@ export class PasswordResets {
         throw new Forbidden(INVALID, 'invalid-token');
       return { detail: 'Token is valid' };
     }
+    this.users.requirePassword(password, ['body', 'password']);
     const passwordHash = await hashPassword(password);
     // Token used up and password changed together, or neither: a failure leaves the link working.
     const name = await this.db.transaction().execute(async (trx) => {

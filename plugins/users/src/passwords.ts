@@ -1,8 +1,13 @@
 import { createHash } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
+import { ValidationFailed } from '@pipewright/sdk';
 
-/** Shortest password accepted anywhere (creation, change, checkPassword). */
-export const PASSWORD_MIN_LENGTH = 8;
+/** 422 for a password shorter than the operator's minimum (PASSWORD_MIN_LENGTH), located at loc. */
+export function requirePasswordLength(password: string, minLength: number, loc: (string | number)[]): void {
+  if ([...password].length >= minLength) return;
+  const msg = `must be at least ${minLength} characters long`;
+  throw new ValidationFailed([{ loc, msg, type: 'minLength' }], `Password ${msg}`);
+}
 
 // argon2id with the OWASP-recommended cost (19 MiB, 2 passes): about 12 ms per hash here.
 const ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1 };

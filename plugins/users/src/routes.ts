@@ -55,6 +55,7 @@ export function userRoutes(users: UserService, db: Database) {
       async (request, reply) => {
         const caller = requireManager(request);
         requireRoleGrant(caller, request.body.data);
+        if (request.body.password !== undefined) users.requirePassword(request.body.password, ['body', 'password']);
         const user = await db.transaction().execute((trx) => users.create(trx, { name: request.params.user_name, ...request.body }));
         await users.emit('user.created', user.name, request.sender, caller.name);
         return reply.code(204).send(null);
@@ -98,6 +99,7 @@ export function userRoutes(users: UserService, db: Database) {
         const caller = requireUser(request);
         requireSelfOrAdmin(caller, request.params.user_name);
         const keep = caller.name.toLowerCase() === request.params.user_name.toLowerCase() ? caller.sessionId : null;
+        users.requirePassword(request.body.password, ['body', 'password']);
         await users.setPassword(request.params.user_name, request.body.password, keep);
         return reply.code(204).send(null);
       },
@@ -108,6 +110,7 @@ export function userRoutes(users: UserService, db: Database) {
       { schema: { summary: 'Check that a password meets the password rules (422 when not)', params: UserParams, body: PasswordChange, response: { 204: NoContent } } },
       async (request, reply) => {
         requireUser(request);
+        users.requirePassword(request.body.password, ['body', 'password']);
         return reply.code(204).send(null);
       },
     );

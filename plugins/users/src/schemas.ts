@@ -1,13 +1,9 @@
 import { Id, JsonObject, Type, UserName } from '@pipewright/sdk';
-import { PASSWORD_MIN_LENGTH } from './passwords.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const Password = Type.String({
-  minLength: PASSWORD_MIN_LENGTH,
-  maxLength: 1024,
-  description: `At least ${PASSWORD_MIN_LENGTH} characters`,
-});
+// The shortest length is the operator's (PASSWORD_MIN_LENGTH), checked by the users service.
+export const Password = Type.String({ maxLength: 1024, description: 'At least PASSWORD_MIN_LENGTH characters (8 unless configured)' });
 
 const ApiKeyValue = Type.String({ pattern: '^[0-9a-f]{32}$', description: '32 lowercase hex characters' });
 

@@ -15,7 +15,14 @@ import {
 } from '@pipewright/sdk';
 import type { Static } from '@pipewright/sdk';
 import type { User } from './schemas.js';
-import { hashApiKey, hashPassword, previewApiKey, verifyDecoy, verifyPassword } from './passwords.js';
+import {
+  hashApiKey,
+  hashPassword,
+  previewApiKey,
+  requirePasswordLength,
+  verifyDecoy,
+  verifyPassword,
+} from './passwords.js';
 
 type Json = Record<string, unknown>;
 
@@ -51,7 +58,13 @@ export class UserService implements UserDirectory {
     private readonly db: Database,
     private readonly events: EventBus,
     private readonly auth: AuthService,
+    private readonly passwordMinLength: number,
   ) {}
+
+  /** 422 at loc when a password breaks the operator's rules (its length, PASSWORD_MIN_LENGTH). */
+  requirePassword(password: string, loc: (string | number)[]): void {
+    requirePasswordLength(password, this.passwordMinLength, loc);
+  }
 
   async get(name: string, db: Database = this.db): Promise<UserRecord | null> {
     const row = await db.selectFrom('users').selectAll().where(byName(name)).executeTakeFirst();
