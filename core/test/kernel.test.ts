@@ -27,11 +27,11 @@ describe('the kernel with a fixture addon', () => {
   });
 
   it('answers bad input with 422 in the AYON shape, listing every problem', async () => {
-    const res = await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', { body: { name: '-bad-', size: 0, colour: 'red' } });
+    const res = await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', { body: { name: '-bad-', size: 0 } });
     expect(res.status).toBe(422);
     expect(res.body.detail).toMatch(/^Validation error/);
     const locs = res.body.errors.map((e: any) => e.loc);
-    expect(locs).toEqual(expect.arrayContaining([['body', 'name'], ['body', 'size'], ['body', 'colour']]));
+    expect(locs).toEqual(expect.arrayContaining([['body', 'name'], ['body', 'size']]));
     for (const e of res.body.errors) expect(Object.keys(e).sort()).toEqual(['loc', 'msg', 'type']);
   });
 
@@ -42,6 +42,56 @@ describe('the kernel with a fixture addon', () => {
     const query = await core.request('GET', `/api/addons/widgets/1.2.0/api/widgets/${'a'.repeat(32)}?limit=abc`);
     expect(query.status).toBe(422);
     expect(query.body.errors[0].loc).toEqual(['query', 'limit']);
+  });
+
+  describe('reads input as AYON (FastAPI and pydantic) does', () => {
+    const echo = '/api/addons/widgets/1.2.0/api/widgets-echo';
+    const json = { 'content-type': 'application/json' };
+
+    it('ignores fields a request model does not know, at every depth', async () => {
+      const res = await core.request('POST', echo, { body: { name: 'cog', colour: 'red', spec: { maxSize: 3, unit: 'mm' } } });
+      expect(res.status).toBe(200);
+      expect(res.body.body).toEqual({ name: 'cog', spec: { maxSize: 3 } });
+    });
+
+    it('takes snake_case names for camelCase fields, the camelCase one winning when both are sent', async () => {
+      const res = await core.request('POST', echo, { body: { name: 'cog', part_count: 4, spec: { max_size: 2 } } });
+      expect(res.body.body).toEqual({ name: 'cog', partCount: 4, spec: { maxSize: 2 } });
+      const both = await core.request('POST', echo, { body: { name: 'cog', part_count: 4, partCount: 5 } });
+      expect(both.body.body.partCount).toBe(5);
+    });
+
+    it('still answers a field of the wrong type, or a missing one, with 422', async () => {
+      const wrong = await core.request('POST', echo, { body: { name: 'cog', part_count: 'four', spec: { maxSize: 'big' } } });
+      expect(wrong.status).toBe(422);
+      expect(wrong.body.errors.map((e: any) => e.loc)).toEqual(
+        expect.arrayContaining([['body', 'partCount'], ['body', 'spec', 'maxSize']]),
+      );
+      const missing = await core.request('POST', echo, { body: { colour: 'red' } });
+      expect(missing.status).toBe(422);
+      expect(missing.body.errors[0]).toMatchObject({ loc: ['body', 'name'], type: 'required' });
+    });
+
+    it('reads an empty body with a JSON content type as no body', async () => {
+      const id = (await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', { body: { name: 'doomed' } })).body.id;
+      const deleted = await core.request('DELETE', `/api/addons/widgets/1.2.0/api/widgets/${id}`, { body: '', headers: json });
+      expect(deleted.status).toBe(204);
+      expect(await core.db.selectFrom('widgets').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
+      // A route that needs a body still says so, in the usual shape, for an empty one.
+      const post = await core.request('POST', echo, { body: '  ', headers: json });
+      expect(post.status).toBe(422);
+      expect(post.body.errors[0].loc).toEqual(['body']);
+    });
+
+    it('reads booleans in the query as FastAPI does', async () => {
+      for (const [text, value] of [['1', true], ['0', false], ['true', true], ['no', false], ['on', true]] as const) {
+        const res = await core.request('POST', `${echo}?verbose=${text}`, { body: { name: 'cog' } });
+        expect([text, res.body.verbose]).toEqual([text, value]);
+      }
+      const bad = await core.request('POST', `${echo}?verbose=maybe`, { body: { name: 'cog' } });
+      expect(bad.status).toBe(422);
+      expect(bad.body.errors[0].loc).toEqual(['query', 'verbose']);
+    });
   });
 
   it('reports path parameter and malformed JSON problems as 422', async () => {

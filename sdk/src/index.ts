@@ -1,4 +1,5 @@
 export * from './actions.js';
+export * from './ayon-package.js';
 export * from './addon.js';
 export * from './bundles.js';
 export * from './bulk-insert.js';

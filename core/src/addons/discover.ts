@@ -1,7 +1,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { AddonDefinition } from '@pipewright/sdk';
+import { existsSync } from 'node:fs';
+import { AYON_PACKAGE_FILE, readAyonPackagePy, type AddonDefinition } from '@pipewright/sdk';
 
 /** An addon package found on disk, with its definition loaded. */
 export interface DiscoveredAddon {
@@ -17,8 +18,14 @@ export const INTERNAL_ADDONS_DIR = resolve(dirname(fileURLToPath(import.meta.url
 
 /** Import an addon package from its folder: the "." export of its package.json is its entry. */
 export async function importAddon(directory: string, internal: boolean): Promise<DiscoveredAddon> {
+  if (!existsSync(join(directory, 'package.json')) && existsSync(join(directory, AYON_PACKAGE_FILE))) {
+    return { definition: await ayonPackageDefinition(directory), directory, internal };
+  }
   const manifest = JSON.parse(await readFile(join(directory, 'package.json'), 'utf8'));
-  const entry = typeof manifest.exports === 'string' ? manifest.exports : (manifest.exports?.['.'] ?? manifest.main ?? 'index.js');
+  const entry =
+    typeof manifest.exports === 'string'
+      ? manifest.exports
+      : (manifest.exports?.['.'] ?? manifest.main ?? 'index.js');
   const file = join(directory, typeof entry === 'string' ? entry : entry.default);
   const url = pathToFileURL(file);
   // Node caches modules by URL: an installed addon reinstalled in the same version gets a new modification time,
@@ -30,6 +37,19 @@ export async function importAddon(directory: string, internal: boolean): Promise
     throw new Error(`${directory} does not export an addon definition (export default defineAddon({...}))`);
   }
   return { definition, directory, internal };
+}
+
+/** An AYON addon package as an addon with nothing to set up: its files are served, its Python is not run. */
+async function ayonPackageDefinition(directory: string): Promise<AddonDefinition> {
+  const info = readAyonPackagePy(await readFile(join(directory, AYON_PACKAGE_FILE), 'utf8'));
+  if (!info.name || !info.version)
+    throw new Error(`${directory}: ${AYON_PACKAGE_FILE} names no name or version`);
+  return {
+    name: info.name,
+    version: info.version,
+    title: info.title ?? info.name,
+    description: 'AYON addon package: its client files are served; its Python server code does not run here',
+  };
 }
 
 /**

@@ -9,36 +9,41 @@ import {
   InstallQuery,
 } from './schemas.js';
 
-const ZIP_TYPES = ['application/zip', 'application/x-zip-compressed', 'application/octet-stream'];
-
 /** Install (a zip body or ?url=), list installs, delete installed versions: administrators only. */
 export function installRoutes(installer: AddonInstaller, db: Database) {
   return async (app: AddonApp) => {
-    app.addContentTypeParser(
-      ZIP_TYPES,
-      { parseAs: 'buffer', bodyLimit: MAX_PACKAGE_BYTES },
-      (_req, body, done) => done(null, body),
-    );
-
-    app.post(
-      '/api/addons/install',
-      {
-        schema: {
-          summary: 'Install an addon package (a zip body, or ?url=); it runs at once, without a restart',
-          querystring: InstallQuery,
-          response: { 200: InstallAnswer },
+    // The package is the raw body whatever content type the client names (AYON's client sends it with its
+    // session's "application/json"): registered apart so the other routes keep JSON.
+    await app.register(async (upload: AddonApp) => {
+      upload.removeAllContentTypeParsers();
+      upload.addContentTypeParser(
+        '*',
+        { parseAs: 'buffer', bodyLimit: MAX_PACKAGE_BYTES },
+        (_req, body, done) => done(null, body),
+      );
+      upload.post(
+        '/api/addons/install',
+        {
+          schema: {
+            summary: 'Install an addon package (a zip body, or ?url=); it runs at once, without a restart',
+            description:
+              'A Pipewright package (manifest.json) or an AYON one (package.py): an AYON package installs with its ' +
+              'client files served, its Python server code kept but not run.',
+            querystring: InstallQuery,
+            response: { 200: InstallAnswer },
+          },
         },
-      },
-      async (request) => {
-        const user = requireAdmin(request);
-        if (request.query.url)
-          return { eventId: await installer.installFromUrl(request.query.url, user.name) };
-        if (!Buffer.isBuffer(request.body) || request.body.length === 0) {
-          throw new BadRequest('Send the addon zip as the request body (application/zip), or give ?url=');
-        }
-        return { eventId: await installer.installZip(request.body, user.name) };
-      },
-    );
+        async (request) => {
+          const user = requireAdmin(request);
+          if (request.query.url)
+            return { eventId: await installer.installFromUrl(request.query.url, user.name) };
+          if (!Buffer.isBuffer(request.body) || request.body.length === 0) {
+            throw new BadRequest('Send the addon zip as the request body, or give ?url=');
+          }
+          return { eventId: await installer.installZip(request.body, user.name) };
+        },
+      );
+    });
 
     app.get(
       '/api/addons/install',

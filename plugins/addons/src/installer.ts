@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import {
+  AYON_PACKAGE_FILE,
   Conflict,
   NotFound,
   ValidationFailed,
@@ -36,7 +37,8 @@ export class AddonInstaller {
       if (message.topic === 'addon.deleted') return void ctx.runtime.unload(name, version);
       if (message.status !== 'finished' && message.status !== 'failed') return;
       const folder = join(this.root, name, version);
-      if (existsSync(join(folder, 'package.json'))) return void ctx.runtime.load(folder);
+      if (existsSync(join(folder, 'package.json')) || existsSync(join(folder, AYON_PACKAGE_FILE)))
+        return void ctx.runtime.load(folder);
     });
   }
 

@@ -2,11 +2,13 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
 import AdmZip from 'adm-zip';
 import semver from 'semver';
-import { API_VERSION, ValidationFailed } from '@pipewright/sdk';
+import { API_VERSION, AYON_PACKAGE_FILE, ValidationFailed, readAyonPackagePy } from '@pipewright/sdk';
 
 // An addon package is a zip holding manifest.json ({name, version, title?, serverVersion?}) next to the addon's
 // package.json (whose "exports" names the built server entry), with optional frontend/, public/ and private/
-// folders. Zipping the folder itself (one top folder holding everything) is accepted too.
+// folders. Zipping the folder itself (one top folder holding everything) is accepted too. An AYON addon package
+// (package.py instead of manifest.json, see the sdk's ayon-package.ts) installs with its files served and its
+// Python server code kept, not run.
 
 export interface AddonManifest {
   name: string;
@@ -38,20 +40,35 @@ export function readAddonZip(zip: Buffer): AddonPackage {
     refuse(`the body is not a zip file (${(error as Error).message})`, 'zip_error');
   }
   const names = entries.map((entry) => entry.entryName.replace(/\\/g, '/'));
-  const manifestPath = names
-    .filter((name) => name === 'manifest.json' || /^[^/]+\/manifest\.json$/.test(name))
-    .sort((a, b) => a.length - b.length)[0];
-  if (!manifestPath) refuse('manifest.json is missing at the top of the zip', 'missing');
-  const root = manifestPath.slice(0, -'manifest.json'.length);
+  const topmost = (file: string) =>
+    names
+      .filter((name) => name === file || (name.endsWith(`/${file}`) && name.split('/').length === 2))
+      .sort((a, b) => a.length - b.length)[0];
+  const manifestPath = topmost('manifest.json');
+  const ayonPath = manifestPath ? undefined : topmost(AYON_PACKAGE_FILE);
+  if (!manifestPath && !ayonPath)
+    refuse(
+      `manifest.json is missing at the top of the zip (an AYON package has ${AYON_PACKAGE_FILE} there)`,
+      'missing',
+    );
+  const text = (path: string) => entries[names.indexOf(path)]!.getData().toString('utf8');
   let manifest: AddonManifest;
-  try {
-    manifest = JSON.parse(entries[names.indexOf(manifestPath)]!.getData().toString('utf8'));
-  } catch (error) {
-    refuse(`manifest.json is not valid JSON (${(error as Error).message})`, 'json_invalid');
+  let root: string;
+  if (manifestPath) {
+    root = manifestPath.slice(0, -'manifest.json'.length);
+    try {
+      manifest = JSON.parse(text(manifestPath));
+    } catch (error) {
+      refuse(`manifest.json is not valid JSON (${(error as Error).message})`, 'json_invalid');
+    }
+    checkManifest(manifest);
+    if (!names.includes(`${root}package.json`))
+      refuse('package.json is missing next to manifest.json', 'missing');
+  } else {
+    root = ayonPath!.slice(0, -AYON_PACKAGE_FILE.length);
+    manifest = readAyonPackagePy(text(ayonPath!)) as AddonManifest;
+    checkManifest(manifest, AYON_PACKAGE_FILE);
   }
-  checkManifest(manifest);
-  if (!names.includes(`${root}package.json`))
-    refuse('package.json is missing next to manifest.json', 'missing');
 
   const files: AddonPackage['files'] = [];
   entries.forEach((entry, index) => {
@@ -67,13 +84,13 @@ export function readAddonZip(zip: Buffer): AddonPackage {
   return { manifest, files };
 }
 
-function checkManifest(manifest: AddonManifest): void {
-  if (typeof manifest !== 'object' || manifest === null) refuse('manifest.json must hold an object');
+function checkManifest(manifest: AddonManifest, file = 'manifest.json'): void {
+  if (typeof manifest !== 'object' || manifest === null) refuse(`${file} must hold an object`);
   if (typeof manifest.name !== 'string' || !NAME.test(manifest.name)) {
-    refuse('manifest.json: name must be lowercase letters, digits, underscore or hyphen');
+    refuse(`${file}: name must be lowercase letters, digits, underscore or hyphen`);
   }
   if (typeof manifest.version !== 'string' || !VERSION.test(manifest.version)) {
-    refuse('manifest.json: version must be a semantic version such as 1.2.0');
+    refuse(`${file}: version must be a semantic version such as 1.2.0`);
   }
   if (manifest.serverVersion !== undefined) {
     if (typeof manifest.serverVersion !== 'string' || !semver.validRange(manifest.serverVersion)) {

@@ -228,6 +228,41 @@ describe('installing an addon package', () => {
   });
 });
 
+describe('an AYON addon package (package.py, Python server code)', () => {
+  it('installs from a body sent as application/json, as the AYON client sends it, and serves its client files', async () => {
+    const zip = zipOf({
+      'package.py':
+        'name = "ayon_tools"\ntitle = "AYON Tools"\nversion = "1.0.0"\nclient_dir = None  # no client\n',
+      'server/__init__.py': 'from ayon_server.addons import BaseServerAddon\n',
+      'private/client.zip': 'client code',
+    });
+    const res = await core.request('POST', '/api/addons/install', {
+      token: tokens.root,
+      body: zip,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(200);
+    expect((await settled(res.body.eventId)).status).toBe('finished');
+    const addon = await listed('ayon_tools');
+    expect(addon).toMatchObject({ title: 'AYON Tools' });
+    expect(addon.versions['1.0.0'].isBroken).toBeFalsy();
+    const file = await core.request('GET', '/addons/ayon_tools/1.0.0/private/client.zip', {
+      token: tokens.ann,
+    });
+    expect([file.status, file.text]).toEqual([200, 'client code']);
+  });
+
+  it('is refused with 422 when package.py names no version', async () => {
+    const res = await core.request('POST', '/api/addons/install', {
+      token: tokens.root,
+      body: zipOf({ 'package.py': 'name = "half"\n' }),
+      headers: ZIP,
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toContain('package.py: version must be a semantic version');
+  });
+});
+
 describe('a broken addon', () => {
   it('stays installed and listed with the reason, and the server keeps serving everything else', async () => {
     const event = await install(
