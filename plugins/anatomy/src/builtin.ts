@@ -97,7 +97,7 @@ export const BUILTIN_ANATOMY: Anatomy = {
     },
   ],
   // The first status whose scope covers an entity type is what new entities of that type get, so "Not ready"
-  // covers everything; "Ready to start" only means something for tasks.
+  // covers everything; "Ready to start" is for folders and tasks, as in AYON's default anatomy.
   statuses: [
     {
       name: 'Not ready',
@@ -113,7 +113,7 @@ export const BUILTIN_ANATOMY: Anatomy = {
       state: 'not_started',
       icon: 'timer',
       color: '#b0bec5',
-      scope: ['task'],
+      scope: ['folder', 'task'],
     },
     {
       name: 'In progress',

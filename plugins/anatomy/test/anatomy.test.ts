@@ -87,7 +87,7 @@ describe('the built-in anatomy', () => {
     for (const type of ['folder', 'task', 'product', 'version', 'representation', 'workfile']) {
       expect(statuses.some((s) => s.scope?.includes(type))).toBe(true);
     }
-    expect(statuses.find((s) => s.name === 'Ready to start')?.scope).toEqual(['task']);
+    expect(statuses.find((s) => s.name === 'Ready to start')?.scope).toEqual(['folder', 'task']);
   });
 
   it('lists "_" first and primary while nothing else is', async () => {
