@@ -12,6 +12,7 @@ export interface AyonPackageInfo {
   title?: string;
 }
 
+/** Read name, version and title from package.py's text without running it. */
 export function readAyonPackagePy(text: string): AyonPackageInfo {
   const value = (key: string) =>
     new RegExp(`^${key}\\s*=\\s*(?:"([^"\\n]*)"|'([^'\\n]*)')\\s*(?:#.*)?$`, 'm')
