@@ -51,6 +51,7 @@ export const groups = [
       dev_api_rest: 'REST API',
       dev_api_graphql: 'GraphQL API',
       dev_api_python: 'Python client',
+      dev_api_compatibility: 'AYON compatibility',
       dev_api_cpp: 'C++ client',
       dev_api_usd_resolver: 'USD asset resolver',
     },
