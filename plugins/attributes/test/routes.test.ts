@@ -85,7 +85,28 @@ describe('the built-in attributes', () => {
       data: { type: 'datetime' },
     });
     expect(byName.endDate.data).toMatchObject({ type: 'datetime', title: 'Deadline' });
-    expect(byName.startDate.data.default).toBeUndefined();
+    // AYON answers every data field, null where unset: its client reads data.default of every attribute.
+    expect(byName.startDate.data.default).toBeNull();
+    expect(Object.keys(byName.startDate.data).sort()).toEqual(
+      [
+        'default',
+        'description',
+        'enum',
+        'example',
+        'ge',
+        'gt',
+        'inherit',
+        'le',
+        'lt',
+        'maxItems',
+        'maxLength',
+        'minItems',
+        'minLength',
+        'regex',
+        'title',
+        'type',
+      ].sort(),
+    );
     expect(byName.description).toMatchObject({
       scope: ['project', 'folder', 'task', 'product', 'version', 'representation', 'workfile'],
       data: { type: 'string', inherit: false },
@@ -100,7 +121,7 @@ describe('the built-in attributes', () => {
     expect(byName.productGroup).toMatchObject({ scope: ['product'], data: { type: 'string' } });
     expect(byName.developerMode).toMatchObject({ scope: ['user'], data: { type: 'boolean' } });
     const withDefaults = Object.values(byName)
-      .filter((a: any) => a.data.default !== undefined)
+      .filter((a: any) => a.data.default !== null)
       .map((a: any) => a.name);
     expect(withDefaults).toEqual(BUILTIN_NAMES.slice(0, 11));
   });
@@ -154,7 +175,7 @@ describe('studio attributes', () => {
       position: 100,
       scope: ['folder', 'task'],
       builtin: false,
-      data: { ...cutIn.data, inherit: true },
+      data: expect.objectContaining({ ...cutIn.data, inherit: true, example: null, regex: null }),
     });
 
     expect(
