@@ -37,7 +37,9 @@ export const DependencyPackages = Type.Object(
     linux: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     darwin: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   },
-  { additionalProperties: false, description: 'Mapping of platform to dependency package filename' },
+  // A map keyed by platform, not a model: an unknown platform is refused (AYON's dict[Platform, str] does so),
+  // where unknown fields of models are dropped (only additionalProperties: false drops them).
+  { additionalProperties: Type.Never(), description: 'Mapping of platform to dependency package filename' },
 );
 
 export const AddonDevelopmentItem = Type.Object(
