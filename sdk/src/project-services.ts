@@ -1,3 +1,4 @@
+import type { RawBuilder } from 'kysely';
 import type { DatabaseTransaction } from './addon.js';
 import type { FolderAccessPolicy } from './access.js';
 import type { Problem } from './errors.js';
@@ -131,6 +132,10 @@ export interface ProjectRecord {
   tags: { name: string; [field: string]: unknown }[];
   linkTypes: { name: string; [field: string]: unknown }[];
   config: Record<string, unknown>;
+  data: Record<string, unknown>;
+  /** ISO 8601. */
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** What changed in a project, for addons that keep data derived from it. */
@@ -196,6 +201,43 @@ export interface EntityQuery {
   statuses?: string[];
   tags?: string[];
   assignees?: string[];
+  /** Tags: entities with every one of these ([] = entities without tags). */
+  tagsAll?: string[];
+  /** Tags: entities with any of these ([] = entities with at least one tag). */
+  tagsAny?: string[];
+  /** Tasks: assigned to every one of these users ([] = unassigned tasks). */
+  assigneesAll?: string[];
+  /** Tasks: assigned to any of these users ([] = tasks with at least one assignee). */
+  assigneesAny?: string[];
+  /** Folders: those holding a task assigned to every one of these users. */
+  taskAssignees?: string[];
+  /** Tasks with parentIds: also the tasks of every folder below those folders. */
+  includeFolderChildren?: boolean;
+  /** Folders: whether they have subfolders, products, tasks. */
+  hasChildren?: boolean;
+  hasProducts?: boolean;
+  hasTasks?: boolean;
+  /** Names compared regardless of letter case. */
+  namesCi?: string[];
+  /** POSIX regular expression the name matches (products). */
+  nameEx?: string;
+  /**
+   * POSIX regular expression matched against a path: the folder's "/a/b" (folders), the path of the folder the
+   * product lives in (products), the file path (workfiles).
+   */
+  pathEx?: string;
+  /** Search terms (lower-case words): every term appears in one of the type's searchable texts. */
+  search?: string[];
+  /** Effective attribute values as text, per attribute: the entity's value is one of the values listed. */
+  attributes?: { name: string; values: string[] }[];
+  /**
+   * Order by this key, then creation order (cursors carry both): name, status, createdAt, updatedAt, the type
+   * column (folderType, taskType, productType), assignees (tasks), path (tasks), version (versions), or
+   * attrib.<name>. Unknown keys are a 422.
+   */
+  sortBy?: string;
+  /** More conditions on the entity's id, composed in SQL by other addons (links: hasLinks). */
+  restrict?: ((id: RawBuilder<unknown>) => RawBuilder<boolean>)[];
   /** Versions only. */
   versions?: number[];
   taskIds?: string[];
@@ -215,6 +257,8 @@ export interface EntityQuery {
   per?: 'parent' | 'task';
   /** Folders only: compute hasChildren, hasTasks and hasVersions (default true; false leaves them out). */
   folderFlags?: boolean;
+  /** Folders only: also count each folder's subfolders, products and tasks (childCount, productCount, taskCount). */
+  folderCounts?: boolean;
   /** Read as this user: rows outside their read access are left out (not errors). Absent: no restriction. */
   caller?: RequestUser;
 }
@@ -253,6 +297,8 @@ export interface EntityDirectory {
   ): Promise<Record<string, any> | null>;
   /** The product types the project's products use, with their appearance. */
   productTypes(projectName: string): Promise<ProductTypeRecord[]>;
+  /** What the project's entities use, each list distinct and sorted: tags, folder types and task types. */
+  usage(projectName: string): Promise<{ tags: string[]; folderTypes: string[]; taskTypes: string[] }>;
   /** Restrict normal users to the folders their access groups allow (the access addon registers itself here). */
   setAccessPolicy(policy: FolderAccessPolicy): void;
   /** A page of entities of one type as the API shows them, in creation order (see EntityQuery). */
@@ -301,8 +347,22 @@ export interface LinkDirectory {
    */
   query(
     projectName: string,
-    query: { entityIds?: string[]; direction?: 'in' | 'out'; linkTypes?: string[]; names?: string[] },
+    query: {
+      entityIds?: string[];
+      direction?: 'in' | 'out';
+      linkTypes?: string[];
+      names?: string[];
+      /** POSIX regular expression the link name matches. */
+      nameEx?: string;
+    },
   ): Promise<LinkRecord[]>;
+  /**
+   * An SQL condition on an entity id, for EntityQuery.restrict: whether the entity has links in (it is an output),
+   * out (an input), either (any), both, or none.
+   */
+  presence(projectName: string, mode: 'none' | 'in' | 'out' | 'any' | 'both'): (id: RawBuilder<unknown>) => RawBuilder<boolean>;
+  /** Full names ("type|input|output") of the link types the project's links use. */
+  usedTypes(projectName: string): Promise<string[]>;
 }
 
 /** Provided by the teams addon: who belongs to which project team. */

@@ -149,11 +149,17 @@ export class ActivityFeeds {
     if (filter.entityNames) where.push(sql<boolean>`r.entity_name = ANY(${filter.entityNames}::text[])`);
     if (filter.entityType) where.push(sql<boolean>`r.entity_type = ${filter.entityType}`);
     if (filter.activityIds) where.push(sql<boolean>`a.id = ANY(${ids(filter.activityIds)}::uuid[])`);
-    if (filter.activityTypes)
-      where.push(sql<boolean>`a.activity_type = ANY(${filter.activityTypes}::text[])`);
+    if (filter.activityTypes) {
+      // "checklist" asks for comments holding a checklist, unless the comments are asked for anyway (AYON's).
+      const types = filter.activityTypes.filter((type) => type !== 'checklist');
+      if (types.length < filter.activityTypes.length && !types.includes('comment'))
+        where.push(sql<boolean>`(a.activity_type = 'comment' AND a.data->>'hasChecklist' IS NOT NULL)`);
+      if (types.length) where.push(sql<boolean>`a.activity_type = ANY(${types}::text[])`);
+    }
     if (filter.referenceTypes)
       where.push(sql<boolean>`r.reference_type = ANY(${filter.referenceTypes}::text[])`);
-    if (filter.tags) where.push(sql<boolean>`a.tags && ${filter.tags}::text[]`);
+    // Every tag asked for, as AYON matches them.
+    if (filter.tags?.length) where.push(sql<boolean>`a.tags @> ${filter.tags}::text[]`);
     if (filter.categories) {
       const named = filter.categories.filter((c): c is string => c !== null);
       where.push(
@@ -199,8 +205,9 @@ export class ActivityFeeds {
   /** project.activities: without entities named, each activity once (its origin reference), as AYON does. */
   async projectFeed(caller: RequestUser, projectName: string, filter: FeedFilter, args: PageArgs) {
     const page = readPage(args);
+    // Unless entities of a type or activities are named, each activity once: its origin reference (AYON's default).
     const scoped =
-      filter.entityIds || filter.entityNames || filter.referenceTypes
+      (filter.entityType && filter.entityIds) || filter.activityIds || filter.referenceTypes?.length
         ? filter
         : { ...filter, referenceTypes: ['origin'] };
     const paging = this.feedPaging(page);

@@ -1,10 +1,4 @@
-import {
-  isManagerOrAbove,
-  type ProjectRecord,
-  type RequestUser,
-  type UserDirectory,
-  type UserRecord,
-} from '@pipewright/sdk';
+import { type ProjectRecord, type RequestUser, type UserDirectory, type UserRecord } from '@pipewright/sdk';
 import type { EntityReader } from './entity-context.js';
 import type { ActivityFeeds, FeedFilter, FeedRow, InboxFilter, PageArgs } from './feed.js';
 
@@ -24,65 +18,11 @@ const ENTITY_NODES = [
   'WorkfileNode',
 ];
 
-// The graphql addon declares ActivityNode with a few fields and the inbox root; the rest is added here, in the
-// shape of AYON's schema (its web app and python client query these names).
+// The graphql addon declares the activity types as AYON has them (ActivityNode, its origin, reactions and files)
+// and the inbox root; the feeds of projects and entities are added here, with the resolvers of all of it.
 const SCHEMA = `
-type ActivityOriginNode {
-  id: String!
-  type: String!
-  subtype: String
-  name: String!
-  label: String
-  link: String!
-}
-
-type ActivityReactionNode {
-  userName: String!
-  fullName: String
-  reaction: String!
-  timestamp: String!
-}
-
-type ActivityFileNode {
-  id: String!
-  size: String!
-  author: String
-  name: String
-  mime: String
-  createdAt: String!
-  updatedAt: String!
-}
-
-type ActivityCategory {
-  name: String!
-  color: String!
-}
-
-extend type ActivityNode {
-  referenceId: String!
-  referenceType: String!
-  entityType: String!
-  entityId: String
-  entityName: String
-  entityPath: String
-  updatedAt: String!
-  creationOrder: Int!
-  tags: [String!]!
-  category: ActivityCategory
-  activityData: String!
-  referenceData: String!
-  active: Boolean!
-  origin: ActivityOriginNode
-  parents: [ActivityOriginNode!]!
-  reactions: [ActivityReactionNode!]!
-  files: [ActivityFileNode!]!
-  author: UserNode
-  assignee: UserNode
-  version: VersionNode
-}
-
 extend type ProjectNode {
-  activities(${PAGE}, entityType: String, entityIds: [String!], entityNames: [String!], activityIds: [String!], activityTypes: [String!], referenceTypes: [String!], tags: [String!], categories: [String], changedAfter: String, changedBefore: String): ActivitiesConnection!
+  activities(${PAGE}, entityType: String, entityIds: [String!], entityNames: [String!], activityTypes: [String!], referenceTypes: [String!], activityIds: [String!], tags: [String!], categories: [String], changedBefore: String, changedAfter: String): ActivitiesConnection!
 }
 ${ENTITY_NODES.map((node) => `extend type ${node} { activities(${ENTITY_FEED}): ActivitiesConnection! }`).join('\n')}
 `;
@@ -110,31 +50,22 @@ function origin(value: any) {
   };
 }
 
-/** A user as an activity's author or assignee: what every user may see of another (AYON's public fields). */
-function userNode(user: UserRecord | null, name: string, caller: RequestUser) {
-  const full = user && (isManagerOrAbove(caller) || user.name === caller.name);
-  const attrib = user
-    ? full
-      ? user.attrib
-      : { fullName: user.attrib.fullName, email: user.attrib.email, avatarUrl: user.attrib.avatarUrl }
-    : { fullName: name };
-  const data = (user?.data ?? {}) as Record<string, unknown>;
-  const at = (user?.createdAt ?? new Date(0)).toISOString();
+/**
+ * An activity's author or assignee as the graphql addon's UserNode resolves it: the stored user, or a stand-in
+ * (inactive, deleted) for a name no user holds any more.
+ */
+function userSource(user: UserRecord | null, name: string) {
+  if (user) return user;
+  const epoch = new Date(0);
   return {
-    name: user?.name ?? name,
-    active: user?.active ?? false,
-    isAdmin: data.isAdmin === true,
-    isManager: data.isManager === true,
-    isService: data.isService === true,
-    isGuest: data.isGuest === true,
-    hasPassword: user?.hasPassword ?? false,
-    attrib,
-    allAttrib: JSON.stringify(attrib),
-    data: JSON.stringify(full ? data : {}),
-    accessGroups: JSON.stringify(full ? (data.accessGroups ?? {}) : {}),
-    defaultAccessGroups: full && Array.isArray(data.defaultAccessGroups) ? data.defaultAccessGroups : [],
-    createdAt: at,
-    updatedAt: (user?.updatedAt ?? new Date(0)).toISOString(),
+    name,
+    active: false,
+    attrib: { fullName: name },
+    data: {},
+    hasPassword: false,
+    createdAt: epoch,
+    updatedAt: epoch,
+    deleted: true,
   };
 }
 
@@ -150,7 +81,7 @@ export function activityGraphQL(feeds: ActivityFeeds, users: UserDirectory, read
     return cache.get(name)!;
   };
   const person = async (ctx: Context, name: unknown) =>
-    typeof name === 'string' && name ? userNode(await lookUp(ctx, name), name, ctx.caller) : null;
+    typeof name === 'string' && name ? userSource(await lookUp(ctx, name), name) : null;
 
   const feedFilter = (args: Record<string, any>): FeedFilter => ({
     entityType: args.entityType,
@@ -195,7 +126,7 @@ export function activityGraphQL(feeds: ActivityFeeds, users: UserDirectory, read
         body: (node: Node) => (node.inInbox ? inboxBody(node.body) : node.body),
         tags: (node: Node) => node.tags ?? [],
         category: (node: Node) =>
-          node.activity_data.category ? { name: node.activity_data.category, color: '#999999' } : null,
+          typeof node.activity_data.category === 'string' ? node.activity_data.category : null,
         activityData: (node: Node) => JSON.stringify(node.activity_data),
         referenceData: (node: Node) => JSON.stringify(node.reference_data ?? {}),
         active: (node: Node) => node.active,

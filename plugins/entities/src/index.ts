@@ -3,7 +3,7 @@ import { projectMigrations } from './migrations.js';
 import { BackgroundOperations } from './background.js';
 import { EntityProcessor } from './processor.js';
 import { HierarchyCache } from './hierarchy-cache.js';
-import { productTypes, projectSummaryRoutes } from './project-summary.js';
+import { productTypes, projectSummaryRoutes, usage } from './project-summary.js';
 import { resolveRoutes } from './resolve-routes.js';
 import { entityRoutes, folderTreeRoutes, readEntities } from './routes.js';
 
@@ -40,6 +40,7 @@ export default defineAddon({
       query: async (projectName, type, query) =>
         readEntities(reader, await existing(projectName), type, query),
       setAccessPolicy: (policy) => processor.access.register(policy),
+      usage: async (projectName) => usage(ctx.db, schemaName((await existing(projectName)).name)),
       async productTypes(projectName) {
         const project = await existing(projectName);
         return productTypes(ctx.db, schemaName(project.name), project);

@@ -35,6 +35,30 @@ export async function productTypes(
   }));
 }
 
+/** What a project's entities use: tags across every entity table, folder and task types. */
+export async function usage(
+  db: Database,
+  schema: string,
+): Promise<{ tags: string[]; folderTypes: string[]; taskTypes: string[] }> {
+  const table = (name: string) => sql.table(`${schema}.${name}`);
+  const tags = await sql<{ tag: string }>`
+    SELECT DISTINCT tag FROM (${sql.join(
+      TABLES.map((name) => sql`SELECT unnest(tags) AS tag FROM ${table(name)}`),
+      sql` UNION ALL `,
+    )}) t ORDER BY tag`.execute(db);
+  const distinct = async (column: string, name: string) =>
+    (
+      await sql<{
+        value: string;
+      }>`SELECT DISTINCT ${sql.ref(column)} AS value FROM ${table(name)} ORDER BY 1`.execute(db)
+    ).rows.map((row) => row.value);
+  return {
+    tags: tags.rows.map((row) => row.tag),
+    folderTypes: await distinct('folder_type', 'folders'),
+    taskTypes: await distinct('task_type', 'tasks'),
+  };
+}
+
 /** What a project holds, counted and listed across the entity tables. */
 export function projectSummaryRoutes({ db, projects, schemaName }: Deps) {
   return async (app: AddonApp) => {

@@ -10,7 +10,9 @@ import {
 } from '@pipewright/sdk';
 import { hideAttributes, scopeCondition, type ReadAccess } from './access.js';
 import type { EntityType } from './entity-types.js';
-import { present, selectEntities } from './store.js';
+import { inSubtree, present, selectEntities } from './store.js';
+
+const INVALID_REGEX = '2201B';
 
 /** The column naming each type's parent, and the column holding its "type" where it has one. */
 const PARENT: Record<EntityType, string> = {
@@ -46,11 +48,13 @@ function filterFields(type: EntityType): FieldMap {
   };
   const extra: Record<EntityType, FieldMap> = {
     folder: {
+      thumbnailId: col('thumbnail_id', 'uuid'),
       label: col('label', 'text'),
       folderType: col('folder_type', 'text'),
       parentId: col('parent_id', 'uuid'),
     },
     task: {
+      thumbnailId: col('thumbnail_id', 'uuid'),
       label: col('label', 'text'),
       taskType: col('task_type', 'text'),
       folderId: col('folder_id', 'uuid'),
@@ -59,29 +63,119 @@ function filterFields(type: EntityType): FieldMap {
     product: { folderId: col('folder_id', 'uuid'), productType: col('product_type', 'text') },
     version: {
       version: col('version', 'integer'),
+      thumbnailId: col('thumbnail_id', 'uuid'),
       productId: col('product_id', 'uuid'),
       taskId: col('task_id', 'uuid'),
       author: col('author', 'text'),
     },
     representation: { versionId: col('version_id', 'uuid') },
-    workfile: { taskId: col('task_id', 'uuid') },
+    workfile: { taskId: col('task_id', 'uuid'), thumbnailId: col('thumbnail_id', 'uuid') },
   };
   return { ...fields, ...extra[type] };
 }
 
-/** Cursors are opaque to clients: base64 of the creation order, which is unique and never changes. */
-export const encodeCursor = (order: number) => Buffer.from(JSON.stringify([order])).toString('base64');
+/**
+ * Cursors are opaque to clients: base64 of [creation order], or of [sort value, creation order] when a page is
+ * sorted by another key; the creation order is unique and never changes, so either is a total order.
+ */
+export const encodeCursor = (order: number, sortValue?: unknown) =>
+  Buffer.from(JSON.stringify(sortValue === undefined ? [order] : [sortValue, order])).toString('base64');
 
-function decodeCursor(cursor: string, loc: string): number {
+function decodeCursor(cursor: string, loc: string): { order: number; value?: unknown } {
   try {
-    const [order] = JSON.parse(Buffer.from(cursor, 'base64').toString('utf8'));
-    if (Number.isSafeInteger(order)) return order;
+    const parts = JSON.parse(Buffer.from(cursor, 'base64').toString('utf8'));
+    const order = Array.isArray(parts) ? parts.at(-1) : undefined;
+    if (Number.isSafeInteger(order) && parts.length <= 2)
+      return parts.length === 2 ? { order, value: parts[0] } : { order };
   } catch {
     // answered below
   }
   throw new ValidationFailed([
     { loc: [loc], msg: 'Not a cursor this server gave out', type: 'value_error.cursor' },
   ]);
+}
+
+/** A sort key: its SQL expression over the wrapped select, and how its values travel in a cursor. */
+interface SortKey {
+  expr: RawBuilder<unknown>;
+  kind: 'text' | 'integer' | 'timestamp' | 'json';
+}
+
+const ref = (column: string) => sql.ref(`e.${column}`);
+
+/** The sortBy keys of each type (AYON's), besides attrib.<name>. */
+const SORT_KEYS: Record<EntityType, Record<string, SortKey>> = {
+  folder: {
+    folderType: { expr: ref('folder_type'), kind: 'text' },
+  },
+  task: {
+    taskType: { expr: ref('task_type'), kind: 'text' },
+    assignees: { expr: sql`array_to_string(e.assignees, '')`, kind: 'text' },
+    path: { expr: ref('full_path'), kind: 'text' },
+  },
+  product: {
+    productType: { expr: ref('product_type'), kind: 'text' },
+  },
+  version: {
+    version: { expr: ref('version'), kind: 'integer' },
+  },
+  representation: {},
+  workfile: {},
+};
+
+function sortKey(type: EntityType, key: string): SortKey {
+  const common: Record<string, SortKey> = {
+    createdAt: { expr: ref('created_at'), kind: 'timestamp' },
+    updatedAt: { expr: ref('updated_at'), kind: 'timestamp' },
+    ...(type === 'version' ? {} : { name: { expr: ref('name'), kind: 'text' as const } }),
+    ...(type === 'product' ? {} : { status: { expr: ref('status'), kind: 'text' as const } }),
+  };
+  const found = SORT_KEYS[type][key] ?? common[key];
+  if (found) return found;
+  const attribute = /^attrib\.([A-Za-z_][A-Za-z0-9_]*)$/.exec(key)?.[1];
+  // An unset attribute sorts as JSON null, first: rows compare whole, so no NULL may break the order.
+  if (attribute) return { expr: sql`coalesce(e.all_attrib -> ${attribute}, 'null'::jsonb)`, kind: 'json' };
+  throw new ValidationFailed([
+    {
+      loc: ['sortBy'],
+      msg: `cannot sort ${type}s by '${key}'; use one of ${[...Object.keys(common), ...Object.keys(SORT_KEYS[type])].join(', ')} or attrib.<name>`,
+      type: 'value_error.sort',
+    },
+  ]);
+}
+
+/** A cursor's sort value as an SQL value of the key's type. */
+function sortValue(key: SortKey, value: unknown): RawBuilder<unknown> {
+  switch (key.kind) {
+    case 'json':
+      return sql`${JSON.stringify(value ?? null)}::jsonb`;
+    case 'timestamp':
+      return sql`${String(value)}::timestamptz`;
+    case 'integer':
+      return sql`${Number(value)}::int`;
+    default:
+      return sql`${String(value)}::text`;
+  }
+}
+
+/** What each type's search terms are looked for in (AYON's fuzzy search): names, labels, types, paths. */
+const SEARCHED: Record<EntityType, string[]> = {
+  folder: ['name', 'label', 'access_path'],
+  task: ['name', 'label', 'task_type', 'access_path'],
+  product: ['name', 'product_type', 'access_path'],
+  version: ['product_name', 'product_type', 'access_path'],
+  representation: ['product_name', 'product_type', 'access_path', 'name'],
+  workfile: ['task_name', 'task_type', 'access_path', 'path'],
+};
+
+function searchTerm(type: EntityType, term: string): RawBuilder<boolean> {
+  const pattern = `%${term}%`;
+  const parts = SEARCHED[type].map((column) => sql<boolean>`${ref(column)} ILIKE ${pattern}`);
+  // "12" or "v12" also finds version 12.
+  const number = /^v?(\d+)$/.exec(term)?.[1];
+  if (number && (type === 'version' || type === 'representation') && Number(number) <= 2 ** 31 - 1)
+    parts.push(sql<boolean>`e.version = ${Number(number)}`);
+  return sql<boolean>`(${sql.join(parts, sql` OR `)})`;
 }
 
 const any = (column: string, values: unknown[], cast: string) =>
@@ -92,13 +186,27 @@ function conditions(type: EntityType, schema: string, q: EntityQuery): RawBuilde
   const where: RawBuilder<boolean>[] = [];
   const parent = PARENT[type];
   if (q.ids) where.push(any('id', q.ids, 'uuid[]'));
-  if (q.parentIds) {
+  if (q.parentIds && type === 'task' && q.includeFolderChildren) {
+    // The tasks of those folders and of every folder below them, by path range (see inSubtree).
+    const ids = q.parentIds.filter((id): id is string => id !== null);
+    where.push(
+      sql<boolean>`EXISTS (SELECT 1 FROM ${sql.table(`${schema}.folders`)} top WHERE top.id = ANY(${ids}::uuid[]) AND ${inSubtree(ref('access_path'), sql.ref('top.path'))})`,
+    );
+  } else if (q.parentIds) {
     const ids = q.parentIds.filter((id): id is string => id !== null);
     const root =
       q.parentIds.length > ids.length ? sql<boolean>`${sql.ref(`e.${parent}`)} IS NULL` : sql<boolean>`false`;
     where.push(sql<boolean>`(${any(parent, ids, 'uuid[]')} OR ${root})`);
   }
   if (q.names) where.push(sql<boolean>`lower(e.name) = ANY(${q.names.map((n) => n.toLowerCase())}::text[])`);
+  if (q.namesCi)
+    where.push(sql<boolean>`lower(e.name) = ANY(${q.namesCi.map((n) => n.toLowerCase())}::text[])`);
+  if (q.nameEx !== undefined) where.push(sql<boolean>`e.name ~ ${q.nameEx}`);
+  if (q.pathEx !== undefined) {
+    const path =
+      type === 'folder' ? ref('full_path') : type === 'workfile' ? ref('path') : sql`'/' || e.access_path`;
+    where.push(sql<boolean>`${path} ~ ${q.pathEx}`);
+  }
   if (q.name) where.push(sql<boolean>`e.name ILIKE ${q.name}`);
   if (q.paths) {
     const paths = q.paths.map((p) => '/' + p.replace(/^\/+|\/+$/g, ''));
@@ -108,7 +216,44 @@ function conditions(type: EntityType, schema: string, q: EntityQuery): RawBuilde
   if (q.types && typeColumn) where.push(any(typeColumn, q.types, 'text[]'));
   if (q.statuses) where.push(any('status', q.statuses, 'text[]'));
   if (q.tags) where.push(sql<boolean>`e.tags && ${q.tags}::text[]`);
-  if (q.assignees && type === 'task') where.push(sql<boolean>`e.assignees && ${q.assignees}::text[]`);
+  if (q.tagsAll)
+    where.push(q.tagsAll.length ? sql<boolean>`e.tags @> ${q.tagsAll}::text[]` : sql<boolean>`e.tags = '{}'`);
+  if (q.tagsAny)
+    where.push(
+      q.tagsAny.length ? sql<boolean>`e.tags && ${q.tagsAny}::text[]` : sql<boolean>`e.tags <> '{}'`,
+    );
+  if (type === 'task') {
+    if (q.assignees) where.push(sql<boolean>`e.assignees && ${q.assignees}::text[]`);
+    if (q.assigneesAll)
+      where.push(
+        q.assigneesAll.length
+          ? sql<boolean>`e.assignees @> ${q.assigneesAll}::text[]`
+          : sql<boolean>`e.assignees = '{}'`,
+      );
+    if (q.assigneesAny)
+      where.push(
+        q.assigneesAny.length
+          ? sql<boolean>`e.assignees && ${q.assigneesAny}::text[]`
+          : sql<boolean>`e.assignees <> '{}'`,
+      );
+  }
+  if (type === 'folder') {
+    const t = (table: string) => sql.table(`${schema}.${table}`);
+    const flag = (value: boolean | undefined, exists: RawBuilder<boolean>) => {
+      if (value !== undefined) where.push(value ? exists : sql<boolean>`NOT ${exists}`);
+    };
+    flag(q.hasChildren, sql<boolean>`EXISTS (SELECT 1 FROM ${t('folders')} x WHERE x.parent_id = e.id)`);
+    flag(q.hasProducts, sql<boolean>`EXISTS (SELECT 1 FROM ${t('products')} x WHERE x.folder_id = e.id)`);
+    flag(q.hasTasks, sql<boolean>`EXISTS (SELECT 1 FROM ${t('tasks')} x WHERE x.folder_id = e.id)`);
+    if (q.taskAssignees)
+      where.push(
+        sql<boolean>`EXISTS (SELECT 1 FROM ${t('tasks')} x WHERE x.folder_id = e.id AND x.assignees @> ${q.taskAssignees}::text[])`,
+      );
+  }
+  for (const attribute of q.attributes ?? [])
+    where.push(sql<boolean>`(e.all_attrib ->> ${attribute.name}) = ANY(${attribute.values}::text[])`);
+  for (const term of q.search ?? []) where.push(searchTerm(type, term));
+  for (const condition of q.restrict ?? []) where.push(condition(ref('id')));
   if (q.active !== undefined) where.push(sql<boolean>`e.active = ${q.active}`);
   if (type === 'version') {
     if (q.versions) where.push(any('version', q.versions, 'int[]'));
@@ -125,8 +270,17 @@ function conditions(type: EntityType, schema: string, q: EntityQuery): RawBuilde
     }
   }
   if (q.filter) where.push(compileFilter(q.filter, filterFields(type), ['filter']));
-  if (q.after) where.push(sql<boolean>`e.creation_order > ${decodeCursor(q.after, 'after')}`);
-  if (q.before) where.push(sql<boolean>`e.creation_order < ${decodeCursor(q.before, 'before')}`);
+  const key = q.sortBy ? sortKey(type, q.sortBy) : null;
+  const beyond = (cursor: string, loc: string, operator: '>' | '<') => {
+    const { order, value } = decodeCursor(cursor, loc);
+    const op = sql.raw(operator);
+    // A sorted page continues after (sort value, creation order) as a pair; a cursor without a value, by order.
+    return key && value !== undefined
+      ? sql<boolean>`(${key.expr}, e.creation_order) ${op} (${sortValue(key, value)}, ${order})`
+      : sql<boolean>`e.creation_order ${op} ${order}`;
+  };
+  if (q.after) where.push(beyond(q.after, 'after', '>'));
+  if (q.before) where.push(beyond(q.before, 'before', '<'));
   return where;
 }
 
@@ -145,6 +299,7 @@ export async function queryEntities(
   access: ReadAccess = { scope: null, attributes: null },
 ): Promise<EntityPage> {
   const where = conditions(type, schema, q);
+  const key = q.sortBy ? sortKey(type, q.sortBy) : null;
   // Rows outside the caller's read access are left out, as if they did not exist.
   if (access.scope?.ownTasksOnly && q.caller && type === 'task')
     where.push(sql<boolean>`${q.caller.name} = ANY(e.assignees)`);
@@ -161,18 +316,46 @@ export async function queryEntities(
   }
   const whereSql = where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``;
   const direction = sql.raw(q.fromEnd ? 'DESC' : 'ASC');
+  const order = key
+    ? sql`${key.expr} ${direction}, e.creation_order ${direction}`
+    : sql`e.creation_order ${direction}`;
+  // The sort value travels in cursors: timestamps as PostgreSQL's text, which keeps the microseconds.
+  const sortColumn = key
+    ? sql`, ${key.kind === 'timestamp' ? sql`(${key.expr})::text` : key.expr} AS sort_value`
+    : sql``;
   const group = q.per === 'task' ? 'task_id' : PARENT[type];
-  const inner = selectEntities(db, schema, type, inheritable, base, q.folderFlags ?? true);
+  const inner = selectEntities(
+    db,
+    schema,
+    type,
+    inheritable,
+    base,
+    q.folderFlags ?? true,
+    q.folderCounts ?? false,
+  );
   const query = q.per
     ? sql<Record<string, any>>`
         SELECT * FROM (
-          SELECT e.*, row_number() OVER (PARTITION BY ${sql.ref(`e.${group}`)} ORDER BY e.creation_order ${direction}) AS rank_in_group
+          SELECT e.*${sortColumn}, row_number() OVER (PARTITION BY ${sql.ref(`e.${group}`)} ORDER BY ${order}) AS rank_in_group
           FROM (${inner}) e ${whereSql}
-        ) ranked WHERE rank_in_group <= ${q.limit + 1} ORDER BY creation_order ${direction}`
+        ) e WHERE rank_in_group <= ${q.limit + 1} ORDER BY ${order}`
     : sql<
         Record<string, any>
-      >`SELECT * FROM (${inner}) e ${whereSql} ORDER BY e.creation_order ${direction} LIMIT ${q.limit + 1}`;
-  let rows = (await query.execute(db)).rows;
+      >`SELECT e.*${sortColumn} FROM (${inner}) e ${whereSql} ORDER BY ${order} LIMIT ${q.limit + 1}`;
+  let rows = (
+    await query.execute(db).catch((error) => {
+      // pathEx and nameEx are the client's regular expressions: one PostgreSQL cannot read is theirs to fix.
+      if ((error as { code?: string }).code === INVALID_REGEX)
+        throw new ValidationFailed([
+          {
+            loc: [q.pathEx !== undefined ? 'pathEx' : 'nameEx'],
+            msg: 'not a valid regular expression',
+            type: 'value_error.regex',
+          },
+        ]);
+      throw error;
+    })
+  ).rows;
   let groupsWithMore: (string | null)[] = [];
   let hasMore: boolean;
   if (q.per) {
@@ -190,7 +373,7 @@ export async function queryEntities(
     hasMore,
     groupsWithMore,
     items: rows.map((row) => ({
-      cursor: encodeCursor(Number(row.creation_order)),
+      cursor: encodeCursor(Number(row.creation_order), key ? row.sort_value : undefined),
       entity: hideAttributes(present(type, row), access.attributes),
     })),
   };

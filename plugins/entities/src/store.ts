@@ -35,10 +35,30 @@ export function selectEntities(
   inheritable: string[],
   base: Record<string, unknown> = {},
   folderFlags = true,
+  folderCounts = false,
 ): RawBuilder<Row> {
   const t = (table: string) => sql.table(`${schema}.${table}`);
   switch (type) {
     case 'folder':
+      // GraphQL's childCount, productCount and taskCount: counted where asked for, through the parent indexes.
+      if (folderCounts) {
+        return sql<Row>`
+          SELECT c.*, c.child_count > 0 AS has_children, c.task_count > 0 AS has_tasks${
+            folderFlags
+              ? sql`, EXISTS (
+                  SELECT 1 FROM ${t('versions')} v JOIN ${t('products')} p ON p.id = v.product_id JOIN ${t('folders')} d ON d.id = p.folder_id
+                  WHERE ${inSubtree(sql`d.path`, sql`c.path`)}
+                ) AS has_versions`
+              : sql``
+          }
+          FROM (
+            SELECT f.*, '/' || f.path AS full_path, ${json(base)} || f.inherited || f.attrib AS all_attrib, f.path AS access_path, f.id AS access_folder,
+              (SELECT count(*) FROM ${t('folders')} x WHERE x.parent_id = f.id)::int AS child_count,
+              (SELECT count(*) FROM ${t('products')} x WHERE x.folder_id = f.id)::int AS product_count,
+              (SELECT count(*) FROM ${t('tasks')} x WHERE x.folder_id = f.id)::int AS task_count
+            FROM ${t('folders')} f
+          ) c`;
+      }
       // The has* flags cost three lookups per folder; readers that do not show them (GraphQL pages) skip them.
       if (!folderFlags) {
         return sql<Row>`
@@ -66,18 +86,18 @@ export function selectEntities(
     case 'version':
       return sql<Row>`
         SELECT v.*, ${versionName('v')} AS name, '/' || f.path || '/' || p.name || '/' || ${versionName('v')} AS full_path, v.attrib AS all_attrib,
-          f.path AS access_path, f.id AS access_folder
+          f.path AS access_path, f.id AS access_folder, p.name AS product_name, p.product_type
         FROM ${t('versions')} v JOIN ${t('products')} p ON p.id = v.product_id JOIN ${t('folders')} f ON f.id = p.folder_id`;
     case 'representation':
       return sql<Row>`
         SELECT r.*, '/' || f.path || '/' || p.name || '/' || ${versionName('v')} || '/' || r.name AS full_path, r.attrib AS all_attrib,
-          f.path AS access_path, f.id AS access_folder
+          f.path AS access_path, f.id AS access_folder, p.name AS product_name, p.product_type, v.version
         FROM ${t('representations')} r JOIN ${t('versions')} v ON v.id = r.version_id
           JOIN ${t('products')} p ON p.id = v.product_id JOIN ${t('folders')} f ON f.id = p.folder_id`;
     case 'workfile':
       return sql<Row>`
         SELECT w.*, w.path AS full_path, regexp_replace(w.path, '^.*[/\\\\]', '') AS name, w.attrib AS all_attrib,
-          f.path AS access_path, f.id AS access_folder
+          f.path AS access_path, f.id AS access_folder, k.name AS task_name, k.task_type
         FROM ${t('workfiles')} w JOIN ${t('tasks')} k ON k.id = w.task_id JOIN ${t('folders')} f ON f.id = k.folder_id`;
   }
 }
@@ -134,6 +154,10 @@ export function present(type: EntityType, row: Row): Record<string, unknown> {
         hasVersions: row.has_versions,
         hasChildren: row.has_children,
         hasTasks: row.has_tasks,
+        // Only selected for GraphQL (EntityQuery.folderCounts): REST answers keep AYON's folder model.
+        ...(row.child_count === undefined
+          ? {}
+          : { childCount: row.child_count, productCount: row.product_count, taskCount: row.task_count }),
       };
     case 'task':
       return {

@@ -4,7 +4,7 @@ import { defineAddon, requireUser } from '@pipewright/sdk';
 import { attribTypes } from './attrib-types.js';
 import type { GraphContext } from './context.js';
 import { explorerRoutes } from './explorer.js';
-import type { GraphQLSchemaExtensions } from './extensions.js';
+import { withoutRestatedFields, type GraphQLSchemaExtensions } from './extensions.js';
 import { projectResolvers } from './project-resolvers.js';
 import { baseSdl } from './sdl.js';
 import { studioSdl } from './studio-sdl.js';
@@ -45,8 +45,9 @@ export default defineAddon({
     const projects = ctx.use('projects');
     const entities = ctx.use('entities');
     const users = ctx.use('users');
-    const attrib = attribTypes(await ctx.use('attributes').list());
-    const project = projectResolvers(entities, ctx.use('links'), projects);
+    const definitions = await ctx.use('attributes').list();
+    const attrib = attribTypes(definitions);
+    const project = projectResolvers(entities, ctx.use('links'), projects, definitions);
     const studio = studioResolvers(ctx.db, users, projects, entities);
 
     // Anonymous callers get 401 in the REST error shape before any GraphQL runs.
@@ -58,7 +59,9 @@ export default defineAddon({
       resolvers: {
         ...project.resolvers,
         ...attrib.resolvers,
-        Query: { ...project.resolvers.Query, ...studio.Query },
+        UserNode: studio.UserNode,
+        // The project side answers project, projects and kanban.
+        Query: { ...studio.Query, ...project.resolvers.Query },
       } as any,
       loaders: project.loaders as any,
       path: '/graphql',
@@ -81,7 +84,8 @@ export default defineAddon({
     const graphql = ctx.app.graphql;
     const extensions: GraphQLSchemaExtensions = {
       extend({ schema, resolvers, loaders }) {
-        if (schema) graphql.extendSchema(schema);
+        const added = schema ? withoutRestatedFields(schema, graphql.schema) : '';
+        if (added) graphql.extendSchema(added);
         if (resolvers) graphql.defineResolvers(resolvers as any);
         if (loaders) graphql.defineLoaders(loaders as any);
       },

@@ -175,7 +175,8 @@ describe('access', () => {
 
   it('refuses a project the user has no access group for, with status 403 in extensions', async () => {
     const res = await gql('{ project(name: "other") { name } }', {}, artie);
-    expect(res.body.data.project).toBeNull();
+    // project is non-null, as in AYON: the error takes the whole answer with it.
+    expect(res.body.data).toBeNull();
     expect(res.body.errors[0].extensions.status).toBe(403);
     const missing = await gql('{ project(name: "nowhere") { name } }');
     expect(missing.body.errors[0].extensions.status).toBe(404);
@@ -188,9 +189,11 @@ describe('access', () => {
     expect(all.projects.edges.map((e: any) => e.node.name)).toEqual(['other', 'show']);
   });
 
-  it('shows other users only who they are; managers and the user themself see everything', async () => {
+  it('lists users for a project to non-managers, as AYON does (studio-wide listing is for managers)', async () => {
+    const refused = await gql('{ users { edges { node { name } } } }', {}, artie);
+    expect(refused.body.errors[0].extensions.status).toBe(403);
     const seen = await data(
-      '{ users { edges { node { name attrib { fullName email } data isManager } } } }',
+      '{ users(projectName: "show") { edges { node { name attrib { fullName email } isManager } } } }',
       {},
       artie,
     );
@@ -198,16 +201,14 @@ describe('access', () => {
     expect(bossNode).toEqual({
       name: 'boss',
       attrib: { fullName: 'BOSS', email: 'boss@studio.test' },
-      data: '{}',
       isManager: true,
     });
-    const own = await data('{ me { name data accessGroups } }', {}, artie);
+    const own = await data('{ me { name accessGroups } }', {}, artie);
     expect(JSON.parse(own.me.accessGroups)).toEqual({ show: ['artist'] });
-    const byManager = await data(
-      '{ user(name: "artie") { accessGroups } nobody: user(name: "ghost") { name } }',
-    );
+    const byManager = await data('{ user(name: "artie") { accessGroups } }');
     expect(JSON.parse(byManager.user.accessGroups)).toEqual({ show: ['artist'] });
-    expect(byManager.nobody).toBeNull();
+    const nobody = await gql('{ user(name: "ghost") { name } }');
+    expect(nobody.body.errors[0].extensions.status).toBe(404);
   });
 });
 
@@ -404,7 +405,7 @@ describe('connections', () => {
     });
     expect(versions[2].task).toBeNull();
     expect(versions[1].representations.edges.map((e: any) => e.node)).toEqual([
-      { name: 'abc', fileCount: 1, files: [{ name: 'tree.abc', size: 10 }], version: { version: 2 } },
+      { name: 'abc', fileCount: 1, files: [{ name: 'tree.abc', size: '10' }], version: { version: 2 } },
       { name: 'usd', fileCount: 0, files: [], version: { version: 2 } },
     ]);
   });
@@ -440,31 +441,25 @@ describe('connections', () => {
     expect(calls).toBe(5);
   });
 
-  it('shows links on the project and on each entity, seen from that entity', async () => {
+  it('shows links on each entity as AYON edges: the link seen from that entity, node the other end', async () => {
     const d = await data(`{ project(name: "show") {
-      links { edges { node { id linkType inputId outputId inputType outputType author } } }
-      version(id: "${ids.v2}") { links { edges { node { direction entityId entityType linkType } } } }
-      v1: version(id: "${ids.v1}") { links(direction: "out") { edges { node { id } } } inbound: links(direction: "in") { edges { node { entityId } } } }
+      version(id: "${ids.v2}") { links { edges { id direction entityId entityType linkType author description node { id name ... on VersionNode { version } } } } }
+      v1: version(id: "${ids.v1}") { links(direction: "out") { edges { id } } inbound: links(direction: "in", linkTypes: ["reference"]) { edges { entityId } } }
     } }`);
-    expect(d.project.links.edges.map((e: any) => e.node)).toEqual([
+    expect(d.project.version.links.edges).toEqual([
       {
         id: ids.link,
+        direction: 'out',
+        entityId: ids.v1,
+        entityType: 'version',
         linkType: 'reference',
-        inputId: ids.v2,
-        outputId: ids.v1,
-        inputType: 'version',
-        outputType: 'version',
         author: 'boss',
+        description: 'reference link with input version and output version',
+        node: { id: ids.v1, name: 'v001', version: 1 },
       },
     ]);
-    expect(d.project.version.links.edges[0].node).toEqual({
-      direction: 'out',
-      entityId: ids.v1,
-      entityType: 'version',
-      linkType: 'reference',
-    });
     expect(d.project.v1.links.edges).toEqual([]);
-    expect(d.project.v1.inbound.edges[0].node.entityId).toBe(ids.v2);
+    expect(d.project.v1.inbound.edges[0].entityId).toBe(ids.v2);
   });
 
   it('returns exactly as many nodes per type as the project stats count', async () => {

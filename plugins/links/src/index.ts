@@ -24,7 +24,11 @@ export default defineAddon({
       ),
     );
     projects.onChange((trx, project) => links.dropUntypedLinks(trx, project));
-    ctx.provide('links', { query: (projectName, query) => links.query(projectName, query) });
+    ctx.provide('links', {
+      query: (projectName, query) => links.query(projectName, query),
+      presence: (projectName, mode) => links.presence(projectName, mode),
+      usedTypes: (projectName) => links.usedTypes(projectName),
+    });
     await ctx.app.register(linkRoutes(links));
   },
 });

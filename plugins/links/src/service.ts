@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import {
   BadRequest,
   Conflict,
@@ -29,6 +29,8 @@ type LinkTypeRecord = Static<typeof LinkTypeItem>;
 // one deployed from an anatomy look alike.
 const DEFAULT_COLOR = '#9e9e9e';
 const DEFAULT_STYLE = 'solid';
+
+const INVALID_REGEX = '2201B';
 
 /** The three parts of "type|input|output" (the route schemas have already checked the shape). */
 export function splitLinkType(name: string): {
@@ -179,9 +181,49 @@ export class LinkService {
   }
 
   /** Links for readers that checked access already (GraphQL): see LinkDirectory.query. */
+  /** See LinkDirectory.presence: "in" means the entity is some link's output, "out" some link's input. */
+  presence(projectName: string, mode: 'none' | 'in' | 'out' | 'any' | 'both') {
+    const links = sql.table(`${this.schemaName(projectName)}.links`);
+    return (id: RawBuilder<unknown>): RawBuilder<boolean> => {
+      const asOutput = sql<boolean>`EXISTS (SELECT 1 FROM ${links} l WHERE l.output_id = ${id})`;
+      const asInput = sql<boolean>`EXISTS (SELECT 1 FROM ${links} l WHERE l.input_id = ${id})`;
+      switch (mode) {
+        case 'in':
+          return asOutput;
+        case 'out':
+          return asInput;
+        case 'any':
+          return sql<boolean>`(${asOutput} OR ${asInput})`;
+        case 'both':
+          return sql<boolean>`(${asOutput} AND ${asInput})`;
+        case 'none':
+          return sql<boolean>`NOT (${asOutput} OR ${asInput})`;
+      }
+    };
+  }
+
+  /** Full names of the link types the project's links use. */
+  async usedTypes(projectName: string): Promise<string[]> {
+    const project = await this.projects.find(projectName);
+    if (!project) throw new NotFound(`Project ${projectName} not found`);
+    const rows = await this.links(project.name)
+      .selectFrom('links')
+      .select('link_type')
+      .distinct()
+      .orderBy('link_type')
+      .execute();
+    return rows.map((row) => row.link_type as string);
+  }
+
   async query(
     projectName: string,
-    query: { entityIds?: string[]; direction?: 'in' | 'out'; linkTypes?: string[]; names?: string[] },
+    query: {
+      entityIds?: string[];
+      direction?: 'in' | 'out';
+      linkTypes?: string[];
+      names?: string[];
+      nameEx?: string;
+    },
   ): Promise<LinkRecord[]> {
     const project = await this.projects.find(projectName);
     if (!project) throw new NotFound(`Project ${projectName} not found`);
@@ -204,7 +246,14 @@ export class LinkService {
         eb.or([eb('link_type', 'in', types), eb(sql<string>`split_part(link_type, '|', 1)`, 'in', types)]),
       );
     if (query.names?.length) select = select.where('name', 'in', query.names);
-    const rows = await select.execute();
+    if (query.nameEx !== undefined) select = select.where(sql<boolean>`name ~ ${query.nameEx}`);
+    const rows = await select.execute().catch((error) => {
+      if ((error as { code?: string }).code === INVALID_REGEX)
+        throw new ValidationFailed([
+          { loc: ['nameEx'], msg: 'not a valid regular expression', type: 'value_error.regex' },
+        ]);
+      throw error;
+    });
     return rows.map((row) => {
       const { type, input, output } = splitLinkType(row.link_type);
       return {

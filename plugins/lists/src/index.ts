@@ -1,5 +1,6 @@
 import { defineAddon } from '@pipewright/sdk';
 import { EntityLookup } from './entity-lookup.js';
+import { listGraphQL } from './graphql.js';
 import { ListFolderService } from './folders.js';
 import { projectMigrations } from './migrations.js';
 import { listFolderRoutes, listRoutes } from './routes.js';
@@ -13,7 +14,7 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Entity lists',
   description: 'Ordered, shareable lists of folders, tasks, products, versions, representations or workfiles',
-  dependsOn: ['projects', 'entities', 'users', 'attributes', 'teams'],
+  dependsOn: ['projects', 'entities', 'users', 'attributes', 'teams', 'graphql'],
   migrations: { project: projectMigrations },
   async setup(ctx) {
     const projects = ctx.use('projects');
@@ -21,6 +22,7 @@ export default defineAddon({
     const schemaName = ctx.projects.schemaName;
     const store = new ListStore(schemaName);
     const folders = new ListFolderService(ctx.db, projects, schemaName);
+    const lookup = new EntityLookup(entities);
     const lists = new EntityListService(
       ctx.db,
       ctx.events,
@@ -31,7 +33,7 @@ export default defineAddon({
       store,
       folders,
       ctx.use('teams'),
-      new EntityLookup(entities),
+      lookup,
     );
     // Items of deleted entities go in the same transaction, so a list never points at nothing.
     entities.onDelete((trx, projectName, removed) =>
@@ -45,6 +47,9 @@ export default defineAddon({
       visible: (caller, project) => lists.visible(caller, project),
       get: (caller, project, id) => lists.get(caller, project, id),
     });
+    ctx.use('graphql').extend(
+      listGraphQL({ db: ctx.db, schemaName, projects, entities, teams: ctx.use('teams'), lookup }),
+    );
     await ctx.app.register(listRoutes(lists));
     await ctx.app.register(listFolderRoutes(folders));
   },

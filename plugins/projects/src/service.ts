@@ -106,6 +106,9 @@ export class ProjectService implements ProjectDirectory {
       tags: presented.tags as ProjectRecord['tags'],
       linkTypes: presented.linkTypes as ProjectRecord['linkTypes'],
       config: presented.config,
+      data: presented.data,
+      createdAt: presented.createdAt,
+      updatedAt: presented.updatedAt,
     };
   }
 
