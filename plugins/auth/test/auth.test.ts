@@ -89,6 +89,18 @@ describe('sessions', () => {
     expect(await whoAmI({ token })).toBe(401);
   });
 
+  it('logs out a client whose session sends Content-Type: application/json with an empty body', async () => {
+    const token = await login('alice');
+    const res = await core.request('POST', '/api/auth/logout', {
+      token,
+      body: '',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ detail: 'Logged out alice' });
+    expect(await whoAmI({ token })).toBe(401);
+  });
+
   it('expires a session unused for 24 hours and extends one in use', async () => {
     // Session ids read from the table, so neither token has been used (and remembered) before its row is aged.
     const sessionOf = async (token: string) =>
