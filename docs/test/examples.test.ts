@@ -361,12 +361,12 @@ const EXPECTED_OUTPUT: Record<string, { lang: string; pattern: RegExp }[]> = {
     {
       lang: 'graphql',
       pattern:
-        /"links":\{"edges":\[(\{"node":\{"linkType":"breakdown","inputType":"folder","outputType":"folder","author":"admin"\}\},?){2}\],"pageInfo":\{"hasNextPage":true\}\}/,
+        /"name":"hero","links":\{"edges":\[(\{"direction":"out","linkType":"breakdown","entityType":"folder","entityId":"[0-9a-f]{32}","author":"admin","node":\{"name":"sh0[1-5]0"\}\},?){2}\],"pageInfo":\{"hasNextPage":true\}\}/,
     },
     {
       lang: 'graphql',
       pattern:
-        /"name":"sh010","links":\{"edges":\[\{"node":\{"direction":"in","linkType":"breakdown","entityType":"folder","entityId":"[0-9a-f]{32}"\}\}\]\}/,
+        /"name":"sh010","links":\{"edges":\[\{"direction":"in","linkType":"breakdown","entityType":"folder","entityId":"[0-9a-f]{32}","author":"admin","node":\{"name":"hero"\}\}\],"pageInfo":\{"hasNextPage":false\}\}/,
     },
     // The folder tree read in one request, nested tasks and versions included.
     { lang: 'js', pattern: /^hero\nsq010\n( {2}sh0[1-5]0 {2}\(compositing: v001 v002\)\n){5}$/m },

@@ -3,19 +3,29 @@ import addFormats from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
 import type { Problem } from './errors.js';
 
-// Report every problem at once, fill in defaults, and drop keys a closed object does not know: AYON's pydantic
-// models ignore unknown fields, and clients send fields newer servers have.
-const OPTIONS: Options = { allErrors: true, removeAdditional: true, useDefaults: true, strict: false, coerceTypes: false };
+// Report every problem at once and fill in defaults.
+const OPTIONS: Options = { allErrors: true, useDefaults: true, strict: false, coerceTypes: false };
 
-/** An Ajv instance with the options every Pipewright validator uses; coerce for text inputs (query, path, headers). */
-export function createAjv(coerce = false): Ajv {
-  const ajv = new Ajv({ ...OPTIONS, coerceTypes: coerce ? 'array' : false });
+/**
+ * An Ajv instance with the options every Pipewright validator uses; coerce for text inputs (query, path, headers).
+ * Keys a closed object (additionalProperties: false) does not know are dropped, as AYON's pydantic models ignore
+ * unknown fields and clients send fields newer servers have, unless unknownFields is 'refuse'.
+ */
+export function createAjv(coerce = false, unknownFields: UnknownFields = 'ignore'): Ajv {
+  const ajv = new Ajv({
+    ...OPTIONS,
+    coerceTypes: coerce ? 'array' : false,
+    removeAdditional: unknownFields === 'ignore',
+  });
   (addFormats as unknown as (ajv: Ajv) => void)(ajv);
   return ajv;
 }
 
 /** Ajv findings as FastAPI-style problems located under loc: ["body", "attrib", "fps"]. */
-export function toProblems(loc: (string | number)[], errors: Pick<ErrorObject, 'instancePath' | 'keyword' | 'message' | 'params'>[]): Problem[] {
+export function toProblems(
+  loc: (string | number)[],
+  errors: Pick<ErrorObject, 'instancePath' | 'keyword' | 'message' | 'params'>[],
+): Problem[] {
   return errors.map((error) => {
     const at: (string | number)[] = [...loc];
     for (const part of error.instancePath.split('/').filter(Boolean)) {
@@ -25,19 +35,37 @@ export function toProblems(loc: (string | number)[], errors: Pick<ErrorObject, '
     const params = error.params as Record<string, unknown>;
     const extra = params.missingProperty ?? params.additionalProperty;
     if (typeof extra === 'string') at.push(extra);
-    const msg = error.keyword === 'additionalProperties' ? `unknown field '${String(extra)}'` : (error.message ?? 'invalid value');
+    const msg =
+      error.keyword === 'additionalProperties'
+        ? `unknown field '${String(extra)}'`
+        : (error.message ?? 'invalid value');
     return { loc: at, msg, type: error.keyword };
   });
 }
 
-const shared = createAjv();
-const compiled = new WeakMap<TSchema, ValidateFunction>();
+/** Whether fields a closed object does not know are dropped (input from clients, as AYON does) or reported. */
+export type UnknownFields = 'ignore' | 'refuse';
 
-/** Check a value against a TypeBox schema outside a route (operation payloads, documents); [] when valid. */
-export function check(schema: TSchema, value: unknown, loc: (string | number)[]): Problem[] {
+const validators = {
+  ignore: { ajv: createAjv(), compiled: new WeakMap<TSchema, ValidateFunction>() },
+  // For files an operator writes (a catalogue, a configuration): a misspelt key should be pointed out, not lost.
+  refuse: { ajv: createAjv(false, 'refuse'), compiled: new WeakMap<TSchema, ValidateFunction>() },
+};
+
+/**
+ * Check a value against a TypeBox schema outside a route (operation payloads, documents); [] when valid. Unknown
+ * fields are dropped from the value unless `unknownFields` is 'refuse'.
+ */
+export function check(
+  schema: TSchema,
+  value: unknown,
+  loc: (string | number)[],
+  unknownFields: UnknownFields = 'ignore',
+): Problem[] {
+  const { ajv, compiled } = validators[unknownFields];
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = shared.compile(schema);
+    validate = ajv.compile(schema);
     compiled.set(schema, validate);
   }
   return validate(value) ? [] : toProblems(loc, validate.errors ?? []);

@@ -218,7 +218,7 @@ describe('enroll', () => {
       { ...good, ignoreOlderThan: 1.5 },
       { sourceTopic: 'bad.source', targetTopic: 'bad.target' },
       { ...good, filter: { conditions: [{ key: 'nope', value: 1 }] } },
-      { ...good, extra: true },
+      { ...good, sequential: 'yes please' },
     ]) {
       const res = await enroll(body);
       expect([res.status, body]).toEqual([422, body]);

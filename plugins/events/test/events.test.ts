@@ -94,7 +94,7 @@ describe('dispatching', () => {
       { topic: '1abc' },
       { topic: 'test.wild*' },
       { topic: 'test.ok', dependsOn: 'xyz' },
-      { topic: 'test.ok', colour: 'red' },
+      { topic: 'test.ok', description: 42 },
     ]) {
       const res = await dispatch(s.tokens.boss, body);
       expect([res.status, body]).toEqual([422, body]);
@@ -136,7 +136,7 @@ describe('reading, updating and deleting one event', () => {
   });
 
   it('validates the patch', async () => {
-    for (const body of [{ progress: 101 }, { progress: -1 }, { status: 'done' }, { retries: -1 }, { topic: 'x.y.z' }]) {
+    for (const body of [{ progress: 101 }, { progress: -1 }, { status: 'done' }, { retries: -1 }, { description: ['x'] }]) {
       const res = await s.core.request('PATCH', `/api/events/${aliceEvent}`, { token: s.tokens.boss, body });
       expect([res.status, body]).toEqual([422, body]);
     }

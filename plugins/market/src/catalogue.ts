@@ -173,7 +173,7 @@ export function parseCatalogue(path: string, modifiedAt: Date, text: string): Ca
   } catch (error) {
     throw new CatalogueProblem(`${path} is not valid JSON (${(error as Error).message})`);
   }
-  const problems: Problem[] = check(CatalogueFile, raw, []);
+  const problems: Problem[] = check(CatalogueFile, raw, [], 'refuse');
   if (problems.length === 0) problems.push(...crossCheck(raw as Static<typeof CatalogueFile>));
   if (problems.length > 0) {
     const shown = problems

@@ -177,7 +177,7 @@ describe('validation', () => {
     expect((await put('a'.repeat(128), 'v')).status).toBe(204);
   });
 
-  it('answers bad bodies with 422: missing value, not a string, unknown keys, over 64 KiB', async () => {
+  it('answers bad bodies with 422: missing value, not a string, over 64 KiB', async () => {
     const locs = async (body: unknown) => {
       const res = await core.request('PUT', '/api/secrets/body_check', { token: admin, body });
       expect(res.status).toBe(422);
@@ -185,7 +185,6 @@ describe('validation', () => {
     };
     expect(await locs({})).toEqual(['body.value']);
     expect(await locs({ value: 42 })).toEqual(['body.value']);
-    expect(await locs({ value: 'v', colour: 'red' })).toEqual(['body.colour']);
     expect(await locs({ value: 'x'.repeat(64 * 1024 + 1) })).toEqual(['body.value']);
     // Under the limit in characters, over it in bytes.
     expect(await locs({ value: 'é'.repeat(40 * 1024) })).toEqual(['body.value']);

@@ -24,7 +24,7 @@ const Text = (maxLength: number) => Type.String({ maxLength });
 
 /**
  * How a service host runs the service's container. Every key is optional; a PATCH changes only the keys it names
- * (null clears one). Unknown keys are refused, so a misspelt memLimit is reported instead of silently ignored.
+ * (null clears one). As in AYON, unknown keys are ignored and mem_limit is read as memLimit.
  */
 export const ServiceConfig = Type.Object(
   {

@@ -119,7 +119,9 @@ describe('POST /api/config', () => {
 
   it('refuses bad input with 422 and changes nothing', async () => {
     expect(locs(await post({ studioName: 42 }))).toEqual(['body.studioName']);
-    expect(locs(await post({ surprise: true }))).toEqual(['body.surprise']);
+    expect(locs(await post({ studioName: 'Acme VFX', releases: { checkForUpdates: 'yes' } }))).toEqual([
+      'body.releases.checkForUpdates',
+    ]);
     expect(locs(await post({ customization: { frontendFlags: ['a', 'a'] } }))).toEqual([
       'body.customization.frontendFlags',
     ]);
@@ -136,6 +138,14 @@ describe('POST /api/config', () => {
     });
     expect(notJson.status).toBe(422);
     expect((await config()).studioName).toBe('Acme VFX');
+  });
+
+  it('ignores fields it does not know, as AYON does', async () => {
+    // POST replaces the whole configuration, so the known fields are sent again.
+    expect((await post({ studioName: 'Acme VFX', surprise: true, customization: { nonsense: 1 } })).status).toBe(
+      204,
+    );
+    expect((await get('/api/config/overrides', tokens.admin)).body).toEqual({ studioName: 'Acme VFX' });
   });
 });
 
@@ -159,9 +169,16 @@ describe('PATCH /api/config', () => {
 
   it('refuses a result that breaks the schema, located as sent, and changes nothing', async () => {
     expect(locs(await patch({ changelog: { enabled: 'yes' } }))).toEqual(['body.changelog.enabled']);
-    expect(locs(await patch({ customization: { nonsense: 1 } }))).toEqual(['body.customization.nonsense']);
+    expect(locs(await patch({ customization: { motd: 1 } }))).toEqual(['body.customization.motd']);
     expect(locs(await patch({ customization: 'flat' }))).toEqual(['body.customization']);
     expect(locs(await patch(['studioName']))).toEqual(['body']);
+    expect((await get('/api/config/overrides', tokens.admin)).body).toEqual({
+      customization: { frontendFlags: ['x'] },
+    });
+  });
+
+  it('ignores fields it does not know, as AYON does', async () => {
+    expect((await patch({ surprise: true, customization: { nonsense: 1 } })).status).toBe(204);
     expect((await get('/api/config/overrides', tokens.admin)).body).toEqual({
       customization: { frontendFlags: ['x'] },
     });

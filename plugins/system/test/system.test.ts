@@ -56,7 +56,18 @@ describe('GET /api/metrics', () => {
     const res = await core.request('GET', '/api/metrics?system=perhaps', { token: tokens.manager });
     expect(res.status).toBe(422);
     expect(res.body.errors[0].loc).toEqual(['query', 'system']);
-    expect((await core.request('GET', '/api/metrics?other=1', { token: tokens.manager })).status).toBe(422);
+    const saturated = await core.request('GET', '/api/metrics?saturated=2', { token: tokens.manager });
+    expect(saturated.status).toBe(422);
+    expect(saturated.body.errors[0].loc).toEqual(['query', 'saturated']);
+  });
+
+  it('reads flags as FastAPI does and ignores unknown query parameters', async () => {
+    const yes = await core.request('GET', '/api/metrics?system=yes', { token: tokens.manager });
+    expect(yes.status).toBe(200);
+    expect(yes.body).toHaveProperty('system');
+    const other = await core.request('GET', '/api/metrics?other=1', { token: tokens.manager });
+    expect(other.status).toBe(200);
+    expect(other.body).not.toHaveProperty('system');
   });
 
   it('counts users by role, active ones only for roles', async () => {
@@ -224,8 +235,14 @@ describe('the restart-required flag', () => {
     expect(await locs({ required: 'yes' })).toEqual(['body.required']);
     expect(await locs({ reason: 'no flag' })).toEqual(['body.required']);
     expect(await locs({ required: true, reason: 'r'.repeat(1001) })).toEqual(['body.reason']);
-    expect(await locs({ required: true, extra: 1 })).toEqual(['body.extra']);
+    expect(await locs({ required: true, reason: 42 })).toEqual(['body.reason']);
     expect(await locs([true])).toEqual(['body']);
+    expect((await get(tokens.artist)).body).toEqual({ required: false, reason: null });
+  });
+
+  it('ignores fields it does not know, as AYON does', async () => {
+    expect((await post({ required: false, extra: 1 })).status).toBe(204);
+    expect((await get(tokens.artist)).body).toEqual({ required: false, reason: null });
   });
 
   it('can be raised by other addons through the system service', async () => {
