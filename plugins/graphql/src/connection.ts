@@ -64,6 +64,20 @@ export function toConnection<T>(
   };
 }
 
+/**
+ * A connection from rows read with LIMIT page.limit + 1 in the page's direction (newest first when it reads from the
+ * end): the extra row only tells that there is more, and the page is answered in ascending order.
+ */
+export function rowsToConnection<R, T>(
+  rows: R[],
+  page: Page,
+  edge: (row: R) => { cursor: string; node: T },
+): Connection<T> {
+  const kept = rows.slice(0, page.limit);
+  if (page.fromEnd) kept.reverse();
+  return toConnection(kept.map(edge), rows.length > page.limit, page);
+}
+
 /** Page a list that is already in memory and in order (projects, users, links), by position cursors. */
 export function pageList<T>(list: T[], page: Page, keyOf: (item: T) => string): Connection<T> {
   const position = (cursor: string | null) =>

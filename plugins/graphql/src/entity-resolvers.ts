@@ -277,7 +277,8 @@ export function entityResolvers(
   return {
     resolvers: {
       BaseNode: {
-        resolveType: (node: Node) => node.__typename,
+        // Entities from other addons (list items) may name only their entityType.
+        resolveType: (node: Node) => node.__typename ?? NODE_TYPES[node.entityType as ProjectEntityType],
       },
       FolderNode: {
         ...common,

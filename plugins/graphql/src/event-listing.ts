@@ -10,7 +10,7 @@ import {
   type EventRow,
   type RequestUser,
 } from '@pipewright/sdk';
-import { readPage, toConnection, type PageArgs } from './connection.js';
+import { readPage, rowsToConnection, toConnection, type PageArgs } from './connection.js';
 import { visibleName } from './user-nodes.js';
 
 /** The arguments of the root events field (AYON's). */
@@ -164,12 +164,8 @@ export async function listEvents(db: Database, caller: RequestUser, args: EventL
       ORDER BY e.creation_order ${direction}
       LIMIT ${page.limit + 1}`.execute(db)
   ).rows;
-  const hasMore = rows.length > page.limit;
-  const kept = rows.slice(0, page.limit);
-  if (page.fromEnd) kept.reverse();
-  return toConnection(
-    kept.map((row) => ({ cursor: encode(Number(row.creation_order)), node: eventNode(row, caller) })),
-    hasMore,
-    page,
-  );
+  return rowsToConnection(rows, page, (row) => ({
+    cursor: encode(Number(row.creation_order)),
+    node: eventNode(row, caller),
+  }));
 }

@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { sql, type RawBuilder } from 'kysely';
 import { BadRequest, Forbidden, isManagerOrAbove, type Database, type RequestUser } from '@pipewright/sdk';
-import { readPage, toConnection, type PageArgs } from './connection.js';
+import { readPage, rowsToConnection, toConnection, type PageArgs } from './connection.js';
 import type { UserNodeSource } from './user-nodes.js';
 
 /** The arguments of the root users field (AYON's). */
@@ -79,14 +79,7 @@ export async function listUsers(db: Database, caller: RequestUser, args: UserLis
       ORDER BY u.name ${direction}
       LIMIT ${page.limit + 1}`.execute(db)
   ).rows;
-  const hasMore = rows.length > page.limit;
-  const kept = rows.slice(0, page.limit);
-  if (page.fromEnd) kept.reverse();
-  return toConnection(
-    kept.map((row) => ({ cursor: encode(row.name), node: toSource(row) })),
-    hasMore,
-    page,
-  );
+  return rowsToConnection(rows, page, (row) => ({ cursor: encode(row.name), node: toSource(row) }));
 }
 
 function toSource(row: Record<string, any>): UserNodeSource {

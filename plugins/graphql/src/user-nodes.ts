@@ -11,21 +11,6 @@ export interface UserNodeSource extends UserRecord {
   deleted?: boolean;
 }
 
-/** A stand-in for someone who is gone: AYON shows the name, inactive and deleted. */
-export function departedUser(name: string): UserNodeSource {
-  const epoch = new Date(0);
-  return {
-    name,
-    active: false,
-    attrib: { fullName: name },
-    data: {},
-    hasPassword: false,
-    createdAt: epoch,
-    updatedAt: epoch,
-    deleted: true,
-  };
-}
-
 const ADJECTIVES = [
   'amber',
   'brave',

@@ -67,14 +67,6 @@ extend type ProjectNode {
 }
 `;
 
-const NODE_TYPES: Record<string, string> = {
-  folder: 'FolderNode',
-  task: 'TaskNode',
-  product: 'ProductNode',
-  version: 'VersionNode',
-  representation: 'RepresentationNode',
-  workfile: 'WorkfileNode',
-};
 
 type Args = {
   first?: number | null;
@@ -264,7 +256,8 @@ export function listGraphQL(deps: {
     return new Map(
       found.items.map((item) => [
         item.entity.id as string,
-        { ...item.entity, projectName, __typename: NODE_TYPES[type] },
+        // BaseNode's type is told from entityType by the graphql addon.
+        { ...item.entity, projectName, entityType: type },
       ]),
     );
   }
