@@ -31,7 +31,7 @@ describe('a fresh server', () => {
     const short = await initialize({ adminName: 'admin', adminPassword: 'short' });
     expect(short.status).toBe(422);
     expect(short.body.errors).toEqual([
-      { loc: ['body', 'adminPassword'], msg: 'must be at least 8 characters long', type: 'minLength' },
+      { loc: ['body', 'adminPassword'], msg: 'must NOT have fewer than 8 characters', type: 'minLength' },
     ]);
     expect((await core.request('GET', '/api/info?full=perhaps')).status).toBe(422);
   });

@@ -5,8 +5,9 @@ import { ValidationFailed } from '@pipewright/sdk';
 /** 422 for a password shorter than the operator's minimum (PASSWORD_MIN_LENGTH), located at loc. */
 export function requirePasswordLength(password: string, minLength: number, loc: (string | number)[]): void {
   if ([...password].length >= minLength) return;
-  const msg = `must be at least ${minLength} characters long`;
-  throw new ValidationFailed([{ loc, msg, type: 'minLength' }], `Password ${msg}`);
+  // Worded as the schema's own minLength finding, which clients and docs already know.
+  const msg = `must NOT have fewer than ${minLength} characters`;
+  throw new ValidationFailed([{ loc, msg, type: 'minLength' }], `Validation error: ${loc.join('.')}: ${msg}`);
 }
 
 // argon2id with the OWASP-recommended cost (19 MiB, 2 passes): about 12 ms per hash here.
