@@ -1,4 +1,5 @@
 import { defineAddon } from '@pipewright/sdk';
+import { reviewableGraphQL } from './graphql.js';
 import { ReviewableListing } from './listing.js';
 import { ReviewAccess } from './permissions.js';
 import { reviewableRoutes } from './routes.js';
@@ -14,7 +15,7 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Reviewables',
   description: 'Review media of versions, with media info, availability, order and labels',
-  dependsOn: ['projects', 'entities', 'users', 'access', 'files', 'activities', 'thumbnails'],
+  dependsOn: ['projects', 'entities', 'users', 'access', 'files', 'activities', 'thumbnails', 'graphql'],
   frontendModules: { reviewables_screens: ['./Review'] },
   frontendScopes: { project: { sidebar: 'Review' } },
   async setup(ctx) {
@@ -26,5 +27,6 @@ export default defineAddon({
     const service = new ReviewableService(ctx.db, access, listing, activities, files, ctx.events);
     const thumbnail = new VersionThumbnail(ctx.use('thumbnails'), files);
     await ctx.app.register(reviewableRoutes({ access, listing, service, thumbnail, log: ctx.log }));
+    ctx.use('graphql').extend(reviewableGraphQL(ctx.db, (project) => ctx.projects.schemaName(project)));
   },
 });

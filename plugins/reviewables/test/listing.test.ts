@@ -189,3 +189,36 @@ describe('who may read', () => {
     );
   });
 });
+
+describe('GraphQL hasReviewables', () => {
+  it('tells folders (their products), tasks and versions with review media, and kanban cards the newest', async () => {
+    const res = await w.as('boss', 'POST', '/graphql', {
+      query: `{ project(name: "demo") {
+          folders { edges { node { name hasReviewables } } }
+          tasks { edges { node { name hasReviewables } } }
+          versions { edges { node { id hasReviewables } } } }
+          kanban(projects: ["demo"]) { edges { node { name hasReviewables lastVersionWithReviewableVersionId lastVersionWithReviewableProductId } } } }`,
+    });
+    expect(res.body.errors).toBeUndefined();
+    const by = (edges: any[], key: string) => Object.fromEntries(edges.map(({ node }) => [node[key], node]));
+    const folders = by(res.body.data.project.folders.edges, 'name');
+    expect([folders.assets, folders.tree, folders.shots, folders.sh010].map((f) => f.hasReviewables)).toEqual(
+      [false, true, false, true],
+    );
+    const tasks = by(res.body.data.project.tasks.edges, 'name');
+    expect([tasks.modeling.hasReviewables, tasks.animation.hasReviewables]).toEqual([true, true]);
+    const versions = by(res.body.data.project.versions.edges, 'id');
+    expect(
+      [w.ids.model1, w.ids.model2, w.ids.model3, w.ids.modelHero, w.ids.look1].map(
+        (id) => versions[id].hasReviewables,
+      ),
+    ).toEqual([true, false, true, false, true]);
+    // look1 is the modeling task's newest version with review media (created after model1 and model3).
+    expect(by(res.body.data.kanban.edges, 'name').modeling).toEqual({
+      name: 'modeling',
+      hasReviewables: true,
+      lastVersionWithReviewableVersionId: w.ids.look1,
+      lastVersionWithReviewableProductId: w.ids.lookMain,
+    });
+  });
+});
