@@ -34,7 +34,9 @@ export const studioMigrations: Migration[] = [
           created_at timestamptz NOT NULL DEFAULT now(),
           expires_at timestamptz NOT NULL
         )`.execute(db);
-      await sql`CREATE INDEX one_time_tokens_user_idx ON one_time_tokens (lower(user_name), purpose)`.execute(db);
+      await sql`CREATE INDEX one_time_tokens_user_idx ON one_time_tokens (lower(user_name), purpose)`.execute(
+        db,
+      );
     },
   },
 ];

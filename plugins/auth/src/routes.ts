@@ -17,6 +17,7 @@ import { LoginThrottle } from './throttle.js';
 import { tokenAuthRoute } from './token-auth.js';
 import type { OneTimeTokenStore } from './one-time-tokens.js';
 import {
+  CreatedSession,
   CreateSessionRequest,
   DetailResponse,
   LoginRequest,
@@ -26,7 +27,6 @@ import {
   UserPool,
   UserSessionParams,
 } from './schemas.js';
-
 
 function present(session: SessionRow, caller: RequestUser) {
   return {
@@ -73,7 +73,12 @@ export function authRoutes(auth: Authenticator, sessions: SessionStore, tokens: 
     app.post(
       '/api/auth/login',
       {
-        schema: { summary: 'Log in with a name and a password', security: [], body: LoginRequest, response: { 200: LoginResponse } },
+        schema: {
+          summary: 'Log in with a name and a password',
+          security: [],
+          body: LoginRequest,
+          response: { 200: LoginResponse },
+        },
       },
       async (request) => {
         throttle.check(request.ip);
@@ -99,7 +104,12 @@ export function authRoutes(auth: Authenticator, sessions: SessionStore, tokens: 
 
     app.get(
       '/api/auth/sessions',
-      { schema: { summary: 'Live sessions: all of them for admins, your own otherwise', response: { 200: SessionList } } },
+      {
+        schema: {
+          summary: 'Live sessions: all of them for admins, your own otherwise',
+          response: { 200: SessionList },
+        },
+      },
       async (request) => {
         const user = requireUser(request);
         const rows = await sessions.list(user.isAdmin || user.isService ? undefined : user.name);
@@ -111,22 +121,44 @@ export function authRoutes(auth: Authenticator, sessions: SessionStore, tokens: 
       '/api/auth/sessions',
       {
         schema: {
-          summary: 'Open a session for another user (administrators and services)',
+          summary:
+            'Open another session: for yourself (the launcher signs in so), or for another user (services)',
+          description: 'Administrators may open sessions for other users too.',
           body: CreateSessionRequest,
-          response: { 200: LoginResponse },
+          response: { 200: CreatedSession },
         },
       },
       async (request) => {
-        requireAdmin(request);
-        const user = await auth.users?.get(request.body.userName);
-        if (!user || !user.active) throw new NotFound(`User ${request.body.userName} not found`);
-        return auth.login(user, request);
+        const caller = requireUser(request);
+        const { userName, message } = request.body ?? {};
+        const forOther = !!userName && userName.toLowerCase() !== caller.name.toLowerCase();
+        if (forOther) requireAdmin(request);
+        const user = await auth.users?.get(forOther ? userName : caller.name);
+        if (!user || !user.active) throw new NotFound(`User ${userName ?? caller.name} not found`);
+        const description = `${message ?? `Session created for ${user.name}`}${forOther ? ` by ${caller.name}` : ''}`;
+        const { token, session, presented } = await auth.openSession(user, request, description);
+        const seconds = (date: Date) => date.getTime() / 1000;
+        return {
+          user: presented,
+          token,
+          created: seconds(session.createdAt),
+          lastUsed: seconds(session.lastUsed),
+          isService: user.data.isService === true,
+          isApiKey: false,
+          clientInfo: session.clientInfo,
+        };
       },
     );
 
     app.get(
       '/api/users/:user_name/sessions',
-      { schema: { summary: "A user's live sessions", params: UserSessionParams, response: { 200: SessionList } } },
+      {
+        schema: {
+          summary: "A user's live sessions",
+          params: UserSessionParams,
+          response: { 200: SessionList },
+        },
+      },
       async (request) => {
         const caller = requireUser(request);
         requireSelfOrManager(caller, request.params.user_name);
@@ -137,11 +169,15 @@ export function authRoutes(auth: Authenticator, sessions: SessionStore, tokens: 
 
     app.delete(
       '/api/users/:user_name/sessions/:session_id',
-      { schema: { summary: 'End one session of a user', params: SessionParams, response: { 204: NoContent } } },
+      {
+        schema: { summary: 'End one session of a user', params: SessionParams, response: { 204: NoContent } },
+      },
       async (request, reply) => {
         const caller = requireUser(request);
         requireSelfOrManager(caller, request.params.user_name);
-        const owned = (await sessions.list(request.params.user_name)).some((s) => s.id === request.params.session_id);
+        const owned = (await sessions.list(request.params.user_name)).some(
+          (s) => s.id === request.params.session_id,
+        );
         if (!owned || !(await sessions.close(request.params.session_id))) {
           throw new NotFound(`Session ${request.params.session_id} of ${request.params.user_name} not found`);
         }

@@ -10,7 +10,10 @@ export const LoginRequest = Type.Object(
 
 export const LoginResponse = Type.Object({
   detail: Type.String(),
-  token: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Session token: send it as "Authorization: Bearer <token>"' }),
+  token: Type.String({
+    pattern: '^[0-9a-f]{64}$',
+    description: 'Session token: send it as "Authorization: Bearer <token>"',
+  }),
   user: JsonObject,
 });
 
@@ -30,9 +33,25 @@ export const Session = Type.Object({
 export const SessionList = Type.Object({ sessions: Type.Array(Session) });
 
 export const CreateSessionRequest = Type.Object(
-  { userName: UserName, message: Type.Optional(Type.String({ maxLength: 1000 })) },
+  {
+    userName: Type.Optional(
+      Type.Union([UserName, Type.Null()], { description: 'Another user (services); yourself when absent' }),
+    ),
+    message: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+  },
   { additionalProperties: false },
 );
+
+/** AYON's SessionModel: a new session as POST /api/auth/sessions answers it (times in seconds since the epoch). */
+export const CreatedSession = Type.Object({
+  user: JsonObject,
+  token: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  created: Type.Number(),
+  lastUsed: Type.Number(),
+  isService: Type.Boolean(),
+  isApiKey: Type.Boolean(),
+  clientInfo: Type.Union([Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()])), Type.Null()]),
+});
 
 export const UserSessionParams = Type.Object({ user_name: UserName });
 export const SessionParams = Type.Object({ user_name: UserName, session_id: Id });

@@ -37,10 +37,21 @@ export class Authenticator implements AuthService {
   }
 
   async login(user: UserRecord, request: FastifyRequest): Promise<LoginResponse> {
+    const { token, presented } = await this.openSession(user, request);
+    return { detail: `Logged in as ${user.name}`, token, user: presented };
+  }
+
+  /** Open a session for a user (a login, or one the user or a service asks for), recorded as an auth.login event. */
+  async openSession(user: UserRecord, request: FastifyRequest, description = `${user.name} logged in`) {
     const info = clientInfo(request);
-    const { token } = await this.sessions.open(user.name, info);
-    await this.events.emit({ topic: 'auth.login', user: user.name, description: `${user.name} logged in`, summary: { ip: info.ip ?? null } });
-    return { detail: `Logged in as ${user.name}`, token, user: this.source!.present(user) };
+    const { token, session } = await this.sessions.open(user.name, info);
+    await this.events.emit({
+      topic: 'auth.login',
+      user: user.name,
+      description,
+      summary: { ip: info.ip ?? null },
+    });
+    return { token, session, presented: this.source!.present(user) };
   }
 
   /**
@@ -103,13 +114,16 @@ export class Authenticator implements AuthService {
     } else {
       const session = await this.sessions.resolve(credentials.token);
       const user = session ? await this.source.get(session.userName) : null;
-      if (session && user?.active) caller = this.toRequestUser(user, { sessionId: session.id, isApiKey: session.isApiKey });
+      if (session && user?.active)
+        caller = this.toRequestUser(user, { sessionId: session.id, isApiKey: session.isApiKey });
     }
     // Service users act on behalf of artists (a farm publishing a render) with x-as-user.
     const asUser = request.headers['x-as-user'];
     if (caller?.isService && typeof asUser === 'string' && asUser) {
       const user = await this.source.get(asUser);
-      return user?.active ? this.toRequestUser(user, { sessionId: caller.sessionId, isApiKey: caller.isApiKey }) : null;
+      return user?.active
+        ? this.toRequestUser(user, { sessionId: caller.sessionId, isApiKey: caller.isApiKey })
+        : null;
     }
     return caller;
   }

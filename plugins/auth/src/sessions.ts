@@ -43,7 +43,12 @@ export class SessionStore {
     const token = randomBytes(32).toString('hex');
     const row = await this.db
       .insertInto('sessions')
-      .values({ id: newId(), token_hash: hashToken(token), user_name: userName, client_info: JSON.stringify(clientInfo) })
+      .values({
+        id: newId(),
+        token_hash: hashToken(token),
+        user_name: userName,
+        client_info: JSON.stringify(clientInfo),
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     await this.purgeExpired();
@@ -60,7 +65,11 @@ export class SessionStore {
       .executeTakeFirst();
     if (!row) return null;
     if (Date.now() - new Date(row.last_used).getTime() > TOUCH_EVERY_SECONDS * 1000) {
-      await this.db.updateTable('sessions').set({ last_used: sql`now()` }).where('id', '=', row.id).execute();
+      await this.db
+        .updateTable('sessions')
+        .set({ last_used: sql`now()` })
+        .where('id', '=', row.id)
+        .execute();
     }
     return toSession(row);
   }
@@ -89,7 +98,11 @@ export class SessionStore {
   }
 
   async rename(oldName: string, newName: string, trx: DatabaseTransaction): Promise<void> {
-    await trx.updateTable('sessions').set({ user_name: newName }).where(sql`lower(user_name)`, '=', oldName.toLowerCase()).execute();
+    await trx
+      .updateTable('sessions')
+      .set({ user_name: newName })
+      .where(sql`lower(user_name)`, '=', oldName.toLowerCase())
+      .execute();
     await this.memory.forget();
   }
 

@@ -176,6 +176,26 @@ describe('sessions', () => {
     expect(badBody.status).toBe(422);
   });
 
+  it("opens another session for yourself, as AYON's launcher signs in, answered as AYON's SessionModel", async () => {
+    const alice = await login('alice');
+    const res = await core.request('POST', '/api/auth/sessions', { token: alice, body: {} });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      user: expect.objectContaining({ name: 'alice' }),
+      token: expect.stringMatching(/^[0-9a-f]{64}$/),
+      created: expect.any(Number),
+      lastUsed: expect.any(Number),
+      isService: false,
+      isApiKey: false,
+      clientInfo: expect.any(Object),
+    });
+    expect(Math.abs(res.body.created - Date.now() / 1000)).toBeLessThan(60);
+    expect(res.body.token).not.toBe(alice);
+    expect(await whoAmI({ token: res.body.token })).not.toBe(401);
+    // Naming yourself is the same.
+    expect((await core.request('POST', '/api/auth/sessions', { token: alice, body: { userName: 'ALICE' } })).status).toBe(200);
+  });
+
   it('lets an admin open a session for another user, not a normal user', async () => {
     const root = await login('root');
     const res = await core.request('POST', '/api/auth/sessions', { token: root, body: { userName: 'alice' } });
