@@ -291,7 +291,7 @@ describe('the administration screens', () => {
       await team.getByRole('button', { name: 'Add member' }).click();
       await team.getByRole('checkbox', { name: 'jane leads the team' }).waitFor();
       const teams = await api('GET', '/api/projects/demo/teams?show_members=true');
-      expect(teams.body.teams).toEqual([
+      expect(teams.body).toEqual([
         expect.objectContaining({
           name: 'lighting',
           leaders: [expect.objectContaining({ name: 'jane', leader: true })],

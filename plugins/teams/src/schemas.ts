@@ -69,4 +69,5 @@ export const TeamListItem = Type.Object({
   leaders: Type.Array(TeamMember),
 });
 
-export const TeamsResponse = Type.Object({ teams: Type.Array(TeamListItem) });
+/** A bare list, as AYON answers it. */
+export const TeamsResponse = Type.Array(TeamListItem);

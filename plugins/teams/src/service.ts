@@ -76,15 +76,13 @@ export class TeamService {
       .select(['name', 'members'])
       .orderBy('name')
       .execute();
-    return {
-      teams: rows.map((row) => ({
-        name: row.name,
-        memberCount: row.members.length,
-        ...(showMembers ? { members: row.members } : {}),
-        // Whole member entries, as AYON answers: a leader's roles are shown with the name.
-        leaders: row.members.filter((member) => member.leader),
-      })),
-    };
+    return rows.map((row) => ({
+      name: row.name,
+      memberCount: row.members.length,
+      ...(showMembers ? { members: row.members } : {}),
+      // Whole member entries, as AYON answers: a leader's roles are shown with the name.
+      leaders: row.members.filter((member) => member.leader),
+    }));
   }
 
   /** Make the project's teams exactly this list, in one transaction; a bad list changes nothing. */

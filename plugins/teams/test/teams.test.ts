@@ -37,7 +37,7 @@ const list = async (showMembers = false, token = manager, project = 'demo') => {
     { token },
   );
   expect(res.status).toBe(200);
-  return res.body.teams as any[];
+  return res.body as any[];
 };
 const putTeam = (team: string, body: unknown, token = manager) =>
   core.request('PUT', `${base}/${team}`, { token, body });

@@ -121,7 +121,7 @@ export type FolderAccessType = FolderWhitelist['access_list'][number]['access_ty
 
 // Teams live in projects.
 
-export type Team = ResponseData<'get', '/api/projects/{project_name}/teams'>['teams'][number];
+export type Team = ResponseData<'get', '/api/projects/{project_name}/teams'>[number];
 export type TeamMember = Team['leaders'][number];
 
 const teamPath = (project: string, team: string) => ({
@@ -132,11 +132,9 @@ const memberPath = (project: string, team: string, member: string) => ({
 });
 
 export const listTeams = (client: PipewrightClient, project: string) =>
-  client
-    .GET('/api/projects/{project_name}/teams', {
-      params: { path: { project_name: project }, query: { show_members: true } },
-    })
-    .then((answer) => answer.teams);
+  client.GET('/api/projects/{project_name}/teams', {
+    params: { path: { project_name: project }, query: { show_members: true } },
+  });
 
 export const saveTeam = (client: PipewrightClient, project: string, team: string, members: TeamMember[]) =>
   client.PUT('/api/projects/{project_name}/teams/{team_name}', {
