@@ -668,7 +668,7 @@ export const WRITES: Record<string, Scenario> = {
     await asAdmin(ctx, 'PUT', `/api/accessGroups/${name}/_`, {});
     return { path: { access_group_name: name, project_name: '_' } };
   },
-  'POST /api/access': () => ({ body: { accessGroups: ['artist'], projects: ['demo'], users: ['probe'] } }),
+  'POST /api/access': () => ({ body: { probe: { demo: ['artist'] } } }),
   'PATCH /api/users/{user_name}/accessGroups': () => ({
     path: { user_name: 'probe' },
     body: { accessGroups: [{ project: 'demo', accessGroups: ['artist'] }] },

@@ -162,25 +162,30 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         schema: {
           tags: ['Access'],
           summary:
-            "Set these users' access groups in these projects (managers); an empty list takes the projects away",
+            "Set users' access groups per project, {user: {project: [groups]}} (managers); [] takes a project away",
+          description: 'Projects not named are left as they are; projects that do not exist are passed over.',
           body: SetAccessBody,
           response: { 204: NoContent },
         },
       },
       async (request, reply) => {
         const caller = requireManager(request);
-        const { accessGroups, users: userNames } = request.body;
-        const projectNames = await access.requireProjects(request.body.projects);
-        const users = [];
-        for (const name of userNames) users.push(await access.requireUser(name));
-        const problems = await access.unknownGroups(accessGroups, projectNames, ['body', 'accessGroups']);
+        const changes = [];
+        const problems = [];
+        for (const [userName, perProject] of Object.entries(request.body)) {
+          const user = await access.requireUser(userName);
+          const projects = new Map<string, string[]>();
+          for (const [named, groups] of Object.entries(perProject)) {
+            // As AYON does, projects that do not exist are passed over; the others keep their own spelling.
+            const project = await access.projectName(named);
+            if (!project) continue;
+            problems.push(...(await access.unknownGroups(groups, [project], ['body', userName, named])));
+            projects.set(project, groups);
+          }
+          changes.push({ user, projects });
+        }
         if (problems.length) throw new ValidationFailed(problems);
-        const perProject = new Map(projectNames.map((project) => [project, accessGroups]));
-        await access.assign(
-          users.map((user) => ({ user, projects: perProject })),
-          caller.name,
-          request.sender,
-        );
+        await access.assign(changes, caller.name, request.sender);
         return reply.code(204).send(null);
       },
     );

@@ -135,14 +135,11 @@ export const AccessGroupList = Type.Array(AccessGroupListItem);
 
 const GroupNames = Type.Array(AccessGroupName, { maxItems: 1000 });
 
-export const SetAccessBody = Type.Object(
-  {
-    accessGroups: GroupNames,
-    projects: Type.Array(ProjectName, { minItems: 1, maxItems: 1000 }),
-    users: Type.Array(UserName, { minItems: 1, maxItems: 10000 }),
-  },
-  { additionalProperties: false },
-);
+/** AYON's shape: {userName: {projectName: [accessGroupName, ...]}}; [] takes the project away. */
+export const SetAccessBody = Type.Record(Type.String(), Type.Record(Type.String(), GroupNames), {
+  maxProperties: 10000,
+  examples: [{ alice: { MyProject01: ['editor'] }, bob: { MyProject01: ['artist'], MyProject02: [] } }],
+});
 
 export const UserAccessGroupsBody = Type.Object(
   {

@@ -337,6 +337,11 @@ export class AccessService implements AccessControl {
   }
 
   /** Projects by name, canonical spelling; NotFound for the first that does not exist. */
+  /** A project's own name, or null when there is no such project. */
+  async projectName(name: string): Promise<string | null> {
+    return (await this.projects.find(name))?.name ?? null;
+  }
+
   async requireProjects(names: string[]): Promise<string[]> {
     const found: string[] = [];
     for (const name of names) {

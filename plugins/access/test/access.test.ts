@@ -351,30 +351,23 @@ describe('PUT and DELETE /api/accessGroups/{group}/{project}', () => {
 
 describe('POST /api/access', () => {
   it('needs a manager and checks its input', async () => {
-    const body = { accessGroups: ['artist'], projects: ['show'], users: ['nobody'] };
+    const body = { nobody: { show: ['artist'] } };
     expect((await anonymous('POST', '/api/access', body)).status).toBe(401);
     expect((await as(lead)('POST', '/api/access', body)).status).toBe(403);
-    expect((await as(boss)('POST', '/api/access', { ...body, users: ['ghost'] })).status).toBe(404);
-    expect((await as(boss)('POST', '/api/access', { ...body, projects: ['nowhere'] })).status).toBe(404);
-    const unknown = await as(boss)('POST', '/api/access', { ...body, accessGroups: ['artist', 'ghost'] });
+    expect((await as(boss)('POST', '/api/access', { ghost: { show: ['artist'] } })).status).toBe(404);
+    const unknown = await as(boss)('POST', '/api/access', { nobody: { show: ['artist', 'ghost'] } });
     expect(unknown.status).toBe(422);
-    expect(unknown.body.errors.map((e: any) => e.loc)).toEqual([['body', 'accessGroups', 1]]);
-    const shape = await as(boss)('POST', '/api/access', { accessGroups: 'artist', projects: ['show'] });
+    expect(unknown.body.errors.map((e: any) => e.loc)).toEqual([['body', 'nobody', 'show', 1]]);
+    const shape = await as(boss)('POST', '/api/access', { nobody: { show: 'artist' } });
     expect(shape.status).toBe(422);
-    expect(shape.body.errors.map((e: any) => e.loc)).toEqual(
-      expect.arrayContaining([
-        ['body', 'accessGroups'],
-        ['body', 'users'],
-      ]),
-    );
+    expect(shape.body.errors[0].loc).toEqual(['body', 'nobody', 'show']);
     expect(await groupsOf('nobody')).toEqual({ elsewhere: ['artist'] });
   });
 
-  it('sets the groups of every user in every project, keyed by the project’s own name', async () => {
+  it("takes AYON's {user: {project: [groups]}}, keyed by each project's own name; [] takes a project away", async () => {
     const res = await as(boss)('POST', '/api/access', {
-      accessGroups: ['artist', 'custom'],
-      projects: ['SHOW', 'other'],
-      users: ['nobody', 'Fran'],
+      nobody: { SHOW: ['artist', 'custom'], other: ['artist', 'custom'] },
+      Fran: { show: ['artist', 'custom'], other: ['artist', 'custom'], nowhere: ['artist'] },
     });
     expect(res.status).toBe(204);
     expect(await groupsOf('nobody')).toEqual({
@@ -382,30 +375,15 @@ describe('POST /api/access', () => {
       show: ['artist', 'custom'],
       other: ['artist', 'custom'],
     });
-    // fran's "Show" key is replaced by the project's canonical spelling.
+    // fran's "Show" key is replaced by the project's canonical spelling; a project that does not exist is passed over.
     expect(await groupsOf('fran')).toEqual({ show: ['artist', 'custom'], other: ['artist', 'custom'] });
     expect((await as(nobody)('GET', '/api/projects/show')).status).toBe(200);
 
-    expect(
-      (
-        await as(boss)('POST', '/api/access', {
-          accessGroups: [],
-          projects: ['show', 'other'],
-          users: ['nobody'],
-        })
-      ).status,
-    ).toBe(204);
+    expect((await as(boss)('POST', '/api/access', { nobody: { show: [], other: [] } })).status).toBe(204);
     expect(await groupsOf('nobody')).toEqual({ elsewhere: ['artist'] });
     expect((await as(nobody)('GET', '/api/projects/show')).status).toBe(403);
-    expect(
-      (
-        await as(boss)('POST', '/api/access', {
-          accessGroups: ['freelancer'],
-          projects: ['show'],
-          users: ['fran'],
-        })
-      ).status,
-    ).toBe(204);
+    // Projects not named stay as they are.
+    expect((await as(boss)('POST', '/api/access', { fran: { show: ['freelancer'] } })).status).toBe(204);
     expect(await groupsOf('fran')).toEqual({ show: ['freelancer'], other: ['artist', 'custom'] });
   });
 
@@ -415,19 +393,11 @@ describe('POST /api/access', () => {
     const idle = await seed('idle', {});
     await (core.services.get('users') as UserDirectory).update('idle', { active: false });
     expect((await as(idle)('GET', '/api/users/me')).status).toBe(401);
-    const res = await as(boss)('POST', '/api/access', {
-      accessGroups: ['artist'],
-      projects: ['show'],
-      users: ['idle'],
-    });
+    const res = await as(boss)('POST', '/api/access', { idle: { show: ['artist'] } });
     expect(res.status).toBe(204);
     expect(await groupsOf('idle')).toEqual({ show: ['artist'] });
     expect((await as(boss)('GET', '/api/projects/show')).status).toBe(200);
-    const back = await as(boss)('POST', '/api/access', {
-      accessGroups: [],
-      projects: ['show'],
-      users: ['idle'],
-    });
+    const back = await as(boss)('POST', '/api/access', { idle: { show: [] } });
     expect(back.status).toBe(204);
     expect(await groupsOf('idle')).toEqual({});
   });
