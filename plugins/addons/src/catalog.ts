@@ -6,11 +6,9 @@ function versionInfo(addon: AddonInfo): Static<typeof AddonVersionInfo> {
     hasSettings: addon.hasSettings,
     hasSiteSettings: addon.hasSiteSettings,
     frontendScopes: addon.frontendScopes,
-    clientPyproject: null,
-    clientSourceInfo: null,
     services: addon.services,
     isBroken: addon.isBroken,
-    reason: addon.reason,
+    ...(addon.reason ? { reason: addon.reason } : {}),
   };
 }
 
@@ -36,8 +34,10 @@ export function addonList(
         title: shown.title,
         description: shown.description,
         versions: Object.fromEntries(versions.map((addon) => [addon.version, versionInfo(addon)])),
-        productionVersion: production?.version ?? null,
-        stagingVersion: versions.some((addon) => addon.version === stagingVersion) ? stagingVersion! : null,
+        ...(production ? { productionVersion: production.version } : {}),
+        ...(versions.some((addon) => addon.version === stagingVersion)
+          ? { stagingVersion: stagingVersion! }
+          : {}),
         addonType: 'server' as const,
         system: shown.internal,
         projectCanOverrideAddonVersion: false,

@@ -25,15 +25,15 @@ export const AddonListQuery = Type.Object({
   ),
 });
 
+// AYON leaves unset fields out of this list (response_model_exclude_none): clients read them with .get(key, default),
+// which a null would defeat. clientPyproject and clientSourceInfo (the launcher's client code) are never set here.
 export const AddonVersionInfo = Type.Object({
   hasSettings: Type.Boolean(),
   hasSiteSettings: Type.Boolean(),
   frontendScopes: Type.Record(Type.String(), JsonObject),
-  clientPyproject: Type.Null(),
-  clientSourceInfo: Type.Null(),
   services: Type.Record(Type.String(), JsonObject),
   isBroken: Type.Boolean(),
-  reason: Type.Union([Type.String(), Type.Null()], { description: 'Why a broken addon could not be loaded' }),
+  reason: Type.Optional(Type.String({ description: 'Why a broken addon could not be loaded' })),
 });
 
 export const AddonListItem = Type.Object({
@@ -41,10 +41,10 @@ export const AddonListItem = Type.Object({
   title: Type.String(),
   description: Type.String(),
   versions: Type.Record(Type.String(), AddonVersionInfo),
-  productionVersion: Type.Union([Type.String(), Type.Null()], {
-    description: 'The version this server runs; null when it does not run',
-  }),
-  stagingVersion: Type.Union([Type.String(), Type.Null()]),
+  productionVersion: Type.Optional(
+    Type.String({ description: 'The version this server runs; absent when it does not run' }),
+  ),
+  stagingVersion: Type.Optional(Type.String()),
   addonType: Type.Literal('server'),
   system: Type.Boolean({ description: 'True for the areas built into the server itself' }),
   projectCanOverrideAddonVersion: Type.Boolean(),
