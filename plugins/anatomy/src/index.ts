@@ -15,6 +15,6 @@ export default defineAddon({
   async setup(ctx) {
     const presets = new AnatomyPresetService(ctx.db);
     ctx.provide('anatomy', presets);
-    await ctx.app.register(anatomyRoutes(presets, ctx.events, ctx.server.apiVersion));
+    await ctx.app.register(anatomyRoutes(presets, ctx.events));
   },
 });

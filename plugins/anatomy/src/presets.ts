@@ -25,7 +25,8 @@ const PRIMARY_ALIAS = '__primary__';
 const BUILTIN_ALIAS = '__builtin__';
 
 /** Names that address an anatomy rather than a stored preset. */
-const isReference = (name: string) => name === BUILTIN_NAME || name === PRIMARY_ALIAS || name === BUILTIN_ALIAS;
+const isReference = (name: string) =>
+  name === BUILTIN_NAME || name === PRIMARY_ALIAS || name === BUILTIN_ALIAS;
 
 export interface PresetSummary {
   name: string;

@@ -13,7 +13,10 @@ import { AnatomyDocument, PresetList, PresetParams, RenamePreset, anatomyJsonSch
 
 const TOPIC = 'anatomy.preset.changed';
 
-export function anatomyRoutes(presets: AnatomyPresetService, events: EventBus, apiVersion: string) {
+/** The version of the anatomy model, as AYON 1.11 names it in its preset list. */
+const ANATOMY_MODEL_VERSION = '1.0.0';
+
+export function anatomyRoutes(presets: AnatomyPresetService, events: EventBus) {
   // Clients cache anatomies (the web app's status pickers, the launcher's templates): one topic tells them to reload.
   const changed = (
     caller: RequestUser,
@@ -52,7 +55,8 @@ export function anatomyRoutes(presets: AnatomyPresetService, events: EventBus, a
       async (request) => {
         requireUser(request);
         const list = await presets.list();
-        return { presets: list.map((preset) => ({ ...preset, version: apiVersion })) };
+        const version = ANATOMY_MODEL_VERSION;
+        return { version, presets: list.map((preset) => ({ ...preset, version })) };
       },
     );
 

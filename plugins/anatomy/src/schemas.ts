@@ -180,9 +180,12 @@ export const RenamePreset = Type.Object({ name: PresetName }, { additionalProper
 export const PresetListItem = Type.Object({
   name: Type.String(),
   primary: Type.Boolean(),
-  version: Type.String({ description: 'The API version of the server that answered' }),
+  version: Type.String({ description: 'The version of the anatomy model (1.0.0)' }),
   createdAt: Type.Optional(Type.String({ format: 'date-time' })),
   updatedAt: Type.Optional(Type.String({ format: 'date-time' })),
 });
 
-export const PresetList = Type.Object({ presets: Type.Array(PresetListItem) });
+export const PresetList = Type.Object({
+  version: Type.String({ description: 'The version of the anatomy model (1.0.0)' }),
+  presets: Type.Array(PresetListItem),
+});
