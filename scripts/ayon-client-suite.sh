@@ -18,9 +18,15 @@ WORK=$(mktemp -d /tmp/ayon-client-suite.XXXXXX)
 SERVER_PID=
 DATABASE=
 
+# Runs on exit under set -e: nothing here may fail, or its status would replace the suite's.
 cleanup() {
-  [ -n "$SERVER_PID" ] && kill -TERM -- "-$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
-  [ -n "$DATABASE" ] && psql "$DATABASE_URL" -qc "DROP DATABASE IF EXISTS $DATABASE WITH (FORCE)" >/dev/null 2>&1
+  if [ -n "$SERVER_PID" ]; then
+    kill -TERM -- "-$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+  fi
+  if [ -n "$DATABASE" ]; then
+    psql "$DATABASE_URL" -qc "DROP DATABASE IF EXISTS $DATABASE WITH (FORCE)" >/dev/null 2>&1 || true
+  fi
   rm -rf "$WORK"
 }
 trap cleanup EXIT
