@@ -226,8 +226,9 @@ describe('tasks and workfiles', () => {
 });
 
 describe('operations', () => {
+  // Events are stored after the answer unless waitForEvents: a test counting events must not see the last one's land.
   const ops = (operations: unknown[], canFail = false) =>
-    api('POST', `${P}/operations`, { operations, canFail });
+    api('POST', `${P}/operations`, { operations, canFail, waitForEvents: true });
 
   it('creates a folder and a task inside it in one batch, with events after commit', async () => {
     const folderId = newId();
