@@ -25,6 +25,15 @@ export interface ServerConfig {
   publicUrl: string | null;
   /** Shortest password accepted at onboarding, user creation, password change and reset (PASSWORD_MIN_LENGTH). */
   passwordMinLength: number;
+  /** Proxies whose X-Forwarded-* headers are believed (TRUST_PROXY): false (default: none), a hop count, or
+   * comma-separated addresses and CIDR ranges. */
+  trustProxy: boolean | number | string;
+  /** Longest a single SQL statement may run before the database cancels it (STATEMENT_TIMEOUT, milliseconds). */
+  statementTimeoutMs: number;
+  /** Largest estimated cost of one GraphQL query (GRAPHQL_MAX_COST): fields, with lists weighted by their size. */
+  graphqlMaxCost: number;
+  /** Most aliased fields one GraphQL query may have (GRAPHQL_MAX_ALIASES). */
+  graphqlMaxAliases: number;
 }
 
 
@@ -61,6 +70,15 @@ function publicUrl(raw: string | undefined): string | null {
   return url.origin;
 }
 
+/** TRUST_PROXY as Fastify takes it: off, a hop count, or the proxies' addresses. */
+function trustProxy(raw: string | undefined): boolean | number | string {
+  const value = raw?.trim();
+  if (!value || ['0', 'false', 'no', 'off'].includes(value.toLowerCase())) return false;
+  if (['true', 'yes', 'on'].includes(value.toLowerCase())) return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
 /** Read the configuration; a malformed value stops start-up with a message naming the variable. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const logLevel = env.LOG_LEVEL || 'info';
@@ -79,5 +97,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mailFrom: env.MAIL_FROM || 'Pipewright <pipewright@localhost>',
     publicUrl: publicUrl(env.PUBLIC_URL),
     passwordMinLength: integer(env, 'PASSWORD_MIN_LENGTH', 8, 0, 1024),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    statementTimeoutMs: integer(env, 'STATEMENT_TIMEOUT', 60_000, 0, 86_400_000),
+    graphqlMaxCost: integer(env, 'GRAPHQL_MAX_COST', 50_000, 1, 1e9),
+    graphqlMaxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 100, 1, 1e6),
   };
 }

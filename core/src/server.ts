@@ -79,12 +79,16 @@ export function withoutToken(url: string): string {
 /** Where request handover keeps the caller the main app resolved, for an installed addon's own instance. */
 const CALLER = Symbol('pipewright.caller');
 
-const FASTIFY_OPTIONS = {
-  trustProxy: true,
+/** Fastify's options for every instance serving the API. */
+const fastifyOptions = (config: ServerConfig) => ({
+  // request.ip is the client's own address unless the operator names the proxies in front (TRUST_PROXY): a client
+  // must not choose the address the login throttle counts by sending X-Forwarded-For.
+  // (Fastify takes a hop count too, though its types leave it out.)
+  trustProxy: config.trustProxy as boolean | string,
   bodyLimit: 64 * 1024 * 1024,
   // Link type names (type|input|output) and long user names exceed Fastify's default of 100 characters.
   routerOptions: { maxParamLength: 512 },
-};
+});
 
 /**
  * What every Fastify instance serving the API shares: AYON's 422 and error shapes, the caller on the request,
@@ -124,7 +128,7 @@ function readEmptyJsonAsNoBody(app: FastifyInstance): void {
 export async function createServer(options: ServerOptions): Promise<PipewrightServer> {
   const { config } = options;
   const app = Fastify({
-    ...FASTIFY_OPTIONS,
+    ...fastifyOptions(config),
     logger: {
       level: config.logLevel,
       // Players and download links carry the session token in ?token= (a <video> cannot send a header): it must
@@ -195,6 +199,7 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
         mail: config.smtpUrl ? { smtpUrl: config.smtpUrl, from: config.mailFrom } : null,
         publicUrl: config.publicUrl,
         passwordMinLength: config.passwordMinLength,
+        graphql: { maxCost: config.graphqlMaxCost, maxAliases: config.graphqlMaxAliases },
       },
     };
     const dependsOn = (name: string) =>
@@ -296,7 +301,7 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
         const { name, version } = definition;
         await migrate(db, { addon: name, schema: 'public', migrations: definition.migrations?.studio ?? [] });
         await migrateProjectSchemas(db, runtimeMigrations([entry.addon]));
-        const host = Fastify({ ...FASTIFY_OPTIONS, loggerInstance: app.log.child({ addon: name, version }) });
+        const host = Fastify({ ...fastifyOptions(config), loggerInstance: app.log.child({ addon: name, version }) });
         try {
           await applyHttpConventions(host, services);
           host.addHook('onRequest', async (request) => {

@@ -137,6 +137,8 @@ export interface ServerIdentity {
   publicUrl: string | null;
   /** Shortest password the server accepts (PASSWORD_MIN_LENGTH; 0 for no minimum). */
   passwordMinLength: number;
+  /** Limits on one GraphQL query (GRAPHQL_MAX_COST, GRAPHQL_MAX_ALIASES). */
+  graphql: { maxCost: number; maxAliases: number };
 }
 
 /** The operator's outgoing mail server (SMTP_URL, MAIL_FROM). */
