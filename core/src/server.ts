@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -25,7 +26,8 @@ import { productionBundleAddons, settleDependencies } from './addons/selection.j
 import { createAddonContext, ServiceRegistry, type KernelParts } from './addons/context.js';
 import { AddonRegistry, describe, newLifetime } from './addons/runtime.js';
 import { createValidatorCompiler } from './http/validation.js';
-import { installErrorHandling } from './http/errors.js';
+import { answerFrameworkError, installErrorHandling, invalidInput } from './http/errors.js';
+import { inputProblems } from './http/input-checks.js';
 import { documentRoute } from './http/openapi.js';
 import { readSender } from './http/sender.js';
 
@@ -88,7 +90,36 @@ const fastifyOptions = (config: ServerConfig) => ({
   bodyLimit: 64 * 1024 * 1024,
   // Link type names (type|input|output) and long user names exceed Fastify's default of 100 characters.
   routerOptions: { maxParamLength: 512 },
+  frameworkErrors: answerFrameworkError,
 });
+
+/**
+ * Security headers on every answer. Scripts only from the server itself (the web app, addon screens and the GraphQL
+ * explorer are files it serves; the explorer's one inline script carries its own policy); inline styles are allowed
+ * because React and the screens set style attributes. Pages may be framed only by the server's own pages (addon
+ * screens). HSTS is left to the TLS proxy in front, which knows whether the studio serves HTTPS at all.
+ */
+const SECURITY_HEADERS = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      baseUri: ["'self'"],
+      objectSrc: ["'none'"],
+      frameAncestors: ["'self'"],
+      formAction: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      mediaSrc: ["'self'", 'data:', 'blob:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      workerSrc: ["'self'", 'blob:'],
+    },
+  },
+  strictTransportSecurity: false,
+  referrerPolicy: { policy: 'same-origin' as const },
+};
 
 /**
  * What every Fastify instance serving the API shares: AYON's 422 and error shapes, the caller on the request,
@@ -103,24 +134,35 @@ async function applyHttpConventions(app: FastifyInstance, services: ServiceRegis
   app.decorateRequest('user', null);
   app.decorateRequest('sender', null as any);
   await app.register(cookie);
+  await app.register(helmet, SECURITY_HEADERS);
   app.addHook('preValidation', async (request) => {
     const url = request.routeOptions.url;
     if (request.user || !url?.startsWith('/api/') || !services.get('auth')) return;
     if ((request.routeOptions.schema as { security?: unknown[] } | undefined)?.security?.length === 0) return;
     throw new Unauthorized('Not logged in');
   });
+  // JSON bodies are checked as they are parsed (below); text from the URL here, before any route reads it.
+  app.addHook('preValidation', async (request) => {
+    const problems = [...inputProblems(request.params, ['path']), ...inputProblems(request.query, ['query'])];
+    if (problems.length) throw invalidInput(problems);
+  });
 }
 
 /**
  * FastAPI reads an empty body as no body whatever its content type: clients whose sessions send
- * `Content-Type: application/json` on every request (logout, DELETE) must not get a 422 for it.
+ * `Content-Type: application/json` on every request (logout, DELETE) must not get a 422 for it. What parses is
+ * checked for values no route can store (see input-checks.ts).
  */
 function readEmptyJsonAsNoBody(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if ((body as string).trim() === '') return done(null, undefined);
-    parseJson(request, body as string, done);
+    parseJson(request, body as string, (error, value) => {
+      if (error) return done(error, undefined);
+      const problems = inputProblems(value, ['body']);
+      done(problems.length ? invalidInput(problems) : null, problems.length ? undefined : value);
+    });
   });
 }
 

@@ -94,6 +94,72 @@ describe('the kernel with a fixture addon', () => {
     });
   });
 
+  describe('refuses input that would reach the database malformed, with 422 in the AYON shape', () => {
+    const echo = '/api/addons/widgets/1.2.0/api/widgets-echo';
+    const named = '/api/addons/widgets/1.2.0/api/widgets-named';
+    const raw = (body: string) => core.request('POST', echo, { body, headers: { 'content-type': 'application/json' } });
+
+    it('NUL characters and lone surrogates, in bodies, keys, paths and queries', async () => {
+      const cases = [
+        [await raw('{"name": "a\\u0000b"}'), ['body', 'name']],
+        [await raw('{"name": "cog", "spec": {"\\ud800": 1}}'), ['body', 'spec', '\ud800']],
+        [await raw('{"name": "a\\udc00"}'), ['body', 'name']],
+        [await core.request('GET', `${named}/a%00b`), ['path', 'name']],
+        [await core.request('GET', `${named}/cog?like=%00`), ['query', 'like']],
+      ] as const;
+      for (const [res, loc] of cases) {
+        expect([res.status, res.body.errors[0].loc]).toEqual([422, loc]);
+        expect(res.body.detail).toMatch(/^Validation error/);
+      }
+    });
+
+    it('nesting deeper than anything the API takes, without overflowing the stack', async () => {
+      const deep = await raw(`{"name": "cog", "spec": ${'['.repeat(10_000)}${']'.repeat(10_000)}}`);
+      expect(deep.status).toBe(422);
+      expect(deep.body.errors[0].type).toBe('value_error.too_deep');
+    });
+
+    it('numbers no column holds', async () => {
+      for (const number of ['1e999', '-1e999', String(2 ** 64)]) {
+        const res = await raw(`{"name": "cog", "partCount": ${number}}`);
+        expect([number, res.status, res.body.errors[0].loc]).toEqual([number, 422, ['body', 'partCount']]);
+      }
+      // Within JavaScript's safe range yet beyond the integer column: the database refuses it, answered as a 422 in
+      // our words rather than PostgreSQL's.
+      const big = await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', { body: { name: 'huge', size: 2 ** 40 } });
+      expect(big.status).toBe(422);
+      expect(big.body.detail).toBe('A number is out of range');
+      expect(big.text).not.toMatch(/integer|widgets/);
+    });
+
+    it('lists a bounded number of problems for a huge array of wrong values', async () => {
+      const res = await core.request('POST', echo, { body: { name: 'cog', tags: Array.from({ length: 100_000 }, () => 'x') } });
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toHaveLength(20);
+      expect(res.body.detail).toMatch(/and 99999 more/);
+      expect(res.text.length).toBeLessThan(10_000);
+    });
+  });
+
+  it('answers URLs that do not decode, and over-long path parameters, in the AYON shape', async () => {
+    const encoding = await core.request('GET', '/api/users/%FF%FE/sessions');
+    expect([encoding.status, encoding.body]).toEqual([400, { code: 400, detail: 'The URL is malformed' }]);
+    const long = await core.request('GET', `/api/addons/widgets/1.2.0/api/widgets/${'a'.repeat(600)}`);
+    expect(long.status).toBeGreaterThanOrEqual(400);
+    expect(long.status).toBeLessThan(500);
+    expect(Object.keys(long.body).sort()).toEqual(['code', 'detail']);
+  });
+
+  it('sends security headers on pages and API answers', async () => {
+    for (const url of ['/api/info', '/api/addons/widgets/1.2.0/api/widgets-crash', '/no-such-page']) {
+      const res = await core.request('GET', url);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('same-origin');
+      expect(res.headers['content-security-policy']).toMatch(/frame-ancestors 'self'/);
+      expect(res.headers['content-security-policy']).toMatch(/script-src 'self'(;|$)/);
+    }
+  });
+
   it('reports path parameter and malformed JSON problems as 422', async () => {
     const path = await core.request('GET', '/api/addons/widgets/1.2.0/api/widgets/not-an-id');
     expect(path.status).toBe(422);

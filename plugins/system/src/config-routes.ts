@@ -137,8 +137,9 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
       },
       async (request, reply) => {
         const { key } = request.params;
-        const value = await config.value(key);
+        // Before the lookup: whether a key exists is itself not for anonymous callers.
         if (!isPublicKey(key)) requireUser(request);
+        const value = await config.value(key);
         // Serialised here: Fastify would send a bare string as text/plain, not as a JSON string.
         return reply.type('application/json; charset=utf-8').send(JSON.stringify(value));
       },

@@ -210,14 +210,20 @@ describe('GET /api/config/value/{key}', () => {
   });
 
   it('answers 404 for unknown keys and 422 for malformed ones', async () => {
-    expect((await get('/api/config/value/noSuchKey')).status).toBe(404);
     expect((await get('/api/config/value/noSuchKey', tokens.artist)).status).toBe(404);
     expect((await get('/api/config/value/studioName.length')).status).toBe(404);
     expect((await get('/api/config/value/customization.toString')).status).toBe(404);
-    expect((await get('/api/config/value/constructor')).status).toBe(404);
+    expect((await get('/api/config/value/constructor', tokens.artist)).status).toBe(404);
     const bad = await get('/api/config/value/a..b');
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].loc).toEqual(['path', 'key']);
+  });
+
+  it('does not tell anonymous callers which private keys exist', async () => {
+    const existing = await get('/api/config/value/changelog');
+    const missing = await get('/api/config/value/noSuchKey');
+    expect([existing.status, missing.status]).toEqual([401, 401]);
+    expect(missing.body).toEqual(existing.body);
   });
 });
 
