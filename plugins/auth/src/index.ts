@@ -5,6 +5,7 @@ import { Authenticator } from './service.js';
 import { IdentityMemory } from './identity-memory.js';
 import { OneTimeTokenStore } from './one-time-tokens.js';
 import { SessionStore } from './sessions.js';
+import { LoginThrottle } from './throttle.js';
 
 // Who is calling. Sessions live in PostgreSQL so every server process shares them and restarts keep them;
 // users come from whichever addon registers itself as the user source (the users addon by default).
@@ -21,9 +22,11 @@ export default defineAddon({
     const auth = new Authenticator(sessions, memory, ctx.events, tokens);
     ctx.provide('auth', auth);
     ctx.provide('oneTimeTokens', tokens);
+    const guesses = new LoginThrottle();
+    ctx.provide('passwordGuesses', guesses);
     ctx.addRequestHook(async (request) => {
       request.user = await auth.identify(request);
     });
-    await ctx.app.register(authRoutes(auth, sessions, tokens));
+    await ctx.app.register(authRoutes(auth, sessions, tokens, guesses));
   },
 });

@@ -13,7 +13,7 @@ import {
 } from '@pipewright/sdk';
 import type { Authenticator } from './service.js';
 import type { SessionRow, SessionStore } from './sessions.js';
-import { LoginThrottle } from './throttle.js';
+import { LoginThrottled, type PasswordGuesses } from './throttle.js';
 import { tokenAuthRoute } from './token-auth.js';
 import type { OneTimeTokenStore } from './one-time-tokens.js';
 import {
@@ -48,8 +48,12 @@ function requireSelfOrManager(caller: RequestUser, userName: string) {
   }
 }
 
-export function authRoutes(auth: Authenticator, sessions: SessionStore, tokens: OneTimeTokenStore) {
-  const throttle = new LoginThrottle();
+export function authRoutes(
+  auth: Authenticator,
+  sessions: SessionStore,
+  tokens: OneTimeTokenStore,
+  guesses: PasswordGuesses,
+) {
   return async (app: AddonApp) => {
     tokenAuthRoute(app, auth, tokens);
 
@@ -80,14 +84,19 @@ export function authRoutes(auth: Authenticator, sessions: SessionStore, tokens: 
           response: { 200: LoginResponse },
         },
       },
-      async (request) => {
-        throttle.check(request.ip);
-        const user = await auth.users?.authenticate(request.body.name, request.body.password);
-        if (!user) {
-          throttle.fail(request.ip);
-          throw new Unauthorized('Invalid user name or password', 'invalid-credentials');
+      async (request, reply) => {
+        // request.ip is the socket's address unless the operator trusts a proxy (TRUST_PROXY): a client cannot
+        // pick a fresh address for each guess with X-Forwarded-For.
+        let guess;
+        try {
+          guess = guesses.attempt(request.body.name, request.ip);
+        } catch (error) {
+          if (error instanceof LoginThrottled) reply.header('retry-after', String(error.retryAfterSeconds));
+          throw error;
         }
-        throttle.succeed(request.ip);
+        const user = await auth.users?.authenticate(request.body.name, request.body.password);
+        if (!user) throw new Unauthorized('Invalid user name or password', 'invalid-credentials');
+        guess.succeeded();
         return auth.login(user, request);
       },
     );

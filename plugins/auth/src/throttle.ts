@@ -1,39 +1,174 @@
 import { TooManyRequests } from '@pipewright/sdk';
 
 /**
- * Failed logins per client address in a sliding window. Only failures count, so a studio whose artists all log in
- * from one NAT address at nine in the morning is not locked out, while guessing passwords is slowed to a crawl.
- * Kept per process: with N processes an attacker gets N times the budget, still far too little to guess.
+ * Guessing passwords, slowed down. Two counts, because the two attacks differ:
+ * - per account: after a few failures for one account, its next guess must wait a short time that doubles with
+ *   each further failure (1 s, 2 s, 4 s, ... up to a minute). A user who mistypes a few times barely notices; a
+ *   guesser gets about one try a minute, whichever addresses the guesses come from.
+ * - per address: a budget of failures across all accounts, generous enough for a studio behind one NAT address,
+ *   but it stops one address trying a common password on every account (a spray). Accounts that logged in from
+ *   that address lately are not held back by it, so a spray from inside a studio does not lock out its artists.
+ * Only failures count, and a success clears only its own account's count: logging in to your account never
+ * resets what an attacker did to someone else's, and the address budget is never reset by a success.
+ * An account's back-off is also kept apart for each address it logged in from lately, so an attacker elsewhere
+ * cannot keep its owner waiting at their usual desk.
+ *
+ * Kept in each server process's memory: with N processes behind a load balancer a guesser gets at most N times
+ * the budget, still about one guess a minute per account and process. A restart forgets the counts.
  */
-export class LoginThrottle {
-  private readonly failures = new Map<string, number[]>();
+export interface PasswordGuesses {
+  /**
+   * Before a password is checked: 429 when this account or this address must wait. Otherwise the guess counts as
+   * a failure at once (so parallel guesses cannot all slip past the check) until the answer says it was right.
+   */
+  attempt(account: string, address: string): PasswordGuess;
+}
 
-  constructor(
-    private readonly maxFailures = 10,
-    private readonly windowMs = 60_000,
-  ) {}
+/** One guess under way. */
+export interface PasswordGuess {
+  /** The password was right: the account's failures are forgotten and the account is known at the address. */
+  succeeded(): void;
+}
 
-  /** Throw 429 when this address failed too often lately. */
-  check(address: string): void {
-    const recent = this.recent(address);
-    if (recent.length >= this.maxFailures) {
-      const retryIn = Math.ceil((recent[0] + this.windowMs - Date.now()) / 1000);
-      throw new TooManyRequests(`Too many failed logins from this address; try again in ${retryIn} s`);
-    }
-  }
-
-  fail(address: string): void {
-    this.failures.set(address, [...this.recent(address), Date.now()]);
-  }
-
-  succeed(address: string): void {
-    this.failures.delete(address);
-  }
-
-  private recent(address: string): number[] {
-    const since = Date.now() - this.windowMs;
-    const recent = (this.failures.get(address) ?? []).filter((at) => at > since);
-    if (recent.length === 0) this.failures.delete(address);
-    return recent;
+declare module '@pipewright/sdk' {
+  interface ServiceMap {
+    /** Provided by the auth addon: logins and whoever else checks a password (changing one's own) use it. */
+    passwordGuesses: PasswordGuesses;
   }
 }
+
+export interface ThrottleLimits {
+  /** Failures of one account before its next guess must wait. */
+  freeFailures: number;
+  /** The wait after the last free failure; each further failure doubles it. */
+  firstDelayMs: number;
+  maxDelayMs: number;
+  /** How long an account's failures are remembered. */
+  accountWindowMs: number;
+  /** Failures from one address, across all accounts, within addressWindowMs. */
+  addressFailures: number;
+  addressWindowMs: number;
+  /** How long a successful login makes an account known at an address. */
+  knownForMs: number;
+  /** Accounts, addresses and known pairs remembered at most (each); the least recently touched go first. */
+  maxTracked: number;
+}
+
+export const DEFAULT_LIMITS: ThrottleLimits = {
+  freeFailures: 5,
+  firstDelayMs: 1000,
+  maxDelayMs: 60_000,
+  accountWindowMs: 15 * 60_000,
+  // A hundred artists mistyping their password in the same hour is far beyond a normal morning at a studio.
+  addressFailures: 100,
+  addressWindowMs: 60 * 60_000,
+  knownForMs: 30 * 24 * 3600_000,
+  maxTracked: 50_000,
+};
+
+/** A 429 that says when to come back (the login route sends it as Retry-After too). */
+export class LoginThrottled extends TooManyRequests {
+  constructor(
+    reason: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`Too many failed logins ${reason}; try again in ${retryAfterSeconds} s`, 'login-throttled');
+  }
+}
+
+interface AccountFailures {
+  /** Times of the recent failures, oldest first (only as many as the back-off needs). */
+  at: number[];
+  waitUntil: number;
+}
+
+/** A Map that forgets the least recently touched entries beyond a size. */
+class BoundedMap<V> extends Map<string, V> {
+  constructor(private readonly limit: number) {
+    super();
+  }
+
+  touch(key: string, value: V): void {
+    this.delete(key);
+    if (this.size >= this.limit) this.delete(this.keys().next().value!);
+    this.set(key, value);
+  }
+}
+
+export class LoginThrottle implements PasswordGuesses {
+  private readonly accounts: BoundedMap<AccountFailures>;
+  private readonly addresses: BoundedMap<number[]>;
+  /** account + address -> when the account last logged in from there. */
+  private readonly known: BoundedMap<number>;
+  private readonly limits: ThrottleLimits;
+
+  constructor(
+    limits: Partial<ThrottleLimits> = {},
+    private readonly now: () => number = Date.now,
+  ) {
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
+    this.accounts = new BoundedMap(this.limits.maxTracked);
+    this.addresses = new BoundedMap(this.limits.maxTracked);
+    this.known = new BoundedMap(this.limits.maxTracked);
+  }
+
+  attempt(account: string, address: string): PasswordGuess {
+    const name = account.toLowerCase();
+    const now = this.now();
+    const known = this.isKnown(name, address, now);
+    const accountKey = known ? `${name}\n${address}` : name;
+
+    const failures = this.accountFailures(accountKey, now);
+    if (failures.waitUntil > now)
+      throw new LoginThrottled('for this account', seconds(failures.waitUntil - now));
+    const fromAddress = this.addressFailures(address, now);
+    if (!known && fromAddress.length >= this.limits.addressFailures) {
+      throw new LoginThrottled(
+        'from this address',
+        seconds(fromAddress[0] + this.limits.addressWindowMs - now),
+      );
+    }
+
+    this.countFailure(accountKey, failures, now);
+    fromAddress.push(now);
+    // Bounded, with room for guesses still under way: trimming a real failure for one of them would reopen the budget.
+    this.addresses.touch(address, fromAddress.slice(-2 * this.limits.addressFailures));
+
+    return {
+      succeeded: () => {
+        this.accounts.delete(accountKey);
+        // The guess was counted as a failure up front; it was not one.
+        const recorded = this.addresses.get(address);
+        const index = recorded?.lastIndexOf(now) ?? -1;
+        if (recorded && index >= 0) recorded.splice(index, 1);
+        this.known.touch(`${name}\n${address}`, this.now());
+      },
+    };
+  }
+
+  private isKnown(name: string, address: string, now: number): boolean {
+    const since = this.known.get(`${name}\n${address}`);
+    return since !== undefined && now - since < this.limits.knownForMs;
+  }
+
+  private accountFailures(key: string, now: number): AccountFailures {
+    const entry = this.accounts.get(key);
+    if (!entry) return { at: [], waitUntil: 0 };
+    return { at: entry.at.filter((t) => t > now - this.limits.accountWindowMs), waitUntil: entry.waitUntil };
+  }
+
+  private countFailure(key: string, failures: AccountFailures, now: number): void {
+    const { freeFailures, firstDelayMs, maxDelayMs } = this.limits;
+    // Enough history for the longest wait; older failures change nothing.
+    const at = [...failures.at, now].slice(-(freeFailures + 16));
+    const beyond = at.length - freeFailures;
+    const waitUntil = beyond >= 0 ? now + Math.min(firstDelayMs * 2 ** beyond, maxDelayMs) : 0;
+    this.accounts.touch(key, { at, waitUntil });
+  }
+
+  private addressFailures(address: string, now: number): number[] {
+    return (this.addresses.get(address) ?? []).filter((t) => t > now - this.limits.addressWindowMs);
+  }
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));

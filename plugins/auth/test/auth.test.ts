@@ -222,23 +222,3 @@ describe('sessions', () => {
   });
 });
 
-describe('failed login throttle', () => {
-  it('refuses logins from an address after 10 failures within a minute, with 429', async () => {
-    const statuses = [];
-    for (let i = 0; i < 11; i++) {
-      statuses.push((await core.request('POST', '/api/auth/login', { body: { name: 'alice', password: 'wrong' }, headers: { 'x-forwarded-for': '10.9.9.9' } })).status);
-    }
-    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
-    expect(statuses[10]).toBe(429);
-    const right = await core.request('POST', '/api/auth/login', { body: { name: 'alice', password: PASSWORD }, headers: { 'x-forwarded-for': '10.9.9.9' } });
-    expect(right.status).toBe(429);
-    expect(right.body.detail).toMatch(/^Too many failed logins/);
-  });
-
-  it('does not count successful logins, so a studio behind one address is never locked out', async () => {
-    for (let i = 0; i < 15; i++) {
-      const res = await core.request('POST', '/api/auth/login', { body: { name: 'alice', password: PASSWORD }, headers: { 'x-forwarded-for': '10.8.8.8' } });
-      expect(res.status).toBe(200);
-    }
-  });
-});
