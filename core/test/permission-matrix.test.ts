@@ -204,9 +204,10 @@ const RULES: Record<string, Rule> = {
   'DELETE /api/addons/{addon_name}/{addon_version}/overrides': 'manager',
   'GET /api/addons/{addon_name}/{addon_version}/rawOverrides': 'admin',
   'PUT /api/addons/{addon_name}/{addon_version}/rawOverrides': 'admin',
-  'GET /api/addons/{addon_name}/{addon_version}/schema/{project_name}': 'user',
-  'GET /api/addons/{addon_name}/{addon_version}/settings/{project_name}': 'user',
-  'GET /api/addons/{addon_name}/{addon_version}/overrides/{project_name}': 'user',
+  // A project's settings are for the project's users (AYON's project name dependency), managers change them.
+  'GET /api/addons/{addon_name}/{addon_version}/schema/{project_name}': 'project',
+  'GET /api/addons/{addon_name}/{addon_version}/settings/{project_name}': 'project',
+  'GET /api/addons/{addon_name}/{addon_version}/overrides/{project_name}': 'project',
   'POST /api/addons/{addon_name}/{addon_version}/settings/{project_name}': 'manager',
   'POST /api/addons/{addon_name}/{addon_version}/overrides/{project_name}': 'manager',
   'DELETE /api/addons/{addon_name}/{addon_version}/overrides/{project_name}': 'manager',
@@ -317,6 +318,31 @@ for (const plural of ['folders', 'tasks', 'products', 'versions', 'representatio
     RULES[`POST ${one}/thumbnail`] = 'project';
   }
 }
+
+/**
+ * Routes whose query changes who may call them (a project or a site named in the query), probed once more with it.
+ * Site overrides inside a project are the caller's own: any user of the project may change them.
+ */
+const SETTINGS = '/api/addons/{addon_name}/{addon_version}';
+const SITE = { site_id: 'probe-site' };
+const QUERY_VARIANTS: { key: string; query: Record<string, string>; rule: Rule; body?: unknown; status: number }[] = [
+  { key: 'GET /api/settings', query: { project_name: 'demo' }, rule: 'project', status: 200 },
+  { key: 'GET /api/settings', query: { project_name: 'demo', ...SITE }, rule: 'project', status: 200 },
+  { key: 'GET /api/settings/addons', query: { project: 'demo' }, rule: 'project', status: 200 },
+  { key: 'GET /api/settings/addons', query: { project: 'demo', ...SITE }, rule: 'project', status: 200 },
+  { key: `GET ${SETTINGS}/settings/{project_name}`, query: SITE, rule: 'project', status: 200 },
+  { key: `GET ${SETTINGS}/overrides/{project_name}`, query: SITE, rule: 'project', status: 200 },
+  { key: `GET ${SETTINGS}/schema/{project_name}`, query: SITE, rule: 'project', status: 200 },
+  { key: `POST ${SETTINGS}/settings/{project_name}`, query: SITE, rule: 'project', body: {}, status: 204 },
+  {
+    key: `POST ${SETTINGS}/overrides/{project_name}`,
+    query: SITE,
+    rule: 'project',
+    body: { action: 'delete', path: ['x'] },
+    status: 204,
+  },
+  { key: `DELETE ${SETTINGS}/overrides/{project_name}`, query: SITE, rule: 'project', status: 204 },
+];
 
 // Routes this suite does not call, and why.
 const SKIPPED = new Set([
@@ -661,6 +687,23 @@ describe('permission matrix', () => {
       .filter(([method, path]) => !served.has(`${method} ${blank(path)}`))
       .map(([method, path, area]) => `${area}: ${method} ${path}`);
     expect(missing).toEqual([]);
+  });
+
+  // Before the matrix: its probes change the demo project (a project bundle that does not exist, ...).
+  it('applies the rule a project or site named in the query calls for', async () => {
+    const wrong: string[] = [];
+    for (const { key, query, rule, body, status } of QUERY_VARIANTS) {
+      expect(routes.some((r) => `${r.method} ${r.path}` === key)).toBe(true);
+      const [method, path] = key.split(' ') as [string, string];
+      const url = `${fillPath(path, 'demo', method)}?${new URLSearchParams(query)}`;
+      for (const caller of CALLERS) {
+        const res = await core.request(method, url, { token: tokens[caller], body });
+        const expected = admitted[rule].includes(caller) ? status : caller === 'anonymous' ? 401 : 403;
+        if (res.status !== expected)
+          wrong.push(`${key}?${new URLSearchParams(query)} as ${caller}: ${res.status} (expected ${expected})`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('refuses exactly the callers each rule refuses and answers admitted ones with the exact status', async () => {

@@ -79,7 +79,7 @@ export function bundleSettingsRoutes(
       async (request) => {
         const caller = requireUser(request);
         const q = request.query;
-        return all.all(caller.name, {
+        return all.all(caller, {
           bundleName: q.bundle_name,
           projectName: q.project_name,
           projectBundleName: q.project_bundle_name,
@@ -103,7 +103,7 @@ export function bundleSettingsRoutes(
       async (request) => {
         const caller = requireUser(request);
         const { variant, project, site } = request.query;
-        return all.legacy(caller.name, variant, project, site);
+        return all.legacy(caller, variant, project, site);
       },
     );
 

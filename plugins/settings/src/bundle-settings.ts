@@ -5,6 +5,7 @@ import {
   type BundleDirectory,
   type BundleRecord,
   type Database,
+  type RequestUser,
 } from '@pipewright/sdk';
 import { settingsScopes, type Json, type SchemaNode } from './overrides.js';
 import { pairKey } from './store.js';
@@ -59,7 +60,11 @@ export class BundleSettings {
     private readonly addons: () => AddonInfo[],
   ) {}
 
-  async all(user: string, query: AllSettingsQuery) {
+  /** The settings a caller asks for; naming a project they cannot reach is refused with 403. */
+  async all(caller: RequestUser, query: AllSettingsQuery) {
+    const user = caller.name;
+    // The project first: a caller who may not open it learns nothing, not even which bundles exist.
+    const project = query.projectName ? await this.settings.project(query.projectName, caller) : null;
     // A dev variant names its dev bundle; otherwise an explicit bundle, else the one the variant points at.
     const bundle = !isStandardVariant(query.variant)
       ? await this.bundles.forVariant(query.variant)
@@ -67,7 +72,6 @@ export class BundleSettings {
         ? await this.bundles.get(query.bundleName)
         : await this.bundles.forVariant(query.variant);
     if (!bundle) throw new NotFound('Bundle not found');
-    const project = query.projectName ? await this.settings.project(query.projectName) : null;
 
     const versions = new Map(versionsOf(bundle));
     let bundleName = bundle.name;
@@ -138,9 +142,15 @@ export class BundleSettings {
   }
 
   /** GET /api/settings/addons (deprecated): the settings of every addon of the variant's bundle that has some. */
-  async legacy(user: string, variant: string, projectName: string | undefined, site: string | undefined) {
+  async legacy(
+    caller: RequestUser,
+    variant: string,
+    projectName: string | undefined,
+    site: string | undefined,
+  ) {
+    const user = caller.name;
+    const project = projectName ? await this.settings.project(projectName, caller) : null;
     const infos = await this.variantAddons(variant);
-    const project = projectName ? await this.settings.project(projectName) : null;
     const effective = await this.settings.valuesOf(infos, {
       variant,
       project,

@@ -29,8 +29,10 @@ import type { Json } from './overrides.js';
 // version segment {version} on some of them; the parameter is named addon_version everywhere because Fastify's
 // router shares these segments with the core's handover to installed addons.
 //
-// Who: every logged-in user reads settings (pipelines and launchers read them as service users); managers change
-// studio and project settings; the raw overrides are for admins; a user reads and changes their own site's settings.
+// Who: every logged-in user reads studio settings (pipelines and launchers read them as service users); a project's
+// settings and overrides only those with access to the project (an access group on it, or managers), as AYON's
+// project routes; managers change studio and project settings; the raw overrides are for admins; a user reads and
+// changes their own site's settings, in a project they may open.
 
 const BASE = '/api/addons/:addon_name/:addon_version';
 
@@ -113,7 +115,8 @@ export function addonSettingsRoutes(settings: SettingsService) {
     const info = settings.addon(addon_name!, addon_version!);
     let level: Level = STUDIO;
     if (project_name !== undefined) {
-      const project = await settings.project(project_name);
+      // A project's settings are the project's data: only those who may open the project read or change them.
+      const project = await settings.project(project_name, caller);
       level = site ? { kind: 'projectSite', project, site, user: caller.name } : { kind: 'project', project };
     }
     return { info, variant: query.variant, level, actor: actorOf(request, caller) };

@@ -8,6 +8,7 @@ import {
   type DatabaseTransaction,
   type EventBus,
   type ProjectDirectory,
+  type RequestUser,
   type Sender,
   type TSchema,
 } from '@pipewright/sdk';
@@ -113,8 +114,13 @@ export class SettingsService {
     return this.addons().find((a) => a.name === name && a.version === version && !a.isBroken);
   }
 
-  /** The project's name as stored, or 404. Checked before a transaction opens (PGlite has one connection). */
-  async project(name: string): Promise<string> {
+  /**
+   * The project's name as stored, or 404. With a caller, one without access to the project is refused with 403
+   * first, as every other project route does (so names are not probed). Checked before a transaction opens
+   * (PGlite has one connection).
+   */
+  async project(name: string, caller?: RequestUser): Promise<string> {
+    if (caller) return (await this.projects.require(caller, name)).name;
     const project = await this.projects.find(name);
     if (!project) throw new NotFound(`Project ${name} not found`);
     return project.name;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { TestCore } from '@pipewright/core/testing';
 import { DEMO_DEFAULTS } from './addons.js';
-import { bootSettingsCore, createBundle, createProjects, eventually } from './fixtures.js';
+import { PROJECT_USER, bootSettingsCore, createBundle, createProjects, eventually } from './fixtures.js';
 
 // Settings read and moved by bundle: GET /api/settings, the deprecated listings, migrateSettingsByBundle, the
 // promotion of a staging bundle and a production bundle moving an addon to another version.
@@ -30,7 +30,7 @@ beforeAll(async () => {
   core = boot.core;
   admin = await boot.login('root', { isAdmin: true });
   manager = await boot.login('boss', { isManager: true });
-  artist = await boot.login('artie', {});
+  artist = await boot.login('artie', PROJECT_USER);
   await createProjects(core, manager, 'alpha', 'beta');
   // ghost 9.9.9 is named but not installed: the bundle is forced through the check.
   await createBundle(
@@ -167,7 +167,8 @@ describe('GET /api/settings', () => {
       'project_name=nowhere',
       'project_bundle_name=prod1',
     ]) {
-      const res = await core.request('GET', `/api/settings?${query}`, { token: artist });
+      // A manager: a user without access to a project is refused with 403 whether it exists or not.
+      const res = await core.request('GET', `/api/settings?${query}`, { token: manager });
       expect(res.status).toBe(404);
     }
     expect((await core.request('GET', '/api/settings?limit=0', { token: artist })).status).toBe(422);

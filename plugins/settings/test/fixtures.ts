@@ -11,6 +11,9 @@ const INSTALLED = join(dirname(fileURLToPath(import.meta.url)), 'installed');
 
 export const PASSWORD = 'correct horse battery';
 
+/** A normal user's data giving access to the test projects (a project's settings are for its users only). */
+export const PROJECT_USER = { accessGroups: { alpha: ['artist'], beta: ['artist'] } };
+
 /** A core with settings, bundles, users (for logins), plain (no settings) and demo 1.0.0 and 2.0.0 installed. */
 export async function bootSettingsCore() {
   const core = await bootTestCore({

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { TestCore } from '@pipewright/core/testing';
 import { DEMO_DEFAULTS } from './addons.js';
-import { bootSettingsCore, createProjects, eventually } from './fixtures.js';
+import { PROJECT_USER, bootSettingsCore, createProjects, eventually } from './fixtures.js';
 
 // Defaults, studio, project and site levels of one addon version: what is stored and what callers read.
 let core: TestCore;
@@ -15,8 +15,8 @@ beforeAll(async () => {
   core = boot.core;
   admin = await boot.login('root', { isAdmin: true });
   manager = await boot.login('boss', { isManager: true });
-  artist = await boot.login('artie', {});
-  other = await boot.login('olive', {});
+  artist = await boot.login('artie', PROJECT_USER);
+  other = await boot.login('olive', PROJECT_USER);
   await createProjects(core, manager, 'alpha', 'beta');
 });
 afterAll(() => core.close());

@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { TestCore } from '@pipewright/core/testing';
-import { bootSettingsCore, createProjects } from './fixtures.js';
+import { bootSettingsCore, createBundle, createProjects } from './fixtures.js';
 
-// Who may do what: everyone logged in reads settings, managers change studio and project settings, admins the raw
-// overrides and migrations, and a user changes only their own site's settings.
+// Who may do what: everyone logged in reads studio settings, a project's settings only those with access to the
+// project; managers change studio and project settings, admins the raw overrides and migrations, and a user changes
+// only their own site's settings, in a project they may open.
 let core: TestCore;
 let admin: string;
 let manager: string;
 let artist: string;
+let outsider: string;
 let serviceKey: string;
 
 beforeAll(async () => {
@@ -15,7 +17,9 @@ beforeAll(async () => {
   core = boot.core;
   admin = await boot.login('root', { isAdmin: true });
   manager = await boot.login('boss', { isManager: true });
-  artist = await boot.login('artie', {});
+  artist = await boot.login('artie', { accessGroups: { alpha: ['artist'] } });
+  // A normal user of another project only.
+  outsider = await boot.login('otto', { accessGroups: { beta: ['artist'] } });
   // Service users (farm workers, pipeline services) log in with an API key.
   await boot.login('farm', { isService: true });
   const key = await core.request('POST', '/api/users/farm/apikeys', {
@@ -23,7 +27,8 @@ beforeAll(async () => {
     body: { label: 'farm' },
   });
   serviceKey = key.body.key;
-  await createProjects(core, manager, 'alpha');
+  await createProjects(core, manager, 'alpha', 'beta');
+  await createBundle(core, admin, { name: 'prod', addons: { demo: '1.0.0' }, isProduction: true });
 });
 afterAll(() => core.close());
 
@@ -99,6 +104,44 @@ describe('normal users', () => {
     expect((await call('DELETE', `${demo}/overrides/alpha?site_id=ws-1`, artist)).status).toBe(204);
     // Nothing of it reached the project level.
     expect(await (await call('GET', `${demo}/rawOverrides/alpha`, admin)).body).toEqual({});
+  });
+});
+
+describe('users without access to the project', () => {
+  it.each([
+    ['GET', `${demo}/settings/alpha`, undefined],
+    ['GET', `${demo}/settings/alpha?site_id=ws-1`, undefined],
+    ['GET', `${demo}/overrides/alpha`, undefined],
+    ['GET', `${demo}/overrides/alpha?site_id=ws-1`, undefined],
+    ['GET', `${demo}/schema/alpha`, undefined],
+    ['POST', `${demo}/settings/alpha?site_id=ws-1`, { fps: 2 }],
+    ['POST', `${demo}/overrides/alpha?site_id=ws-1`, { action: 'pin', path: ['label'] }],
+    ['DELETE', `${demo}/overrides/alpha?site_id=ws-1`, undefined],
+    ['GET', '/api/settings?project_name=alpha', undefined],
+    ['GET', '/api/settings?project_name=alpha&site_id=ws-1', undefined],
+    ['GET', '/api/settings/addons?project=alpha', undefined],
+    // A project that does not exist answers the same: names cannot be probed.
+    ['GET', `${demo}/settings/nowhere`, undefined],
+  ])('are refused with 403: %s %s', async (method, url, body) => {
+    const res = await call(method, url, outsider, body);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ code: 403, detail: expect.stringContaining('access') });
+  });
+
+  it('still read the studio settings, and their own project\u2019s', async () => {
+    expect((await call('POST', `${demo}/settings/alpha`, manager, { label: 'alpha only' })).status).toBe(204);
+    expect((await call('GET', `${demo}/settings`, outsider)).status).toBe(200);
+    expect((await call('GET', `${demo}/settings/beta`, outsider)).body.label).not.toBe('alpha only');
+    expect((await call('GET', `${demo}/settings/alpha`, artist)).body.label).toBe('alpha only');
+    const all = await call('GET', '/api/settings?project_name=beta', outsider);
+    expect(all.status).toBe(200);
+    expect(all.body.projectName).toBe('beta');
+    // The same settings as before, for those who may see them.
+    const seen = await call('GET', '/api/settings?project_name=alpha', artist);
+    expect(seen.body.addons.find((a: { name: string }) => a.name === 'demo')?.settings.label).toBe(
+      'alpha only',
+    );
+    expect((await call('DELETE', `${demo}/overrides/alpha`, manager)).status).toBe(204);
   });
 });
 
