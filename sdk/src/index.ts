@@ -3,6 +3,7 @@ export * from './ayon-package.js';
 export * from './addon.js';
 export * from './bundles.js';
 export * from './bulk-insert.js';
+export * from './download.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './files.js';
