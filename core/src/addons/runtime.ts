@@ -158,11 +158,14 @@ export class AddonRegistry implements AddonRuntime {
     return true;
   }
 
-  /** Every installed addon version under root ({name}/{version}/), dependencies first as far as they resolve. */
+  /**
+   * Every installed addon version under root ({name}/{version}/), dependencies first as far as they resolve.
+   * Folders whose name starts with a dot are the installer's (staging, half-unpacked packages): never loaded.
+   */
   async loadInstalled(root: string): Promise<void> {
     const folders: string[] = [];
     for (const name of await readdir(root, { withFileTypes: true }).catch(() => [])) {
-      if (!name.isDirectory()) continue;
+      if (!name.isDirectory() || name.name.startsWith('.')) continue;
       for (const version of await readdir(join(root, name.name), { withFileTypes: true })) {
         if (version.isDirectory() && !version.name.startsWith('.'))
           folders.push(join(root, name.name, version.name));

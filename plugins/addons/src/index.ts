@@ -21,6 +21,8 @@ export default defineAddon({
     await ctx.app.register(catalogRoutes(ctx.addons, stagingAddons));
     await ctx.app.register(staticFileRoutes(ctx.addons));
     const installer = new AddonInstaller(ctx);
+    // Before installed addons are loaded: what a killed process left half done is cleared away first.
+    await installer.recover();
     ctx.onClose(() => installer.settle());
     await ctx.app.register(installRoutes(installer, ctx.db));
   },

@@ -1,22 +1,42 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import {
   AYON_PACKAGE_FILE,
   Conflict,
   NotFound,
-  ValidationFailed,
-  newId,
+  PipewrightError,
+  downloadToFile,
+  downloadUrl,
   type AddonContext,
   type AddonInfo,
+  type EventChanges,
   type EventInput,
 } from '@pipewright/sdk';
 import { readAddonZip, unpackAddon, type AddonPackage } from './package-zip.js';
 import { roleBundles } from './bundle-roles.js';
 
-/** Largest addon package accepted, uploaded or downloaded. */
+/** Largest addon package accepted, uploaded or downloaded (AYON packages with client code run to hundreds of MB). */
 export const MAX_PACKAGE_BYTES = 1024 * 1024 * 1024;
-const DOWNLOAD_TIMEOUT_MS = 10 * 60 * 1000;
+/**
+ * Where installs download and unpack: inside the addons folder, so the same file system and moving a package into
+ * place is one rename, but in a folder whose name starts with a dot, which the addon loader never scans.
+ */
+export const STAGING_FOLDER = '.staging';
+const INSTALL_TOPICS = ['addon.install', 'addon.install_from_url'];
+/** A running install touches its event this often, so other processes can tell it is alive. */
+const HEARTBEAT_MS = 30_000;
+/** An unfinished install of a process on another machine, silent this long, is taken for dead. */
+const SILENT_INSTALL_MS = 5 * 60_000;
+const INTERRUPTED =
+  'Install failed: the server stopped before the install finished; install the package again';
+
+/** The process doing an install, kept in the event's payload (never broadcast) for the next start to check. */
+interface Worker {
+  host: string;
+  pid: number;
+}
 
 /**
  * Installs addon packages into DATA_DIR/addons/{name}/{version}/ and loads them at once, without a restart.
@@ -28,6 +48,9 @@ export class AddonInstaller {
   private readonly running = new Set<Promise<void>>();
   /** Events this process emitted: the others follow them, this one already did the work. */
   private readonly own = new Set<string>();
+  private readonly worker: Worker = { host: hostname(), pid: process.pid };
+  /** Stops downloads when the server shuts down. */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly ctx: AddonContext) {
     // Server processes sharing one data folder load and unload what another process installed or deleted.
@@ -46,6 +69,57 @@ export class AddonInstaller {
     return join(this.ctx.dataDir, 'addons');
   }
 
+  private stagingOf(eventId: string): string {
+    return join(this.root, STAGING_FOLDER, eventId);
+  }
+
+  /**
+   * At start: an install left unfinished by a process that is gone (killed, crashed, its machine lost) is marked
+   * failed, and staging folders no running install uses are removed. Runs before installed addons are loaded.
+   */
+  async recover(): Promise<void> {
+    const unfinished = await this.ctx.db
+      .selectFrom('public.events')
+      .select(['id', 'payload', 'updated_at'])
+      .where('topic', 'in', INSTALL_TOPICS)
+      .where('status', 'in', ['pending', 'in_progress'])
+      .execute();
+    const running = new Set<string>();
+    for (const row of unfinished) {
+      const id = String(row.id).replace(/-/g, '');
+      if (this.isRunning(row.payload?.worker as Worker | undefined, new Date(row.updated_at))) {
+        running.add(id);
+        continue;
+      }
+      // Marked as this process's own, so following other processes' installs does not act on it.
+      this.own.add(id);
+      await this.ctx.events.update(id, { status: 'failed', description: INTERRUPTED });
+      this.ctx.log.warn(`addon install ${id} was interrupted by a server stop; marked failed`);
+    }
+    // .incoming: where earlier versions of the installer unpacked.
+    await rm(join(this.root, '.incoming'), { recursive: true, force: true });
+    const staging = join(this.root, STAGING_FOLDER);
+    for (const entry of await readdir(staging).catch(() => [] as string[])) {
+      if (!running.has(entry)) await rm(join(staging, entry), { recursive: true, force: true });
+    }
+  }
+
+  /** Whether the process that started an install may still be at it. */
+  private isRunning(worker: Worker | undefined, lastHeard: Date): boolean {
+    const recent = Date.now() - lastHeard.getTime() < SILENT_INSTALL_MS;
+    // Installs of earlier versions name no process: none survives a restart.
+    if (!worker || typeof worker.host !== 'string' || typeof worker.pid !== 'number') return false;
+    if (worker.host !== this.worker.host) return recent;
+    // This process is only starting (a container restarted with the same pid): nothing of it runs yet.
+    if (worker.pid === this.worker.pid) return false;
+    try {
+      process.kill(worker.pid, 0);
+      return recent; // alive, unless the pid went to another program since: then the heartbeat stopped
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EPERM' && recent;
+    }
+  }
+
   /** Check the package now (a bad one is refused with 422), then install it in the background. */
   async installZip(zip: Buffer, user: string): Promise<string> {
     const pkg = readAddonZip(zip);
@@ -56,28 +130,30 @@ export class AddonInstaller {
       user,
       description: `Installing ${pkg.manifest.name} ${pkg.manifest.version}`,
       summary: { addonName: pkg.manifest.name, addonVersion: pkg.manifest.version },
+      payload: { worker: this.worker },
     });
     this.track(id, () => this.place(id, pkg));
     return id;
   }
 
-  /** Download a package from a URL this server can reach, then install it; both in the background. */
+  /** Download a package from an http(s) URL, then install it; both in the background. Other schemes: 422. */
   async installFromUrl(url: string, user: string): Promise<string> {
-    if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) {
-      throw new ValidationFailed(
-        [{ loc: ['query', 'url'], msg: 'must be an http or https URL', type: 'url_scheme' }],
-        'Invalid addon URL',
-      );
-    }
+    downloadUrl(url, ['query', 'url']);
     const id = await this.emit({
       topic: 'addon.install_from_url',
       status: 'in_progress',
       user,
       description: `Downloading ${url}`,
       summary: { url },
+      payload: { worker: this.worker },
     });
     this.track(id, async () => {
-      const pkg = readAddonZip(await this.download(url));
+      const file = join(this.stagingOf(id), 'package.zip');
+      await mkdir(dirname(file), { recursive: true });
+      // To disk as it arrives, never whole in memory while it downloads; read once the limit is known to hold.
+      await downloadToFile(url, file, { maxBytes: MAX_PACKAGE_BYTES, signal: this.stopping.signal });
+      const pkg = readAddonZip(await readFile(file));
+      await rm(file, { force: true });
       this.refuseInternal(pkg.manifest.name);
       await this.ctx.events.update(id, {
         description: `Installing ${pkg.manifest.name} ${pkg.manifest.version}`,
@@ -119,8 +195,9 @@ export class AddonInstaller {
     return versions;
   }
 
-  /** Wait for installs still running (the server is shutting down). */
+  /** Stop downloads and wait for installs still running (the server is shutting down). */
   async settle(): Promise<void> {
+    this.stopping.abort();
     await Promise.allSettled([...this.running]);
   }
 
@@ -144,55 +221,58 @@ export class AddonInstaller {
       .map((bundle) => `the ${bundle.role} bundle ${bundle.name} uses it`);
   }
 
-  /** Unpack beside the target, then swap it in, so a failed unpack never leaves half an addon behind. */
+  /**
+   * Unpack into the install's staging folder, then swap it in: the old folder moves aside and the new one into
+   * place, each with one rename, so the addons folder only ever holds whole packages. A process killed midway
+   * leaves its staging folder, which the next start removes.
+   */
   private async place(eventId: string, pkg: AddonPackage): Promise<AddonInfo> {
     const { name, version } = pkg.manifest;
-    const incoming = join(this.root, '.incoming', newId());
-    try {
-      await unpackAddon(pkg, incoming);
-      await this.ctx.events.update(eventId, { progress: 75 });
-      await this.ctx.runtime.unload(name, version);
-      const folder = join(this.root, name, version);
-      await rm(folder, { recursive: true, force: true });
-      await mkdir(dirname(folder), { recursive: true });
-      await rename(incoming, folder);
-      return await this.ctx.runtime.load(folder);
-    } finally {
-      await rm(incoming, { recursive: true, force: true });
-    }
+    const staging = this.stagingOf(eventId);
+    const incoming = join(staging, 'addon');
+    await unpackAddon(pkg, incoming);
+    await this.ctx.events.update(eventId, { progress: 75 });
+    await this.ctx.runtime.unload(name, version);
+    const folder = join(this.root, name, version);
+    await mkdir(dirname(folder), { recursive: true });
+    await rename(folder, join(staging, 'previous')).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+    await rename(incoming, folder);
+    return this.ctx.runtime.load(folder);
   }
 
   private track(eventId: string, work: () => Promise<AddonInfo>): void {
+    const heartbeat = setInterval(
+      () => void this.ctx.events.update(eventId, {}).catch(() => undefined),
+      HEARTBEAT_MS,
+    );
+    heartbeat.unref();
     const job = (async () => {
+      let outcome: EventChanges;
       try {
         const addon = await work();
-        await this.ctx.events.update(
-          eventId,
-          addon.isBroken
-            ? {
-                status: 'failed',
-                description: `Installed ${addon.name} ${addon.version}, but it is broken: ${addon.reason}`,
-              }
-            : { status: 'finished', progress: 100, description: `Installed ${addon.name} ${addon.version}` },
-        );
+        outcome = addon.isBroken
+          ? {
+              status: 'failed',
+              description: `Installed ${addon.name} ${addon.version}, but it is broken: ${addon.reason}`,
+            }
+          : { status: 'finished', progress: 100, description: `Installed ${addon.name} ${addon.version}` };
       } catch (error) {
         this.ctx.log.warn({ err: error }, 'addon install failed');
-        await this.ctx.events
-          .update(eventId, { status: 'failed', description: `Install failed: ${(error as Error).message}` })
-          .catch(() => undefined);
+        // Our own errors say what went wrong in words fit for the event; others (a full disk, ...) may name paths.
+        const reason =
+          error instanceof PipewrightError
+            ? error.message
+            : 'the server could not write the package (see its log)';
+        outcome = { status: 'failed', description: `Install failed: ${reason}` };
       }
+      clearInterval(heartbeat);
+      // Cleared before the event ends, so whoever sees it end finds nothing of the install left behind.
+      await rm(this.stagingOf(eventId), { recursive: true, force: true }).catch(() => undefined);
+      await this.ctx.events.update(eventId, outcome).catch(() => undefined);
     })();
     this.running.add(job);
     void job.finally(() => this.running.delete(job));
-  }
-
-  private async download(url: string): Promise<Buffer> {
-    const response = await fetch(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) }).catch((error) => {
-      throw new Error(`${url} cannot be reached: ${(error as Error).cause ?? (error as Error).message}`);
-    });
-    if (!response.ok) throw new Error(`${url} answered ${response.status} ${response.statusText}`);
-    const size = Number(response.headers.get('content-length') ?? 0);
-    if (size > MAX_PACKAGE_BYTES) throw new Error(`${url} is larger than ${MAX_PACKAGE_BYTES} bytes`);
-    return Buffer.from(await response.arrayBuffer());
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -357,20 +357,31 @@ describe('packages that cannot be installed', () => {
 
 describe('installing from a URL', () => {
   let server: Server;
+  let internal: Server;
+  let internalPort: number;
   let base: string;
+  let served: Buffer;
   beforeAll(async () => {
+    // Built beforehand: the install's wait is for the download and the install, not for the build.
+    served = await buildShotNotes('1.2.0');
+    // What a redirect would like to reach: a service that answers only inside the network.
+    internal = createHttpServer((_req, res) => res.end('internal'));
+    await new Promise<void>((done) => internal.listen(0, '127.0.0.1', done));
+    internalPort = (internal.address() as AddressInfo).port;
     // A web server on this machine standing in for wherever a studio keeps its addon packages.
     server = createHttpServer((req, res) => {
-      if (req.url === '/shot-notes-1.2.0.zip') {
-        void buildShotNotes('1.2.0').then((zip) =>
-          res.writeHead(200, { 'content-type': 'application/zip' }).end(zip),
-        );
+      if (req.url === '/elsewhere.zip') {
+        res.writeHead(302, { location: `http://127.0.0.1:${internalPort}/x.zip` }).end();
+      } else if (req.url === '/shot-notes-1.2.0.zip') {
+        res.writeHead(200, { 'content-type': 'application/zip' }).end(served);
       } else res.writeHead(404).end('no such file');
     });
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }, 60_000);
+  afterAll(async () => {
+    for (const s of [server, internal]) await new Promise<void>((done) => s.close(() => done()));
   });
-  afterAll(() => new Promise<void>((done) => server.close(() => done())));
 
   it('downloads the package and installs it, tracked by an addon.install_from_url event', async () => {
     const res = await core.request(
@@ -392,36 +403,40 @@ describe('installing from a URL', () => {
     ).toBe(200);
   });
 
-  it('fails the event with the reason when the package cannot be fetched', async () => {
-    const missing = await core.request(
-      'POST',
-      `/api/addons/install?url=${encodeURIComponent(`${base}/nothing.zip`)}`,
-      {
-        token: tokens.root,
-      },
-    );
+  const installFrom = (url: string) =>
+    core.request('POST', `/api/addons/install?url=${encodeURIComponent(url)}`, { token: tokens.root });
+
+  it('fails the event with the reason when the package cannot be fetched, naming no internal address', async () => {
+    const missing = await installFrom(`${base}/nothing.zip`);
     expect(await settled(missing.body.eventId)).toMatchObject({
       status: 'failed',
-      description: `Install failed: ${base}/nothing.zip answered 404 Not Found`,
+      description: 'Install failed: download failed: the server answered HTTP 404',
     });
-    const closed = await core.request(
-      'POST',
-      `/api/addons/install?url=${encodeURIComponent('http://127.0.0.1:9/x.zip')}`,
-      {
-        token: tokens.root,
-      },
+    const closed = await installFrom('http://127.0.0.1:9/x.zip');
+    expect((await settled(closed.body.eventId)).description).toBe(
+      'Install failed: download failed: could not connect to the server',
     );
-    expect((await settled(closed.body.eventId)).description).toMatch(
-      /^Install failed: http:\/\/127\.0\.0\.1:9\/x\.zip cannot be reached/,
+    // A redirect to another port is not followed, and the event does not tell whether anything answered there.
+    const redirected = await installFrom(`${base}/elsewhere.zip`);
+    const event = await settled(redirected.body.eventId);
+    expect(event.description).toBe(
+      'Install failed: download failed: the server redirected to another host or port, which is not followed',
     );
-    const scheme = await core.request(
-      'POST',
-      `/api/addons/install?url=${encodeURIComponent('file:///etc/passwd')}`,
-      {
-        token: tokens.root,
-      },
-    );
-    expect(scheme.status).toBe(422);
+    expect(JSON.stringify(event)).not.toContain(String(internalPort));
+    // Nothing of these downloads is left in the staging folder.
+    expect(readdirSync(join(dataDir, 'addons', '.staging'))).toEqual([]);
+  });
+
+  it.each([
+    'file:///etc/passwd',
+    'data:application/zip;base64,UEsFBgAAAAAAAAAAAAAAAAAAAAAAAA==',
+    'ftp://x/y.zip',
+  ])('refuses %s with 422 before anything starts', async (url) => {
+    const res = await installFrom(url);
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([
+      { loc: ['query', 'url'], msg: 'must be an http or https URL', type: 'url_scheme' },
+    ]);
   });
 });
 

@@ -61,3 +61,24 @@ export function addonZip(
     'index.js': entry,
   });
 }
+
+/**
+ * A large package: a working addon (its code first, as packagers write it) followed by `files` public files of
+ * `size` bytes each. The files compress well, so the zip is small while unpacking it takes a while.
+ */
+export function bulkyZip(name: string, version: string, files: number, size: number): Buffer {
+  const zip = new AdmZip();
+  zip.addFile('manifest.json', Buffer.from(JSON.stringify({ name, version })));
+  zip.addFile(
+    'package.json',
+    Buffer.from(JSON.stringify({ name, version, type: 'module', exports: './index.js' })),
+  );
+  zip.addFile(
+    'index.js',
+    Buffer.from(`export default { name: '${name}', version: '${version}', title: 'Bulky' };`),
+  );
+  for (let i = 0; i < files; i++) {
+    zip.addFile(`public/part-${String(i).padStart(4, '0')}.bin`, Buffer.alloc(size, i % 251));
+  }
+  return zip.toBuffer();
+}
