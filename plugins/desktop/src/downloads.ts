@@ -1,15 +1,18 @@
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, EventBus } from '@pipewright/sdk';
+import { DownloadFailed, PipewrightError, openDownload, type Database, type EventBus } from '@pipewright/sdk';
 import type { DesktopFiles } from './files.js';
 import type { PackageStore } from './service.js';
+
+/** Largest installer or dependency package fetched from a URL (dependency packages hold whole Python environments). */
+export const MAX_DOWNLOAD_BYTES = 4 * 2 ** 30;
 
 /**
  * POST ...?url= as AYON does it: an {kind}.install_from_url event (one per url, set back to pending when the same
  * url is asked again) follows a download that runs in the background of this process. The file lands under the
- * registered filename and goes through the same size and checksum checks as an upload.
+ * registered filename and goes through the same size and checksum checks as an upload. The URL was checked by the
+ * route (http or https only); the download streams to disk through the sdk's openDownload, up to
+ * MAX_DOWNLOAD_BYTES (4 GiB).
  */
 export class UrlDownloads {
   private readonly running = new Set<Promise<void>>();
@@ -63,13 +66,11 @@ export class UrlDownloads {
     try {
       await this.events.update(eventId, { status: 'in_progress' });
       const algorithm = await store.uploadAlgorithm(filename);
-      const response = await fetch(url, { signal: this.abort.signal, redirect: 'follow' });
-      if (!response.ok || !response.body) throw new Error(`${url} answered ${response.status}`);
-      const body = Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>);
-      const received = await this.files.receive(body, algorithm);
+      const download = await openDownload(url, { maxBytes: MAX_DOWNLOAD_BYTES, signal: this.abort.signal });
+      const received = await this.files.receive(download.body, algorithm);
       if (received.size === 0) {
         await this.files.discard(received);
-        throw new Error(`${url} sent an empty file`);
+        throw new DownloadFailed('the server sent an empty file');
       }
       await store.acceptUpload(filename, received);
       await this.events.update(eventId, {
@@ -77,7 +78,11 @@ export class UrlDownloads {
         description: `${store.kind.label} ${filename} downloaded (${received.size} bytes)`,
       });
     } catch (error) {
-      const reason = (error as Error).message;
+      // Our own errors are worded for the event; others (a full disk, ...) may name paths of this server.
+      const reason =
+        error instanceof PipewrightError
+          ? error.message
+          : 'the server could not store the file (see its log)';
       this.log.warn({ err: error, url, filename }, 'desktop download failed');
       await this.events
         .update(eventId, { status: 'failed', description: `Failed to download ${filename}: ${reason}` })

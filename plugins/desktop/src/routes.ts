@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import {
   BadRequest,
   NoContent,
+  downloadUrl,
   NotFound,
   requireAdmin,
   requireUser,
@@ -142,6 +143,8 @@ export function desktopRoutes({ db, files, downloads, installers, packages }: De
           const caller = requireAdmin(request);
           const body = request.body as { filename: string };
           const query = request.query;
+          // Refused before anything is registered: only http and https URLs are fetched.
+          if (query.url) downloadUrl(query.url, ['query', 'url']);
           await store.register(body as never, {
             force: Boolean(query.force || query.overwrite),
             user: caller.name,

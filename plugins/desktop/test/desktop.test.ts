@@ -629,18 +629,28 @@ describe('large uploads over a real connection', () => {
 
 describe('install from a url', () => {
   let files: Server;
+  let internal: Server;
+  let internalPort: number;
   let base: string;
   const served = randomBytes(512 * 1024);
 
   beforeAll(async () => {
+    // What a redirect would like to reach: a service that answers only inside the network.
+    internal = createServer((_request, response) => response.end('internal'));
+    await new Promise<void>((done) => internal.listen(0, '127.0.0.1', done));
+    internalPort = (internal.address() as AddressInfo).port;
     files = createServer((request, response) => {
       if (request.url === '/pkg.zip') response.end(served);
+      else if (request.url === '/elsewhere.zip')
+        response.writeHead(302, { location: `http://127.0.0.1:${internalPort}/pkg.zip` }).end();
       else response.writeHead(404).end('missing');
     });
     await new Promise<void>((done) => files.listen(0, '127.0.0.1', done));
     base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise<void>((done) => files.close(() => done())));
+  afterAll(async () => {
+    for (const server of [files, internal]) await new Promise<void>((done) => server.close(() => done()));
+  });
 
   async function eventOf(id: string) {
     for (let i = 0; i < 100; i++) {
@@ -699,7 +709,9 @@ describe('install from a url', () => {
       tokens.root,
       `?url=${encodeURIComponent(`${base}/nothing.zip`)}`,
     );
-    expect((await eventOf(missing.body.eventId)).description).toContain('answered 404');
+    expect((await eventOf(missing.body.eventId)).description).toBe(
+      'Failed to download gone.exe: download failed: the server answered HTTP 404',
+    );
     for (const name of ['fetched.exe', 'gone.exe'])
       expect((await core.request('DELETE', `${INSTALLERS}/${name}`, { token: tokens.root })).status).toBe(
         204,
@@ -708,4 +720,39 @@ describe('install from a url', () => {
       204,
     );
   });
+
+  it('follows no redirect to another port, and the event does not tell what answered there', async () => {
+    const res = await register(
+      INSTALLERS,
+      installer('moved.exe', { platform: 'linux', version: '4.0.0' }),
+      tokens.root,
+      `?url=${encodeURIComponent(`${base}/elsewhere.zip`)}`,
+    );
+    const event = await eventOf(res.body.eventId);
+    expect(event.description).toBe(
+      'Failed to download moved.exe: download failed: the server redirected to another host or port, which is not followed',
+    );
+    expect(JSON.stringify(event)).not.toContain(String(internalPort));
+    expect(existsSync(join(desktopDir('installers'), 'moved.exe'))).toBe(false);
+    expect((await core.request('DELETE', `${INSTALLERS}/moved.exe`, { token: tokens.root })).status).toBe(
+      204,
+    );
+  });
+
+  it.each(['data:application/octet-stream;base64,AAAA', 'file:///etc/passwd', 'gopher://host/x'])(
+    'refuses %s with 422 and registers nothing',
+    async (url) => {
+      const res = await register(
+        PACKAGES,
+        dependencyPackage('never.zip'),
+        tokens.root,
+        `?url=${encodeURIComponent(url)}`,
+      );
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toEqual([
+        { loc: ['query', 'url'], msg: 'must be an http or https URL', type: 'url_scheme' },
+      ]);
+      expect(await listed(PACKAGES, 'never.zip')).toBeUndefined();
+    },
+  );
 });
