@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Database, DatabaseTransaction } from './addon.js';
-import type { AccessControl } from './access.js';
+import type { AccessControl, Permissions } from './access.js';
 import type { BundleDirectory } from './bundles.js';
 import type { AddonSettings } from './settings.js';
 import type { ProjectFiles } from './files.js';
@@ -39,6 +39,9 @@ export interface UserSource {
   present(user: UserRecord): Record<string, unknown>;
 }
 
+/** The studio section of a user's permissions. */
+export type StudioPermissions = Permissions['studio'];
+
 /** Provided by the users addon: the user directory, beyond what auth needs. */
 export interface UserDirectory extends UserSource {
   /** Every user by name, optionally only the active or inactive ones. */
@@ -56,6 +59,13 @@ export interface UserDirectory extends UserSource {
   hasAdmin(db?: Database): Promise<boolean>;
   /** 422 at loc when a password breaks the operator's rules (PASSWORD_MIN_LENGTH). */
   requirePassword(password: string, loc: (string | number)[]): void;
+  /**
+   * What the caller may do studio-wide (AYON's studio permissions: create_projects, list_all_users): everything
+   * for managers and above, for others what their default access groups grant (nothing without the access addon).
+   */
+  studioPermissions(caller: RequestUser): Promise<StudioPermissions>;
+  /** Where studio permissions of normal users come from: the access addon registers itself here. */
+  setStudioPermissionSource(source: (caller: RequestUser) => Promise<StudioPermissions>): void;
   /** Create a user inside a transaction (onboarding, invitations, setup templates). */
   create(
     trx: DatabaseTransaction,

@@ -22,6 +22,8 @@ export default defineAddon({
     // Read the groups before the first request, so no question ever waits for the database (see groups()).
     await access.refresh();
     ctx.provide('access', access);
+    // Who may list every user (list_all_users) is a question for the users addon, answered from the groups.
+    ctx.use('users').setStudioPermissionSource((caller) => access.studioPermissions(caller));
     ctx.use('entities').setAccessPolicy({
       folderScope: (caller, project, kind) => access.folderScope(caller, project, kind),
       attributeAccess: (caller, project) => access.attributeAccess(caller, project),

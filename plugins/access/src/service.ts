@@ -218,16 +218,28 @@ export class AccessService implements AccessControl {
     };
   }
 
+  /**
+   * What a user may do studio-wide (list_all_users, create_projects). As AYON does: what the studio versions of the
+   * groups in the user's defaultAccessGroups grant, not the groups they hold in some project; a project lead is not
+   * thereby allowed to list every user of the studio.
+   */
+  async studioPermissions(user: RequestUser): Promise<Permissions['studio']> {
+    if (isManagerOrAbove(user)) return unrestrictedPermissions().studio;
+    const record = await this.users.get(user.name);
+    const defaults = record?.data.defaultAccessGroups;
+    const table = await this.groups();
+    const held = (Array.isArray(defaults) ? defaults : [])
+      .map((name) => (typeof name === 'string' ? table.studio.get(name) : undefined))
+      .filter((group): group is Permissions => group !== undefined);
+    return combinePermissions(held).studio;
+  }
+
   /** What GET /api/users/{name}/permissions answers: the user's level, studio permissions, and every project's. */
   async userPermissions(user: RequestUser) {
     const names = await this.projects.visibleNames(user);
     const projects: Record<string, Permissions> = {};
     for (const name of names) projects[name] = await this.permissions(user, name);
-    // Studio flags come from the groups a user holds anywhere: a group that may create projects does so in any.
-    const studio = isManagerOrAbove(user)
-      ? unrestrictedPermissions().studio
-      : combinePermissions(Object.values(projects)).studio;
-    return { user_level: userLevel(user), studio, projects };
+    return { user_level: userLevel(user), studio: await this.studioPermissions(user), projects };
   }
 
   async userPermissionsOf(userName: string) {

@@ -625,3 +625,23 @@ describe('the entities addon', () => {
     expect((await as(boss)('DELETE', '/api/accessGroups/artist/show')).status).toBe(204);
   });
 });
+
+describe('list_all_users', () => {
+  it('comes from the studio groups a user has by default, as in AYON, and opens the users list', async () => {
+    expect(
+      (await as(boss)('PUT', '/api/accessGroups/directory/_', { studio: { list_all_users: true } })).status,
+    ).toBe(204);
+    const reader = await seed('reader', { defaultAccessGroups: ['directory'] });
+    // Holding the group in a project is not enough: list_all_users is a studio permission.
+    const insider = await seed('insider', { accessGroups: { show: ['directory'] } });
+    expect((await as(reader)('GET', '/api/users/me/permissions')).body.studio.list_all_users).toBe(true);
+    expect((await as(insider)('GET', '/api/users/me/permissions')).body.studio.list_all_users).toBe(false);
+
+    const names = async (token: string) =>
+      ((await as(token)('GET', '/api/users')).body.users as { name: string }[]).map((u) => u.name);
+    expect(await names(reader)).toEqual(
+      expect.arrayContaining(['artie', 'boss', 'insider', 'reader', 'root']),
+    );
+    expect(await names(insider)).toEqual(['insider']);
+  });
+});

@@ -72,7 +72,7 @@ export class LoginThrottled extends TooManyRequests {
     reason: string,
     readonly retryAfterSeconds: number,
   ) {
-    super(`Too many failed logins ${reason}; try again in ${retryAfterSeconds} s`, 'login-throttled');
+    super(`Too many wrong passwords ${reason}; try again in ${retryAfterSeconds} s`, 'login-throttled');
   }
 }
 

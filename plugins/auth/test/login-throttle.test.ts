@@ -37,7 +37,7 @@ describe('guessing one account', () => {
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({
       code: 429,
-      detail: 'Too many failed logins for this account; try again in 1 s',
+      detail: 'Too many wrong passwords for this account; try again in 1 s',
     });
     expect(refused.headers['retry-after']).toBe('1');
     expect((await login('alice', PASSWORD)).status).toBe(429);
@@ -77,7 +77,7 @@ describe('spraying many accounts from one address', () => {
       }
       const stopped = await login('nobody100', 'Summer2026!', studio);
       expect(stopped.status).toBe(429);
-      expect(stopped.body.detail).toMatch(/^Too many failed logins from this address; try again in \d+ s$/);
+      expect(stopped.body.detail).toMatch(/^Too many wrong passwords from this address; try again in \d+ s$/);
       // Carol and Erin logged in from this address before the spray; Frank never did.
       expect((await login('carol', PASSWORD, studio)).status).toBe(200);
       expect((await login('erin', PASSWORD, studio)).status).toBe(200);

@@ -22,10 +22,10 @@ export function studioResolvers(
 ) {
   return {
     Query: {
-      users: (_: unknown, args: UserListArgs, ctx: GraphContext) => listUsers(db, ctx.caller, args),
+      users: (_: unknown, args: UserListArgs, ctx: GraphContext) => listUsers(db, users, ctx.caller, args),
       user: async (_: unknown, { name }: { name: string }, ctx: GraphContext) => {
         // AYON looks one user up through the users listing, with its permission check.
-        const found = await listUsers(db, ctx.caller, { name, first: 1 });
+        const found = await listUsers(db, users, ctx.caller, { name, first: 1 });
         const user = found.edges[0]?.node;
         if (!user) throw new NotFound('User not found', 'user-not-found');
         return user;

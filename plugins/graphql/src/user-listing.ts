@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { sql, type RawBuilder } from 'kysely';
-import { BadRequest, Forbidden, isManagerOrAbove, type Database, type RequestUser } from '@pipewright/sdk';
+import { BadRequest, Forbidden, type Database, type RequestUser, type UserDirectory } from '@pipewright/sdk';
 import { readPage, rowsToConnection, toConnection, type PageArgs } from './connection.js';
 import type { UserNodeSource } from './user-nodes.js';
 
@@ -35,19 +35,51 @@ function decode(cursor: string, arg: string): string {
   });
 }
 
+const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** True when the arguments ask for the caller by name and for nobody else. */
+function asksForSelfOnly(caller: RequestUser, args: UserListArgs): boolean {
+  const names = [...(args.name != null ? [args.name] : []), ...(args.names ?? [])];
+  return names.length > 0 && names.every((name) => sameName(name, caller.name));
+}
+
+/** The projects in which the caller holds access groups. */
+const memberOf = (caller: RequestUser, project: string) =>
+  Object.entries(caller.accessGroups).some(([name, groups]) => sameName(name, project) && groups.length > 0);
+
 /**
- * Users by name, as AYON lists them: everyone for managers (and, in AYON, whoever holds list_all_users), else
- * only the people of the projects asked for. The users table is read directly so filters and paging stay in SQL.
+ * Who a caller without list_all_users may list, as AYON limits it: the people of projects (here only projects the
+ * caller is in: naming every project must not add up to listing everyone), or themself by name. Answers the SQL
+ * condition that keeps the caller to themself, or null when the projects filter is limit enough.
  */
-export async function listUsers(db: Database, caller: RequestUser, args: UserListArgs) {
+function limitForCaller(
+  caller: RequestUser,
+  args: UserListArgs,
+  projects: string[],
+): RawBuilder<boolean> | null {
+  // An empty projects list filters nothing (AYON lists everyone then), so it is no project filter at all.
+  if (projects.length === 0) {
+    if (!asksForSelfOnly(caller, args)) throw new Forbidden('You are not allowed to access list_all_users');
+    return sql<boolean>`lower(u.name) = ${caller.name.toLowerCase()}`;
+  }
+  const outside = projects.find((project) => !memberOf(caller, project));
+  if (outside) throw new Forbidden(`You are not allowed to list the users of project ${outside}`);
+  return null;
+}
+
+/**
+ * Users by name, as AYON lists them: everyone for managers and whoever holds list_all_users, else only the people
+ * of the projects asked for (or the caller). The users table is read directly so filters and paging stay in SQL.
+ */
+export async function listUsers(db: Database, users: UserDirectory, caller: RequestUser, args: UserListArgs) {
   const page = readPage(args);
   const projects = [...(args.projects ?? [])];
   if (args.projectName && !projects.includes(args.projectName)) projects.push(args.projectName);
-  if (args.projectName == null && args.projects == null && !isManagerOrAbove(caller))
-    throw new Forbidden('You are not allowed to access list_all_users');
+  const mayListAll = (await users.studioPermissions(caller)).list_all_users;
+  const limit = mayListAll ? null : limitForCaller(caller, args, projects);
 
   const empty = toConnection<UserNodeSource>([], false, page);
-  const where: RawBuilder<boolean>[] = [];
+  const where: RawBuilder<boolean>[] = limit ? [limit] : [];
   if (args.name != null) {
     check([args.name], USER_NAME, 'User name');
     where.push(sql<boolean>`u.name ILIKE ${args.name}`);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RequestUser, UserRecord } from '@pipewright/sdk';
+import { isManagerOrAbove, type RequestUser, type UserRecord } from '@pipewright/sdk';
 import type { GraphContext } from './context.js';
 
 /**
@@ -77,6 +77,23 @@ function view(user: UserNodeSource, caller: RequestUser): UserView {
   return { name, attrib };
 }
 
+// Beyond who someone is, a normal user sees of others only what concerns them: the access groups others hold in the
+// projects the caller works in too, and no part of anyone else's API key.
+const seesAllOf = (user: UserNodeSource, caller: RequestUser) =>
+  user.name === caller.name || isManagerOrAbove(caller);
+
+function visibleAccessGroups(user: UserNodeSource, caller: RequestUser): Record<string, unknown> {
+  const groups = user.data.accessGroups;
+  if (typeof groups !== 'object' || groups === null || Array.isArray(groups)) return {};
+  if (seesAllOf(user, caller)) return groups as Record<string, unknown>;
+  const shared = new Set(
+    Object.entries(caller.accessGroups)
+      .filter(([, held]) => held.length > 0)
+      .map(([project]) => project.toLowerCase()),
+  );
+  return Object.fromEntries(Object.entries(groups).filter(([project]) => shared.has(project.toLowerCase())));
+}
+
 const flag = (user: UserNodeSource, key: string) => user.data[key] === true;
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 const iso = (value: Date | string) => new Date(value).toISOString();
@@ -87,7 +104,8 @@ export const userNodeResolvers = {
   active: (user: UserNodeSource) => user.active,
   createdAt: (user: UserNodeSource) => iso(user.createdAt),
   updatedAt: (user: UserNodeSource) => iso(user.updatedAt),
-  accessGroups: (user: UserNodeSource) => JSON.stringify(user.data.accessGroups ?? {}),
+  accessGroups: (user: UserNodeSource, _: unknown, ctx: GraphContext) =>
+    JSON.stringify(visibleAccessGroups(user, ctx.caller)),
   defaultAccessGroups: (user: UserNodeSource) =>
     Array.isArray(user.data.defaultAccessGroups) ? user.data.defaultAccessGroups : [],
   isAdmin: (user: UserNodeSource) => flag(user, 'isAdmin'),
@@ -99,7 +117,8 @@ export const userNodeResolvers = {
   hasPassword: (user: UserNodeSource) => user.hasPassword,
   disablePasswordLogin: (user: UserNodeSource) => flag(user, 'disablePasswordLogin'),
   userPool: (user: UserNodeSource) => text(user.data.userPool),
-  apiKeyPreview: (user: UserNodeSource) => user.apiKeyPreview ?? text(user.data.apiKeyPreview),
+  apiKeyPreview: (user: UserNodeSource, _: unknown, ctx: GraphContext) =>
+    seesAllOf(user, ctx.caller) ? (user.apiKeyPreview ?? text(user.data.apiKeyPreview)) : null,
   deleted: (user: UserNodeSource) => user.deleted === true,
   attrib: (user: UserNodeSource, _: unknown, ctx: GraphContext) => view(user, ctx.caller).attrib,
   allAttrib: (user: UserNodeSource, _: unknown, ctx: GraphContext) =>

@@ -1,6 +1,7 @@
 import { Conflict, Forbidden, isManagerOrAbove, type RequestUser, type UserRecord } from '@pipewright/sdk';
 
-const isSelf = (caller: RequestUser, name: string) => caller.name.toLowerCase() === name.toLowerCase();
+/** The caller is this user (names are case-insensitive). */
+export const isSelf = (caller: RequestUser, name: string) => caller.name.toLowerCase() === name.toLowerCase();
 const isAdminCaller = (caller: RequestUser) => caller.isAdmin || caller.isService;
 
 /** The user themself or an administrator (passwords, API keys, preferences). */

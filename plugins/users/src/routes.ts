@@ -1,6 +1,22 @@
 import { sql } from 'kysely';
-import { Conflict, JsonObject, NoContent, Type, isManagerOrAbove, requireManager, requireUser, type AddonApp, type Database } from '@pipewright/sdk';
-import { refuseLosingLastAdmin, requireManagerOf, requirePatchAllowed, requireRoleGrant, requireSelfOrAdmin } from './policy.js';
+import {
+  Conflict,
+  Forbidden,
+  JsonObject,
+  NoContent,
+  Type,
+  ValidationFailed,
+  isManagerOrAbove,
+  requireManager,
+  requireUser,
+  type AddonApp,
+  type Database,
+  type RequestUser,
+  type ServiceMap,
+  type UserRecord,
+} from '@pipewright/sdk';
+import { USER_BODY_LIMIT } from './limits.js';
+import { isSelf, refuseLosingLastAdmin, requireManagerOf, requirePatchAllowed, requireRoleGrant, requireSelfOrAdmin } from './policy.js';
 import type { UserService } from './service.js';
 import {
   ApiKey,
@@ -10,6 +26,7 @@ import {
   NewApiKey,
   NewUser,
   PasswordChange,
+  PasswordCheck,
   RenameRequest,
   User,
   UserList,
@@ -29,14 +46,66 @@ async function otherActiveAdmins(db: Database, name: string): Promise<number> {
   return row.n;
 }
 
-export function userRoutes(users: UserService, db: Database) {
+/** Provided by the auth addon: guesses at passwords are slowed down, wherever a password is checked. */
+type PasswordGuesses = ServiceMap['passwordGuesses'];
+
+/**
+ * Changing your own password takes your current one, so a session left open (or stolen) cannot lock its owner
+ * out. A wrong one is 403, not 401: the web app reads a 401 as a session that ended.
+ */
+async function requireCurrentPassword(
+  users: UserService,
+  guesses: PasswordGuesses,
+  user: UserRecord,
+  currentPassword: string | undefined,
+  address: string,
+): Promise<void> {
+  // Accounts without a password (invited, or signing in another way) have none to give.
+  if (!user.hasPassword) return;
+  if (currentPassword === undefined) {
+    const loc = ['body', 'currentPassword'];
+    throw new ValidationFailed(
+      [{ loc, msg: "must have required property 'currentPassword'", type: 'required' }],
+      'Your current password is required to change your own password (body.currentPassword)',
+    );
+  }
+  // A guess at the password like a login: the same per-account back-off stops trying passwords through here.
+  const guess = guesses.attempt(user.name, address);
+  if (!(await users.isPassword(user.name, currentPassword))) {
+    throw new Forbidden('The current password is wrong', 'wrong-password');
+  }
+  guess.succeeded();
+}
+
+/** Everyone for managers and for holders of list_all_users (AYON's rule); others see only themselves. */
+async function visibleUsers(users: UserService, caller: RequestUser, filter: { active?: boolean }): Promise<UserRecord[]> {
+  if ((await users.studioPermissions(caller)).list_all_users) return users.list(filter);
+  const self = await users.get(caller.name);
+  return self && (filter.active === undefined || self.active === filter.active) ? [self] : [];
+}
+
+export function userRoutes(users: UserService, db: Database, guesses: PasswordGuesses) {
   return async (app: AddonApp) => {
-    app.get('/api/users', { schema: { summary: 'List users', querystring: UserListQuery, response: { 200: UserList } } }, async (request) => {
-      const caller = requireUser(request);
-      const list = await users.list(request.query);
-      const shown = list.map((u) => (isManagerOrAbove(caller) || u.name === caller.name ? users.present(u) : users.presentPublic(u)));
-      return { count: shown.length, users: shown };
-    });
+    app.get(
+      '/api/users',
+      {
+        schema: {
+          summary: 'List users: everyone for managers and holders of list_all_users, else only yourself',
+          description:
+            'Other users appear without their web-app preferences; to non-managers only as who they are (name, ' +
+            'full name, e-mail, picture, roles).',
+          querystring: UserListQuery,
+          response: { 200: UserList },
+        },
+      },
+      async (request) => {
+        const caller = requireUser(request);
+        const shown = (await visibleUsers(users, caller, request.query)).map((u) =>
+          isSelf(caller, u.name) ? users.present(u) : isManagerOrAbove(caller) ? users.presentInList(u) : users.presentPublic(u),
+        );
+        return { count: shown.length, users: shown };
+      },
+    );
 
     app.get('/api/users/me', { schema: { summary: 'The logged-in user', response: { 200: User } } }, async (request) => {
       const caller = requireUser(request);
@@ -51,7 +120,7 @@ export function userRoutes(users: UserService, db: Database) {
 
     app.put(
       '/api/users/:user_name',
-      { schema: { summary: 'Create a user', params: UserParams, body: NewUser, response: { 204: NoContent } } },
+      { bodyLimit: USER_BODY_LIMIT, schema: { summary: 'Create a user', params: UserParams, body: NewUser, response: { 204: NoContent } } },
       async (request, reply) => {
         const caller = requireManager(request);
         requireRoleGrant(caller, request.body.data);
@@ -64,7 +133,10 @@ export function userRoutes(users: UserService, db: Database) {
 
     app.patch(
       '/api/users/:user_name',
-      { schema: { summary: 'Change a user: attrib and data are merged, null removes a key', params: UserParams, body: UserPatch, response: { 204: NoContent } } },
+      {
+        bodyLimit: USER_BODY_LIMIT,
+        schema: { summary: 'Change a user: attrib and data are merged, null removes a key', params: UserParams, body: UserPatch, response: { 204: NoContent } },
+      },
       async (request, reply) => {
         const caller = requireUser(request);
         const target = await users.require(request.params.user_name);
@@ -94,20 +166,32 @@ export function userRoutes(users: UserService, db: Database) {
 
     app.patch(
       '/api/users/:user_name/password',
-      { schema: { summary: 'Set a password; other sessions of the user end', params: UserParams, body: PasswordChange, response: { 204: NoContent } } },
+      {
+        schema: {
+          summary: 'Set a password; other sessions of the user end',
+          description:
+            'Your own password: send the current one as currentPassword (422 without it, 403 when wrong, 429 after ' +
+            'repeated wrong ones). Administrators set other users\' passwords without it.',
+          params: UserParams,
+          body: PasswordChange,
+          response: { 204: NoContent },
+        },
+      },
       async (request, reply) => {
         const caller = requireUser(request);
         requireSelfOrAdmin(caller, request.params.user_name);
-        const keep = caller.name.toLowerCase() === request.params.user_name.toLowerCase() ? caller.sessionId : null;
+        const self = isSelf(caller, request.params.user_name);
+        const target = await users.require(request.params.user_name);
         users.requirePassword(request.body.password, ['body', 'password']);
-        await users.setPassword(request.params.user_name, request.body.password, keep);
+        if (self) await requireCurrentPassword(users, guesses, target, request.body.currentPassword, request.ip);
+        await users.setPassword(target.name, request.body.password, self ? caller.sessionId : null);
         return reply.code(204).send(null);
       },
     );
 
     app.post(
       '/api/users/:user_name/checkPassword',
-      { schema: { summary: 'Check that a password meets the password rules (422 when not)', params: UserParams, body: PasswordChange, response: { 204: NoContent } } },
+      { schema: { summary: 'Check that a password meets the password rules (422 when not)', params: UserParams, body: PasswordCheck, response: { 204: NoContent } } },
       async (request, reply) => {
         requireUser(request);
         users.requirePassword(request.body.password, ['body', 'password']);
@@ -134,7 +218,16 @@ export function userRoutes(users: UserService, db: Database) {
 
     app.patch(
       '/api/users/:user_name/frontendPreferences',
-      { schema: { summary: 'Merge web-app preferences (null removes a key)', params: UserParams, body: JsonObject, response: { 204: NoContent } } },
+      {
+        bodyLimit: USER_BODY_LIMIT,
+        schema: {
+          summary: 'Merge web-app preferences (null removes a key)',
+          description: 'The merged preferences may take 64 KiB as JSON (413 beyond).',
+          params: UserParams,
+          body: JsonObject,
+          response: { 204: NoContent },
+        },
+      },
       async (request, reply) => {
         requireSelfOrAdmin(requireUser(request), request.params.user_name);
         await users.setFrontendPreferences(request.params.user_name, request.body);

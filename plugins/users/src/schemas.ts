@@ -66,7 +66,19 @@ export const UserListQuery = Type.Object({ active: Type.Optional(Type.Boolean())
 export const UserParams = Type.Object({ user_name: UserName });
 export const ApiKeyParams = Type.Object({ user_name: UserName, entity_id: Id });
 
-export const PasswordChange = Type.Object({ password: Password }, { additionalProperties: false });
+export const PasswordChange = Type.Object(
+  {
+    password: Password,
+    currentPassword: Type.Optional(
+      Type.String({
+        maxLength: 1024,
+        description: 'Your current password: required to change your own (not when an administrator sets yours)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const PasswordCheck = Type.Object({ password: Password }, { additionalProperties: false });
 export const RenameRequest = Type.Object({ newName: UserName }, { additionalProperties: false });
 
 export const ApiKey = Type.Object({

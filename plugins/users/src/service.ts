@@ -3,17 +3,21 @@ import { sql } from 'kysely';
 import {
   Conflict,
   NotFound,
+  isManagerOrAbove,
   mergePatch,
   newId,
   type AuthService,
   type Database,
   type DatabaseTransaction,
   type EventBus,
+  type RequestUser,
   type Sender,
+  type StudioPermissions,
   type UserDirectory,
   type UserRecord,
 } from '@pipewright/sdk';
 import type { Static } from '@pipewright/sdk';
+import { requireUserWithinLimits } from './limits.js';
 import type { User } from './schemas.js';
 import {
   hashApiKey,
@@ -52,8 +56,21 @@ function uniqueViolation(error: unknown): boolean {
   return (error as { code?: string }).code === '23505';
 }
 
+const NO_STUDIO_PERMISSIONS: StudioPermissions = {
+  enabled: false,
+  create_projects: false,
+  list_all_users: false,
+};
+const ALL_STUDIO_PERMISSIONS: StudioPermissions = {
+  enabled: true,
+  create_projects: true,
+  list_all_users: true,
+};
+
 /** The studio's users, with their passwords and API keys. */
 export class UserService implements UserDirectory {
+  private studioPermissionSource: ((caller: RequestUser) => Promise<StudioPermissions>) | null = null;
+
   constructor(
     private readonly db: Database,
     private readonly events: EventBus,
@@ -64,6 +81,15 @@ export class UserService implements UserDirectory {
   /** 422 at loc when a password breaks the operator's rules (its length, PASSWORD_MIN_LENGTH). */
   requirePassword(password: string, loc: (string | number)[]): void {
     requirePasswordLength(password, this.passwordMinLength, loc);
+  }
+
+  setStudioPermissionSource(source: (caller: RequestUser) => Promise<StudioPermissions>): void {
+    this.studioPermissionSource = source;
+  }
+
+  async studioPermissions(caller: RequestUser): Promise<StudioPermissions> {
+    if (isManagerOrAbove(caller)) return { ...ALL_STUDIO_PERMISSIONS };
+    return this.studioPermissionSource ? this.studioPermissionSource(caller) : { ...NO_STUDIO_PERMISSIONS };
   }
 
   async get(name: string, db: Database = this.db): Promise<UserRecord | null> {
@@ -93,6 +119,20 @@ export class UserService implements UserDirectory {
     return (await verifyPassword(row.password_hash, password)) ? toRecord(row) : null;
   }
 
+  /** True when password is the user's password (whether or not the user may log in with it now). */
+  async isPassword(name: string, password: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where(byName(name))
+      .executeTakeFirst();
+    if (!row?.password_hash) {
+      await verifyDecoy(password);
+      return false;
+    }
+    return verifyPassword(row.password_hash, password);
+  }
+
   async findByApiKey(key: string): Promise<UserRecord | null> {
     const row = await this.db
       .selectFrom('api_keys')
@@ -120,6 +160,7 @@ export class UserService implements UserDirectory {
     trx: DatabaseTransaction,
     user: { name: string; password?: string; attrib?: Json; data?: Json; active?: boolean; apiKey?: string },
   ): Promise<UserRecord> {
+    requireUserWithinLimits({ attrib: user.attrib ?? {}, data: user.data ?? {} });
     const passwordHash = user.password ? await hashPassword(user.password) : null;
     const inserted = await trx
       .insertInto('users')
@@ -145,12 +186,15 @@ export class UserService implements UserDirectory {
   ): Promise<UserRecord> {
     const write = async (trx: DatabaseTransaction) => {
       const current = await this.require(name, trx);
+      const attrib = mergePatch(current.attrib, patch.attrib);
+      const data = mergePatch(current.data, patch.data);
+      requireUserWithinLimits({ attrib, data });
       const row = await trx
         .updateTable('users')
         .set({
           active: patch.active ?? current.active,
-          attrib: JSON.stringify(mergePatch(current.attrib, patch.attrib)),
-          data: JSON.stringify(mergePatch(current.data, patch.data)),
+          attrib: JSON.stringify(attrib),
+          data: JSON.stringify(data),
           updated_at: sql`now()`,
         })
         .where('name', '=', current.name)
@@ -284,6 +328,15 @@ export class UserService implements UserDirectory {
       createdAt: user.createdAt.toISOString(),
       updatedAt: user.updatedAt.toISOString(),
     };
+  }
+
+  /**
+   * A user as the users list shows them to a manager: everything but their web-app preferences, which are theirs
+   * alone and would make the list as heavy as everyone's preferences together.
+   */
+  presentInList(user: UserRecord): Static<typeof User> {
+    const { frontendPreferences: _, ...data } = user.data;
+    return { ...this.present(user), data };
   }
 
   /** What other users may see of someone: who they are, not their settings or access. */

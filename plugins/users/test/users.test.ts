@@ -1,13 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
+import { defineAddon, type UserDirectory } from '@pipewright/sdk';
 import { PASSWORD, login, seedUser } from './helpers.js';
+
+// Studio permissions come from the access addon; here a stand-in grants list_all_users to "lister" only.
+const listerPolicy = defineAddon({
+  name: 'lister-policy',
+  version: '1.0.0',
+  title: 'list_all_users for lister (test)',
+  dependsOn: ['users'],
+  setup(ctx) {
+    ctx.use('users').setStudioPermissionSource(async (caller) => ({
+      enabled: true,
+      create_projects: false,
+      list_all_users: caller.name === 'lister',
+    }));
+  },
+});
 
 let core: TestCore;
 let admin: string;
 let manager: string;
 
 beforeAll(async () => {
-  core = await bootTestCore({ addons: ['users'] });
+  core = await bootTestCore({ addons: ['users'], extraAddons: [listerPolicy] });
   await seedUser(core, 'root', { isAdmin: true });
   await seedUser(core, 'boss', { isManager: true });
   admin = await login(core, 'root');
@@ -176,7 +192,7 @@ describe('passwords', () => {
     await create(admin, 'pat');
     const here = await login(core, 'pat');
     const elsewhere = await login(core, 'pat');
-    const res = await core.request('PATCH', '/api/users/pat/password', { token: here, body: { password: 'a new long secret' } });
+    const res = await core.request('PATCH', '/api/users/pat/password', { token: here, body: { password: 'a new long secret', currentPassword: PASSWORD } });
     expect(res.status).toBe(204);
     expect((await core.request('GET', '/api/users/me', { token: here })).status).toBe(200);
     expect((await core.request('GET', '/api/users/me', { token: elsewhere })).status).toBe(401);
@@ -189,6 +205,44 @@ describe('passwords', () => {
     expect((await core.request('PATCH', '/api/users/pat/password', { token: admin, body: { password: 'admin resets it' } })).status).toBe(204);
     const short = await core.request('PATCH', '/api/users/pat/password', { token: admin, body: { password: 'short' } });
     expect(short.status).toBe(422);
+  });
+
+  it('asks for the current password to change your own: refused without it or when wrong', async () => {
+    await create(admin, 'quinn');
+    const quinn = await login(core, 'quinn');
+    const change = (body: object, token = quinn) => core.request('PATCH', '/api/users/quinn/password', { token, body });
+    const missing = await change({ password: 'a new long secret' });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toEqual([{ loc: ['body', 'currentPassword'], msg: expect.any(String), type: 'required' }]);
+    const wrong = await change({ password: 'a new long secret', currentPassword: 'not my password' });
+    expect(wrong.status).toBe(403);
+    expect(wrong.body).toEqual({ code: 403, detail: 'The current password is wrong' });
+    // Neither changed anything, and the session that tried is still alive.
+    expect(await login(core, 'quinn')).toMatch(/^[0-9a-f]{64}$/);
+    expect((await core.request('GET', '/api/users/me', { token: quinn })).status).toBe(200);
+    // AYON clients may name it in snake_case.
+    expect((await change({ password: 'a new long secret', current_password: PASSWORD })).status).toBe(204);
+    expect(await login(core, 'quinn', 'a new long secret')).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('asks administrators for their own current password too, but not for setting someone else’s', async () => {
+    await create(admin, 'ops', { password: PASSWORD, data: { isAdmin: true } });
+    const ops = await login(core, 'ops');
+    expect((await core.request('PATCH', '/api/users/ops/password', { token: ops, body: { password: 'a new long secret' } })).status).toBe(422);
+    expect((await core.request('PATCH', '/api/users/quinn/password', { token: ops, body: { password: 'ops sets this one' } })).status).toBe(204);
+    expect(await login(core, 'quinn', 'ops sets this one')).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('slows down guessing the current password as it slows down logins', async () => {
+    await create(admin, 'rae');
+    const rae = await login(core, 'rae');
+    const statuses = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await core.request('PATCH', '/api/users/rae/password', { token: rae, body: { password: 'a new long secret', currentPassword: `guess ${i}` } });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([403, 403, 403, 403, 403, 429]);
+    expect((await core.request('POST', '/api/auth/login', { body: { name: 'rae', password: PASSWORD } })).status).toBe(429);
   });
 
   it('checks a password against the rules', async () => {
@@ -221,14 +275,40 @@ describe('renaming users', () => {
 });
 
 describe('reading users', () => {
-  it("shows managers everything and other users only who someone is", async () => {
+  it('lists everyone to managers, with web-app preferences only of the caller', async () => {
+    const users = core.services.get('users') as UserDirectory;
+    await users.update('alice', { data: { frontendPreferences: { theme: 'dark' } } });
+    await users.update('boss', { data: { frontendPreferences: { theme: 'light' } } });
     const all = await core.request('GET', '/api/users', { token: manager });
     expect(all.body.count).toBe(all.body.users.length);
+    expect(all.body.users.map((u: any) => u.name)).toEqual(expect.arrayContaining(['alice', 'boss', 'farm', 'root']));
     expect(all.body.users.find((u: any) => u.name === 'alice').data).toEqual({ team: 'comp' });
+    expect(all.body.users.find((u: any) => u.name === 'boss').data.frontendPreferences).toEqual({ theme: 'light' });
+    // One user's page of the managers' screen still shows everything.
+    expect((await core.request('GET', '/api/users/alice', { token: manager })).body.data.frontendPreferences).toEqual({ theme: 'dark' });
+    await users.update('alice', { data: { frontendPreferences: null } });
+    await users.update('boss', { data: { frontendPreferences: null } });
+  });
+
+  it('lists only the caller to a user without list_all_users', async () => {
     const alice = await login(core, 'alice');
     const seen = await core.request('GET', '/api/users', { token: alice });
-    expect(seen.body.users.find((u: any) => u.name === 'alice').data).toEqual({ team: 'comp' });
+    expect(seen.status).toBe(200);
+    expect(seen.body).toEqual({ count: 1, users: [expect.objectContaining({ name: 'alice', data: { team: 'comp' } })] });
+    expect((await core.request('GET', '/api/users?active=false', { token: alice })).body).toEqual({ count: 0, users: [] });
+  });
+
+  it('lists everyone to a holder of list_all_users, others only as who they are', async () => {
+    await seedUser(core, 'lister');
+    await (core.services.get('users') as UserDirectory).update('boss', { data: { frontendPreferences: { theme: 'light' } } });
+    const seen = await core.request('GET', '/api/users', { token: await login(core, 'lister') });
+    expect(seen.body.users.map((u: any) => u.name)).toEqual(expect.arrayContaining(['alice', 'boss', 'farm', 'lister']));
+    expect(seen.body.users.find((u: any) => u.name === 'alice').data).toEqual({});
     expect(seen.body.users.find((u: any) => u.name === 'farm').data).toEqual({ isService: true });
+    expect(seen.body.users.find((u: any) => u.name === 'boss').data).toEqual({ isManager: true });
+  });
+
+  it('answers managers everything about inactive users and refuses anonymous callers', async () => {
     const inactive = await core.request('GET', '/api/users?active=false', { token: manager });
     expect(inactive.body.users.map((u: any) => u.name)).toEqual(['temp']);
     expect((await core.request('GET', '/api/users?active=maybe', { token: manager })).status).toBe(422);
@@ -242,6 +322,44 @@ describe('reading users', () => {
     expect((await core.request('GET', '/api/users/me', { token: alice })).body.data.frontendPreferences).toEqual({ pinned: ['a'], grid: 3 });
     expect((await core.request('PATCH', '/api/users/alice/frontendPreferences', { token: alice, body: [1] })).status).toBe(422);
     expect((await core.request('PATCH', '/api/users/boss/frontendPreferences', { token: alice, body: {} })).status).toBe(403);
+  });
+});
+
+describe('size of free-form user data', () => {
+  const prefs = (token: string, body: unknown) => core.request('PATCH', '/api/users/alice/frontendPreferences', { token, body });
+
+  it('refuses web-app preferences over 64 KiB with 413, keeping what was stored', async () => {
+    const alice = await login(core, 'alice');
+    expect((await prefs(alice, { layout: 'x'.repeat(60_000) })).status).toBe(204);
+    // The merged preferences count, not one request's part of them.
+    const grown = await prefs(alice, { more: 'y'.repeat(10_000) });
+    expect(grown.status).toBe(413);
+    expect(grown.body).toEqual({ code: 413, detail: expect.stringMatching(/^The frontendPreferences value is larger than the limit of 65536 bytes/) });
+    const stored = (await core.request('GET', '/api/users/me', { token: alice })).body.data.frontendPreferences;
+    expect(Object.keys(stored).sort()).toEqual(['grid', 'layout', 'pinned']);
+    expect((await prefs(alice, { layout: null })).status).toBe(204);
+  });
+
+  it('refuses a 10 MB value before reading it, and the users list stays small', async () => {
+    const alice = await login(core, 'alice');
+    const huge = await prefs(alice, { blob: 'z'.repeat(10 * 1024 * 1024) });
+    expect(huge.status).toBe(413);
+    expect(huge.body).toEqual({ code: 413, detail: expect.any(String) });
+    const list = await core.request('GET', '/api/users', { token: manager });
+    expect(list.text.length).toBeLessThan(64 * 1024);
+  });
+
+  it('caps attributes and data too, whoever writes them', async () => {
+    const alice = await login(core, 'alice');
+    const attrib = await core.request('PATCH', '/api/users/alice', { token: alice, body: { attrib: { notes: 'n'.repeat(70_000) } } });
+    expect(attrib.status).toBe(413);
+    expect(attrib.body.detail).toMatch(/^The user attrib is larger than the limit of 65536 bytes/);
+    const data = await core.request('PATCH', '/api/users/alice', { token: manager, body: { data: { a: 'd'.repeat(200_000), b: 'd'.repeat(100_000) } } });
+    expect(data.status).toBe(413);
+    expect(data.body.detail).toMatch(/^The user data is larger than the limit of 262144 bytes/);
+    const created = await create(admin, 'bulky', { password: PASSWORD, attrib: { notes: 'n'.repeat(70_000) } });
+    expect(created.status).toBe(413);
+    expect((await core.request('GET', '/api/users/bulky', { token: manager })).status).toBe(404);
   });
 });
 

@@ -287,8 +287,11 @@ function AccountSection({
   onChanged(): void;
 }) {
   const [password, setNewPassword] = useState('');
+  const [currentPassword, setCurrentPassword] = useState('');
   const change = useAction();
   const self = caller.name.toLowerCase() === user.name.toLowerCase();
+  // Your own password is changed with your current one; an administrator sets other people's without it.
+  const askCurrent = self && user.hasPassword;
 
   return (
     <fieldset className="pw-group us-section" disabled={locked || change.busy}>
@@ -325,6 +328,16 @@ function AccountSection({
       {self && <p className="muted pw-small">You cannot deactivate your own account.</p>}
       {caller.isAdmin && (
         <div className="pw-row">
+          {askCurrent && (
+            <input
+              type="password"
+              aria-label="Current password"
+              placeholder="Current password"
+              autoComplete="current-password"
+              value={currentPassword}
+              onChange={(e) => setCurrentPassword(e.target.value)}
+            />
+          )}
           <input
             type="password"
             aria-label="New password"
@@ -335,13 +348,19 @@ function AccountSection({
           />
           <button
             type="button"
-            disabled={password.length < 8}
+            disabled={password.length < 8 || (askCurrent && currentPassword === '')}
             onClick={() =>
-              change.run(async () => {
-                await setPassword(client, user.name, password);
-                setNewPassword('');
-                onChanged();
-              }, 'Password set. The user’s other sessions have ended.')
+              change.run(
+                async () => {
+                  await setPassword(client, user.name, password, askCurrent ? currentPassword : undefined);
+                  setNewPassword('');
+                  setCurrentPassword('');
+                  onChanged();
+                },
+                self
+                  ? 'Password changed. Your other sessions have ended.'
+                  : 'Password set. The user’s other sessions have ended.',
+              )
             }
           >
             Set password

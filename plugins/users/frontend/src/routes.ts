@@ -72,8 +72,17 @@ export const patchUser = (
   body: { active?: boolean; attrib?: Record<string, unknown>; data?: Record<string, unknown> },
 ) => client.PATCH('/api/users/{user_name}', { ...userPath(name), body });
 
-export const setPassword = (client: PipewrightClient, name: string, password: string) =>
-  client.PATCH('/api/users/{user_name}/password', { ...userPath(name), body: { password } });
+/** Set a password; your own takes your current one too (an administrator sets others' without it). */
+export const setPassword = (
+  client: PipewrightClient,
+  name: string,
+  password: string,
+  currentPassword?: string,
+) =>
+  client.PATCH('/api/users/{user_name}/password', {
+    ...userPath(name),
+    body: currentPassword === undefined ? { password } : { password, currentPassword },
+  });
 
 /** Set the user's groups in the projects listed; an empty list takes a project away. */
 export const setAccessGroups = (
