@@ -29,3 +29,12 @@ describe('mail and public address settings', () => {
     expect(() => readConfig({ PUBLIC_URL: 'ftp://pipewright.studio.example' })).toThrow(/PUBLIC_URL must be/);
   });
 });
+
+describe('TRUST_PROXY', () => {
+  it('is off by default and reads a hop count or the proxies\' addresses', () => {
+    expect(readConfig({}).trustProxy).toBe(false);
+    expect(readConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(readConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(readConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16' }).trustProxy).toBe('10.0.0.1, 192.168.0.0/16');
+  });
+});

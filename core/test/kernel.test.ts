@@ -258,6 +258,27 @@ describe('the kernel with a fixture addon', () => {
   });
 });
 
+describe('the client address', () => {
+  const caller = '/api/addons/widgets/1.2.0/api/widgets-caller';
+  const ask = (core: TestCore, remoteAddress: string) =>
+    core.app.inject({ url: caller, remoteAddress, headers: { 'x-forwarded-for': '203.0.113.7' } });
+
+  it("is the connection's own unless TRUST_PROXY names the proxy it came through", async () => {
+    const extraAddons = [await importAddon(join(fixtures, 'widgets'), false)];
+    const direct = await bootTestCore({ addons: [], extraAddons });
+    const proxied = await bootTestCore({ addons: [], extraAddons, config: { trustProxy: '10.0.0.0/8' } });
+    try {
+      expect((await ask(direct, '10.1.2.3')).json()).toEqual({ ip: '10.1.2.3' });
+      expect((await ask(proxied, '10.1.2.3')).json()).toEqual({ ip: '203.0.113.7' });
+      // A client outside the named proxies cannot choose its address with the header.
+      expect((await ask(proxied, '198.51.100.9')).json()).toEqual({ ip: '198.51.100.9' });
+    } finally {
+      await direct.close();
+      await proxied.close();
+    }
+  });
+});
+
 describe('the production bundle', () => {
   it('switches an addon off, and its dependants with it, and their routes are gone', async () => {
     const extraAddons = [await importAddon(join(fixtures, 'widgets'), false), await importAddon(join(fixtures, 'gadgets'), false)];

@@ -1,4 +1,4 @@
-import { NotFound, type EventBus, type ProjectRecord, type RequestUser, type Sender } from '@pipewright/sdk';
+import { NotFound, PipewrightError, type EventBus, type ProjectRecord, type RequestUser, type Sender } from '@pipewright/sdk';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EntityProcessor, Operation } from './processor.js';
 
@@ -92,7 +92,9 @@ export class BackgroundOperations {
       });
     } catch (error) {
       this.log.error({ err: error }, 'background operations failed');
-      const result = { operations: [], success: false, detail: (error as Error).message };
+      // The event is read by the caller: an unexpected failure's own message (a database's, say) stays in the log.
+      const detail = error instanceof PipewrightError ? error.message : 'The operations failed on the server';
+      const result = { operations: [], success: false, detail };
       await write({
         status: 'failed',
         summary: { operations: operations.length, success: false },

@@ -186,7 +186,7 @@ const SPECS_BY_TABLE = Object.fromEntries(
 
 /** Database refusals as the errors users understand. */
 function translate(error: unknown, type: EntityType, project: string): unknown {
-  const e = error as { code?: string; detail?: string; message?: string };
+  const e = error as { code?: string; detail?: string; column?: string };
   if (e.code === '23505')
     return new Conflict(
       `A ${type} with this name (or number, or path) already exists here`,
@@ -201,7 +201,8 @@ function translate(error: unknown, type: EntityType, project: string): unknown {
   }
   if (e.code === '23502')
     return new ValidationFailed([
-      { loc: ['data'], msg: e.message ?? 'a required value is missing', type: 'missing' },
+      // PostgreSQL's message names the table; the column alone tells the caller what to send.
+      { loc: ['data', ...(e.column ? [e.column] : [])], msg: 'a required value is missing', type: 'missing' },
     ]);
   return error;
 }
