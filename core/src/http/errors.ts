@@ -3,6 +3,8 @@ import { PipewrightError, ValidationFailed, toProblems, type Problem } from '@pi
 import { MAX_PROBLEMS } from './input-checks.js';
 
 const LOCATIONS: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+// PostgreSQL's query_canceled (SQLSTATE 57014), raised when a statement outlives the statement timeout.
+const QUERY_CANCELED = '57014';
 
 function send(reply: FastifyReply, status: number, body: object) {
   return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
@@ -28,6 +30,14 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     const refused = databaseRefusal(error);
     if (refused) return send(reply, 422, { detail: refused, errors: [{ loc: ['body'], msg: refused, type: 'value_error' }] });
+    if (error.code === QUERY_CANCELED) {
+      // The statement ran past STATEMENT_TIMEOUT: the server is busy or the request too large, not broken.
+      request.log.warn({ err: error }, 'statement cancelled');
+      return send(reply, 503, {
+        code: 503,
+        detail: 'The request took too long: the database cancelled it (statement timeout)',
+      });
+    }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');

@@ -46,11 +46,17 @@ export async function openPGlite(
   };
 }
 
-/** A PostgreSQL server through a node-postgres pool. */
-export async function openPostgres(url: string, poolSize: number): Promise<OpenDatabase> {
+/** A PostgreSQL server through a node-postgres pool; statementTimeoutMs (0: none) applies to every connection. */
+export async function openPostgres(
+  url: string,
+  poolSize: number,
+  options: { statementTimeoutMs?: number } = {},
+): Promise<OpenDatabase> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
+    // Sent when each connection opens, so the server cancels any statement that runs longer (SQLSTATE 57014).
+    statement_timeout: options.statementTimeoutMs || undefined,
     idleTimeoutMillis: 20_000,
     connectionTimeoutMillis: 20_000,
     types: {
@@ -73,13 +79,21 @@ export async function openPostgres(url: string, poolSize: number): Promise<OpenD
   };
 }
 
-/** The database the configuration names: DATABASE_URL, else PGlite under DATA_DIR/pglite. */
+/**
+ * The database the configuration names: DATABASE_URL, else PGlite under DATA_DIR/pglite. The statement timeout
+ * (STATEMENT_TIMEOUT) holds on PostgreSQL only: PGlite 0.5 accepts `SET statement_timeout` but never cancels
+ * (its single-threaded WebAssembly build has no timer to interrupt a statement: `SELECT pg_sleep(2)` under a 500 ms
+ * timeout runs its full 2 s), so it is not set there.
+ */
 export function openConfiguredDatabase(config: {
   databaseUrl: string | null;
   dataDir: string;
   databasePoolSize: number;
+  statementTimeoutMs: number;
 }) {
   return config.databaseUrl
-    ? openPostgres(config.databaseUrl, config.databasePoolSize)
+    ? openPostgres(config.databaseUrl, config.databasePoolSize, {
+        statementTimeoutMs: config.statementTimeoutMs,
+      })
     : openPGlite({ dataDir: join(config.dataDir, 'pglite') });
 }
