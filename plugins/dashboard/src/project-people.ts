@@ -1,4 +1,4 @@
-import type { Database, UserRecord } from '@pipewright/sdk';
+import type { UserRecord } from '@pipewright/sdk';
 
 export interface ProjectPeople {
   teamSizeActive: number;

@@ -81,6 +81,12 @@ function CompactActivity({
               </>
             ) : null}
             to <span className="pwa-status">{to}</span>
+            {other ? (
+              <>
+                {' '}
+                of {other.type} <span className="pwa-origin">{other.label ?? other.name}</span>
+              </>
+            ) : null}
           </>
         ) : (
           <InlineMarkdown body={activity.body} options={{ mention }} />
