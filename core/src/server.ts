@@ -378,6 +378,7 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
     // Another process changed the production bundle: apply it here too.
     events.subscribe('bundle.*', () => void runtime.applyProductionBundle().catch((e) => app.log.error(e)));
     await runtime.loadInstalled(join(config.dataDir, 'addons'));
+    await events.publishUnpublished();
     for (const addon of runtime.list().filter((a) => a.isBroken && !a.internal)) {
       app.log.warn(`addon ${addon.name} ${addon.version} is broken: ${addon.reason}`);
     }

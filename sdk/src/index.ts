@@ -22,3 +22,4 @@ export * from './version.js';
 export { Type, type Static, type TSchema } from '@sinclair/typebox';
 export * from './access.js';
 export * from './event-rows.js';
+export * from './unit-of-work.js';

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { createClient } from 'redis';
 import {
   Conflict,
+  currentUnitOfWork,
   eventRowMessage,
   insertJsonRows,
   isId,
@@ -91,6 +92,10 @@ export class CoreEventBus implements EventBus {
     const stored = inputs
       .map((input, i) => ({ input, message: messages[i] }))
       .filter(({ message }) => message.store);
+    if (currentUnitOfWork(this.db)) {
+      await this.storeInUnit(stored, messages);
+      return messages.map((message) => ({ id: message.id }));
+    }
     // Notices that are not stored (progress, cache invalidation) go out at once, without waiting for writes.
     if (!stored.length) {
       await this.announceAll(messages);
@@ -113,6 +118,66 @@ export class CoreEventBus implements EventBus {
     this.writing = done.catch(() => undefined);
     await done;
     return messages.map((message) => ({ id: message.id }));
+  }
+
+  /**
+   * Inside a unit of work the events are written by its transaction, with an outbox row listing them, and published
+   * once it commits: a rolled-back change publishes nothing. The row goes when they are published; rows left by
+   * a crash are published at the next start (publishUnpublished). Never waits for the hand-overs of `writing`:
+   * on PGlite those may be waiting for the connection this unit holds.
+   */
+  private async storeInUnit(
+    stored: { input: EventInput; message: EventMessage }[],
+    messages: EventMessage[],
+  ): Promise<void> {
+    const outboxId = stored.length ? newOrderedId() : null;
+    if (outboxId) {
+      // Checked first: a refused INSERT would abort the unit's whole transaction.
+      const taken = (await this.idTakenAsHash(stored)) ?? (await this.hashTaken(stored));
+      if (taken) throw taken;
+      try {
+        await this.store(this.db, stored);
+      } catch (error) {
+        // The transaction is aborted: no look-up can name the hash any more.
+        if ((error as { code?: string }).code === '23505')
+          throw new Conflict('An event with one of these hashes already exists', 'duplicate-hash');
+        throw error;
+      }
+      const ids = stored.map(({ message }) => message.id);
+      await sql`INSERT INTO public.event_outbox (id, event_ids) VALUES (${outboxId}, ${ids}::uuid[])`.execute(this.db);
+    }
+    currentUnitOfWork(this.db)!.afterCommit(() => this.publishCommitted(messages, outboxId));
+  }
+
+  /** Publish what a committed unit wrote, in order with other hand-overs, then forget its outbox row. */
+  private publishCommitted(messages: EventMessage[], outboxId: string | null): void {
+    const done = this.writing.then(async () => {
+      await this.announceAll(messages);
+      if (outboxId) await this.db.deleteFrom('public.event_outbox').where('id', '=', outboxId).execute();
+    });
+    this.writing = done.catch((error) => this.log.error({ err: error }, 'could not publish committed events'));
+  }
+
+  /**
+   * Publish the events committed but not published before the last stop (a crash between commit and publish),
+   * oldest first. Subscribers may hear such an event twice, never not at all.
+   */
+  async publishUnpublished(): Promise<number> {
+    let published = 0;
+    const outbox = await this.db.selectFrom('public.event_outbox').select('id').orderBy('id').execute();
+    for (const { id } of outbox) {
+      const rows = await this.db
+        .selectFrom('public.events')
+        .selectAll()
+        .where(sql<boolean>`id = ANY((SELECT event_ids FROM public.event_outbox WHERE id = ${id})::uuid[])`)
+        .orderBy('creation_order')
+        .execute();
+      await this.announceAll(rows.map((row) => eventRowMessage(row)));
+      await this.db.deleteFrom('public.event_outbox').where('id', '=', id).execute();
+      published += rows.length;
+    }
+    if (published) this.log.info(`published ${published} events committed before the last stop`);
+    return published;
   }
 
   /** Write events a thousand per INSERT: a batch of operations may emit tens of thousands. */
@@ -147,6 +212,11 @@ export class CoreEventBus implements EventBus {
    */
   private async takenHash(error: unknown, events: { input: EventInput }[]): Promise<Conflict | undefined> {
     if ((error as { code?: string }).code !== '23505') return undefined;
+    return this.hashTaken(events);
+  }
+
+  /** A conflict for the first hash of these events given twice or already stored, if any. */
+  private async hashTaken(events: { input: EventInput }[]): Promise<Conflict | undefined> {
     const hashes = events.flatMap(({ input }) => input.hash ?? []);
     const seen = new Set<string>();
     let taken = hashes.find((hash) => seen.size === seen.add(hash).size);
@@ -205,8 +275,11 @@ export class CoreEventBus implements EventBus {
     };
   }
 
-  announce(message: EventMessage): Promise<void> {
-    return this.announceAll([message]);
+  /** Inside a unit of work the message goes out once it commits. */
+  async announce(message: EventMessage): Promise<void> {
+    const unit = currentUnitOfWork(this.db);
+    if (unit) unit.afterCommit(() => this.publishCommitted([message], null));
+    else await this.announceAll([message]);
   }
 
   /** Deliver here, then to other processes a thousand per Redis message. */

@@ -88,4 +88,12 @@ export const coreMigrations: Migration[] = [
       await sql`CREATE INDEX events_updated_at_idx ON events USING brin (updated_at)`.execute(db);
     },
   },
+  {
+    // The outbox of units of work: the events a transaction wrote, until they are published after its commit. A
+    // row left behind (the process died in between) is published at the next start.
+    name: '0006_event_outbox',
+    async up(db) {
+      await sql`CREATE TABLE event_outbox (id uuid PRIMARY KEY, event_ids uuid[] NOT NULL)`.execute(db);
+    },
+  },
 ];

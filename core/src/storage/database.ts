@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite, types } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { Database } from '@pipewright/sdk';
+import { unitOfWorkDatabase, type Database } from '@pipewright/sdk';
 
 const INT8 = 20;
 const UUID = 2950;
@@ -37,7 +37,7 @@ export async function openPGlite(
       [types.JSONB]: (value: unknown) => (value instanceof Uint8Array ? value : jsonb(value)) as string,
     },
   });
-  const db = new Kysely<any>({ dialect: new PGliteDialect({ pglite }) });
+  const db = unitOfWorkDatabase(new PGliteDialect({ pglite }), { singleConnection: true });
   return {
     db,
     kind: 'pglite',
@@ -70,7 +70,7 @@ export async function openPostgres(
   // An idle connection the server ends (restart, failover, a dropped database) is discarded by the pool and the
   // next query opens a new one; without a listener the pool's 'error' event would crash the process.
   pool.on('error', () => {});
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const db = unitOfWorkDatabase(new PostgresDialect({ pool }), { singleConnection: false });
   return {
     db,
     kind: 'postgres',
