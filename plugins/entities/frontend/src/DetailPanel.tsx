@@ -23,47 +23,45 @@ interface Version {
 }
 
 const VERSION_FIELDS = `id version author status createdAt thumbnailId
-  representations(first: 100) { edges { node { id name fileCount } } }`;
+  representations(first: 100) { edges { node { id name fileCount } } }
+  product { name productType }`;
+// Versions are read a page at a time: a page of 100, each with up to 100 representations, keeps one query well
+// within the server's GraphQL cost limit (GRAPHQL_MAX_COST) however much a folder or task holds.
+const VERSION_PAGE = 100;
 
 type Edges<N> = { edges: { node: N }[] };
-type VersionNode = Omit<Version, 'representations' | 'product'> & {
-  product?: Version['product'];
-  representations: Edges<Representation>;
-};
+type VersionNode = Omit<Version, 'representations'> & { representations: Edges<Representation> };
 
 /** The versions published in a folder (through its products) or from a task, newest first. */
 async function versionsOf(client: PipewrightClient, project: string, entity: Entity): Promise<Version[]> {
-  const flatten = (node: VersionNode, product: Version['product']): Version => ({
-    ...node,
-    product,
-    representations: node.representations.edges.map((e) => e.node),
-  });
-  let versions: Version[];
+  let pages: AsyncIterable<VersionNode>;
   if (entity.kind === 'folder') {
-    const data = await client.graphql<{
-      project: {
-        folder: {
-          products: Edges<{ name: string; productType: string; versions: Edges<VersionNode> }>;
-        } | null;
-      };
-    }>(
-      `query FolderVersions($project: String!, $id: String!) { project(name: $project) { folder(id: $id) {
-        products(first: 500) { edges { node { name productType versions(first: 200) { edges { node { ${VERSION_FIELDS} } } } } } } } } }`,
+    const data = await client.graphql<{ project: { folder: { products: Edges<{ id: string }> } | null } }>(
+      `query FolderProducts($project: String!, $id: String!) { project(name: $project) { folder(id: $id) {
+        products(first: 500) { edges { node { id } } } } } }`,
       { project, id: entity.id },
     );
-    versions = (data.project.folder?.products.edges ?? []).flatMap(({ node: product }) =>
-      product.versions.edges.map((e) =>
-        flatten(e.node, { name: product.name, productType: product.productType }),
-      ),
+    const products = (data.project.folder?.products.edges ?? []).map((e) => e.node.id);
+    if (products.length === 0) return [];
+    pages = client.paginate<VersionNode>(
+      `query FolderVersions($project: String!, $products: [String!], $after: String) { project(name: $project) {
+        versions(productIds: $products, first: ${VERSION_PAGE}, after: $after) {
+          edges { node { ${VERSION_FIELDS} } } pageInfo { hasNextPage endCursor } } } }`,
+      { project, products },
+      ['project', 'versions'],
     );
   } else {
-    const data = await client.graphql<{ project: { task: { versions: Edges<VersionNode> } | null } }>(
-      `query TaskVersions($project: String!, $id: String!) { project(name: $project) { task(id: $id) {
-        versions(first: 500) { edges { node { ${VERSION_FIELDS} product { name productType } } } } } } }`,
+    pages = client.paginate<VersionNode>(
+      `query TaskVersions($project: String!, $id: String!, $after: String) { project(name: $project) { task(id: $id) {
+        versions(first: ${VERSION_PAGE}, after: $after) {
+          edges { node { ${VERSION_FIELDS} } } pageInfo { hasNextPage endCursor } } } } }`,
       { project, id: entity.id },
+      ['project', 'task', 'versions'],
     );
-    versions = (data.project.task?.versions.edges ?? []).map((e) => flatten(e.node, e.node.product!));
   }
+  const versions: Version[] = [];
+  for await (const node of pages)
+    versions.push({ ...node, representations: node.representations.edges.map((e) => e.node) });
   return versions.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 
