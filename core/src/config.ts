@@ -99,7 +99,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     passwordMinLength: integer(env, 'PASSWORD_MIN_LENGTH', 8, 0, 1024),
     trustProxy: trustProxy(env.TRUST_PROXY),
     statementTimeoutMs: integer(env, 'STATEMENT_TIMEOUT', 60_000, 0, 86_400_000),
-    graphqlMaxCost: integer(env, 'GRAPHQL_MAX_COST', 50_000, 1, 1e9),
+    graphqlMaxCost: integer(env, 'GRAPHQL_MAX_COST', 200_000, 1, 1e9),
     graphqlMaxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 100, 1, 1e6),
   };
 }

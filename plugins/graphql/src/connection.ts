@@ -16,8 +16,9 @@ export interface Page {
   before: string | null;
 }
 
-const DEFAULT_PAGE = 100;
-const MAX_PAGE = 10_000;
+/** The page a connection answers when the query names neither first nor last, and the largest it may ask. */
+export const DEFAULT_PAGE = 100;
+export const MAX_PAGE = 10_000;
 
 export function readPage(args: PageArgs): Page {
   for (const key of ['first', 'last'] as const) {

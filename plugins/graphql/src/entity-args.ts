@@ -1,5 +1,11 @@
 import { GraphQLError } from 'graphql';
-import type { AttributeDefinition, EntityQuery, LinkDirectory, ProjectEntityType } from '@pipewright/sdk';
+import {
+  isId,
+  type AttributeDefinition,
+  type EntityQuery,
+  type LinkDirectory,
+  type ProjectEntityType,
+} from '@pipewright/sdk';
 import type { PageArgs } from './connection.js';
 
 /** Arguments of an entity connection, as AYON names them. */
@@ -35,6 +41,38 @@ export function searchTerms(search: string, min: number): string[] {
   return [...new Set(words.filter((word) => word.length >= min))];
 }
 
+// Arguments that hold entity ids; "root" (the project itself) is a parent these may name.
+const ID_ARGS = ['ids', 'parentId', 'parentIds', 'folderIds', 'productIds', 'versionIds', 'taskIds'];
+const MAY_BE_ROOT = ['parentId', 'parentIds', 'folderIds'];
+
+/**
+ * Entity ids as the database compares them: 32 hex digits, in lower case, a uuid's dashes dropped (AYON takes
+ * both forms). Anything else is refused by name rather than handed to the database, whose own error would reach
+ * the caller.
+ */
+export function entityIds(values: string[], arg: string, mayBeRoot = false): string[] {
+  return values.map((value) => {
+    if (mayBeRoot && value === 'root') return value;
+    const id = value.replaceAll('-', '').toLowerCase();
+    if (!isId(id))
+      throw new GraphQLError(`${arg}: ${JSON.stringify(value.slice(0, 64))} is not an entity id`, {
+        extensions: { status: 422, code: 'invalid-id' },
+      });
+    return id;
+  });
+}
+
+/** The arguments with every id they hold checked and normalised. */
+function withEntityIds(args: ConnectionArgs): ConnectionArgs {
+  const checked = { ...args };
+  for (const key of ID_ARGS) {
+    const value = args[key];
+    if (typeof value === 'string') checked[key] = entityIds([value], key, MAY_BE_ROOT.includes(key))[0];
+    else if (Array.isArray(value)) checked[key] = entityIds(value, key, MAY_BE_ROOT.includes(key));
+  }
+  return checked;
+}
+
 const HAS_LINKS = { NONE: 'none', IN: 'in', OUT: 'out', ANY: 'any', BOTH: 'both' } as const;
 
 // Versions, representations and workfiles ignore one-letter words, as AYON does.
@@ -66,7 +104,8 @@ export class ConnectionConditions {
   }
 
   /** The EntityQuery conditions a connection's arguments ask for (paging aside), for entities of one type. */
-  of(type: ProjectEntityType, projectName: string, args: ConnectionArgs): Conditions {
+  of(type: ProjectEntityType, projectName: string, given: ConnectionArgs): Conditions {
+    const args = withEntityIds(given);
     // An empty list of ids, names, types... matches nothing (parent lists aside: the caller scopes those).
     const lists = [
       'ids',

@@ -40,8 +40,15 @@ function check(values: string[], pattern: RegExp, what: string): string[] {
   return values;
 }
 
+/** Whether the calendar date an ISO 8601 text starts with exists: JavaScript rolls 2024-02-30 over, PostgreSQL refuses it. */
+function existingDate(value: string): boolean {
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number);
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth;
+}
+
 function timestamp(value: string, arg: string): string {
-  if (!ISO_DATE.test(value) || Number.isNaN(Date.parse(value)))
+  if (!ISO_DATE.test(value) || Number.isNaN(Date.parse(value)) || !existingDate(value))
     throw new BadRequest(`${arg}: '${value}' is not an ISO 8601 date`, 'invalid-argument');
   return value;
 }

@@ -7,6 +7,7 @@ import {
 } from '@pipewright/sdk';
 import { toConnection } from './connection.js';
 import type { GraphContext } from './context.js';
+import { entityIds } from './entity-args.js';
 import { thumbnailOf } from './entity-resolvers.js';
 
 interface KanbanArgs {
@@ -46,11 +47,12 @@ export function kanbanResolver(entities: EntityDirectory, projects: ProjectDirec
     const wanted = args.projects?.length ? names.filter((name) => args.projects!.includes(name)) : names;
     const assignees = isManagerOrAbove(ctx.caller) ? (args.assigneesAny ?? undefined) : [ctx.caller.name];
     const before = args.before ? decode(args.before) : null;
+    const onlyTasks = args.taskIds?.length ? entityIds(args.taskIds, 'taskIds') : undefined;
     const cards: Record<string, any>[] = [];
     for (const name of wanted) {
       const project = (await projects.find(name)) as ProjectRecord;
       const tasks = await entities.query(name, 'task', {
-        ids: args.taskIds?.length ? args.taskIds : undefined,
+        ids: onlyTasks,
         assigneesAny: assignees?.length ? assignees : undefined,
         filter: before ? { conditions: [{ key: 'updatedAt', operator: 'lt', value: before }] } : undefined,
         sortBy: 'updatedAt',

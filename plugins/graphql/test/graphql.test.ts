@@ -376,12 +376,15 @@ describe('connections', () => {
   });
 
   it('nests tasks, products, versions and representations with a limit and hasNextPage per parent', async () => {
-    const d = await data(`{ project(name: "show") { folders(parentIds: ["${ids.assets}"]) { edges { node {
+    // Pages are named at every level: left at the default of 100 each, this query could answer 5 million
+    // representations, far over GRAPHQL_MAX_COST.
+    const d = await data(`{ project(name: "show") {
+      folders(parentIds: ["${ids.assets}"], first: 10) { edges { node {
       name
       tasks(first: 1) { edges { node { name assignees } } pageInfo { hasNextPage } }
-      products { edges { node { name productType productBaseType folder { name }
+      products(first: 10) { edges { node { name productType productBaseType folder { name }
         versions(first: 5) { edges { node { name author task { name } product { name }
-          representations { edges { node { name fileCount files { name size } version { version } } } }
+          representations(first: 10) { edges { node { name fileCount files { name size } version { version } } } }
         } } }
       } } }
     } } } } }`);
