@@ -1,4 +1,4 @@
-import { NotFound, PipewrightError, type EventBus, type ProjectRecord, type RequestUser, type Sender } from '@pipewright/sdk';
+import { NotFound, outsideUnitOfWork, PipewrightError, type EventBus, type ProjectRecord, type RequestUser, type Sender } from '@pipewright/sdk';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EntityProcessor, Operation } from './processor.js';
 
@@ -64,9 +64,9 @@ export class BackgroundOperations {
     options: { canFail: boolean; sender: Sender },
   ) {
     const step = Math.max(1, Math.ceil(operations.length / 20));
-    // Progress is written beside the batch, never inside it: on PGlite the batch's transaction holds the only
-    // connection, so waiting for a progress write there would wait forever. The chain keeps writes in order,
-    // so the final status is always the last one written.
+    // Progress is written beside the batch, outside its unit of work, so pollers see it while the batch runs (on
+    // PGlite, once the batch lets go of the only connection): never awaited from inside. The chain keeps writes
+    // in order, so the final status is always the last one written.
     let writes: Promise<unknown> = Promise.resolve();
     const write = (changes: Parameters<EventBus['update']>[1]) => {
       writes = writes
@@ -81,7 +81,7 @@ export class BackgroundOperations {
         onProgress: async (done, total) => {
           if (done % step !== 0 || done === total) return;
           const progress = Math.round((done / total) * 100);
-          void write({ summary: { operations: total, progress }, progress });
+          void outsideUnitOfWork(() => write({ summary: { operations: total, progress }, progress }));
         },
       });
       await write({

@@ -241,20 +241,19 @@ export class EntityProcessor {
     options: {
       canFail: boolean;
       sender: Sender;
-      /** Answer only once the batch's events are stored (AYON's waitForEvents); by default they follow. */
+      /** AYON's waitForEvents: accepted, and always so here (a batch's events commit with its rows). */
       waitForEvents?: boolean;
       onProgress?: (done: number, total: number) => Promise<void>;
     },
   ) {
     const results: OperationResult[] = [];
-    const wait = options.waitForEvents ?? false;
     const progress = async () => options.onProgress?.(results.length, operations.length);
     this.checkBatch(operations);
     const batch = () => this.newBatch(caller, project, options.sender);
     if (options.canFail) {
       for (const operation of operations) {
         const context = await batch();
-        const result = await this.transact(context, (trx) => this.apply(trx, context, operation), wait).then(
+        const result = await this.transact(context, (trx) => this.apply(trx, context, operation)).then(
           (done) => this.succeeded(operation, done),
           (error) => this.failed(project, operation, error),
         );
@@ -267,10 +266,10 @@ export class EntityProcessor {
       // allow replaying just those rows, but PostgreSQL pays for each subtransaction (all the more past 64).
       let settled = false;
       if (operations.length > 1)
-        settled = await this.together(await batch(), true, operations, results, progress, wait);
+        settled = await this.together(await batch(), true, operations, results, progress);
       if (!settled) {
         results.length = 0;
-        await this.together(await batch(), false, operations, results, progress, wait);
+        await this.together(await batch(), false, operations, results, progress);
       }
     }
     return {
@@ -289,7 +288,6 @@ export class EntityProcessor {
     operations: Operation[],
     results: OperationResult[],
     progress: () => Promise<void>,
-    wait: boolean,
   ): Promise<boolean> {
     context.buffered = buffered;
     const rollback = new Error('rollback');
@@ -312,9 +310,7 @@ export class EntityProcessor {
             }
           }
           await this.flush(trx, context);
-        },
-        wait,
-      );
+      });
     } catch (error) {
       if (error instanceof BufferedWriteRefused) return false;
       if (error !== rollback) throw error;
@@ -331,7 +327,7 @@ export class EntityProcessor {
   ): Promise<string> {
     this.checkBatch([operation]);
     const context = await this.newBatch(caller, project, sender);
-    const { entityId } = await this.transact(context, (trx) => this.apply(trx, context, operation), true);
+    const { entityId } = await this.transact(context, (trx) => this.apply(trx, context, operation));
     return entityId;
   }
 
@@ -442,22 +438,18 @@ export class EntityProcessor {
   }
 
   /**
-   * Run work in a transaction; its events go out once it has committed. Unless told to wait, the answer does not
-   * wait for them (AYON's waitForEvents): the bus still stores them in the order they were emitted.
+   * Run work in one unit of work: its events are written by the same transaction and published once it commits,
+   * so an answered batch always has its events and a rolled-back one has none. Listeners of the committed rows
+   * hear of them right after the commit.
    */
-  private async transact<T>(
-    batch: Batch,
-    work: (trx: DatabaseTransaction) => Promise<T>,
-    waitForEvents: boolean,
-  ): Promise<T> {
-    const result = await this.db.transaction().execute(work);
+  private async transact<T>(batch: Batch, work: (trx: DatabaseTransaction) => Promise<T>): Promise<T> {
+    const result = await this.db.transaction().execute(async (trx) => {
+      const done = await work(trx);
+      if (batch.events.length) await this.bus.emitMany(batch.events);
+      return done;
+    });
     if (batch.changes.length)
       for (const listener of this.commitListeners) listener(batch.project.name, batch.changes);
-    if (batch.events.length) {
-      const emitted = this.bus.emitMany(batch.events);
-      if (waitForEvents) await emitted;
-      else emitted.catch((error) => this.log.error({ err: error }, 'events of an operation batch were lost'));
-    }
     return result;
   }
 
