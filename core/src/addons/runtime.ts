@@ -46,6 +46,7 @@ export class AddonRegistry implements AddonRuntime {
   private served = new Set<string>();
   private production = new Map<string, string>();
   private infos: AddonInfo[] = [];
+  private servedHooks: RequestHook[][] = [];
   private loader: DynamicLoader | null = null;
 
   /** Addons set up in the main app at boot (or refused at boot, with the reason). */
@@ -73,13 +74,12 @@ export class AddonRegistry implements AddonRuntime {
     );
   }
 
-  /** The request hooks of the addons that answer, in setup order. */
-  requestHooks(): RequestHook[] {
-    return this.entries.flatMap((e) =>
-      e.mount && this.served.has(keyOf(e.addon.definition.name, e.addon.definition.version))
-        ? e.lifetime.requestHooks
-        : [],
-    );
+  /**
+   * The request hooks of the addons that answer, in setup order: one list per addon, kept by reference so hooks an
+   * addon adds later are included. Worked out when what answers changes (refresh), not on every request.
+   */
+  requestHooks(): readonly RequestHook[][] {
+    return this.servedHooks;
   }
 
   isServed(key: string): boolean {
@@ -213,6 +213,7 @@ export class AddonRegistry implements AddonRuntime {
       running = running.filter((e) => !stuck.includes(e));
     }
     this.served = new Set(running.map((e) => keyOf(e.addon.definition.name, e.addon.definition.version)));
+    this.servedHooks = running.map((e) => e.lifetime.requestHooks);
     // Production uses the version the bundle names, else the newest one that runs.
     this.production = new Map();
     for (const e of running) {
