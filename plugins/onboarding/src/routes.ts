@@ -7,14 +7,20 @@ import {
   type AuthService,
   type UserDirectory,
 } from '@pipewright/sdk';
+import { InfoMemory } from './info-memory.js';
 import { Info, InfoQuery, InitializeRequest, LoginResponse } from './schemas.js';
 
 // Serialises initialize calls of every server process, so two people racing through the form make one admin.
 const INITIALIZE_LOCK = 7_140_002;
 
 export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: AuthService) {
-  const setFinished = (finished: boolean) =>
-    ctx.db.updateTable('onboarding_state').set({ finished, updated_at: sql`now()` }).execute();
+  const memory = new InfoMemory(ctx.events, users);
+  const setFinished = async (finished: boolean) => {
+    await ctx.db.updateTable('onboarding_state').set({ finished, updated_at: sql`now()` }).execute();
+    await memory.onboardingChanged();
+  };
+  const readFinished = async () =>
+    (await ctx.db.selectFrom('onboarding_state').select('finished').executeTakeFirstOrThrow()).finished;
 
   return async (app: AddonContext['app']) => {
     app.get(
@@ -31,16 +37,16 @@ export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: 
         const base = {
           motd: ctx.server.loginMessage,
           version: ctx.server.apiVersion,
-          noAdminUser: !(await users.hasAdmin()),
+          noAdminUser: !(await memory.hasAdmin()),
           // The login page offers "forgot your password" only when a reset link can be mailed.
           passwordRecoveryAvailable: Boolean(ctx.server.mail && ctx.server.publicUrl),
         };
         if (!request.user) return base;
-        const me = await users.get(request.user.name);
-        const state = await ctx.db.selectFrom('onboarding_state').select('finished').executeTakeFirstOrThrow();
+        const me = await memory.user(request.user.name);
+        const finished = await memory.onboardingFinished(readFinished);
         const info = {
           ...base,
-          onboarding: request.user.isAdmin && !state.finished,
+          onboarding: request.user.isAdmin && !finished,
           uptime: (Date.now() - ctx.server.startedAt.getTime()) / 1000,
           user: me ? users.present(me) : undefined,
         };
