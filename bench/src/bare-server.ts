@@ -36,4 +36,11 @@ app.get('/folders/:id', async (request, reply) => {
 });
 await app.listen({ port, host: '127.0.0.1' });
 console.log('bare listening');
-process.on('SIGTERM', () => void app.close().then(close).then(() => process.exit(0)));
+process.on(
+  'SIGTERM',
+  () =>
+    void app
+      .close()
+      .then(close)
+      .then(() => process.exit(0)),
+);

@@ -37,7 +37,8 @@ async function startProcess(args: string[], env: NodeJS.ProcessEnv, url: string)
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   for (let tries = 0; ; tries++) {
-    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}: ${output}`);
+    if (child.exitCode !== null)
+      throw new Error(`${args.join(' ')} exited with ${child.exitCode}: ${output}`);
     if (tries > 1200) throw new Error(`${args.join(' ')} did not answer within 120 s: ${output}`);
     const up = await fetch(url).then(
       () => true,
@@ -62,7 +63,9 @@ async function load(url: string, headers: Record<string, string> = {}): Promise<
   await autocannon({ url, headers, connections: CONNECTIONS, duration: Math.max(1, DURATION / 5) });
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION });
   if (result.non2xx || result.errors || result.timeouts)
-    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(
+      `${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   return { requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
@@ -97,10 +100,14 @@ async function benchStorage(storage: 'pglite' | 'postgres'): Promise<void> {
       const post = async (path: string, body: unknown, token?: string) => {
         const response = await fetch(`${base}${path}`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          headers: {
+            'content-type': 'application/json',
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
           body: JSON.stringify(body),
         });
-        if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${await response.text()}`);
+        if (!response.ok)
+          throw new Error(`POST ${path} answered ${response.status}: ${await response.text()}`);
         return (await response.json()) as any;
       };
       const { token } = await post('/api/onboarding/initialize', {
@@ -108,7 +115,11 @@ async function benchStorage(storage: 'pglite' | 'postgres'): Promise<void> {
         adminPassword: 'bench password',
       });
       await post('/api/projects', { name: 'bench', code: 'bench' }, token);
-      ({ id: folderId } = await post('/api/projects/bench/folders', { name: 'sh010', folderType: 'Shot' }, token));
+      ({ id: folderId } = await post(
+        '/api/projects/bench/folders',
+        { name: 'sh010', folderType: 'Shot' },
+        token,
+      ));
       const headers = { authorization: `Bearer ${token}` };
       infoBody = await (await fetch(`${base}/api/info`, { headers })).text();
       info = await load(`${base}/api/info`, headers);
@@ -142,13 +153,19 @@ async function benchStorage(storage: 'pglite' | 'postgres'): Promise<void> {
         : `PostgreSQL server, pool of ${POOL_SIZE}${env.REDIS_URL ? ', Redis pub/sub' : ''}`;
     console.log(`\n${title}: ${CONNECTIONS} connections, ${DURATION} s per figure`);
     const row = (label: string, f: Figure) =>
-      console.log(`  ${label.padEnd(44)} ${f.requests.toFixed(0).padStart(7)} req/s   p50 ${f.p50} ms   p99 ${f.p99} ms`);
+      console.log(
+        `  ${label.padEnd(44)} ${f.requests.toFixed(0).padStart(7)} req/s   p50 ${f.p50} ms   p99 ${f.p99} ms`,
+      );
     row('GET /api/info, authenticated', info);
     row('bare Fastify JSON route (baseline)', bareInfo);
-    console.log(`  ${'ratio (target >= 0.5x)'.padEnd(44)} ${(info.requests / bareInfo.requests).toFixed(2)}x`);
+    console.log(
+      `  ${'ratio (target >= 0.5x)'.padEnd(44)} ${(info.requests / bareInfo.requests).toFixed(2)}x`,
+    );
     row('GET /api/projects/bench/folders/{id}', folder);
     row('bare Fastify route, one SELECT (baseline)', bareFolder);
-    console.log(`  ${'ratio (target >= 0.5x)'.padEnd(44)} ${(folder.requests / bareFolder.requests).toFixed(2)}x`);
+    console.log(
+      `  ${'ratio (target >= 0.5x)'.padEnd(44)} ${(folder.requests / bareFolder.requests).toFixed(2)}x`,
+    );
   } finally {
     await database?.drop();
     await rm(dataDir, { recursive: true, force: true });
