@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { getIntrospectionQuery } from 'graphql';
 import { sql } from 'kysely';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
+import { defineAddon, type UserDirectory } from '@pipewright/sdk';
 
 // Limits on what one GraphQL query may ask (issue 24): aliases, estimated cost, document size, checked on the
 // parsed document before any resolver runs; and no PostgreSQL text in any answer. nobody is a normal user with no
@@ -22,7 +22,6 @@ let base: string;
 const tokens: Record<string, string> = {};
 const ids: Record<string, string> = {};
 const PASSWORD = 'correct horse battery';
-const P = '/api/projects/show';
 
 async function seed(name: string, data: Record<string, unknown>) {
   const users = core.services.get('users') as UserDirectory;
@@ -63,8 +62,30 @@ const NESTED_LISTS = `{ projects(first: 10000) { edges { node { name
   folders(first: 10000) { edges { node { name tasks(first: 10000) { edges { node { name assignees } } } } } }
 } } } }`;
 
+// A field whose statement the database cancels with its own query_canceled error (as the statement timeout does).
+const cancelling = defineAddon({
+  name: 'cancelling',
+  version: '1.0.0',
+  title: 'A GraphQL field the database cancels (test)',
+  dependsOn: ['graphql'],
+  setup(ctx) {
+    ctx.use('graphql').extend({
+      schema: 'extend type Query { cancelledStatement: Boolean }',
+      resolvers: {
+        Query: {
+          cancelledStatement: async () => {
+            await sql`DO $$ BEGIN RAISE EXCEPTION USING ERRCODE = 'query_canceled',
+              MESSAGE = 'canceling statement due to statement timeout'; END $$`.execute(ctx.db);
+            return true;
+          },
+        },
+      },
+    });
+  },
+});
+
 beforeAll(async () => {
-  core = await bootTestCore({ addons: ['graphql'] });
+  core = await bootTestCore({ addons: ['graphql'], extraAddons: [cancelling] });
   await core.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(core.app.server.address() as AddressInfo).port}`;
   await seed('boss', { isAdmin: true, isManager: true });
@@ -103,6 +124,8 @@ afterAll(async () => {
 
 describe('a query over the limits', () => {
   it('is refused, limit named, in well under a second, while /api/info keeps answering others within a second', async () => {
+    // Once untimed, so the timings below are not the first parse of the process.
+    await Promise.all([post(ALIASES_2000, {}, 'nobody'), post(NESTED_LISTS, {}, 'nobody')]);
     // Other users' requests, timed over real HTTP for as long as the refused queries are in flight.
     const info: number[] = [];
     let sending = true;
@@ -311,6 +334,20 @@ describe('no PostgreSQL text in answers', () => {
       },
     ]);
     expect(res.text).not.toMatch(POSTGRES_TEXT);
+  });
+
+  it('answers a statement the database cancelled (statement timeout) as 503, without its text', async () => {
+    const res = await post('{ me { name } cancelledStatement }', {}, 'nobody');
+    expect(res.body.data).toEqual({ me: { name: 'nobody' }, cancelledStatement: null });
+    expect(res.body.errors).toEqual([
+      {
+        message: 'The database cancelled a statement that ran longer than the statement timeout',
+        locations: [{ line: 1, column: 15 }],
+        path: ['cancelledStatement'],
+        extensions: { status: 503, code: 'statement-timeout' },
+      },
+    ]);
+    expect(res.text).not.toMatch(/canceling statement/);
   });
 
   it('answers bad dates and cursors with a 4xx of its own', async () => {
