@@ -35,6 +35,8 @@ export async function applyMigrations(
   const applied = new Set(done.map((row) => row.name as string));
   const pending = target.migrations.filter((m) => !applied.has(m.name));
   if (pending.length === 0) return [];
+  // A migration rewriting a large table may take longer than STATEMENT_TIMEOUT allows a request's statement.
+  await sql`SET LOCAL statement_timeout = 0`.execute(trx);
   await sql`SET LOCAL search_path TO ${sql.id(target.schema)}, public`.execute(trx);
   for (const migration of pending) {
     try {
