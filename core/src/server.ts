@@ -233,7 +233,7 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
       storage: { kind: database.kind, idleConnections: () => database.idleConnections() },
       events,
       log: app.log,
-      projects: createProjectStorage(() => runtime.projectMigrations()),
+      projects: createProjectStorage(db, () => runtime.projectMigrations()),
       dataDir: config.dataDir,
       services,
       runtime,

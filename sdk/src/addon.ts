@@ -115,10 +115,10 @@ export interface AddonRuntime {
 export interface ProjectStorage {
   /** The schema name for a project (project_<lowercase name>). */
   schemaName(projectName: string): string;
-  /** Create the schema and run every active addon's project migrations in it, inside the given transaction. */
-  create(projectName: string, trx: DatabaseTransaction): Promise<void>;
-  /** Drop the schema and everything in it. */
-  drop(projectName: string, trx: DatabaseTransaction): Promise<void>;
+  /** Create the schema and run every active addon's project migrations in it, in the caller's unit of work. */
+  create(projectName: string): Promise<void>;
+  /** Drop the schema and everything in it, in the caller's unit of work. */
+  drop(projectName: string): Promise<void>;
 }
 
 /** Hook that runs on every request of the server before the route, whichever addon owns the route. */

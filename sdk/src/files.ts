@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import type { DatabaseTransaction } from './addon.js';
 
 /** A file stored in a project (a comment attachment, a reviewable's media, ...), as other addons see it. */
 export interface FileRecord {
@@ -87,12 +86,12 @@ export interface ProjectFiles {
   listByActivity(project: string, activityIds: string[]): Promise<FileRecord[]>;
   /** The file's bytes, or the bytes of a range of it; NotFound when missing. */
   open(project: string, id: string, range?: ByteRange): Promise<Readable>;
-  /** Attach files to an activity (or detach them with null), inside the caller's transaction when given. */
-  attach(project: string, ids: string[], activityId: string | null, trx?: DatabaseTransaction): Promise<void>;
+  /** Attach files to an activity (or detach them with null), in the caller's unit of work if any. */
+  attach(project: string, ids: string[], activityId: string | null): Promise<void>;
   /** Delete a file with its record and cached previews; false when it did not exist. */
   remove(project: string, id: string): Promise<boolean>;
-  /** Run a hook inside the transaction that deletes a file's record (to drop references to it). */
-  onRemove(hook: (trx: DatabaseTransaction, project: string, id: string) => Promise<void>): void;
+  /** Run a hook inside the unit of work that deletes a file's record (to drop references to it). */
+  onRemove(hook: (project: string, id: string) => Promise<void>): void;
   /**
    * ffprobe's description of the file, kept with the record after the first call; null when the file is not a
    * video or an image ffprobe can read. ServiceUnavailable when ffprobe is not installed.

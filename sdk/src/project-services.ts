@@ -1,5 +1,4 @@
 import type { RawBuilder } from 'kysely';
-import type { DatabaseTransaction } from './addon.js';
 import type { FolderAccessPolicy } from './access.js';
 import type { Problem } from './errors.js';
 import type { RequestUser, Sender } from './request.js';
@@ -174,10 +173,8 @@ export interface ProjectDirectory {
     siteId: string | null,
     platform: 'windows' | 'linux' | 'darwin',
   ): Promise<Record<string, string>>;
-  /** Run a hook inside the transaction that changes a project, after the change is written. */
-  onChange(
-    hook: (trx: DatabaseTransaction, project: ProjectRecord, change: ProjectChange) => Promise<void>,
-  ): void;
+  /** Run a hook inside the unit of work that changes a project, after the change is written. */
+  onChange(hook: (project: ProjectRecord, change: ProjectChange) => Promise<void>): void;
 }
 
 /** The six project entity types. */
@@ -316,13 +313,7 @@ export interface EntityDirectory {
    * Run inside the transaction that deletes entities, with every entity the delete removes: the one named and those
    * that go with it (a folder's subfolders, tasks, workfiles, products, versions, representations).
    */
-  onDelete(
-    hook: (
-      trx: DatabaseTransaction,
-      projectName: string,
-      removed: { type: ProjectEntityType; id: string }[],
-    ) => Promise<void>,
-  ): void;
+  onDelete(hook: (projectName: string, removed: { type: ProjectEntityType; id: string }[]) => Promise<void>): void;
 }
 
 /** A link between two entities of a project, as GraphQL and the REST API show it. */

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Database, DatabaseTransaction, Migration, ProjectStorage } from '@pipewright/sdk';
+import type { Database, Migration, ProjectStorage } from '@pipewright/sdk';
 import { applyMigrations, listProjectSchemas } from './migrations.js';
 
 /** Project migrations of the active addons, in setup order. */
@@ -10,18 +10,24 @@ export function projectSchemaName(projectName: string): string {
   return `project_${projectName.toLowerCase()}`;
 }
 
-export function createProjectStorage(migrationSets: () => ProjectMigrationSet): ProjectStorage {
+/** Project schemas created and dropped in the caller's unit of work (or a transaction of their own). */
+export function createProjectStorage(db: Database, migrationSets: () => ProjectMigrationSet): ProjectStorage {
   return {
     schemaName: projectSchemaName,
-    async create(projectName: string, trx: DatabaseTransaction) {
+    async create(projectName: string) {
       const schema = projectSchemaName(projectName);
-      await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(trx);
-      for (const set of migrationSets()) await applyMigrations(trx, { addon: set.addon, schema, migrations: set.migrations });
+      await db.transaction().execute(async (trx) => {
+        await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(trx);
+        for (const set of migrationSets())
+          await applyMigrations(trx, { addon: set.addon, schema, migrations: set.migrations });
+      });
     },
-    async drop(projectName: string, trx: DatabaseTransaction) {
+    async drop(projectName: string) {
       const schema = projectSchemaName(projectName);
-      await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(trx);
-      await trx.deleteFrom('public.addon_migrations').where('schema_name', '=', schema).execute();
+      await db.transaction().execute(async (trx) => {
+        await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(trx);
+        await trx.deleteFrom('public.addon_migrations').where('schema_name', '=', schema).execute();
+      });
     },
   };
 }

@@ -60,7 +60,8 @@ export class Attachments {
   ): Promise<void> {
     if (!this.files) return;
     const dropped = before.filter((id) => !now.includes(id));
-    if (dropped.length) await this.files.attach(projectName, dropped, null, trx);
-    if (now.length) await this.files.attach(projectName, now, activityId, trx);
+    // Inside the caller's unit of work: the files service's writes join its transaction.
+    if (dropped.length) await this.files.attach(projectName, dropped, null);
+    if (now.length) await this.files.attach(projectName, now, activityId);
   }
 }

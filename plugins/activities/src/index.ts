@@ -127,9 +127,9 @@ export default defineAddon({
 
     // A deleted entity takes its activities along, in the transaction that deletes it; their files are let go
     // (the files addon removes files no activity holds).
-    entities.onDelete(async (trx, projectName, removed) => {
+    entities.onDelete(async (projectName, removed) => {
       const gone = await store.forgetEntities(
-        trx,
+        ctx.db,
         projectName,
         removed.map((entity) => entity.id),
       );
@@ -137,11 +137,10 @@ export default defineAddon({
         projectName,
         gone.flatMap((activity) => activity.fileIds),
         null,
-        trx,
       );
     });
     // A deleted file is no longer listed by the activities it was attached to.
-    files.onRemove((trx, projectName, fileId) => store.forgetFile(trx, projectName, fileId));
+    files.onRemove((projectName, fileId) => store.forgetFile(ctx.db, projectName, fileId));
 
     ctx.provide('activities', {
       async create(projectName, entityType, entityId, activity) {

@@ -23,7 +23,7 @@ export default defineAddon({
     const attributes = ctx.use('attributes');
     const schemaName = ctx.projects.schemaName;
     const processor = new EntityProcessor(ctx.db, ctx.events, attributes, schemaName, ctx.log);
-    projects.onChange((trx, project, change) => processor.onProjectChange(trx, project, change));
+    projects.onChange((project, change) => processor.onProjectChange(project, change));
     const existing = async (name: string) => {
       const project = await projects.find(name);
       if (!project) throw new NotFound(`Project ${name} not found`);

@@ -210,11 +210,7 @@ function translate(error: unknown, type: EntityType, project: string): unknown {
 const subtree = (alias: string, path: unknown) => inSubtree(sql.ref(`${alias}.path`), path);
 
 /** The one path every write of folders, tasks, products, versions, representations and workfiles takes. */
-type DeleteHook = (
-  trx: DatabaseTransaction,
-  projectName: string,
-  removed: { type: EntityType; id: string }[],
-) => Promise<void>;
+type DeleteHook = (projectName: string, removed: { type: EntityType; id: string }[]) => Promise<void>;
 
 export class EntityProcessor {
   private readonly deleteHooks: DeleteHook[] = [];
@@ -365,7 +361,6 @@ export class EntityProcessor {
 
   /** Keep derived data right after a project's attributes change, and carry renamed statuses and types over. */
   async onProjectChange(
-    trx: DatabaseTransaction,
     project: ProjectRecord,
     change: { attrib: boolean; renamed: Record<string, Record<string, string>> },
   ) {
@@ -382,7 +377,7 @@ export class EntityProcessor {
       for (const [from, to] of Object.entries(renames ?? {})) {
         for (const table of tables)
           await sql`UPDATE ${sql.table(`${schema}.${table}`)} SET ${sql.ref(column)} = ${to} WHERE ${sql.ref(column)} = ${from}`.execute(
-            trx,
+            this.db,
           );
       }
     }
@@ -821,7 +816,7 @@ export class EntityProcessor {
     // Before anything is removed, so the hooks see everything the delete takes along; a refusal below rolls back.
     if (this.deleteHooks.length) {
       const removed = await this.cascade(trx, batch, spec.type, id);
-      for (const hook of this.deleteHooks) await hook(trx, batch.project.name, removed);
+      for (const hook of this.deleteHooks) await hook(batch.project.name, removed);
     }
     if (spec.type === 'folder') {
       const folders = sql.table(`${batch.schema}.folders`);

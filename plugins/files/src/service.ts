@@ -6,7 +6,6 @@ import {
   newId,
   type ByteRange,
   type Database,
-  type DatabaseTransaction,
   type FileRecord,
   type MediaInfo,
   type NewFile,
@@ -23,7 +22,7 @@ import type { FileStorage, ObjectKey } from './storage.js';
  */
 export const DEFAULT_UPLOAD_LIMIT = 10 * 1024 ** 3;
 
-type RemoveHook = (trx: DatabaseTransaction, project: string, id: string) => Promise<void>;
+type RemoveHook = (project: string, id: string) => Promise<void>;
 
 const upload = (project: string, id: string): ObjectKey => ({ project, group: 'uploads', id });
 const preview = (project: string, id: string): ObjectKey => ({ project, group: 'previews', id });
@@ -98,13 +97,8 @@ export class FileService implements ProjectFiles {
     return this.storage.get(upload(project, id), range);
   }
 
-  attach(
-    project: string,
-    ids: string[],
-    activityId: string | null,
-    trx?: DatabaseTransaction,
-  ): Promise<void> {
-    return this.records.attach(project, ids, activityId, trx);
+  attach(project: string, ids: string[], activityId: string | null): Promise<void> {
+    return this.records.attach(project, ids, activityId);
   }
 
   async remove(project: string, id: string): Promise<boolean> {
@@ -112,7 +106,7 @@ export class FileService implements ProjectFiles {
     // that, only unreachable bytes would remain, never a record pointing at nothing.
     const removed = await this.db.transaction().execute(async (trx) => {
       if (!(await this.records.delete(project, id, trx))) return false;
-      for (const hook of this.removeHooks) await hook(trx, project, id);
+      for (const hook of this.removeHooks) await hook(project, id);
       return true;
     });
     if (removed) {

@@ -95,10 +95,10 @@ describe('deleting', () => {
     const id = await w.uploaded('artie', png);
     const seen: string[] = [];
     let fail = true;
-    w.files.onRemove(async (trx, project, fileId) => {
+    w.files.onRemove(async (project, fileId) => {
       if (fileId !== id) return;
-      // The hook sees the record already gone inside the transaction.
-      const left = await trx
+      // The hook, given no transaction, sees the record already gone: its queries join the unit of work.
+      const left = await w.core.db
         .withSchema('project_show')
         .selectFrom('files')
         .select('id')

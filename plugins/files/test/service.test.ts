@@ -85,7 +85,7 @@ describe('the files service other addons use', () => {
     );
     const first = newId();
     const second = newId();
-    await w.core.db.transaction().execute((trx) => files.attach('show', [a.id, b.id], first, trx));
+    await w.core.db.transaction().execute(() => files.attach('show', [a.id, b.id], first));
     await files.attach('show', [c.id], second);
     expect((await files.listByActivity('show', [first])).map((f) => f.id).sort()).toEqual(
       [a.id, b.id].sort(),

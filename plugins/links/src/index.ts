@@ -16,14 +16,13 @@ export default defineAddon({
     const projects = ctx.use('projects');
     const entities = ctx.use('entities');
     const links = new LinkService(ctx.db, ctx.events, projects, entities, ctx.projects.schemaName);
-    entities.onDelete((trx, projectName, removed) =>
+    entities.onDelete((projectName, removed) =>
       links.dropEntityLinks(
-        trx,
         projectName,
         removed.map((entity) => entity.id),
       ),
     );
-    projects.onChange((trx, project) => links.dropUntypedLinks(trx, project));
+    projects.onChange((project) => links.dropUntypedLinks(project));
     ctx.provide('links', {
       query: (projectName, query) => links.query(projectName, query),
       presence: (projectName, mode) => links.presence(projectName, mode),

@@ -8,7 +8,6 @@ import {
   isManagerOrAbove,
   newId,
   type Database,
-  type DatabaseTransaction,
   type EntityDirectory,
   type EventBus,
   type LinkRecord,
@@ -312,10 +311,10 @@ export class LinkService {
     );
   }
 
-  /** Entity delete hook: the entity's links go with it, in its transaction. */
-  async dropEntityLinks(trx: DatabaseTransaction, projectName: string, ids: string[]): Promise<void> {
+  /** Entity delete hook: the entity's links go with it, in its unit of work. */
+  async dropEntityLinks(projectName: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.links(projectName, trx)
+    await this.links(projectName)
       .deleteFrom('links')
       .where((eb) => eb.or([eb('input_id', 'in', ids), eb('output_id', 'in', ids)]))
       .execute();
@@ -325,9 +324,9 @@ export class LinkService {
    * Project change hook: links whose type the project no longer declares are removed with the change, whichever
    * route made it (our DELETE, PATCH /api/projects, a new anatomy).
    */
-  async dropUntypedLinks(trx: DatabaseTransaction, project: ProjectRecord): Promise<void> {
+  async dropUntypedLinks(project: ProjectRecord): Promise<void> {
     const names = project.linkTypes.map((item) => normalise(item).name);
-    await this.links(project.name, trx)
+    await this.links(project.name)
       .deleteFrom('links')
       .where(sql<boolean>`NOT (link_type = ANY(${names}::text[]))`)
       .execute();

@@ -36,9 +36,9 @@ export default defineAddon({
       lookup,
     );
     // Items of deleted entities go in the same transaction, so a list never points at nothing.
-    entities.onDelete((trx, projectName, removed) =>
+    entities.onDelete((projectName, removed) =>
       store.dropEntityItems(
-        trx,
+        ctx.db,
         projectName,
         removed.map((entity) => entity.id),
       ),

@@ -243,11 +243,11 @@ export class ListStore {
    * Entities delete hook: their items go, and the lists they were in close the gaps so positions stay 0..n-1.
    * Runs in the delete's transaction.
    */
-  async dropEntityItems(trx: DatabaseTransaction, projectName: string, entityIds: string[]): Promise<void> {
+  async dropEntityItems(db: Database, projectName: string, entityIds: string[]): Promise<void> {
     if (entityIds.length === 0) return;
     const items = sql.table(`${this.schemaName(projectName)}.entity_list_items`);
     const { rows } = await sql<{ entity_list_id: string }>`
-      DELETE FROM ${items} WHERE entity_id = ANY(${entityIds}::uuid[]) RETURNING entity_list_id`.execute(trx);
+      DELETE FROM ${items} WHERE entity_id = ANY(${entityIds}::uuid[]) RETURNING entity_list_id`.execute(db);
     const lists = [...new Set(rows.map((row) => row.entity_list_id))];
     if (lists.length === 0) return;
     await sql`
@@ -256,7 +256,7 @@ export class ListStore {
         SELECT id, (row_number() OVER (PARTITION BY entity_list_id ORDER BY position, created_at, id) - 1)::int AS position
         FROM ${items} WHERE entity_list_id = ANY(${lists}::uuid[])
       ) r
-      WHERE i.id = r.id AND i.position <> r.position`.execute(trx);
+      WHERE i.id = r.id AND i.position <> r.position`.execute(db);
   }
 
   /** A unique violation of entity_lists as a 409 that says what clashed; null for other errors. */

@@ -9,7 +9,6 @@ import {
   type AnatomyPresets,
   type AttributeLibrary,
   type Database,
-  type DatabaseTransaction,
   type ProjectChange,
   type ProjectDirectory,
   type ProjectRecord,
@@ -33,7 +32,7 @@ const ORDER_COLUMNS = { name: 'name', createdAt: 'created_at', updatedAt: 'updat
 
 const byName = (name: string) => sql<boolean>`lower(name) = ${name.toLowerCase()}`;
 
-type ChangeHook = (trx: DatabaseTransaction, project: ProjectRecord, change: ProjectChange) => Promise<void>;
+type ChangeHook = (project: ProjectRecord, change: ProjectChange) => Promise<void>;
 
 /**
  * Items sent with an original_name different from their name are renames (a status called "WIP" becoming
@@ -206,7 +205,7 @@ export class ProjectService implements ProjectDirectory {
         if (clash) throw new Conflict(`Project ${name} already exists`, 'unique-violation');
         throw error;
       }
-      await this.storage.create(name, trx);
+      await this.storage.create(name);
     });
   }
 
@@ -257,7 +256,7 @@ export class ProjectService implements ProjectDirectory {
     const row = await this.requireRow(caller, name);
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('projects').where('name', '=', row.name).execute();
-      await this.storage.drop(row.name, trx);
+      await this.storage.drop(row.name);
     });
     this.forget(row.name);
     return row.name;
@@ -354,7 +353,7 @@ export class ProjectService implements ProjectDirectory {
         const row = await trx.updateTable('projects').set({ ...values, updated_at: sql`now()` }).where('name', '=', name).returningAll().executeTakeFirstOrThrow();
         if (this.hooks.length === 0) return;
         const project = await this.record(row);
-        for (const hook of this.hooks) await hook(trx, project, change);
+        for (const hook of this.hooks) await hook(project, change);
       });
       this.forget(name);
     } catch (error) {
