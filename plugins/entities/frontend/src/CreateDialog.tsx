@@ -11,7 +11,7 @@ export interface NewEntity {
 }
 
 // Entity names: letters, digits and _, with inner dots and hyphens (the server's rule, checked here first).
-const NAME = /^[a-zA-Z0-9_]([a-zA-Z0-9_.-]*[a-zA-Z0-9_])?$/;
+export const NAME = /^[a-zA-Z0-9_]([a-zA-Z0-9_.-]*[a-zA-Z0-9_])?$/;
 
 /** A small form for a new folder or task inside the chosen folder; the server's refusal is shown in it. */
 export function CreateDialog({

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
+import type { Operation, OperationResult, PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenProps } from '@pipewright/sdk/screen';
 import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
 import { takeEntityFromAddress, type EntityRef } from './address';
@@ -7,8 +7,18 @@ import type { EditTarget } from './CellEditor';
 import { CreateDialog, type NewEntity } from './CreateDialog';
 import { DetailPanel } from './DetailPanel';
 import { FolderTree } from './FolderTree';
+import { undoCreate, undoDelete, undoUpdate, type UndoStep } from './hierarchy';
+import { BulkCreateDialog, DeleteDialog, MoveDialog, RenameDialog, type Planned } from './HierarchyDialogs';
 import { columnsFor, Grid } from './Grid';
-import { gridAttributes, ROOT, type AttributeDef, type Entity, type Kind, type ProjectMeta } from './model';
+import {
+  gridAttributes,
+  parentKey,
+  ROOT,
+  type AttributeDef,
+  type Entity,
+  type Kind,
+  type ProjectMeta,
+} from './model';
 import { flatRows, hierarchyRows, isFlat, NO_FILTER, type Filter, type GroupBy, type Sort } from './rows';
 import { ProjectStore } from './store';
 import { Toolbar } from './Toolbar';
@@ -16,6 +26,22 @@ import './overview.css';
 
 /** Edits of at least this many rows run in the background on the server, with their progress shown. */
 const BACKGROUND_FROM = 200;
+/** How many changes of this session Undo can take back, newest first. */
+const UNDO_DEPTH = 20;
+
+type DialogKind = Kind | 'bulk' | 'rename' | 'move' | 'delete';
+
+/** The server's refusal of one operation, said the way a coordinator reads it. */
+function refusal(
+  failed: Pick<OperationResult, 'detail' | 'errorCode'> | undefined,
+  entities: Map<string, Entity>,
+  id?: string,
+): string {
+  const name = (id && entities.get(id)?.name) ?? 'This folder';
+  if (failed?.errorCode === 'folder-locked')
+    return `${name} holds published versions, so it cannot be renamed or moved`;
+  return failed?.detail ?? 'The server refused the change';
+}
 
 type Notice = { kind: 'error' | 'info'; text: string } | null;
 
@@ -54,7 +80,9 @@ function ProjectOverview({
   const [filter, setFilter] = useState<Filter>(NO_FILTER);
   const [groupBy, setGroupBy] = useState<GroupBy>('none');
   const [collapsed, setCollapsed] = useState<Set<string>>(() => new Set());
-  const [dialog, setDialog] = useState<Kind | null>(null);
+  const [dialog, setDialog] = useState<DialogKind | null>(null);
+  const [undoSteps, setUndoSteps] = useState<UndoStep[]>([]);
+  const [allFolders, setAllFolders] = useState<Entity[] | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
   const [showDetail, setShowDetail] = useState(true);
   const [refreshed, setRefreshed] = useState(0);
@@ -282,16 +310,200 @@ function ProjectOverview({
         setGridOpen((current) => new Set(current).add(parent.id));
         if (kind === 'folder') setTreeOpen((current) => new Set(current).add(parent.id));
       }
-      setSelection(new Set([id]));
-      setAnchor(id);
-      setFocusId(id);
+      // The selection stays on the parent, so the next New folder makes a sibling, never a child of this one.
+      setSelection(parent ? new Set([parent.id]) : new Set());
+      setAnchor(parent?.id ?? null);
+      setFocusId(parent?.id ?? null);
       setReveal({ id });
       setDialog(null);
+      remember(undoCreate(`create ${name}`, [{ kind, id, depth: 0 }], [parent?.id ?? ROOT]));
       setNotice({ kind: 'info', text: `Created ${kind} ${name}${parent ? ` in ${parent.path}` : ''}.` });
       return null;
     } catch (failure) {
       return messageOf(failure);
     }
+  };
+
+  const remember = (step: UndoStep) => setUndoSteps((steps) => [...steps.slice(1 - UNDO_DEPTH), step]);
+
+  /** Send operations as one atomic batch: null when done, else the refused operation. */
+  const send = async (
+    operations: Operation[],
+  ): Promise<{ detail: string; errorCode?: string | null; entityId?: string | null } | null> => {
+    try {
+      const answer = await client.POST('/api/projects/{project_name}/operations', {
+        params: { path: { project_name: project } },
+        body: { operations },
+      });
+      if (answer.success) return null;
+      const failed = answer.operations.find((o) => !o.success);
+      return {
+        detail: refusal(failed, store.entities, failed?.entityId ?? undefined),
+        errorCode: failed?.errorCode,
+        entityId: failed?.entityId,
+      };
+    } catch (failure) {
+      return { detail: messageOf(failure) };
+    }
+  };
+
+  /** The folders and tasks an action applies to: the selection, else the focused row. */
+  const chosen = (): Entity[] => {
+    const picked = [...selection].map((id) => store.entities.get(id)).filter((e): e is Entity => !!e);
+    return picked.length ? picked : focused ? [focused] : [];
+  };
+  /** Of those, the ones not inside another chosen folder (which takes them along anyway). */
+  const outermost = (list: Entity[]) =>
+    list.filter((e) => !list.some((o) => o !== e && o.kind === 'folder' && e.path.startsWith(`${o.path}/`)));
+  const loadedBelow = (entity: Entity) => store.subtree(entity).folders;
+
+  const createMany = async (plan: Planned[], label: string): Promise<string | null> => {
+    const batch = client.operations(project);
+    const ids = new Map<string, string>();
+    const depth = new Map<string, number>();
+    for (const item of plan) {
+      const parentId = 'key' in item.parent ? ids.get(item.parent.key)! : item.parent.id;
+      depth.set(item.key, 'key' in item.parent ? depth.get(item.parent.key)! + 1 : 0);
+      ids.set(
+        item.key,
+        item.kind === 'folder'
+          ? batch.create('folder', { name: item.name, folderType: item.type, parentId })
+          : batch.create('task', { name: item.name, taskType: item.type, folderId: parentId! }),
+      );
+    }
+    const failed = await send([...batch.pending]);
+    if (failed) return `Nothing was created: ${failed.detail}.`;
+    const levels = [...new Set(plan.flatMap((p) => ('id' in p.parent ? [p.parent.id ?? ROOT] : [])))];
+    for (const level of levels)
+      await store.created(level, plan.find((p) => 'id' in p.parent && (p.parent.id ?? ROOT) === level)!.kind);
+    const opened = levels.filter((l) => l !== ROOT);
+    // A new container opens with its new folders showing.
+    const containers = plan
+      .filter((p) => plan.some((c) => 'key' in c.parent && c.parent.key === p.key))
+      .map((p) => ids.get(p.key)!);
+    for (const id of containers) void store.loadChildren(id);
+    setGridOpen((current) => new Set([...current, ...opened, ...containers]));
+    setTreeOpen(
+      (current) => new Set([...current, ...opened.filter((id) => store.entities.get(id)?.kind === 'folder')]),
+    );
+    remember(
+      undoCreate(
+        label,
+        plan.map((p) => ({ kind: p.kind, id: ids.get(p.key)!, depth: depth.get(p.key)! })),
+        levels,
+      ),
+    );
+    setDialog(null);
+    setNotice({
+      kind: 'info',
+      text: `Created ${plan.length} ${plan.every((p) => p.kind === 'task') ? 'tasks' : 'folders'}.`,
+    });
+    return null;
+  };
+
+  const rename = async (entity: Entity, name: string, label: string | null): Promise<string | null> => {
+    const batch = client.operations(project);
+    batch.update(entity.kind, entity.id, { name, label });
+    const failed = await send([...batch.pending]);
+    if (failed) return `Not renamed: ${failed.detail}.`;
+    const levels = [parentKey(entity), ...(entity.kind === 'folder' ? loadedBelow(entity) : [])];
+    await store.reread(levels, [entity.id], []);
+    remember(
+      undoUpdate(
+        `rename ${entity.name} to ${name}`,
+        entity,
+        { name: entity.name, label: entity.label },
+        levels,
+      ),
+    );
+    setDialog(null);
+    setNotice({ kind: 'info', text: `Renamed ${entity.name} to ${name}.` });
+    return null;
+  };
+
+  const moveTo = async (entities: Entity[], parent: Entity | null): Promise<string | null> => {
+    if (!parent && entities.some((e) => e.kind === 'task')) return 'A task needs a folder: choose one.';
+    const batch = client.operations(project);
+    const back: Operation[] = [];
+    for (const entity of entities) {
+      if (entity.kind === 'folder') batch.update('folder', entity.id, { parentId: parent?.id ?? null });
+      else batch.update('task', entity.id, { folderId: parent!.id });
+      back.push(
+        ...undoUpdate(
+          '',
+          entity,
+          entity.kind === 'folder' ? { parentId: entity.parentId } : { folderId: entity.parentId },
+          [],
+        ).operations,
+      );
+    }
+    const failed = await send([...batch.pending]);
+    if (failed) return `Not moved: ${failed.detail}.`;
+    const levels = [
+      ...entities.map(parentKey),
+      parent?.id ?? ROOT,
+      ...entities.flatMap((e) => (e.kind === 'folder' ? loadedBelow(e) : [])),
+    ];
+    await store.reread(
+      levels,
+      entities.map((e) => e.id),
+      [],
+    );
+    if (parent) setGridOpen((current) => new Set(current).add(parent.id));
+    const what = entities.length === 1 ? entities[0]!.name : `${entities.length} entities`;
+    remember({
+      label: `move ${what} to ${parent?.path ?? 'the top level'}`,
+      operations: back,
+      parents: levels,
+    });
+    setDialog(null);
+    setNotice({ kind: 'info', text: `Moved ${what} to ${parent?.path ?? 'the top level'}.` });
+    return null;
+  };
+
+  const remove = async (entities: Entity[], force: boolean) => {
+    const batch = client.operations(project);
+    for (const entity of entities) batch.delete(entity.kind, entity.id, force ? { force: true } : {});
+    const failed = await send([...batch.pending]);
+    if (failed)
+      return { error: failed.detail, needsForce: failed.errorCode === 'delete-folder-with-products' };
+    const gone = entities.flatMap((e) => {
+      const below = store.subtree(e);
+      return [...below.folders, ...below.tasks];
+    });
+    const removed = gone.map((id) => store.entities.get(id)!).filter(Boolean);
+    const levels = [...new Set(entities.map(parentKey))];
+    await store.reread(levels, [], gone);
+    const what = entities.length === 1 ? entities[0]!.name : `${entities.length} entities`;
+    remember(undoDelete(`delete ${what}`, removed, levels));
+    setSelection(new Set());
+    setFocusId(null);
+    setDialog(null);
+    setNotice({ kind: 'info', text: `Deleted ${what}.` });
+    return null;
+  };
+
+  const undo = async () => {
+    const step = undoSteps[undoSteps.length - 1];
+    if (!step) return;
+    const failed = await send(step.operations);
+    if (failed) return setNotice({ kind: 'error', text: `Could not undo ${step.label}: ${failed.detail}.` });
+    setUndoSteps((steps) => steps.slice(0, -1));
+    const ids = (type: string) => step.operations.filter((o) => o.type === type).map((o) => o.entityId!);
+    await store.reread(step.parents, ids('update'), ids('delete'));
+    for (const level of step.parents)
+      if (level !== ROOT && store.entities.has(level))
+        store.patch(level, { hasChildren: true, hasTasks: true });
+    setNotice({ kind: 'info', text: `Undone: ${step.label}.` });
+  };
+
+  const openMove = () => {
+    setDialog('move');
+    setAllFolders(null);
+    // The new parent may be anywhere in the project: every folder is offered.
+    void store
+      .loadAll()
+      .then(() => setAllFolders([...store.entities.values()].filter((e) => e.kind === 'folder')));
   };
 
   // New folders and tasks go into the selected folder (or the folder of the selected task), else the tree's choice.
@@ -333,6 +545,17 @@ function ProjectOverview({
           onGroupBy={setGroupBy}
           onNew={setDialog}
           canCreateTask={parentForNew !== null}
+          edit={{
+            selected: chosen().length,
+            // Rename is of one entity: the row last clicked.
+            canRename: focused !== null,
+            undoLabel: undoSteps[undoSteps.length - 1]?.label ?? null,
+            onBulk: () => setDialog('bulk'),
+            onRename: () => setDialog('rename'),
+            onMove: openMove,
+            onDelete: () => setDialog('delete'),
+            onUndo: () => void undo(),
+          }}
           onRefresh={() => {
             void store.loadChildren(ROOT, true);
             for (const id of new Set([...gridOpen, ...treeOpen])) void store.loadChildren(id, true);
@@ -410,7 +633,43 @@ function ProjectOverview({
           onClose={() => setShowDetail(false)}
         />
       )}
-      {dialog && (
+      {dialog === 'bulk' && (
+        <BulkCreateDialog
+          parent={parentForNew}
+          folders={chosen().filter((e) => e.kind === 'folder')}
+          meta={meta}
+          existingTasks={(folder) =>
+            new Set(
+              (store.children.get(folder.id)?.tasks ?? []).map((id) => store.entities.get(id)?.name ?? ''),
+            )
+          }
+          onCreate={createMany}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog === 'rename' && focused && (
+        <RenameDialog
+          entity={focused}
+          onRename={(name, label) => rename(focused, name, label)}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog === 'move' && (
+        <MoveDialog
+          entities={outermost(chosen())}
+          folders={allFolders}
+          onMove={(parent) => moveTo(outermost(chosen()), parent)}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog === 'delete' && (
+        <DeleteDialog
+          entities={outermost(chosen())}
+          onDelete={(force) => remove(outermost(chosen()), force)}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {(dialog === 'folder' || dialog === 'task') && (
         <CreateDialog
           kind={dialog}
           parent={parentForNew}

@@ -13,6 +13,7 @@ export function Toolbar({
   onGroupBy,
   onNew,
   onRefresh,
+  edit,
 }: {
   meta: ProjectMeta;
   attributes: AttributeDef[];
@@ -24,6 +25,17 @@ export function Toolbar({
   onGroupBy(groupBy: GroupBy): void;
   onNew(kind: Kind): void;
   onRefresh(): void;
+  /** Shaping the hierarchy: bulk creation, and rename, move, delete of the selection, undo of the last change. */
+  edit: {
+    selected: number;
+    canRename: boolean;
+    undoLabel: string | null;
+    onBulk(): void;
+    onRename(): void;
+    onMove(): void;
+    onDelete(): void;
+    onUndo(): void;
+  };
 }) {
   const types = [...new Set([...meta.folderTypes, ...meta.taskTypes].map((t) => t.name))];
   // Only attributes with a fixed list of values make sensible groups (priority, ...).
@@ -47,6 +59,31 @@ export function Toolbar({
         onClick={() => onNew('task')}
       >
         New task
+      </button>
+      <button
+        type="button"
+        onClick={edit.onBulk}
+        title="Many folders (sh010 to sh200) or tasks on the selected folders"
+      >
+        Create in bulk
+      </button>
+      <button type="button" disabled={!edit.canRename} onClick={edit.onRename}>
+        Rename
+      </button>
+      <button type="button" disabled={edit.selected === 0} onClick={edit.onMove}>
+        Move
+      </button>
+      <button type="button" disabled={edit.selected === 0} onClick={edit.onDelete}>
+        Delete
+      </button>
+      <button
+        type="button"
+        disabled={!edit.undoLabel}
+        title={edit.undoLabel ? `Undo: ${edit.undoLabel}` : 'Nothing to undo'}
+        aria-label={edit.undoLabel ? `Undo: ${edit.undoLabel}` : 'Undo'}
+        onClick={edit.onUndo}
+      >
+        Undo
       </button>
       <span className="pwo-toolbar-gap" />
       <input

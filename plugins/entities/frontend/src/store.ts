@@ -300,6 +300,39 @@ export class ProjectStore {
     this.changed();
   }
 
+  /**
+   * After a rename, move or delete (or their undo): what is gone leaves the store, what moved leaves its old
+   * level at once (so it never shows twice while the levels are read), and the changed levels are read again.
+   */
+  async reread(levels: string[], moved: string[], gone: string[]): Promise<void> {
+    const leaving = new Set([...moved, ...gone]);
+    for (const [key, list] of this.children)
+      if (list.folders.some((id) => leaving.has(id)) || list.tasks.some((id) => leaving.has(id)))
+        this.children.set(key, {
+          ...list,
+          folders: list.folders.filter((id) => !leaving.has(id)),
+          tasks: list.tasks.filter((id) => !leaving.has(id)),
+        });
+    for (const id of gone) {
+      this.entities.delete(id);
+      this.children.delete(id);
+    }
+    this.forgetIndex();
+    this.changed();
+    await Promise.all(
+      [...new Set(levels)]
+        .filter((key) => !leaving.has(key) || moved.includes(key))
+        .map((key) => this.loadChildren(key, true)),
+    );
+    // A moved or renamed entity's own row (path, name) is read again even when its new level is not open.
+    const still = moved.filter((id) => this.entities.has(id));
+    const kinds = {
+      folders: still.filter((id) => this.entities.get(id)!.kind === 'folder'),
+      tasks: still.filter((id) => this.entities.get(id)!.kind === 'task'),
+    };
+    if (still.length) await this.refresh(kinds);
+  }
+
   /** After a create: the parent now has children; read its list again so the new entity shows. */
   async created(parent: string, kind: Entity['kind']): Promise<void> {
     const folder = this.entities.get(parent);
