@@ -210,9 +210,11 @@ describe('production in the web app', () => {
     await dialog.getByLabel('Folder type').selectOption('Sequence');
     await dialog.getByRole('button', { name: 'Create folder' }).click();
     await gridRow('sq010').waitFor();
-    await expect(gridRow('sq010').getAttribute('aria-selected')).resolves.toBe('true');
+    // The selection stays where the folder was made (the top level: nothing), so a next one would be a sibling.
+    await expect(gridRow('sq010').getAttribute('aria-selected')).resolves.toBe('false');
 
     // With the sequence selected, the next folder goes inside it, as a shot.
+    await gridRow('sq010').click();
     await page.getByRole('button', { name: 'New folder' }).click();
     dialog = page.getByRole('dialog', { name: 'New folder' });
     await expect(dialog.getByLabel('Folder type').inputValue()).resolves.toBe('Shot');
@@ -220,6 +222,7 @@ describe('production in the web app', () => {
     await dialog.getByRole('button', { name: 'Create folder' }).click();
     await gridRow('sh010').waitFor();
 
+    await gridRow('sh010').click();
     await page.getByRole('button', { name: 'New task' }).click();
     dialog = page.getByRole('dialog', { name: 'New task' });
     await dialog.getByText('In /sq010/sh010').waitFor();
