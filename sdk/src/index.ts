@@ -4,6 +4,7 @@ export * from './addon.js';
 export * from './bundles.js';
 export * from './bulk-insert.js';
 export * from './download.js';
+export * from './job-owner.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './files.js';

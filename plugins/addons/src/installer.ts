@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import {
   AYON_PACKAGE_FILE,
@@ -9,6 +8,9 @@ import {
   PipewrightError,
   downloadToFile,
   downloadUrl,
+  keepAlive,
+  mayStillRun,
+  thisProcess,
   type AddonContext,
   type AddonInfo,
   type EventChanges,
@@ -25,18 +27,8 @@ export const MAX_PACKAGE_BYTES = 1024 * 1024 * 1024;
  */
 export const STAGING_FOLDER = '.staging';
 const INSTALL_TOPICS = ['addon.install', 'addon.install_from_url'];
-/** A running install touches its event this often, so other processes can tell it is alive. */
-const HEARTBEAT_MS = 30_000;
-/** An unfinished install of a process on another machine, silent this long, is taken for dead. */
-const SILENT_INSTALL_MS = 5 * 60_000;
 const INTERRUPTED =
   'Install failed: the server stopped before the install finished; install the package again';
-
-/** The process doing an install, kept in the event's payload (never broadcast) for the next start to check. */
-interface Worker {
-  host: string;
-  pid: number;
-}
 
 /**
  * Installs addon packages into DATA_DIR/addons/{name}/{version}/ and loads them at once, without a restart.
@@ -48,7 +40,8 @@ export class AddonInstaller {
   private readonly running = new Set<Promise<void>>();
   /** Events this process emitted: the others follow them, this one already did the work. */
   private readonly own = new Set<string>();
-  private readonly worker: Worker = { host: hostname(), pid: process.pid };
+  /** The process doing the installs, kept in their events' payload (never broadcast) for the next start to check. */
+  private readonly worker = thisProcess();
   /** Stops downloads when the server shuts down. */
   private readonly stopping = new AbortController();
 
@@ -87,7 +80,7 @@ export class AddonInstaller {
     const running = new Set<string>();
     for (const row of unfinished) {
       const id = String(row.id).replace(/-/g, '');
-      if (this.isRunning(row.payload?.worker as Worker | undefined, new Date(row.updated_at))) {
+      if (mayStillRun(row.payload?.worker, new Date(row.updated_at))) {
         running.add(id);
         continue;
       }
@@ -101,22 +94,6 @@ export class AddonInstaller {
     const staging = join(this.root, STAGING_FOLDER);
     for (const entry of await readdir(staging).catch(() => [] as string[])) {
       if (!running.has(entry)) await rm(join(staging, entry), { recursive: true, force: true });
-    }
-  }
-
-  /** Whether the process that started an install may still be at it. */
-  private isRunning(worker: Worker | undefined, lastHeard: Date): boolean {
-    const recent = Date.now() - lastHeard.getTime() < SILENT_INSTALL_MS;
-    // Installs of earlier versions name no process: none survives a restart.
-    if (!worker || typeof worker.host !== 'string' || typeof worker.pid !== 'number') return false;
-    if (worker.host !== this.worker.host) return recent;
-    // This process is only starting (a container restarted with the same pid): nothing of it runs yet.
-    if (worker.pid === this.worker.pid) return false;
-    try {
-      process.kill(worker.pid, 0);
-      return recent; // alive, unless the pid went to another program since: then the heartbeat stopped
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'EPERM' && recent;
     }
   }
 
@@ -243,11 +220,7 @@ export class AddonInstaller {
   }
 
   private track(eventId: string, work: () => Promise<AddonInfo>): void {
-    const heartbeat = setInterval(
-      () => void this.ctx.events.update(eventId, {}).catch(() => undefined),
-      HEARTBEAT_MS,
-    );
-    heartbeat.unref();
+    const stopHeartbeat = keepAlive(this.ctx.events, eventId);
     const job = (async () => {
       let outcome: EventChanges;
       try {
@@ -267,7 +240,7 @@ export class AddonInstaller {
             : 'the server could not write the package (see its log)';
         outcome = { status: 'failed', description: `Install failed: ${reason}` };
       }
-      clearInterval(heartbeat);
+      stopHeartbeat();
       // Cleared before the event ends, so whoever sees it end finds nothing of the install left behind.
       await rm(this.stagingOf(eventId), { recursive: true, force: true }).catch(() => undefined);
       await this.ctx.events.update(eventId, outcome).catch(() => undefined);

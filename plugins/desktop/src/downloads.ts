@@ -1,8 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { DownloadFailed, PipewrightError, openDownload, type Database, type EventBus } from '@pipewright/sdk';
+import {
+  DownloadFailed,
+  PipewrightError,
+  keepAlive,
+  mayStillRun,
+  openDownload,
+  thisProcess,
+  type Database,
+  type EventBus,
+} from '@pipewright/sdk';
 import type { DesktopFiles } from './files.js';
 import type { PackageStore } from './service.js';
+
+const TOPICS = ['installer.install_from_url', 'dependency_package.install_from_url'];
 
 /** Largest installer or dependency package fetched from a URL (dependency packages hold whole Python environments). */
 export const MAX_DOWNLOAD_BYTES = 4 * 2 ** 30;
@@ -25,6 +36,28 @@ export class UrlDownloads {
     private readonly log: FastifyBaseLogger,
   ) {}
 
+  /**
+   * At start: a download left unfinished by a process that is gone (killed, crashed) is marked failed, so clients
+   * polling its event learn that it must be asked for again.
+   */
+  async recover(): Promise<void> {
+    const unfinished = await this.db
+      .selectFrom('public.events')
+      .select(['id', 'payload', 'updated_at', 'summary'])
+      .where('topic', 'in', TOPICS)
+      .where('status', 'in', ['pending', 'in_progress'])
+      .execute();
+    for (const row of unfinished) {
+      if (mayStillRun(row.payload?.worker, new Date(row.updated_at))) continue;
+      const filename = (row.summary as { filename?: string } | null)?.filename ?? 'the file';
+      await this.events.update(String(row.id).replaceAll('-', ''), {
+        status: 'failed',
+        description: `Failed to download ${filename}: the server stopped before the download finished; ask for it again`,
+      });
+      this.log.warn(`desktop download ${row.id} was interrupted by a server stop; marked failed`);
+    }
+  }
+
   /** Start fetching the file of a registered record; answers the id of the event that follows it. */
   async start(store: PackageStore<any>, filename: string, url: string, user: string): Promise<string> {
     const { kind } = store;
@@ -43,6 +76,7 @@ export class UrlDownloads {
         status: 'pending',
         description: `Reinstalling ${kind.label.toLowerCase()} from URL`,
         summary: { url, filename },
+        payload: { worker: thisProcess() },
         retries: 0,
       });
     } else {
@@ -54,6 +88,8 @@ export class UrlDownloads {
           status: 'pending',
           description: `Installing ${kind.label.toLowerCase()} from URL`,
           summary: { url, filename },
+          // Who downloads, for the next start to tell an interrupted download from one still running elsewhere.
+          payload: { worker: thisProcess() },
         })
       ).id;
     }
@@ -63,6 +99,7 @@ export class UrlDownloads {
   }
 
   private async fetchInto(store: PackageStore<any>, filename: string, url: string, eventId: string) {
+    const stopHeartbeat = keepAlive(this.events, eventId);
     try {
       await this.events.update(eventId, { status: 'in_progress' });
       const algorithm = await store.uploadAlgorithm(filename);
@@ -87,6 +124,8 @@ export class UrlDownloads {
       await this.events
         .update(eventId, { status: 'failed', description: `Failed to download ${filename}: ${reason}` })
         .catch(() => undefined);
+    } finally {
+      stopHeartbeat();
     }
   }
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { newId } from '@pipewright/sdk';
+import { SILENT_JOB_MS, newId } from '@pipewright/sdk';
 import type { ChecksumAlgorithm } from './schemas.js';
 
 /** The two kinds of files, each in its own directory (the names AYON uses under its storage directory). */
@@ -28,6 +28,24 @@ export class DesktopFiles {
 
   constructor(private readonly root: string) {
     this.incoming = join(root, '.incoming');
+  }
+
+  /**
+   * Remove temporary files of uploads and downloads their process took down with it (killed mid-transfer). A live
+   * transfer writes all the time (a silent download times out within a minute), so a file left alone for
+   * SILENT_JOB_MS is nobody's, whichever process sharing this folder wrote it.
+   */
+  async removeAbandoned(now = Date.now()): Promise<number> {
+    let removed = 0;
+    for (const name of await readdir(this.incoming).catch(() => [] as string[])) {
+      const path = join(this.incoming, name);
+      const info = await stat(path).catch(() => null);
+      if (info && now - info.mtimeMs >= SILENT_JOB_MS) {
+        await rm(path, { force: true });
+        removed++;
+      }
+    }
+    return removed;
   }
 
   directory(area: FileArea): string {

@@ -21,6 +21,9 @@ export default defineAddon({
     const installers = new PackageStore(ctx.db, files, INSTALLERS);
     const packages = new PackageStore(ctx.db, files, DEPENDENCY_PACKAGES);
     const downloads = new UrlDownloads(ctx.db, ctx.events, files, ctx.log);
+    // What a killed process left behind: downloads it never finished, and their half-written files.
+    await downloads.recover();
+    await files.removeAbandoned();
     ctx.onClose(() => downloads.close());
     await ctx.app.register(desktopRoutes({ db: ctx.db, files, downloads, installers, packages }));
   },

@@ -1,11 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, fixedUserSource, type TestCore } from '@pipewright/core/testing';
+import { UrlDownloads } from '../src/downloads.js';
+import { DesktopFiles } from '../src/files.js';
 
 const PASSWORD = 'correct horse battery';
 const SERVICE_KEY = '0123456789abcdef0123456789abcdef';
@@ -755,4 +759,52 @@ describe('install from a url', () => {
       expect(await listed(PACKAGES, 'never.zip')).toBeUndefined();
     },
   );
+});
+
+describe('after a process is killed mid-download', () => {
+  // A pid no process has any more: a child that already exited.
+  const deadPid = () =>
+    new Promise<number>((done) => {
+      const child = spawn(process.execPath, ['-e', '0']);
+      child.on('exit', () => done(child.pid!));
+    });
+
+  it('marks its download failed at the next start, leaving downloads of live processes alone', async () => {
+    const alive = spawn('sleep', ['30']);
+    try {
+      const started = async (filename: string, pid: number) =>
+        (
+          await core.events.emit({
+            topic: 'installer.install_from_url',
+            status: 'in_progress',
+            summary: { url: `https://example.com/${filename}`, filename },
+            payload: { worker: { host: hostname(), pid } },
+          })
+        ).id;
+      const lost = await started('lost.exe', await deadPid());
+      const running = await started('running.exe', alive.pid!);
+      const downloads = new UrlDownloads(core.db, core.events, new DesktopFiles(tmpdir()), core.app.log);
+      await downloads.recover();
+      const lostEvent = await core.events.get(lost);
+      expect(lostEvent).toMatchObject({ status: 'failed' });
+      expect(lostEvent!.description).toMatch(/lost\.exe: the server stopped before the download finished/);
+      expect((await core.events.get(running))!.status).toBe('in_progress');
+    } finally {
+      alive.kill();
+    }
+  });
+
+  it('removes the half-written files nobody writes any more, and only those', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'desktop-files-'));
+    await mkdir(join(root, '.incoming'));
+    const stale = join(root, '.incoming', 'stale.part');
+    const fresh = join(root, '.incoming', 'fresh.part');
+    await writeFile(stale, 'half');
+    await writeFile(fresh, 'still coming');
+    const tenMinutesAgo = new Date(Date.now() - 10 * 60_000);
+    await utimes(stale, tenMinutesAgo, tenMinutesAgo);
+    expect(await new DesktopFiles(root).removeAbandoned()).toBe(1);
+    expect([existsSync(stale), existsSync(fresh)]).toEqual([false, true]);
+    await rm(root, { recursive: true, force: true });
+  });
 });
