@@ -1,10 +1,11 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenUser } from '@pipewright/sdk/screen';
 import { messageOf } from '@pipewright/sdk/ui';
 import type { User } from '../api';
 import { addonPages, Extension, pageAt, RemotePage, type AddonPage, type NavGroup } from '../remotes';
 import { ChooseProject } from './ChooseProject';
+import { Home } from './Home';
 import { ProjectSwitcher, useCurrentProject } from './ProjectSwitcher';
 import { navigate, usePath } from './router';
 import { useTheme } from './theme';
@@ -39,6 +40,8 @@ export function Layout({
   }, [client, who]);
 
   const page = pages ? pageAt(pages, path) : undefined;
+  const inbox = pages?.find((p) => p.addonName === 'activities' && p.id.endsWith('/Inbox'));
+  const unread = useUnreadCount(client, !!inbox, path);
 
   return (
     <div className="layout">
@@ -67,14 +70,26 @@ export function Layout({
       </header>
       <nav className="sidebar" aria-label="Main">
         <NavLink to="/" label="Home" active={path === '/'} />
-        <NavGroupLinks pages={pages} group="main" current={page} />
+        <NavGroupLinks
+          pages={pages}
+          group="main"
+          current={page}
+          badges={inbox ? { [inbox.path]: unread } : {}}
+        />
         <NavGroupLinks pages={pages} group="project" current={page} heading={project ?? 'Project'} />
         <NavGroupLinks pages={pages} group="settings" current={page} heading="Settings" />
         {pagesError && <p className="error-box">Addon screens unavailable: {pagesError}</p>}
       </nav>
       <main className="content">
         {path === '/' ? (
-          <Home user={user} project={project} pages={pages} />
+          <>
+            <Home client={client} user={user} project={project} />
+            {pages && pages.length === 0 && (
+              <p className="muted">
+                No addon provides screens yet. Installed addons with a web interface appear in the navigation.
+              </p>
+            )}
+          </>
         ) : page ? (
           page.group === 'project' && !project ? (
             <ChooseProject client={client} screen={page.label} onChoose={setProject} pages={pages ?? []} />
@@ -125,11 +140,14 @@ function NavGroupLinks({
   group,
   current,
   heading,
+  badges = {},
 }: {
   pages: AddonPage[] | null;
   group: NavGroup;
   current: AddonPage | undefined;
   heading?: string;
+  /** A count shown beside a page's link (the inbox's unread messages), by page path. */
+  badges?: Record<string, number | null>;
 }) {
   const members = pages?.filter((p) => p.group === group) ?? [];
   if (members.length === 0) return null;
@@ -139,13 +157,29 @@ function NavGroupLinks({
     <div className="nav-group">
       {heading && <h2 className="nav-heading">{heading}</h2>}
       {members.map((p) => (
-        <NavLink key={p.path} to={p.path} label={p.label} active={p === current} />
+        <NavLink
+          key={p.path}
+          to={p.path}
+          label={p.label}
+          active={p === current}
+          badge={badges[p.path] ?? null}
+        />
       ))}
     </div>
   );
 }
 
-function NavLink({ to, label, active }: { to: string; label: string; active: boolean }) {
+function NavLink({
+  to,
+  label,
+  active,
+  badge = null,
+}: {
+  to: string;
+  label: string;
+  active: boolean;
+  badge?: number | null;
+}) {
   return (
     <a
       href={to}
@@ -157,22 +191,46 @@ function NavLink({ to, label, active }: { to: string; label: string; active: boo
       }}
     >
       {label}
+      {badge ? (
+        <span className="nav-badge" aria-label={`${badge >= UNREAD_CAP ? `${UNREAD_CAP}+` : badge} unread`}>
+          {badge >= UNREAD_CAP ? `${UNREAD_CAP}+` : badge}
+        </span>
+      ) : null}
     </a>
   );
 }
 
-function Home({ user, project, pages }: { user: User; project: string | null; pages: AddonPage[] | null }) {
-  return (
-    <section>
-      <h1>Welcome, {user.attrib?.fullName || user.name}</h1>
-      <p className="muted">
-        {project ? `Working in ${project}.` : 'Choose a project in the top bar to work in it.'}
-      </p>
-      {pages && pages.length === 0 && (
-        <p className="muted">
-          No addon provides screens yet. Installed addons with a web interface appear in the navigation.
-        </p>
-      )}
-    </section>
-  );
+/** Counted up to this many; more shows as "99+". */
+const UNREAD_CAP = 99;
+
+/**
+ * The inbox's unread count for the navigation, when the activities addon provides an inbox: read when the page
+ * changes, when news for the user arrives live, and when the inbox screen marks messages (it says so with a
+ * "pipewright:inbox" event, the one signal a screen of another bundle can send the shell).
+ */
+function useUnreadCount(client: PipewrightClient, enabled: boolean, path: string): number | null {
+  const [count, setCount] = useState<number | null>(null);
+  const read = useCallback(() => {
+    client
+      .graphql<{ inbox: { edges: unknown[] } }>(
+        `query Unread($last: Int) { inbox(last: $last, showActiveMessages: true, showUnreadMessages: true) {
+          edges { cursor } } }`,
+        { last: UNREAD_CAP },
+      )
+      .then((data) => setCount(data.inbox.edges.length))
+      .catch(() => setCount(null));
+  }, [client]);
+  useEffect(() => {
+    if (enabled) read();
+  }, [enabled, read, path]);
+  useEffect(() => {
+    if (!enabled) return;
+    const subscription = client.subscribe({ topics: ['inbox.message'], project: null, onEvent: read });
+    window.addEventListener('pipewright:inbox', read);
+    return () => {
+      void subscription.close();
+      window.removeEventListener('pipewright:inbox', read);
+    };
+  }, [enabled, client, read]);
+  return enabled ? count : null;
 }

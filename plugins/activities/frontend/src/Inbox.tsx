@@ -109,6 +109,8 @@ export default function Inbox({ client }: ScreenProps) {
       setActionError(failure);
     }
     reload();
+    // The shell's navigation shows the unread count: it reads it again on this signal.
+    window.dispatchEvent(new Event('pipewright:inbox'));
   };
 
   const open = (message: Activity) => {

@@ -3,6 +3,7 @@ import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenProps } from '@pipewright/sdk/screen';
 import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
 import { formatValue, statusOf, type AttributeDef, type Entity, type ProjectMeta } from './model';
+import { AssigneeChips, type Person } from './Assignees';
 import { Thumbnail } from './Thumbnail';
 
 interface Representation {
@@ -80,7 +81,11 @@ export function DetailPanel({
   client,
   refreshed,
   onClose,
+  people,
+  onAssign,
 }: {
+  people: Person[];
+  onAssign(name: string, assign: boolean): void;
   Extension: ScreenProps['Extension'];
   entity: Entity;
   /** Moves when the user asks for fresh data (Refresh): the versions are read again too. */
@@ -155,9 +160,10 @@ export function DetailPanel({
         </div>
       )}
       {entity.kind === 'task' && (
-        <p className="muted">
-          Assignees: {entity.assignees.length ? entity.assignees.join(', ') : 'nobody yet'}
-        </p>
+        <>
+          <h3 className="pw-subheading">Assignees</h3>
+          <AssigneeChips task={entity} people={people} onToggle={onAssign} />
+        </>
       )}
 
       <h3 className="pw-subheading">Attributes</h3>

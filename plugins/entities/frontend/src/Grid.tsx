@@ -1,5 +1,6 @@
 import { useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
+import { AssigneePicker, personLabel, type Person } from './Assignees';
 import { CellEditor, type EditTarget } from './CellEditor';
 import { formatValue, statusOf, type AttributeDef, type Entity, type ProjectMeta } from './model';
 import type { GridRow, Sort } from './rows';
@@ -35,6 +36,7 @@ export function columnsFor(attributes: AttributeDef[]): Column[] {
 /** Which cells may be edited in place: status and attributes the entity's kind carries. */
 function editable(column: Column, entity: Entity): boolean {
   if (column.kind === 'status') return true;
+  if (column.kind === 'assignees') return entity.kind === 'task';
   return column.kind === 'attrib' && !!column.attribute?.scope.includes(entity.kind);
 }
 
@@ -55,6 +57,11 @@ export interface GridProps {
   onEdit(target: EditTarget, value: unknown): void;
   onMove(by: number): void;
   onEscape(): void;
+  /** The people tasks can be assigned to. */
+  people: Person[];
+  /** The tasks an assignment made in this task's cell applies to (the selection when the task is in it). */
+  assignTargets(task: Entity): Entity[];
+  onAssign(tasks: Entity[], name: string, assign: boolean): void;
 }
 
 /** The folders and tasks with their attributes: virtualised rows, sortable columns, cells edited in place. */
@@ -149,7 +156,17 @@ export function Grid(props: GridProps) {
               data-column={column.key}
               onDoubleClick={() => editable(column, entity) && setEditing(target)}
             >
-              {isEditing ? (
+              {isEditing && column.kind === 'assignees' ? (
+                <>
+                  <CellContent {...props} row={row} column={column} />
+                  <AssigneePicker
+                    people={props.people}
+                    tasks={props.assignTargets(entity)}
+                    onToggle={(name, assign) => props.onAssign(props.assignTargets(entity), name, assign)}
+                    onClose={() => setEditing(null)}
+                  />
+                </>
+              ) : isEditing ? (
                 <CellEditor
                   target={target}
                   meta={props.meta}
@@ -191,6 +208,7 @@ function CellContent({
   client,
   flat,
   onToggle,
+  people,
 }: GridProps & { row: Extract<GridRow, { type: 'entity' }>; column: Column }) {
   const { entity } = row;
   switch (column.kind) {
@@ -254,7 +272,14 @@ function CellContent({
       );
     }
     case 'assignees':
-      return <span className="muted">{entity.assignees.join(', ')}</span>;
+      return (
+        <span
+          className="pwo-value"
+          title={entity.kind === 'task' ? 'Double-click to assign people' : undefined}
+        >
+          {entity.assignees.map((name) => personLabel(people, name)).join(', ')}
+        </span>
+      );
     case 'attrib': {
       const name = column.attribute!.name;
       if (!column.attribute!.scope.includes(entity.kind)) return null;

@@ -8,6 +8,7 @@ import { CreateDialog, type NewEntity } from './CreateDialog';
 import { DetailPanel } from './DetailPanel';
 import { FolderTree } from './FolderTree';
 import { undoCreate, undoDelete, undoUpdate, type UndoStep } from './hierarchy';
+import type { Person } from './Assignees';
 import { BulkCreateDialog, DeleteDialog, MoveDialog, RenameDialog, type Planned } from './HierarchyDialogs';
 import { columnsFor, Grid } from './Grid';
 import {
@@ -83,6 +84,24 @@ function ProjectOverview({
   const [dialog, setDialog] = useState<DialogKind | null>(null);
   const [undoSteps, setUndoSteps] = useState<UndoStep[]>([]);
   const [allFolders, setAllFolders] = useState<Entity[] | null>(null);
+  const [people, setPeople] = useState<Person[]>([]);
+
+  useEffect(() => {
+    // Managers see every user; others only themselves, which is also whom they may assign.
+    client
+      .GET('/api/users')
+      .then((answer) =>
+        setPeople(
+          answer.users
+            .filter((u) => u.active !== false)
+            .map((u) => ({
+              name: u.name,
+              fullName: (u.attrib as { fullName?: string | null } | undefined)?.fullName ?? null,
+            })),
+        ),
+      )
+      .catch(() => setPeople([]));
+  }, [client]);
   const [notice, setNotice] = useState<Notice>(null);
   const [showDetail, setShowDetail] = useState(true);
   const [refreshed, setRefreshed] = useState(0);
@@ -497,6 +516,36 @@ function ProjectOverview({
     setNotice({ kind: 'info', text: `Undone: ${step.label}.` });
   };
 
+  /** The tasks an assignment in this task's cell applies to: the selected tasks when it is one of them. */
+  const assignTargets = (task: Entity): Entity[] =>
+    selection.has(task.id) && selection.size > 1
+      ? [...selection].map((id) => store.entities.get(id)).filter((e): e is Entity => e?.kind === 'task')
+      : [task];
+
+  /** Assign (or unassign) one person on tasks, shown at once and stored in one batch. */
+  const assign = async (tasks: Entity[], name: string, on: boolean) => {
+    const changed = tasks
+      .map((t) => store.entities.get(t.id) ?? t)
+      .filter((t) => t.kind === 'task' && t.assignees.includes(name) !== on);
+    if (changed.length === 0) return;
+    const batch = client.operations(project);
+    for (const task of changed) {
+      const assignees = on ? [...task.assignees, name] : task.assignees.filter((a) => a !== name);
+      store.patch(task.id, { assignees });
+      batch.update('task', task.id, { assignees });
+    }
+    setSaving((n) => n + 1);
+    const failed = await send([...batch.pending]);
+    setSaving((n) => n - 1);
+    if (failed) setNotice({ kind: 'error', text: `Not saved: ${failed.detail}.` });
+    else if (changed.length > 1)
+      setNotice({
+        kind: 'info',
+        text: `${on ? 'Assigned' : 'Unassigned'} ${name} on ${changed.length} tasks.`,
+      });
+    await store.refresh({ folders: [], tasks: changed.map((t) => t.id) }).catch(() => undefined);
+  };
+
   const openMove = () => {
     setDialog('move');
     setAllFolders(null);
@@ -607,6 +656,9 @@ function ProjectOverview({
             onEdit={(target, value) => void edit(target, value)}
             onMove={move}
             onEscape={clearSelection}
+            people={people}
+            assignTargets={assignTargets}
+            onAssign={(tasks, name, on) => void assign(tasks, name, on)}
           />
         )}
         {notice && (
@@ -631,6 +683,8 @@ function ProjectOverview({
           project={project}
           refreshed={refreshed}
           onClose={() => setShowDetail(false)}
+          people={people}
+          onAssign={(name, on) => void assign([focused], name, on)}
         />
       )}
       {dialog === 'bulk' && (

@@ -1,0 +1,209 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import { messageOf } from '@pipewright/sdk/ui';
+import type { User } from '../api';
+import { navigate } from './router';
+
+// Home: the tasks assigned to the logged-in user across every active project (AYON's kanban query answers exactly
+// that), as a list or as a board with a column per status. A task opens in the overview of its project.
+
+interface MyTask {
+  projectName: string;
+  id: string;
+  name: string;
+  label: string | null;
+  status: string;
+  taskType: string;
+  folderPath: string;
+  dueDate: string | null;
+  priority: string | null;
+}
+
+interface Status {
+  name: string;
+  color?: string;
+}
+
+const MY_TASKS = `query MyTasks($me: [String!]) { kanban(assigneesAny: $me) { edges { node {
+  projectName id name label status taskType folderPath dueDate priority } } } }`;
+
+const VIEW_KEY = 'pipewright.home.view';
+
+/** Where a task opens: the overview of its project, showing it. */
+const taskLink = (task: MyTask) =>
+  `/addon/entities/overview_remote?${new URLSearchParams({ project: task.projectName, task: task.id })}`;
+
+export function Home({
+  client,
+  user,
+  project,
+}: {
+  client: PipewrightClient;
+  user: User;
+  project: string | null;
+}) {
+  const [tasks, setTasks] = useState<MyTask[] | null>(null);
+  const [statuses, setStatuses] = useState<Map<string, Status[]>>(new Map());
+  const [error, setError] = useState<string | null>(null);
+  const [view, setView] = useState<'list' | 'board'>(() =>
+    localStorage.getItem(VIEW_KEY) === 'board' ? 'board' : 'list',
+  );
+
+  useEffect(() => {
+    let current = true;
+    client
+      .graphql<{ kanban: { edges: { node: MyTask }[] } }>(MY_TASKS, { me: [user.name] })
+      .then(async (data) => {
+        const found = data.kanban.edges.map((e) => e.node);
+        // Each project's statuses, in its anatomy's order and colours, for the board's columns.
+        const names = [...new Set(found.map((t) => t.projectName))];
+        const lists = await Promise.all(
+          names.map((name) =>
+            client
+              .GET('/api/projects/{project_name}', { params: { path: { project_name: name } } })
+              .then((p) => [name, (p.statuses ?? []) as unknown as Status[]] as const)
+              .catch(() => [name, [] as Status[]] as const),
+          ),
+        );
+        if (!current) return;
+        setStatuses(new Map(lists));
+        setTasks(found);
+      })
+      .catch((failure: unknown) => current && setError(messageOf(failure)));
+    return () => {
+      current = false;
+    };
+  }, [client, user.name]);
+
+  const choose = (next: 'list' | 'board') => {
+    setView(next);
+    localStorage.setItem(VIEW_KEY, next);
+  };
+
+  return (
+    <section className="home">
+      <h1>Welcome, {user.attrib?.fullName || user.name}</h1>
+      <p className="muted">
+        {project ? `Working in ${project}.` : 'Choose a project in the top bar to work in it.'}
+      </p>
+      <div className="home-heading">
+        <h2>My tasks</h2>
+        {tasks && <span className="muted">{tasks.length}</span>}
+        <span className="spacer" />
+        <div role="group" aria-label="Show my tasks as">
+          <button type="button" aria-pressed={view === 'list'} onClick={() => choose('list')}>
+            List
+          </button>
+          <button type="button" aria-pressed={view === 'board'} onClick={() => choose('board')}>
+            Board
+          </button>
+        </div>
+      </div>
+      {error ? (
+        <p className="error-box" role="alert">
+          Your tasks could not be read: {error}
+        </p>
+      ) : !tasks ? (
+        <p className="muted">Reading your tasks…</p>
+      ) : tasks.length === 0 ? (
+        <p className="muted">No task is assigned to you. Tasks show here once a coordinator assigns you.</p>
+      ) : view === 'list' ? (
+        <TaskList tasks={tasks} statuses={statuses} />
+      ) : (
+        <TaskBoard tasks={tasks} statuses={statuses} />
+      )}
+    </section>
+  );
+}
+
+const colorOf = (statuses: Map<string, Status[]>, task: MyTask) =>
+  statuses.get(task.projectName)?.find((s) => s.name === task.status)?.color;
+
+function TaskList({ tasks, statuses }: { tasks: MyTask[]; statuses: Map<string, Status[]> }) {
+  return (
+    <table className="home-tasks" aria-label="My tasks">
+      <thead>
+        <tr>
+          <th>Task</th>
+          <th>Project</th>
+          <th>Folder</th>
+          <th>Type</th>
+          <th>Status</th>
+          <th>Due</th>
+        </tr>
+      </thead>
+      <tbody>
+        {tasks.map((task) => (
+          <tr key={`${task.projectName}/${task.id}`}>
+            <td>
+              <TaskLink task={task} />
+            </td>
+            <td>{task.projectName}</td>
+            <td className="muted">{task.folderPath}</td>
+            <td>{task.taskType}</td>
+            <td>
+              <span className="home-dot" style={{ background: colorOf(statuses, task) ?? 'var(--muted)' }} />
+              {task.status}
+            </td>
+            <td>{task.dueDate ? new Date(task.dueDate).toLocaleDateString() : ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** A column per status, in the order of the projects' anatomies (statuses no anatomy lists go last). */
+function TaskBoard({ tasks, statuses }: { tasks: MyTask[]; statuses: Map<string, Status[]> }) {
+  const columns = useMemo(() => {
+    const order = [...statuses.values()].flat().map((s) => s.name);
+    const used = [...new Set(tasks.map((t) => t.status))];
+    const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+    return used.sort((a, b) => rank(a) - rank(b));
+  }, [tasks, statuses]);
+  return (
+    <div className="home-board" aria-label="My tasks by status">
+      {columns.map((status) => {
+        const cards = tasks.filter((t) => t.status === status);
+        return (
+          <section key={status} className="home-column" aria-label={status}>
+            <h3>
+              <span
+                className="home-dot"
+                style={{ background: colorOf(statuses, cards[0]!) ?? 'var(--muted)' }}
+              />
+              {status} <span className="muted">{cards.length}</span>
+            </h3>
+            <ul>
+              {cards.map((task) => (
+                <li key={`${task.projectName}/${task.id}`} className="home-card">
+                  <TaskLink task={task} />
+                  <div className="muted">
+                    {task.projectName} / {task.folderPath}
+                  </div>
+                  <div className="muted">{task.taskType}</div>
+                </li>
+              ))}
+            </ul>
+          </section>
+        );
+      })}
+    </div>
+  );
+}
+
+function TaskLink({ task }: { task: MyTask }) {
+  const to = taskLink(task);
+  return (
+    <a
+      href={to}
+      onClick={(e) => {
+        if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+        e.preventDefault();
+        navigate(to);
+      }}
+    >
+      {task.label || task.name}
+    </a>
+  );
+}
