@@ -240,6 +240,24 @@ describe('the kernel with a fixture addon', () => {
     expect(await count('widget.batch')).toBe(1501);
   });
 
+  it('writes hand-overs that arrive together in one go, in order, failing only one whose hash is taken', async () => {
+    await core.events.emit({ topic: 'widget.stream', hash: 's-taken' });
+    const heard: string[] = [];
+    const stop = core.events.subscribe('widget.stream', (message) => void heard.push(message.summary.n as string));
+    // Not awaited one by one: a service emitting an event per change, many at once.
+    const emits = Array.from({ length: 200 }, (_, i) =>
+      core.events.emit({ topic: 'widget.stream', summary: { n: String(i) }, hash: i === 100 ? 's-taken' : undefined }),
+    );
+    const outcomes = await Promise.allSettled(emits);
+    stop();
+    expect(outcomes.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason.status)).toEqual([409]);
+    expect(outcomes[100].status).toBe('rejected');
+    const expected = Array.from({ length: 200 }, (_, i) => String(i)).filter((n) => n !== '100');
+    expect(heard).toEqual(expected);
+    const stored = await core.db.selectFrom('events').select('summary').where('topic', '=', 'widget.stream').orderBy('creation_order').execute();
+    expect(stored.slice(1).map((row) => row.summary.n)).toEqual(expected);
+  });
+
   it('creates project schemas with every addon project migration', async () => {
     const res = await core.request('POST', '/api/addons/widgets/1.2.0/api/widget-projects/Demo_1');
     expect(res.status).toBe(204);
