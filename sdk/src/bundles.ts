@@ -1,5 +1,3 @@
-import type { DatabaseTransaction } from './addon.js';
-
 /** A bundle as stored: which addon versions run together, for which variant, with which desktop installers. */
 export interface BundleRecord {
   name: string;
@@ -21,15 +19,15 @@ export interface BundleRecord {
 /** Provided by the bundles addon. */
 export interface BundleDirectory {
   /** The bundle of this name, or null. */
-  get(name: string, trx?: DatabaseTransaction): Promise<BundleRecord | null>;
+  get(name: string): Promise<BundleRecord | null>;
   /**
    * The bundle a settings variant uses: "production", "staging", or the name of a dev bundle. Null when no bundle
    * has that role.
    */
-  forVariant(variant: string, trx?: DatabaseTransaction): Promise<BundleRecord | null>;
+  forVariant(variant: string): Promise<BundleRecord | null>;
   /**
-   * Run inside the promote transaction, after the staging bundle became production: the settings addon copies the
+   * Run inside the promote unit of work, after the staging bundle became production: the settings addon copies the
    * staging settings to production here, so a promotion is all or nothing.
    */
-  onPromote(hook: (trx: DatabaseTransaction, bundle: BundleRecord) => Promise<void>): void;
+  onPromote(hook: (bundle: BundleRecord) => Promise<void>): void;
 }

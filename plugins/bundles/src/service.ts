@@ -16,7 +16,7 @@ import { checkBundle, failureMessage, indispensableAddons, lockedOut } from './c
 import type { BundleCreate, BundleIssue, BundlePatch } from './schemas.js';
 import { bundleStore, isUniqueViolation } from './store.js';
 
-type PromoteHook = (trx: DatabaseTransaction, bundle: BundleRecord) => Promise<void>;
+type PromoteHook = (bundle: BundleRecord) => Promise<void>;
 
 /** Who asks for a change: the user named in events and the x-sender headers passed on. */
 export interface Actor {
@@ -65,12 +65,13 @@ export class BundleService implements BundleDirectory {
 
   // BundleDirectory, for the settings addon and others
 
-  get(name: string, trx?: DatabaseTransaction): Promise<BundleRecord | null> {
-    return bundleStore.get(trx ?? this.db, name);
+  // Inside a unit of work (a promote hook), these read through its transaction.
+  get(name: string): Promise<BundleRecord | null> {
+    return bundleStore.get(this.db, name);
   }
 
-  async forVariant(variant: string, trx?: DatabaseTransaction): Promise<BundleRecord | null> {
-    const db = trx ?? this.db;
+  async forVariant(variant: string): Promise<BundleRecord | null> {
+    const db = this.db;
     if (variant === 'production' || variant === 'staging') return bundleStore.withRole(db, variant);
     const bundle = await bundleStore.get(db, variant);
     return bundle?.isDev ? bundle : null;
@@ -219,7 +220,7 @@ export class BundleService implements BundleDirectory {
       this.refuseLockout(bundle);
       await bundleStore.clearRole(trx, 'production', name);
       await bundleStore.update(trx, bundle);
-      for (const hook of this.promoteHooks) await hook(trx, bundle);
+      for (const hook of this.promoteHooks) await hook(bundle);
       promoted = bundle;
     });
     await this.announce('bundle.updated', actor, `Bundle '${name}' promoted to production`, promoted!, {

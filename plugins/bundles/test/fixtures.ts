@@ -44,10 +44,10 @@ export const witness = defineAddon({
     ],
   },
   setup(ctx) {
-    ctx.use('bundles').onPromote(async (trx, bundle) => {
-      // What the hook sees through the service inside the transaction: the bundle already is production.
-      const production = await ctx.use('bundles').forVariant('production', trx);
-      await trx
+    ctx.use('bundles').onPromote(async (bundle) => {
+      // What the hook sees through the service, given no transaction: the bundle already is production.
+      const production = await ctx.use('bundles').forVariant('production');
+      await ctx.db
         .insertInto('witness_promotions')
         .values({ bundle: bundle.name, production: production?.name ?? null })
         .execute();

@@ -37,7 +37,7 @@ export default defineAddon({
     });
 
     // Promoting the staging bundle makes its staging settings the production ones, in the same transaction.
-    bundles.onPromote(copyStagingToProduction(store));
+    bundles.onPromote(copyStagingToProduction(store, ctx.db));
 
     // Overrides of a deleted project or user go with them; a renamed user keeps their site settings.
     const quietly = (what: string, work: () => Promise<void>) =>

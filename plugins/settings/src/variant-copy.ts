@@ -4,7 +4,6 @@ import {
   type BundleDirectory,
   type BundleRecord,
   type Database,
-  type DatabaseTransaction,
 } from '@pipewright/sdk';
 import type { FastifyBaseLogger } from 'fastify';
 import { deepEqual } from './overrides.js';
@@ -24,7 +23,7 @@ export interface VariantRef {
  */
 export async function copyOverrides(
   store: OverrideStore,
-  trx: DatabaseTransaction,
+  trx: Database,
   addon: string,
   from: VariantRef,
   to: VariantRef,
@@ -199,12 +198,12 @@ export async function migrateSettingsByBundle(
  * Promotion makes the staging bundle production: the staging settings of its addon versions become the production
  * ones, studio-wide and for every project, inside the promote transaction.
  */
-export function copyStagingToProduction(store: OverrideStore) {
-  return async (trx: DatabaseTransaction, bundle: BundleRecord): Promise<void> => {
+export function copyStagingToProduction(store: OverrideStore, db: Database) {
+  return async (bundle: BundleRecord): Promise<void> => {
     for (const [addon, version] of Object.entries(addonsOf(bundle))) {
       await copyOverrides(
         store,
-        trx,
+        db,
         addon,
         { version, variant: 'staging' },
         { version, variant: 'production' },
