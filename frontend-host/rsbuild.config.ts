@@ -5,7 +5,7 @@ import { hostFrontendConfig } from '@pipewright/sdk/rsbuild';
 export default defineConfig(
   mergeRsbuildConfig(hostFrontendConfig(), {
     source: { entry: { index: './src/main.tsx' } },
-    html: { title: 'Pipewright' },
+    html: { title: 'Pipewright', favicon: './public/favicon.svg' },
     output: { distPath: { root: 'dist' }, cleanDistPath: true },
     server: {
       // `npm run dev` talks to a server started with `npm start` on its default port.

@@ -40,7 +40,14 @@ export function ProjectSwitcher({
 
   useEffect(() => {
     void refresh();
-  }, []);
+    // A project created or changed anywhere (the projects screen, a colleague, the API) shows up at once.
+    const subscription = client.subscribe({
+      topics: ['entity.project'],
+      project: null,
+      onEvent: () => void refresh(),
+    });
+    return () => void subscription.close();
+  }, [client]);
 
   if (error)
     return (
