@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { DatabaseTransaction } from '@pipewright/sdk';
+import type { Database } from '@pipewright/sdk';
 import { inheritablePart } from './store.js';
 
 /**
@@ -8,7 +8,7 @@ import { inheritablePart } from './store.js';
  * not stored here but overlaid when read, so changing a project attribute rewrites nothing.
  */
 export async function refreshInherited(
-  trx: DatabaseTransaction,
+  db: Database,
   schema: string,
   keys: string[],
   rootId: string | null = null,
@@ -28,7 +28,7 @@ export async function refreshInherited(
       FROM tree t JOIN ${folders} c ON c.parent_id = t.id
     )
     UPDATE ${folders} f SET inherited = tree.inh FROM tree WHERE f.id = tree.id AND f.inherited IS DISTINCT FROM tree.inh
-  `.execute(trx);
+  `.execute(db);
 }
 
 /** The project values folders and tasks inherit: effective project attributes narrowed to the inheritable keys. */

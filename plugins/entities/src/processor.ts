@@ -14,7 +14,6 @@ import {
   isId,
   type AttributeLibrary,
   type Database,
-  type DatabaseTransaction,
   type EventBus,
   type EventInput,
   type AttributeAccess,
@@ -249,7 +248,7 @@ export class EntityProcessor {
     if (options.canFail) {
       for (const operation of operations) {
         const context = await batch();
-        const result = await this.transact(context, (trx) => this.apply(trx, context, operation)).then(
+        const result = await this.transact(context, () => this.apply(context, operation)).then(
           (done) => this.succeeded(operation, done),
           (error) => this.failed(project, operation, error),
         );
@@ -290,12 +289,12 @@ export class EntityProcessor {
     try {
       await this.transact(
         context,
-        async (trx) => {
-          if (buffered) await this.prefetchParents(trx, context, operations);
+        async () => {
+          if (buffered) await this.prefetchParents(context, operations);
           for (const [index, operation] of operations.entries()) {
             context.current = index;
             try {
-              results.push(this.succeeded(operation, await this.apply(trx, context, operation)));
+              results.push(this.succeeded(operation, await this.apply(context, operation)));
               await progress();
             } catch (error) {
               if (error instanceof BufferedWriteRefused) throw error;
@@ -305,7 +304,7 @@ export class EntityProcessor {
               throw rollback;
             }
           }
-          await this.flush(trx, context);
+          await this.flush(context);
       });
     } catch (error) {
       if (error instanceof BufferedWriteRefused) return false;
@@ -323,7 +322,7 @@ export class EntityProcessor {
   ): Promise<string> {
     this.checkBatch([operation]);
     const context = await this.newBatch(caller, project, sender);
-    const { entityId } = await this.transact(context, (trx) => this.apply(trx, context, operation));
+    const { entityId } = await this.transact(context, () => this.apply(context, operation));
     return entityId;
   }
 
@@ -437,9 +436,9 @@ export class EntityProcessor {
    * so an answered batch always has its events and a rolled-back one has none. Listeners of the committed rows
    * hear of them right after the commit.
    */
-  private async transact<T>(batch: Batch, work: (trx: DatabaseTransaction) => Promise<T>): Promise<T> {
-    const result = await this.db.transaction().execute(async (trx) => {
-      const done = await work(trx);
+  private async transact<T>(batch: Batch, work: () => Promise<T>): Promise<T> {
+    const result = await this.db.transaction().execute(async () => {
+      const done = await work();
       if (batch.events.length) await this.bus.emitMany(batch.events);
       return done;
     });
@@ -449,18 +448,17 @@ export class EntityProcessor {
   }
 
   private async apply(
-    trx: DatabaseTransaction,
     batch: Batch,
     operation: Operation,
   ): Promise<{ entityId: string; status: number }> {
     const spec = SPECS[operation.entityType];
     // Updates and deletes read and lock rows: everything created before them must be written first.
-    if (operation.type !== 'create') await this.flush(trx, batch);
+    if (operation.type !== 'create') await this.flush(batch);
     try {
       if (operation.type === 'create')
-        return { entityId: await this.create(trx, batch, spec, operation), status: 201 };
-      if (operation.type === 'update') await this.update(trx, batch, spec, operation);
-      else await this.remove(trx, batch, spec, operation);
+        return { entityId: await this.create(batch, spec, operation), status: 201 };
+      if (operation.type === 'update') await this.update(batch, spec, operation);
+      else await this.remove(batch, spec, operation);
       return { entityId: operation.entityId!, status: 204 };
     } catch (error) {
       throw translate(error, spec.type, batch.project.name);
@@ -476,7 +474,6 @@ export class EntityProcessor {
 
   /** Refuse a write outside the caller's whitelist for it; the message names nothing the caller cannot see. */
   private async allow(
-    trx: DatabaseTransaction,
     batch: Batch,
     kind: FolderAccessKind,
     folder: () => Promise<{ path: string; id: string | null }>,
@@ -486,11 +483,11 @@ export class EntityProcessor {
     const { path, id } = await folder();
     if (pathInScope(scope, path)) return;
     if (scope.assigned && id) {
-      await this.flush(trx, batch); // tasks created earlier in this batch count
+      await this.flush(batch); // tasks created earlier in this batch count
       const tasks = sql.table(`${batch.schema}.tasks`);
       const assigned =
         await sql`SELECT 1 FROM ${tasks} WHERE folder_id = ${id} AND ${batch.caller.name} = ANY(assignees) LIMIT 1`.execute(
-          trx,
+          this.db,
         );
       if (assigned.rows.length) return;
     }
@@ -518,7 +515,6 @@ export class EntityProcessor {
 
   /** The path and id of the folder an entity lives in (a folder's own). */
   private async folderOf(
-    trx: DatabaseTransaction,
     batch: Batch,
     type: EntityType,
     row: Row,
@@ -528,13 +524,13 @@ export class EntityProcessor {
         return { path: row.path, id: row.id };
       case 'task':
       case 'product':
-        return this.folderOf(trx, batch, 'folder', await this.row(trx, batch, 'folder', row.folder_id));
+        return this.folderOf(batch, 'folder', await this.row(batch, 'folder', row.folder_id));
       case 'version':
-        return this.folderOf(trx, batch, 'product', await this.row(trx, batch, 'product', row.product_id));
+        return this.folderOf(batch, 'product', await this.row(batch, 'product', row.product_id));
       case 'representation':
-        return this.folderOf(trx, batch, 'version', await this.row(trx, batch, 'version', row.version_id));
+        return this.folderOf(batch, 'version', await this.row(batch, 'version', row.version_id));
       case 'workfile':
-        return this.folderOf(trx, batch, 'task', await this.row(trx, batch, 'task', row.task_id));
+        return this.folderOf(batch, 'task', await this.row(batch, 'task', row.task_id));
     }
   }
 
@@ -543,7 +539,6 @@ export class EntityProcessor {
   }
 
   private async row(
-    trx: DatabaseTransaction,
     batch: Batch,
     type: EntityType,
     id: string,
@@ -555,7 +550,7 @@ export class EntityProcessor {
     await this.settle(batch);
     const found = (
       await sql<Row>`SELECT * FROM ${this.table(batch, spec)} WHERE id = ${id} ${lock ? sql`FOR UPDATE` : sql``}`.execute(
-        trx,
+        this.db,
       )
     ).rows[0];
     if (!found) throw entityNotFound(type, id, batch.project.name);
@@ -637,7 +632,6 @@ export class EntityProcessor {
   }
 
   private async create(
-    trx: DatabaseTransaction,
     batch: Batch,
     spec: EntityTypeSpec,
     operation: Operation,
@@ -656,9 +650,9 @@ export class EntityProcessor {
 
     if (spec.type === 'folder') {
       parentId = (data.parentId as string | null | undefined) ?? null;
-      const parent = parentId ? await this.row(trx, batch, 'folder', parentId) : null;
+      const parent = parentId ? await this.row(batch, 'folder', parentId) : null;
       values.path = parent ? `${parent.path}/${data.name}` : String(data.name);
-      await this.allow(trx, batch, 'create', async () => ({ path: values.path as string, id: parentId }));
+      await this.allow(batch, 'create', async () => ({ path: values.path as string, id: parentId }));
       const inherited = parent ? { ...parent.inherited, ...pick(parent.attrib, batch.inheritable) } : {};
       values.inherited = inherited;
     } else {
@@ -670,18 +664,18 @@ export class EntityProcessor {
       const kind = CREATE_KIND[spec.type];
       // A caller free to write anywhere needs nothing of the parent: its foreign key refuses a missing one (404).
       if (await this.scope(batch, kind)) {
-        const parent = await this.row(trx, batch, spec.parent!.type, parentId);
-        await this.allow(trx, batch, kind, () => this.folderOf(trx, batch, spec.parent!.type, parent));
+        const parent = await this.row(batch, spec.parent!.type, parentId);
+        await this.allow(batch, kind, () => this.folderOf(batch, spec.parent!.type, parent));
       }
       if (spec.type === 'version') {
-        if (data.taskId) await this.row(trx, batch, 'task', data.taskId as string);
+        if (data.taskId) await this.row(batch, 'task', data.taskId as string);
         if (data.author === undefined) values.author = batch.caller.name;
         else if (data.author !== batch.caller.name && !batch.caller.isAdmin && !batch.caller.isService) {
           throw new Forbidden('Only administrators may publish a version on behalf of another author');
         }
       }
     }
-    await this.insert(trx, batch, spec.table, values);
+    await this.insert(batch, spec.table, values);
     // What children created later in this batch need of their parent (tasks only need it to exist).
     batch.created.set(`${spec.type}:${id}`, {
       id,
@@ -697,7 +691,6 @@ export class EntityProcessor {
   }
 
   private async update(
-    trx: DatabaseTransaction,
     batch: Batch,
     spec: EntityTypeSpec,
     operation: Operation,
@@ -705,8 +698,8 @@ export class EntityProcessor {
     const id = operation.entityId!;
     // A rename or move changes the paths of cached descendants too: forget them all.
     batch.created.clear();
-    const current = await this.row(trx, batch, spec.type, id, true);
-    await this.allow(trx, batch, WRITE_KIND[spec.type], () => this.folderOf(trx, batch, spec.type, current));
+    const current = await this.row(batch, spec.type, id, true);
+    await this.allow(batch, WRITE_KIND[spec.type], () => this.folderOf(batch, spec.type, current));
     const data = camelizeKeys(operation.data ?? {});
     await this.validate(spec, data, 'update');
     await this.allowFields(batch, data);
@@ -732,7 +725,7 @@ export class EntityProcessor {
 
     let newPath: string | null = null;
     if (spec.type === 'folder' && changed.some((f) => ['name', 'folderType', 'parentId'].includes(f))) {
-      if (!operation.force && (await this.folderHasVersions(trx, batch, current.path))) {
+      if (!operation.force && (await this.folderHasVersions(batch, current.path))) {
         throw new Conflict(
           `Folder ${current.name} holds published versions: it cannot be renamed, retyped or moved (unless forced)`,
           'folder-locked',
@@ -742,7 +735,7 @@ export class EntityProcessor {
         throw new Forbidden('Only managers may force changes to a folder with versions');
       if (changed.includes('name') || changed.includes('parentId')) {
         const parentId = data.parentId !== undefined ? (data.parentId as string | null) : current.parent_id;
-        const parent = parentId ? await this.row(trx, batch, 'folder', parentId) : null;
+        const parent = parentId ? await this.row(batch, 'folder', parentId) : null;
         if (parent && (parent.id === id || parent.path.startsWith(`${current.path}/`))) {
           throw new BadRequest(
             `Folder ${current.name} cannot move into itself or one of its subfolders`,
@@ -751,19 +744,19 @@ export class EntityProcessor {
         }
         const name = (data.name as string | undefined) ?? current.name;
         newPath = parent ? `${parent.path}/${name}` : name;
-        await this.allow(trx, batch, 'update', async () => ({ path: newPath!, id: parent?.id ?? null }));
+        await this.allow(batch, 'update', async () => ({ path: newPath!, id: parent?.id ?? null }));
       }
     }
-    if (spec.type === 'version' && data.taskId) await this.row(trx, batch, 'task', data.taskId as string);
+    if (spec.type === 'version' && data.taskId) await this.row(batch, 'task', data.taskId as string);
     if (spec.parent && spec.type !== 'folder' && data[spec.parent.field] !== undefined)
-      await this.row(trx, batch, spec.parent.type, data[spec.parent.field] as string);
+      await this.row(batch, spec.parent.type, data[spec.parent.field] as string);
 
     const values = this.columns(spec, Object.fromEntries(changed.map((f) => [f, data[f]])));
     // The driver would send arrays as PostgreSQL arrays: jsonb values go as JSON text.
     for (const column of Object.keys(values))
       if (JSON_COLUMNS.has(column) && values[column] !== null)
         values[column] = JSON.stringify(values[column]);
-    await trx
+    await this.db
       .withSchema(batch.schema)
       .updateTable(spec.table)
       .set({ ...values, updated_by: batch.caller.name, updated_at: sql`now()` })
@@ -772,11 +765,11 @@ export class EntityProcessor {
     if (newPath !== null) {
       const folders = this.table(batch, spec);
       await sql`UPDATE ${folders} f SET path = ${newPath} || substr(f.path, ${current.path.length + 1}) WHERE ${subtree('f', current.path)}`.execute(
-        trx,
+        this.db,
       );
     }
     if (spec.type === 'folder' && (changed.includes('attrib') || changed.includes('parentId'))) {
-      await refreshInherited(trx, batch.schema, batch.inheritable, id);
+      await refreshInherited(this.db, batch.schema, batch.inheritable, id);
     }
     const parentField = spec.parent?.field;
     const parentId = parentField
@@ -803,7 +796,6 @@ export class EntityProcessor {
   }
 
   private async remove(
-    trx: DatabaseTransaction,
     batch: Batch,
     spec: EntityTypeSpec,
     operation: Operation,
@@ -811,11 +803,11 @@ export class EntityProcessor {
     const id = operation.entityId!;
     // A rename or move changes the paths of cached descendants too: forget them all.
     batch.created.clear();
-    const current = await this.row(trx, batch, spec.type, id, true);
-    await this.allow(trx, batch, 'delete', () => this.folderOf(trx, batch, spec.type, current));
+    const current = await this.row(batch, spec.type, id, true);
+    await this.allow(batch, 'delete', () => this.folderOf(batch, spec.type, current));
     // Before anything is removed, so the hooks see everything the delete takes along; a refusal below rolls back.
     if (this.deleteHooks.length) {
-      const removed = await this.cascade(trx, batch, spec.type, id);
+      const removed = await this.cascade(batch, spec.type, id);
       for (const hook of this.deleteHooks) await hook(batch.project.name, removed);
     }
     if (spec.type === 'folder') {
@@ -823,7 +815,7 @@ export class EntityProcessor {
       const products = sql.table(`${batch.schema}.products`);
       const held = await sql<{ n: number }>`
         SELECT count(*) AS n FROM ${products} p JOIN ${folders} f ON f.id = p.folder_id WHERE ${subtree('f', current.path)}`.execute(
-        trx,
+        this.db,
       );
       if (held.rows[0].n > 0) {
         if (!operation.force) {
@@ -835,11 +827,11 @@ export class EntityProcessor {
         if (!isManagerOrAbove(batch.caller))
           throw new Forbidden('Only managers may force-delete a folder with products');
         await sql`DELETE FROM ${products} p USING ${folders} f WHERE f.id = p.folder_id AND ${subtree('f', current.path)}`.execute(
-          trx,
+          this.db,
         );
       }
     }
-    await sql`DELETE FROM ${this.table(batch, spec)} WHERE id = ${id}`.execute(trx);
+    await sql`DELETE FROM ${this.table(batch, spec)} WHERE id = ${id}`.execute(this.db);
     batch.changes.push({ type: spec.type, before: current, after: null });
     const parentField = spec.parent?.field;
     batch.events.push(
@@ -855,7 +847,6 @@ export class EntityProcessor {
    * instead of one query per operation: a batch of a thousand tasks then costs one SELECT of their folders.
    */
   private async prefetchParents(
-    trx: DatabaseTransaction,
     batch: Batch,
     operations: Operation[],
   ): Promise<void> {
@@ -896,27 +887,27 @@ export class EntityProcessor {
           : ['id', spec.columns[spec.parent!.field]];
       const rows =
         await sql<Row>`SELECT ${sql.join(columns.map((c) => sql.ref(c)))} FROM ${sql.table(`${batch.schema}.${spec.table}`)} WHERE id = ANY(${[...ids]}::uuid[])`.execute(
-          trx,
+          this.db,
         );
       for (const row of rows.rows) batch.created.set(`${type}:${row.id}`, row);
     }
   }
 
   /** Write a new row now, or add it to the batch's buffer for one multi-row INSERT. */
-  private async insert(trx: DatabaseTransaction, batch: Batch, table: string, values: Json): Promise<void> {
+  private async insert(batch: Batch, table: string, values: Json): Promise<void> {
     if (!batch.buffered) {
-      await this.insertRows(trx, batch, table, [values]);
+      await this.insertRows(batch, table, [values]);
       return;
     }
     batch.pending ??= { tables: new Map(), size: 0 };
     let rows = batch.pending.tables.get(table);
     if (!rows) batch.pending.tables.set(table, (rows = []));
     rows.push(values);
-    if (++batch.pending.size >= FLUSH_ROWS) await this.flush(trx, batch, false);
+    if (++batch.pending.size >= FLUSH_ROWS) await this.flush(batch, false);
   }
 
-  private insertRows(trx: DatabaseTransaction, batch: Batch, table: string, rows: Json[]) {
-    return insertJsonRows(trx, `${batch.schema}.${table}`, rows, { defaults: ROW_DEFAULTS });
+  private insertRows(batch: Batch, table: string, rows: Json[]) {
+    return insertJsonRows(this.db, `${batch.schema}.${table}`, rows, { defaults: ROW_DEFAULTS });
   }
 
   /**
@@ -924,12 +915,12 @@ export class EntityProcessor {
    * database writes these (at most one write in flight: settle() before anything else reads or writes in the
    * transaction).
    */
-  private async flush(trx: DatabaseTransaction, batch: Batch, wait = true): Promise<void> {
+  private async flush(batch: Batch, wait = true): Promise<void> {
     await this.settle(batch);
     const pending = batch.pending;
     if (!pending) return;
     batch.pending = null;
-    const written = this.write(trx, batch, pending);
+    const written = this.write(batch, pending);
     if (wait) return written;
     batch.writing = written;
     written.catch(() => undefined); // reported when settled
@@ -943,11 +934,11 @@ export class EntityProcessor {
   }
 
   /** A multi-row INSERT per table, in the order their rows refer to each other. */
-  private async write(trx: DatabaseTransaction, batch: Batch, pending: PendingRows) {
+  private async write(batch: Batch, pending: PendingRows) {
     try {
       for (const table of TABLE_ORDER) {
         const rows = pending.tables.get(table);
-        if (rows) await this.insertRows(trx, batch, table, rows);
+        if (rows) await this.insertRows(batch, table, rows);
       }
     } catch {
       throw new BufferedWriteRefused();
@@ -956,7 +947,6 @@ export class EntityProcessor {
 
   /** The entity and everything its delete takes with it, found before the rows are gone. */
   private async cascade(
-    trx: DatabaseTransaction,
     batch: Batch,
     type: EntityType,
     id: string,
@@ -967,9 +957,9 @@ export class EntityProcessor {
     let products: string[] = [];
     let versions: string[] = [];
     const ids = async (query: ReturnType<typeof sql>) =>
-      ((await query.execute(trx)).rows as { id: string }[]).map((row) => row.id);
+      ((await query.execute(this.db)).rows as { id: string }[]).map((row) => row.id);
     if (type === 'folder') {
-      const top = await this.row(trx, batch, 'folder', id);
+      const top = await this.row(batch, 'folder', id);
       folders = await ids(sql`SELECT f.id FROM ${t('folders')} f WHERE ${subtree('f', top.path)}`);
       tasks = await ids(sql`SELECT id FROM ${t('tasks')} WHERE folder_id = ANY(${folders}::uuid[])`);
       products = await ids(sql`SELECT id FROM ${t('products')} WHERE folder_id = ANY(${folders}::uuid[])`);
@@ -1000,11 +990,11 @@ export class EntityProcessor {
     ];
   }
 
-  private async folderHasVersions(trx: DatabaseTransaction, batch: Batch, path: string): Promise<boolean> {
+  private async folderHasVersions(batch: Batch, path: string): Promise<boolean> {
     const t = (name: string) => sql.table(`${batch.schema}.${name}`);
     const found = await sql`
       SELECT 1 FROM ${t('versions')} v JOIN ${t('products')} p ON p.id = v.product_id JOIN ${t('folders')} f ON f.id = p.folder_id
-      WHERE ${subtree('f', path)} LIMIT 1`.execute(trx);
+      WHERE ${subtree('f', path)} LIMIT 1`.execute(this.db);
     return found.rows.length > 0;
   }
 
