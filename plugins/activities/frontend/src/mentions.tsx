@@ -51,6 +51,8 @@ export interface MentionOption {
   detail: string;
   /** The markdown written into the body. */
   link: string;
+  /** What the text box shows for it while writing ("@Jane Doe"). */
+  shown: string;
 }
 
 const linkText = (label: string) => label.replace(/[[\]()]/g, '');
@@ -65,6 +67,7 @@ export function mentionOptions(
       key: `user:${user.name}`,
       title: user.fullName || user.name,
       detail: `person · ${user.name}`,
+      shown: `@${linkText(user.fullName || user.name)}`,
       link: `[${linkText(user.fullName || user.name)}](user:${user.name})`,
       words: `${user.name} ${user.fullName ?? ''}`,
       // People first at equal relevance: they are mentioned far more often than entities.
@@ -75,6 +78,7 @@ export function mentionOptions(
       key: `task:${task.id}`,
       title: task.label || task.name,
       detail: `task · ${task.taskType}${task.parent ? ` in ${task.parent.name}` : ''}`,
+      shown: `@${linkText(task.label || task.name)}`,
       link: `[${linkText(task.label || task.name)}](task:${task.id})`,
       words: `${task.name} ${task.label ?? ''} ${task.taskType} ${task.parent?.name ?? ''}`,
       rank: task.relevance * 10 + 2,
@@ -84,6 +88,7 @@ export function mentionOptions(
       key: `folder:${folder.id}`,
       title: folder.label || folder.name,
       detail: `folder · ${folder.folderType}`,
+      shown: `@${linkText(folder.label || folder.name)}`,
       link: `[${linkText(folder.label || folder.name)}](folder:${folder.id})`,
       words: `${folder.name} ${folder.label ?? ''} ${folder.folderType}`,
       rank: folder.relevance * 10 + 1,
@@ -93,6 +98,7 @@ export function mentionOptions(
       key: `version:${version.id}`,
       title: `${version.parent?.name ?? 'version'} ${version.name}`,
       detail: 'version',
+      shown: `@${linkText(`${version.parent?.name ?? ''} ${version.name}`.trim())}`,
       link: `[${linkText(`${version.parent?.name ?? ''} ${version.name}`.trim())}](version:${version.id})`,
       words: `${version.name} ${version.parent?.name ?? ''}`,
       rank: version.relevance * 10,
@@ -119,4 +125,68 @@ export function typedMention(text: string, caret: number): { start: number; type
   const match = /(^|\s)@([^\s@[\]()]{0,40})$/.exec(text.slice(0, caret));
   if (!match) return null;
   return { start: caret - match[2]!.length - 1, typed: match[2]! };
+}
+
+// While writing, the box shows a mention as a readable token ("@Jane Doe") and the body keeps the markdown link
+// the server reads ([Jane Doe](user:jane)): a draft is the text as shown plus which token stands for which link.
+
+/** A mention in a draft: the token the box shows and the markdown it stands for. */
+export interface DraftMention {
+  shown: string;
+  link: string;
+}
+
+export interface Draft {
+  text: string;
+  mentions: DraftMention[];
+}
+
+const MENTION_LINK = /\[([^\]\n]*)\]\((user|task|folder|version):([^)\s]+)\)/g;
+
+/** Add a mention to a draft's list; a token already standing for another link gets a distinguishing suffix. */
+export function withMention(mentions: DraftMention[], wanted: DraftMention): [DraftMention[], string] {
+  const taken = (shown: string) => mentions.find((mention) => mention.shown === shown);
+  let shown = wanted.shown;
+  for (let n = 2; taken(shown) && taken(shown)!.link !== wanted.link; n++) shown = `${wanted.shown} ${n}`;
+  return [taken(shown) ? mentions : [...mentions, { shown, link: wanted.link }], shown];
+}
+
+/** A body's markdown as the box shows it. */
+export function draftOf(markdown: string): Draft {
+  let mentions: DraftMention[] = [];
+  const text = markdown.replace(MENTION_LINK, (link, label: string, kind: string, target: string) => {
+    let shown: string;
+    [mentions, shown] = withMention(mentions, { shown: `@${label || (kind === 'user' ? target : kind)}`, link });
+    return shown;
+  });
+  return { text, mentions };
+}
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Where the draft's tokens are in its text, each as a whole word ("@Jane Doe" but not in "@Jane Doevich"). */
+export function tokensIn(draft: Draft): { start: number; end: number; mention: DraftMention }[] {
+  if (draft.mentions.length === 0) return [];
+  // Longest first: "@Jane Doe 2" before "@Jane Doe".
+  const sorted = [...draft.mentions].sort((a, b) => b.shown.length - a.shown.length);
+  const pattern = new RegExp(`(?<![\\w@])(?:${sorted.map((m) => escaped(m.shown)).join('|')})(?![\\w])`, 'gu');
+  const found: { start: number; end: number; mention: DraftMention }[] = [];
+  for (const match of draft.text.matchAll(pattern))
+    found.push({
+      start: match.index!,
+      end: match.index! + match[0].length,
+      mention: sorted.find((m) => m.shown === match[0])!,
+    });
+  return found;
+}
+
+/** The markdown a draft stands for: each token back to its link. */
+export function markdownOf(draft: Draft): string {
+  let out = '';
+  let at = 0;
+  for (const token of tokensIn(draft)) {
+    out += draft.text.slice(at, token.start) + token.mention.link;
+    at = token.end;
+  }
+  return out + draft.text.slice(at);
 }
