@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Page } from 'playwright-core';
+import type { Page, WebSocket } from 'playwright-core';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
 import { closeAll, openBrowser, serve, type BrowserSession } from './browser';
 
@@ -153,29 +153,70 @@ describe('the mention list of the comment box', () => {
 
 describe('logging out', () => {
   it('leaves no screen calling the server', async () => {
+    // Every live connection the screens open, to see that none outlives the session.
+    const sockets: WebSocket[] = [];
+    page.on('websocket', (socket) => sockets.push(socket));
+    await page.locator('option', { hasText: 'demo (' }).waitFor({ state: 'attached' });
+    await page.getByRole('combobox', { name: 'Project', exact: true }).selectOption('demo');
     // Every screen of the navigation, each given time to start what it reads and follows.
     const nav = page.getByRole('navigation', { name: 'Main' }).getByRole('link');
     const labels = await nav.allTextContents();
-    expect(labels.length).toBeGreaterThan(3);
+    expect(labels).toEqual(expect.arrayContaining(['Home', 'Inbox', 'Overview', 'Review', 'Events']));
     for (let i = 0; i < labels.length; i++) {
       await nav.nth(i).click();
       await page.waitForTimeout(600);
     }
+    // And the overview with a task's feed open, the screen with the most to follow.
     await navLink('Overview').click();
-    await gridRow('sq010').waitFor();
+    for (const folder of ['sq010', 'sh010']) {
+      await gridRow(folder).waitFor();
+      const open = gridRow(folder).getByRole('button', { name: `Open ${folder}` });
+      if (await open.isVisible()) await open.click();
+    }
+    await gridRow('compositing').click();
+    await feedOf('compositing').getByRole('combobox', { name: 'Comment' }).waitFor();
     await page.waitForTimeout(500);
+    expect(sockets.filter((socket) => !socket.isClosed()).length).toBeGreaterThan(0);
 
     await page.getByRole('button', { name: ADMIN.fullName, exact: true }).click();
     await page.getByRole('menuitem', { name: 'Log out' }).click();
     await page.getByText('You are logged out.').waitFor();
     await page.waitForTimeout(500);
 
-    const after: string[] = [];
-    const sockets: string[] = [];
-    page.on('request', (request) => after.push(`${request.method()} ${request.url()}`));
-    page.on('websocket', (socket) => sockets.push(socket.url()));
+    const calls: string[] = [];
+    const opened: string[] = [];
+    page.on('request', (request) => calls.push(`${request.method()} ${request.url()}`));
+    page.on('websocket', (socket) => opened.push(socket.url()));
     await page.waitForTimeout(5000);
-    expect(after).toEqual([]);
-    expect(sockets).toEqual([]);
+    expect(calls).toEqual([]);
+    expect(opened).toEqual([]);
+    expect(sockets.filter((socket) => !socket.isClosed()).map((socket) => socket.url())).toEqual([]);
+  }, 60_000);
+
+  it('leaves nothing running once the app learns that the session ended on the server', async () => {
+    const sockets: WebSocket[] = [];
+    page.on('websocket', (socket) => sockets.push(socket));
+    await page.getByLabel('User name').fill(ADMIN.name);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await navLink('Events').click();
+    await page.getByText('That is the oldest event.').waitFor();
+    await navLink('Home').click();
+    await page.waitForTimeout(500);
+    expect(sockets.filter((socket) => !socket.isClosed()).length).toBeGreaterThan(0);
+
+    // Ended elsewhere (another tab's logout, an administrator): the next call of the page is refused.
+    const pageToken = await page.evaluate(() => localStorage.getItem('pipewright.token'));
+    expect((await core.request('POST', '/api/auth/logout', { token: pageToken! })).status).toBe(200);
+    await navLink('Inbox').click();
+    await page.getByText('Your session has ended. Please log in again.').waitFor();
+    await page.waitForTimeout(500);
+
+    const calls: string[] = [];
+    page.on('request', (request) => calls.push(`${request.method()} ${request.url()}`));
+    page.on('websocket', (socket) => calls.push(`websocket ${socket.url()}`));
+    await page.waitForTimeout(5000);
+    expect(calls).toEqual([]);
+    expect(sockets.filter((socket) => !socket.isClosed()).map((socket) => socket.url())).toEqual([]);
   }, 60_000);
 });
