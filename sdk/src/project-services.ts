@@ -277,9 +277,8 @@ export interface EntityPage {
 }
 
 /**
- * Provided by the entities addon: reading entities and changing them through the one write path. get, query,
- * productTypes and update use the server's own connections: never call them inside a transaction (the embedded
- * database has one connection, which the transaction holds, and the call would wait for it for ever).
+ * Provided by the entities addon: reading entities and changing them through the one write path. Called inside a
+ * unit of work (db.transaction()), they read and write through its transaction.
  */
 export interface EntityDirectory {
   /**

@@ -95,8 +95,8 @@ export interface AuthService {
   /** Open a session for a user, remembering the client that asked, and answer as a successful login does. */
   login(user: UserRecord, request: FastifyRequest): Promise<LoginResponse>;
   /**
-   * End every session of a user (deactivated, deleted, password changed), optionally keeping one. Inside a
-   * transaction, pass it: the embedded database has one connection, which the transaction holds until it ends.
+   * End every session of a user (deactivated, deleted, password changed), optionally keeping one. Inside a unit
+   * of work its queries join the transaction whether or not trx is given (trx is left for the auth addon to drop).
    */
   closeSessions(
     userName: string,
