@@ -5,6 +5,7 @@ import { serverMessage, toOutgoing, type OutgoingMessage } from './protocol.js';
 export interface Socket {
   readonly readyState: number;
   send(data: string): void;
+  close(code: number, reason: string): void;
 }
 
 const OPEN = 1;
@@ -22,6 +23,8 @@ export interface Client {
   readonly socket: Socket;
   /** Null until the client has sent a valid auth message. */
   user: RequestUser | null;
+  /** The headers that identified the user, to check again when sessions, keys or users change. */
+  credential: Record<string, string> | null;
   /** Topic prefixes, trailing '*' removed ('' matches everything). */
   prefixes: string[];
   /** Lower-cased project the client watches, or null for all it may see. */
@@ -73,13 +76,18 @@ export class Hub {
   }
 
   add(socket: Socket): Client {
-    const client: Client = { socket, user: null, prefixes: [], project: null, lastSent: Date.now() };
+    const client: Client = { socket, user: null, credential: null, prefixes: [], project: null, lastSent: Date.now() };
     this.clients.add(client);
     return client;
   }
 
   remove(client: Client): void {
     this.clients.delete(client);
+  }
+
+  /** The authorised sockets, as they are now. */
+  authorised(): Client[] {
+    return [...this.clients].filter((client) => client.user !== null);
   }
 
   /** Authorise a socket or change what it follows; answers whether it was authorised before. */

@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import websocket from '@fastify/websocket';
+import type { FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { BadRequest, check, defineAddon, type RequestUser } from '@pipewright/sdk';
 import { Hub } from './hub.js';
@@ -14,6 +15,10 @@ const DEFAULT_HEARTBEAT_MS = 5000;
 /** Policy violation: the close code browsers and ayon-python-api report for rejected credentials. */
 const POLICY_VIOLATION = 1008;
 const INTERNAL_ERROR = 1011;
+/** Sessions, keys or users changed (the auth addon's notice): open sockets are checked again. */
+const IDENTITIES_CHANGED = 'auth.identities_changed';
+/** Notices that arrive together (a logout ends a session, then a user changes) are handled once. */
+const RECHECK_DELAY_MS = 100;
 /** Carries this process's secret on the in-process identity lookup (see identify below). */
 const IDENTIFY_HEADER = 'x-pipewright-ws-identify';
 
@@ -30,6 +35,15 @@ function sameSecret(given: unknown, secret: Buffer): boolean {
   if (typeof given !== 'string') return false;
   const buffer = Buffer.from(given);
   return buffer.length === secret.length && timingSafeEqual(buffer, secret);
+}
+
+/** The headers that identify the caller of an upgrade request, however it sent its credential. */
+function credentialOf(request: FastifyRequest): Record<string, string> | null {
+  const { authorization, 'x-api-key': apiKey } = request.headers;
+  if (typeof authorization === 'string') return { authorization };
+  if (typeof apiKey === 'string') return { 'x-api-key': apiKey };
+  const token = (request.query as { token?: unknown } | undefined)?.token ?? request.cookies?.accessToken;
+  return typeof token === 'string' && token ? { authorization: `Bearer ${token}` } : null;
 }
 
 // Live events for AYON clients: every bus message (from this process or, through Redis, from the others) is
@@ -62,14 +76,39 @@ export default defineAddon({
      * process's random secret (never sent over the network). Everything auth does for HTTP — expiry, inactive
      * users, whichever user source is installed — applies to sockets alike.
      */
-    async function identify(token: string): Promise<RequestUser | null> {
+    async function identify(credential: Record<string, string>): Promise<RequestUser | null> {
       const response = await ctx.app.inject({
         method: 'GET',
         url: '/ws',
-        headers: { [IDENTIFY_HEADER]: secret.toString(), authorization: `Bearer ${token}` },
+        headers: { ...credential, [IDENTIFY_HEADER]: secret.toString() },
       });
       if (response.statusCode !== 200) throw new Error(`identity lookup answered ${response.statusCode}`);
       return (response.json() as { user: RequestUser | null }).user;
+    }
+
+    /**
+     * A socket lives as long as the credential it was opened with: when a session ends (logout, an administrator
+     * ending it, the user disabled or deleted) its sockets close, and a change of the user's access applies to what
+     * they are sent from then on.
+     */
+    let recheck: NodeJS.Timeout | null = null;
+    const unsubscribeChanges = ctx.events.subscribe(IDENTITIES_CHANGED, () => {
+      recheck ??= setTimeout(() => {
+        recheck = null;
+        void recheckSockets().catch((error) => ctx.log.error({ err: error }, 'could not check websocket sessions'));
+      }, RECHECK_DELAY_MS);
+    });
+    ctx.onClose(() => {
+      unsubscribeChanges();
+      if (recheck) clearTimeout(recheck);
+    });
+
+    async function recheckSockets(): Promise<void> {
+      for (const client of hub.authorised()) {
+        const user = client.credential ? await identify(client.credential) : null;
+        if (!user) client.socket.close(POLICY_VIOLATION, 'Session ended');
+        else client.user = user;
+      }
     }
 
     await ctx.app.register(websocket, { options: { maxPayload: 64 * 1024 } });
@@ -87,6 +126,7 @@ export default defineAddon({
         const client = hub.add(socket);
         // A token in ?token= or the accessToken cookie was already resolved by the auth hook on the upgrade request.
         const upgradeUser = request.user;
+        const upgradeCredential = credentialOf(request);
         const refuse = (reason: string) => socket.close(POLICY_VIOLATION, reason);
         const timeout = setTimeout(() => {
           if (!client.user) refuse('Not authorised within 3 seconds');
@@ -107,10 +147,12 @@ export default defineAddon({
           }
           if (check(AuthMessage, parsed, ['message']).length > 0) return refuse('Malformed auth message');
           const message = parsed as AuthMessage;
-          const user = message.token ? await identify(message.token) : (client.user ?? upgradeUser);
+          const credential = message.token ? { authorization: `Bearer ${message.token}` } : null;
+          const user = credential ? await identify(credential) : (client.user ?? upgradeUser);
           if (socket.readyState !== socket.OPEN) return;
           if (!user) return refuse(message.token ? 'Invalid or expired token' : 'Not logged in');
           clearTimeout(timeout);
+          client.credential = credential ?? client.credential ?? upgradeCredential;
           const wasAuthorised = hub.authorise(client, user, message.subscribe ?? [], message.project ?? null);
           if (!wasAuthorised) hub.send(client, serverMessage('server.started', `Pipewright, AYON API ${ctx.server.apiVersion}`));
         }

@@ -17,8 +17,9 @@ const user = (overrides: Partial<RequestUser> = {}): RequestUser => ({
 });
 
 const client = (overrides: Partial<Client>): Client => ({
-  socket: { readyState: 1, send: () => undefined },
+  socket: { readyState: 1, send: () => undefined, close: () => undefined },
   user: user(),
+  credential: null,
   prefixes: [''],
   project: null,
   lastSent: 0,
@@ -55,9 +56,9 @@ describe('Hub.heartbeat', () => {
   it('fills only silences longer than the interval, and skips closed sockets', () => {
     const sent: string[] = [];
     const hub = new Hub();
-    const quiet = hub.add({ readyState: 1, send: () => void sent.push('quiet') });
-    const busy = hub.add({ readyState: 1, send: () => void sent.push('busy') });
-    const closing = hub.add({ readyState: 2, send: () => void sent.push('closing') });
+    const quiet = hub.add({ readyState: 1, send: () => void sent.push('quiet'), close: () => undefined });
+    const busy = hub.add({ readyState: 1, send: () => void sent.push('busy'), close: () => undefined });
+    const closing = hub.add({ readyState: 2, send: () => void sent.push('closing'), close: () => undefined });
     for (const c of [quiet, busy, closing]) hub.authorise(c, user(), [], null);
     quiet.lastSent = 0;
     busy.lastSent = 9_000;

@@ -68,6 +68,22 @@ describe('the /ws websocket', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
   }, 10_000);
 
+  it('closes the sockets of a session that ends, whichever way they were opened, and keeps the others', async () => {
+    const login = async () =>
+      (await core.request('POST', '/api/auth/login', { body: { name: 'artist', password: PASSWORD } })).body.token as string;
+    const ending = await login();
+    const byMessage = await authorised(ending, ['*']);
+    const byQuery = await open(`?token=${ending}`);
+    byQuery.send({ topic: 'auth', subscribe: ['*'] });
+    await byQuery.next((m) => m.topic === 'server.started');
+    const other = await authorised(tokens.artist, ['*']);
+    expect((await core.request('POST', '/api/auth/logout', { token: ending })).status).toBe(200);
+    expect(await byMessage.closed).toEqual({ code: 1008, reason: 'Session ended' });
+    expect(await byQuery.closed).toEqual({ code: 1008, reason: 'Session ended' });
+    // The artist's other session still hears what happens.
+    await emitThenSettle([other], { topic: 'entity.folder.created', project: 'demo' });
+  });
+
   it('closes a socket that authorises with an unknown token', async () => {
     const client = await open();
     client.send({ topic: 'auth', token: 'f'.repeat(64), subscribe: ['*'] });
