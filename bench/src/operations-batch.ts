@@ -27,7 +27,12 @@ async function main() {
     await server.housekeeping?.stop();
     const token = await benchAdmin(server);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const created = await server.app.inject({ method: 'POST', url: '/api/projects', headers, payload: { name: 'batch', code: 'b' } });
+    const created = await server.app.inject({
+      method: 'POST',
+      url: '/api/projects',
+      headers,
+      payload: { name: 'batch', code: 'b' },
+    });
     if (created.statusCode !== 201) throw new Error(created.body);
     const times: number[] = [];
     for (let run = 0; run < RUNS; run++) {
@@ -40,7 +45,12 @@ async function main() {
         })),
       });
       const start = performance.now();
-      const res = await server.app.inject({ method: 'POST', url: '/api/projects/batch/operations', headers, payload });
+      const res = await server.app.inject({
+        method: 'POST',
+        url: '/api/projects/batch/operations',
+        headers,
+        payload,
+      });
       times.push(performance.now() - start);
       if (!res.body.endsWith('"success":true}')) throw new Error(res.body.slice(-300));
     }

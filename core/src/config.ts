@@ -39,7 +39,6 @@ export interface ServerConfig {
   graphqlMaxAliases: number;
 }
 
-
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function integer(env: NodeJS.ProcessEnv, key: string, fallback: number, min: number, max: number): number {
@@ -67,7 +66,9 @@ function smtpUrl(raw: string | undefined): string | null {
   const url = URL.canParse(raw) ? new URL(raw) : null;
   // The value is not repeated in the message: it may hold the mail account's password.
   if (!url || !['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname) {
-    throw new Error('SMTP_URL must be an smtp:// or smtps:// URL, such as smtp://user:password@mail.example.com:587');
+    throw new Error(
+      'SMTP_URL must be an smtp:// or smtps:// URL, such as smtp://user:password@mail.example.com:587',
+    );
   }
   return raw;
 }
@@ -77,7 +78,9 @@ function publicUrl(raw: string | undefined): string | null {
   if (!raw) return null;
   const url = URL.canParse(raw) ? new URL(raw) : null;
   if (!url || !['http:', 'https:'].includes(url.protocol)) {
-    throw new Error(`PUBLIC_URL must be an http:// or https:// URL, such as https://pipewright.studio.example (got ${raw})`);
+    throw new Error(
+      `PUBLIC_URL must be an http:// or https:// URL, such as https://pipewright.studio.example (got ${raw})`,
+    );
   }
   return url.origin;
 }

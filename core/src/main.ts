@@ -7,7 +7,9 @@ try {
   const server = await createServer({ config });
   await server.app.listen({ port: config.port, host: config.host });
   const storage = config.databaseUrl ? 'PostgreSQL server' : `embedded PGlite in ${config.dataDir}`;
-  server.app.log.info(`Pipewright listening on port ${config.port} (${storage}${config.redisUrl ? ', Redis pub/sub' : ''})`);
+  server.app.log.info(
+    `Pipewright listening on port ${config.port} (${storage}${config.redisUrl ? ', Redis pub/sub' : ''})`,
+  );
   let stopping = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {

@@ -346,7 +346,10 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
         const { name, version } = definition;
         await migrate(db, { addon: name, schema: 'public', migrations: definition.migrations?.studio ?? [] });
         await migrateProjectSchemas(db, runtimeMigrations([entry.addon]));
-        const host = Fastify({ ...fastifyOptions(config), loggerInstance: app.log.child({ addon: name, version }) });
+        const host = Fastify({
+          ...fastifyOptions(config),
+          loggerInstance: app.log.child({ addon: name, version }),
+        });
         try {
           await applyHttpConventions(host, services);
           host.addHook('onRequest', async (request) => {

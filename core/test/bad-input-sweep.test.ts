@@ -47,8 +47,11 @@ beforeAll(async () => {
     await logIn(name as Caller);
   }
   const admin = { token: tokens.admin };
-  expect((await core.request('POST', '/api/projects', { ...admin, body: { name: 'demo', code: 'demo' } })).status).toBe(201);
-  const make = async (url: string, body: unknown) => (await core.request('POST', url, { ...admin, body })).body.id;
+  expect(
+    (await core.request('POST', '/api/projects', { ...admin, body: { name: 'demo', code: 'demo' } })).status,
+  ).toBe(201);
+  const make = async (url: string, body: unknown) =>
+    (await core.request('POST', url, { ...admin, body })).body.id;
   fixtures.folder_id = await make('/api/projects/demo/folders', { name: 'sh010', folderType: 'Shot' });
   fixtures.task_id = await make('/api/projects/demo/tasks', {
     name: 'anim',
@@ -144,7 +147,9 @@ function leaves(value: unknown, path: (string | number)[] = []): (string | numbe
   if (value === null || typeof value !== 'object') return [path];
   const entries = Object.entries(value);
   if (entries.length === 0) return [path];
-  return entries.flatMap(([key, inner]) => leaves(inner, [...path, Array.isArray(value) ? Number(key) : key]));
+  return entries.flatMap(([key, inner]) =>
+    leaves(inner, [...path, Array.isArray(value) ? Number(key) : key]),
+  );
 }
 
 const SLOT = '__sweep_bad_value__';
@@ -194,7 +199,8 @@ function probes(method: string, path: string, operation: any): Probe[] {
   }
   if (method === 'GET' || method === 'HEAD') return list;
   const schema = resolve(operation.requestBody?.content?.['application/json']?.schema);
-  for (const [kind, body] of Object.entries(BAD_BODIES)) list.push({ label: `body ${kind}`, url: fill(), body });
+  for (const [kind, body] of Object.entries(BAD_BODIES))
+    list.push({ label: `body ${kind}`, url: fill(), body });
   if (!operation.requestBody?.content?.['application/json']) return list;
   for (const path of leaves(sample(schema)).slice(0, 16)) {
     for (const [kind, value] of Object.entries(BAD_VALUES)) {
@@ -223,15 +229,20 @@ function defect(path: string, status: number, text: string, type: string): strin
     return wellFormed ? null : 'a 422 problem is not {loc, msg, type}';
   }
   if (body.code === status && typeof body.detail === 'string') return null;
-  if (path === '/graphql' && Array.isArray(body.errors) && body.errors.every((e: any) => typeof e.message === 'string'))
+  if (
+    path === '/graphql' &&
+    Array.isArray(body.errors) &&
+    body.errors.every((e: any) => typeof e.message === 'string')
+  )
     return null;
   return `error body outside AYON's shapes: ${text.slice(0, 120)}`;
 }
 
 describe('bad-input sweep over /openapi.json', () => {
   it('never answers 5xx or an error outside AYON shapes, whoever calls', async () => {
-    const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, ops]) =>
-      Object.entries(ops).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
+    const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(
+      ([path, ops]) =>
+        Object.entries(ops).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
     );
     expect(operations.length).toBeGreaterThan(250);
     const defects: string[] = [];

@@ -31,10 +31,12 @@ describe('mail and public address settings', () => {
 });
 
 describe('TRUST_PROXY', () => {
-  it('is off by default and reads a hop count or the proxies\' addresses', () => {
+  it("is off by default and reads a hop count or the proxies' addresses", () => {
     expect(readConfig({}).trustProxy).toBe(false);
     expect(readConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(false);
     expect(readConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
-    expect(readConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16' }).trustProxy).toBe('10.0.0.1, 192.168.0.0/16');
+    expect(readConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16' }).trustProxy).toBe(
+      '10.0.0.1, 192.168.0.0/16',
+    );
   });
 });

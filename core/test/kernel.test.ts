@@ -10,7 +10,10 @@ const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 describe('the kernel with a fixture addon', () => {
   let core: TestCore;
   beforeAll(async () => {
-    const extraAddons = [await importAddon(join(fixtures, 'widgets'), false), await importAddon(join(fixtures, 'gadgets'), false)];
+    const extraAddons = [
+      await importAddon(join(fixtures, 'widgets'), false),
+      await importAddon(join(fixtures, 'gadgets'), false),
+    ];
     core = await bootTestCore({ addons: ['gadgets'], extraAddons });
   });
   afterAll(() => core.close());
@@ -27,11 +30,18 @@ describe('the kernel with a fixture addon', () => {
   });
 
   it('answers bad input with 422 in the AYON shape, listing every problem', async () => {
-    const res = await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', { body: { name: '-bad-', size: 0 } });
+    const res = await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', {
+      body: { name: '-bad-', size: 0 },
+    });
     expect(res.status).toBe(422);
     expect(res.body.detail).toMatch(/^Validation error/);
     const locs = res.body.errors.map((e: any) => e.loc);
-    expect(locs).toEqual(expect.arrayContaining([['body', 'name'], ['body', 'size']]));
+    expect(locs).toEqual(
+      expect.arrayContaining([
+        ['body', 'name'],
+        ['body', 'size'],
+      ]),
+    );
     for (const e of res.body.errors) expect(Object.keys(e).sort()).toEqual(['loc', 'msg', 'type']);
   });
 
@@ -39,7 +49,10 @@ describe('the kernel with a fixture addon', () => {
     const body = await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', { body: { name: 12 } });
     expect(body.status).toBe(422);
     expect(body.body.errors[0]).toMatchObject({ loc: ['body', 'name'], type: 'type' });
-    const query = await core.request('GET', `/api/addons/widgets/1.2.0/api/widgets/${'a'.repeat(32)}?limit=abc`);
+    const query = await core.request(
+      'GET',
+      `/api/addons/widgets/1.2.0/api/widgets/${'a'.repeat(32)}?limit=abc`,
+    );
     expect(query.status).toBe(422);
     expect(query.body.errors[0].loc).toEqual(['query', 'limit']);
   });
@@ -49,23 +62,32 @@ describe('the kernel with a fixture addon', () => {
     const json = { 'content-type': 'application/json' };
 
     it('ignores fields a request model does not know, at every depth', async () => {
-      const res = await core.request('POST', echo, { body: { name: 'cog', colour: 'red', spec: { maxSize: 3, unit: 'mm' } } });
+      const res = await core.request('POST', echo, {
+        body: { name: 'cog', colour: 'red', spec: { maxSize: 3, unit: 'mm' } },
+      });
       expect(res.status).toBe(200);
       expect(res.body.body).toEqual({ name: 'cog', spec: { maxSize: 3 } });
     });
 
     it('takes snake_case names for camelCase fields, the camelCase one winning when both are sent', async () => {
-      const res = await core.request('POST', echo, { body: { name: 'cog', part_count: 4, spec: { max_size: 2 } } });
+      const res = await core.request('POST', echo, {
+        body: { name: 'cog', part_count: 4, spec: { max_size: 2 } },
+      });
       expect(res.body.body).toEqual({ name: 'cog', partCount: 4, spec: { maxSize: 2 } });
       const both = await core.request('POST', echo, { body: { name: 'cog', part_count: 4, partCount: 5 } });
       expect(both.body.body.partCount).toBe(5);
     });
 
     it('still answers a field of the wrong type, or a missing one, with 422', async () => {
-      const wrong = await core.request('POST', echo, { body: { name: 'cog', part_count: 'four', spec: { maxSize: 'big' } } });
+      const wrong = await core.request('POST', echo, {
+        body: { name: 'cog', part_count: 'four', spec: { maxSize: 'big' } },
+      });
       expect(wrong.status).toBe(422);
       expect(wrong.body.errors.map((e: any) => e.loc)).toEqual(
-        expect.arrayContaining([['body', 'partCount'], ['body', 'spec', 'maxSize']]),
+        expect.arrayContaining([
+          ['body', 'partCount'],
+          ['body', 'spec', 'maxSize'],
+        ]),
       );
       const missing = await core.request('POST', echo, { body: { colour: 'red' } });
       expect(missing.status).toBe(422);
@@ -73,10 +95,17 @@ describe('the kernel with a fixture addon', () => {
     });
 
     it('reads an empty body with a JSON content type as no body', async () => {
-      const id = (await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', { body: { name: 'doomed' } })).body.id;
-      const deleted = await core.request('DELETE', `/api/addons/widgets/1.2.0/api/widgets/${id}`, { body: '', headers: json });
+      const id = (
+        await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', { body: { name: 'doomed' } })
+      ).body.id;
+      const deleted = await core.request('DELETE', `/api/addons/widgets/1.2.0/api/widgets/${id}`, {
+        body: '',
+        headers: json,
+      });
       expect(deleted.status).toBe(204);
-      expect(await core.db.selectFrom('widgets').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
+      expect(
+        await core.db.selectFrom('widgets').select('id').where('id', '=', id).executeTakeFirst(),
+      ).toBeUndefined();
       // A route that needs a body still says so, in the usual shape, for an empty one.
       const post = await core.request('POST', echo, { body: '  ', headers: json });
       expect(post.status).toBe(422);
@@ -84,7 +113,13 @@ describe('the kernel with a fixture addon', () => {
     });
 
     it('reads booleans in the query as FastAPI does', async () => {
-      for (const [text, value] of [['1', true], ['0', false], ['true', true], ['no', false], ['on', true]] as const) {
+      for (const [text, value] of [
+        ['1', true],
+        ['0', false],
+        ['true', true],
+        ['no', false],
+        ['on', true],
+      ] as const) {
         const res = await core.request('POST', `${echo}?verbose=${text}`, { body: { name: 'cog' } });
         expect([text, res.body.verbose]).toEqual([text, value]);
       }
@@ -97,7 +132,8 @@ describe('the kernel with a fixture addon', () => {
   describe('refuses input that would reach the database malformed, with 422 in the AYON shape', () => {
     const echo = '/api/addons/widgets/1.2.0/api/widgets-echo';
     const named = '/api/addons/widgets/1.2.0/api/widgets-named';
-    const raw = (body: string) => core.request('POST', echo, { body, headers: { 'content-type': 'application/json' } });
+    const raw = (body: string) =>
+      core.request('POST', echo, { body, headers: { 'content-type': 'application/json' } });
 
     it('NUL characters and lone surrogates, in bodies, keys, paths and queries', async () => {
       const cases = [
@@ -126,14 +162,18 @@ describe('the kernel with a fixture addon', () => {
       }
       // Within JavaScript's safe range yet beyond the integer column: the database refuses it, answered as a 422 in
       // our words rather than PostgreSQL's.
-      const big = await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', { body: { name: 'huge', size: 2 ** 40 } });
+      const big = await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', {
+        body: { name: 'huge', size: 2 ** 40 },
+      });
       expect(big.status).toBe(422);
       expect(big.body.detail).toBe('A number is out of range');
       expect(big.text).not.toMatch(/integer|widgets/);
     });
 
     it('lists a bounded number of problems for a huge array of wrong values', async () => {
-      const res = await core.request('POST', echo, { body: { name: 'cog', tags: Array.from({ length: 100_000 }, () => 'x') } });
+      const res = await core.request('POST', echo, {
+        body: { name: 'cog', tags: Array.from({ length: 100_000 }, () => 'x') },
+      });
       expect(res.status).toBe(422);
       expect(res.body.errors).toHaveLength(20);
       expect(res.body.detail).toMatch(/and 99999 more/);
@@ -176,7 +216,9 @@ describe('the kernel with a fixture addon', () => {
     const missing = await core.request('GET', `/api/addons/widgets/1.2.0/api/widgets/${'b'.repeat(32)}`);
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ code: 404, detail: `Widget ${'b'.repeat(32)} not found` });
-    const dup = await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', { body: { name: 'sprocket' } });
+    const dup = await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', {
+      body: { name: 'sprocket' },
+    });
     expect(dup.body).toEqual({ code: 409, detail: 'A widget named sprocket already exists' });
     const crash = await core.request('GET', '/api/addons/widgets/1.2.0/api/widgets-crash');
     expect(crash.status).toBe(500);
@@ -190,23 +232,40 @@ describe('the kernel with a fixture addon', () => {
   });
 
   it('validates x-sender headers and passes them on to events', async () => {
-    const bad = await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', { body: { name: 'x' }, headers: { 'x-sender': 'bad sender!' } });
+    const bad = await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', {
+      body: { name: 'x' },
+      headers: { 'x-sender': 'bad sender!' },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].loc).toEqual(['header', 'x-sender']);
     const seen: EventMessage[] = [];
     const stop = core.events.subscribe('widget.*', (m) => void seen.push(m));
-    await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', { body: { name: 'cog' }, headers: { 'x-sender': 'tray-42', 'x-sender-type': 'publisher' } });
+    await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', {
+      body: { name: 'cog' },
+      headers: { 'x-sender': 'tray-42', 'x-sender-type': 'publisher' },
+    });
     stop();
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ topic: 'widget.created', sender: 'tray-42', senderType: 'publisher' });
-    const stored = await core.db.selectFrom('events').selectAll().where('id', '=', seen[0].id).executeTakeFirstOrThrow();
-    expect(stored).toMatchObject({ topic: 'widget.created', sender: 'tray-42', sender_type: 'publisher', status: 'finished' });
+    const stored = await core.db
+      .selectFrom('events')
+      .selectAll()
+      .where('id', '=', seen[0].id)
+      .executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({
+      topic: 'widget.created',
+      sender: 'tray-42',
+      sender_type: 'publisher',
+      status: 'finished',
+    });
     expect(stored.id).toMatch(/^[0-9a-f]{32}$/);
   });
 
   it('refuses a second event with the same hash', async () => {
     await core.events.emit({ topic: 'widget.checked', hash: 'h-1' });
-    await expect(core.events.emit({ topic: 'widget.checked', hash: 'h-1' })).rejects.toMatchObject({ status: 409 });
+    await expect(core.events.emit({ topic: 'widget.checked', hash: 'h-1' })).rejects.toMatchObject({
+      status: 409,
+    });
   });
 
   it('hands every message to every matching subscriber in order, whatever another subscriber throws', async () => {
@@ -232,8 +291,15 @@ describe('the kernel with a fixture addon', () => {
       (await core.db.selectFrom('events').select('id').where('topic', '=', topic).execute()).length;
     await core.events.emit({ topic: 'widget.batch', hash: 'h-2' });
     const fresh = Array.from({ length: 1500 }, (_, i) => ({ topic: 'widget.batch', hash: `b-${i}` }));
-    await expect(core.events.emitMany([...fresh, { topic: 'widget.batch', hash: 'h-2' }])).rejects.toMatchObject({ status: 409, message: 'An event with hash h-2 already exists' });
-    await expect(core.events.emitMany([{ topic: 'widget.batch', hash: 'h-3' }, { topic: 'widget.batch', hash: 'h-3' }])).rejects.toMatchObject({ status: 409, message: 'An event with hash h-3 already exists' });
+    await expect(
+      core.events.emitMany([...fresh, { topic: 'widget.batch', hash: 'h-2' }]),
+    ).rejects.toMatchObject({ status: 409, message: 'An event with hash h-2 already exists' });
+    await expect(
+      core.events.emitMany([
+        { topic: 'widget.batch', hash: 'h-3' },
+        { topic: 'widget.batch', hash: 'h-3' },
+      ]),
+    ).rejects.toMatchObject({ status: 409, message: 'An event with hash h-3 already exists' });
     expect(await count('widget.batch')).toBe(1);
     // The refusal leaves the bus writing: the next hand-over is stored.
     await core.events.emitMany(fresh);
@@ -243,18 +309,32 @@ describe('the kernel with a fixture addon', () => {
   it('writes hand-overs that arrive together in one go, in order, failing only one whose hash is taken', async () => {
     await core.events.emit({ topic: 'widget.stream', hash: 's-taken' });
     const heard: string[] = [];
-    const stop = core.events.subscribe('widget.stream', (message) => void heard.push(message.summary.n as string));
+    const stop = core.events.subscribe(
+      'widget.stream',
+      (message) => void heard.push(message.summary.n as string),
+    );
     // Not awaited one by one: a service emitting an event per change, many at once.
     const emits = Array.from({ length: 200 }, (_, i) =>
-      core.events.emit({ topic: 'widget.stream', summary: { n: String(i) }, hash: i === 100 ? 's-taken' : undefined }),
+      core.events.emit({
+        topic: 'widget.stream',
+        summary: { n: String(i) },
+        hash: i === 100 ? 's-taken' : undefined,
+      }),
     );
     const outcomes = await Promise.allSettled(emits);
     stop();
-    expect(outcomes.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason.status)).toEqual([409]);
+    expect(
+      outcomes.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason.status),
+    ).toEqual([409]);
     expect(outcomes[100].status).toBe('rejected');
     const expected = Array.from({ length: 200 }, (_, i) => String(i)).filter((n) => n !== '100');
     expect(heard).toEqual(expected);
-    const stored = await core.db.selectFrom('events').select('summary').where('topic', '=', 'widget.stream').orderBy('creation_order').execute();
+    const stored = await core.db
+      .selectFrom('events')
+      .select('summary')
+      .where('topic', '=', 'widget.stream')
+      .orderBy('creation_order')
+      .execute();
     expect(stored.slice(1).map((row) => row.summary.n)).toEqual(expected);
   });
 
@@ -263,7 +343,11 @@ describe('the kernel with a fixture addon', () => {
     expect(res.status).toBe(204);
     const parts = await core.db.withSchema('project_demo_1').selectFrom('parts').select('name').execute();
     expect(parts).toEqual([{ name: 'bolt' }]);
-    const history = await core.db.selectFrom('addon_migrations').select(['addon', 'name']).where('schema_name', '=', 'project_demo_1').execute();
+    const history = await core.db
+      .selectFrom('addon_migrations')
+      .select(['addon', 'name'])
+      .where('schema_name', '=', 'project_demo_1')
+      .execute();
     expect(history).toEqual([{ addon: 'widgets', name: '0001_parts' }]);
   });
 
@@ -299,17 +383,32 @@ describe('the client address', () => {
 
 describe('the production bundle', () => {
   it('switches an addon off, and its dependants with it, and their routes are gone', async () => {
-    const extraAddons = [await importAddon(join(fixtures, 'widgets'), false), await importAddon(join(fixtures, 'gadgets'), false)];
+    const extraAddons = [
+      await importAddon(join(fixtures, 'widgets'), false),
+      await importAddon(join(fixtures, 'gadgets'), false),
+    ];
     const first = await bootTestCore({ addons: ['gadgets'], extraAddons });
     // Same storage, new process: write the bundle, then boot a second core on the same database.
     await first.db
       .insertInto('bundles')
-      .values({ name: 'prod', is_production: true, data: JSON.stringify({ addons: { widgets: null, gadgets: '0.1.0' } }) })
+      .values({
+        name: 'prod',
+        is_production: true,
+        data: JSON.stringify({ addons: { widgets: null, gadgets: '0.1.0' } }),
+      })
       .execute();
     const { createServer } = await import('../src/server.js');
-    const second = await createServer({ config: first.config, database: { ...first.database, close: async () => undefined }, only: ['gadgets'], extraAddons });
+    const second = await createServer({
+      config: first.config,
+      database: { ...first.database, close: async () => undefined },
+      only: ['gadgets'],
+      extraAddons,
+    });
     try {
-      expect(second.addons.find((a) => a.name === 'gadgets')).toMatchObject({ isBroken: true, reason: 'needs widgets, which is not enabled' });
+      expect(second.addons.find((a) => a.name === 'gadgets')).toMatchObject({
+        isBroken: true,
+        reason: 'needs widgets, which is not enabled',
+      });
       const gone = await second.app.inject({ method: 'GET', url: '/api/addons/gadgets/0.1.0/count' });
       expect(gone.statusCode).toBe(404);
     } finally {
@@ -321,11 +420,25 @@ describe('the production bundle', () => {
 
 describe('an addon package that cannot be imported', () => {
   it('is listed as broken with the reason while the rest of the server runs', async () => {
-    const broken = { definition: { name: 'halfdone', version: '0.0.0', title: 'halfdone' }, directory: fixtures, internal: false, loadError: 'Cannot find module index.ts' };
-    const core = await bootTestCore({ addons: ['halfdone', 'widgets'], extraAddons: [broken, await importAddon(join(fixtures, 'widgets'), false)] });
+    const broken = {
+      definition: { name: 'halfdone', version: '0.0.0', title: 'halfdone' },
+      directory: fixtures,
+      internal: false,
+      loadError: 'Cannot find module index.ts',
+    };
+    const core = await bootTestCore({
+      addons: ['halfdone', 'widgets'],
+      extraAddons: [broken, await importAddon(join(fixtures, 'widgets'), false)],
+    });
     try {
-      expect(core.addons.find((a) => a.name === 'halfdone')).toMatchObject({ isBroken: true, reason: 'could not be loaded: Cannot find module index.ts' });
-      expect((await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', { body: { name: 'ok' } })).status).toBe(201);
+      expect(core.addons.find((a) => a.name === 'halfdone')).toMatchObject({
+        isBroken: true,
+        reason: 'could not be loaded: Cannot find module index.ts',
+      });
+      expect(
+        (await core.request('POST', '/api/addons/widgets/1.2.0/api/widgets', { body: { name: 'ok' } }))
+          .status,
+      ).toBe(201);
     } finally {
       await core.close();
     }
@@ -336,13 +449,20 @@ describe('updating stored events', () => {
   it('changes status and payload, broadcasts the change, and answers false for a missing event', async () => {
     const core = await bootTestCore({ addons: [] });
     try {
-      const { id } = await core.events.emit({ topic: 'job.render', status: 'pending', payload: { frames: 10 } });
+      const { id } = await core.events.emit({
+        topic: 'job.render',
+        status: 'pending',
+        payload: { frames: 10 },
+      });
       const heard: EventMessage[] = [];
       core.events.subscribe('job.*', (m) => void heard.push(m));
       expect(await core.events.update(id, { status: 'in_progress', progress: 40 })).toBe(true);
       expect(heard).toEqual([expect.objectContaining({ id, status: 'in_progress', progress: 40 })]);
       await core.events.update(id, { status: 'finished', payload: { frames: 10, done: true } });
-      expect(await core.events.get(id)).toMatchObject({ status: 'finished', payload: { frames: 10, done: true } });
+      expect(await core.events.get(id)).toMatchObject({
+        status: 'finished',
+        payload: { frames: 10, done: true },
+      });
       expect(await core.events.update('0'.repeat(32), { status: 'failed' })).toBe(false);
     } finally {
       await core.close();

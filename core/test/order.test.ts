@@ -5,7 +5,11 @@ const addon = (name: string, dependsOn: string[] = []) => ({ name, dependsOn });
 
 describe('addon ordering', () => {
   it('puts every addon after the addons it depends on', () => {
-    const ordered = orderByDependencies([addon('onboarding', ['auth', 'users']), addon('auth', ['users']), addon('users')]);
+    const ordered = orderByDependencies([
+      addon('onboarding', ['auth', 'users']),
+      addon('auth', ['users']),
+      addon('users'),
+    ]);
     expect(ordered.map((a) => a.name)).toEqual(['users', 'auth', 'onboarding']);
   });
 
@@ -23,6 +27,10 @@ describe('addon ordering', () => {
 
   it('selects an addon with its transitive dependencies only', () => {
     const all = [addon('onboarding', ['auth']), addon('auth', ['users']), addon('users'), addon('events')];
-    expect(withDependencies(all, ['onboarding']).map((a) => a.name).sort()).toEqual(['auth', 'onboarding', 'users']);
+    expect(
+      withDependencies(all, ['onboarding'])
+        .map((a) => a.name)
+        .sort(),
+    ).toEqual(['auth', 'onboarding', 'users']);
   });
 });

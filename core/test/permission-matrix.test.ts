@@ -325,7 +325,13 @@ for (const plural of ['folders', 'tasks', 'products', 'versions', 'representatio
  */
 const SETTINGS = '/api/addons/{addon_name}/{addon_version}';
 const SITE = { site_id: 'probe-site' };
-const QUERY_VARIANTS: { key: string; query: Record<string, string>; rule: Rule; body?: unknown; status: number }[] = [
+const QUERY_VARIANTS: {
+  key: string;
+  query: Record<string, string>;
+  rule: Rule;
+  body?: unknown;
+  status: number;
+}[] = [
   { key: 'GET /api/settings', query: { project_name: 'demo' }, rule: 'project', status: 200 },
   { key: 'GET /api/settings', query: { project_name: 'demo', ...SITE }, rule: 'project', status: 200 },
   { key: 'GET /api/settings/addons', query: { project: 'demo' }, rule: 'project', status: 200 },
@@ -390,7 +396,10 @@ function sample(schema: any): unknown {
 /** Bodies that must be right for the route to mean anything (a login with a real password). */
 const BODIES: Record<string, unknown> = {
   'POST /api/auth/login': { name: 'probe', password: 'a long probe password' },
-  'POST /api/users/passwordResetRequest': { email: 'probe@example.com', url: 'https://pipewright.example.com/reset' },
+  'POST /api/users/passwordResetRequest': {
+    email: 'probe@example.com',
+    url: 'https://pipewright.example.com/reset',
+  },
 };
 
 /** Path parameters: the project everyone but the outsider may use, and names and ids nothing else depends on. */
@@ -700,7 +709,9 @@ describe('permission matrix', () => {
         const res = await core.request(method, url, { token: tokens[caller], body });
         const expected = admitted[rule].includes(caller) ? status : caller === 'anonymous' ? 401 : 403;
         if (res.status !== expected)
-          wrong.push(`${key}?${new URLSearchParams(query)} as ${caller}: ${res.status} (expected ${expected})`);
+          wrong.push(
+            `${key}?${new URLSearchParams(query)} as ${caller}: ${res.status} (expected ${expected})`,
+          );
       }
     }
     expect(wrong).toEqual([]);

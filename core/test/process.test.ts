@@ -20,7 +20,11 @@ function freePort(): Promise<number> {
 }
 
 function start(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'core/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'core/src/main.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((done, fail) => {
     let output = '';
     const onData = (chunk: Buffer) => {
@@ -33,7 +37,8 @@ function start(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   });
 }
 
-const stopped = (child: ChildProcess) => new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+const stopped = (child: ChildProcess) =>
+  new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
 
 describe('the server process', () => {
   let dataDir: string;
@@ -45,7 +50,14 @@ describe('the server process', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'pipewright-process-'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    env = { ...process.env, NODE_OPTIONS: '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+    env = {
+      ...process.env,
+      NODE_OPTIONS: '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+    };
     if (process.env.DATABASE_URL) {
       const database = await createTestDatabase(process.env.DATABASE_URL);
       env.DATABASE_URL = database.url;
@@ -74,7 +86,9 @@ describe('the server process', () => {
       body: JSON.stringify({ name: 'admin', password: 'a strong password' }),
     });
     const { token } = await login.json();
-    expect((await fetch(`${base}/api/users/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${base}/api/users/me`, { headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(200);
 
     const exit = stopped(server);
     server.kill('SIGTERM');

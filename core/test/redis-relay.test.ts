@@ -16,7 +16,11 @@ describe('events across server processes', () => {
     redis = await testRedis();
     const redisUrl = redis.url;
     first = await bootTestCore({ addons: [], config: { redisUrl } });
-    second = await createServer({ config: first.config, database: { ...first.database, close: async () => undefined }, only: [] });
+    second = await createServer({
+      config: first.config,
+      database: { ...first.database, close: async () => undefined },
+      only: [],
+    });
   });
 
   afterAll(async () => {
@@ -29,15 +33,30 @@ describe('events across server processes', () => {
     const heardHere: EventMessage[] = [];
     const heardThere: EventMessage[] = [];
     const remote: boolean[] = [];
-    first.events.subscribe('render.*', (m, fromElsewhere) => void (heardHere.push(m), remote.push(fromElsewhere)));
-    second.events.subscribe('render.*', (m, fromElsewhere) => void (heardThere.push(m), remote.push(fromElsewhere)));
+    first.events.subscribe(
+      'render.*',
+      (m, fromElsewhere) => void (heardHere.push(m), remote.push(fromElsewhere)),
+    );
+    second.events.subscribe(
+      'render.*',
+      (m, fromElsewhere) => void (heardThere.push(m), remote.push(fromElsewhere)),
+    );
 
-    const { id } = await first.events.emit({ topic: 'render.finished', project: 'demo', summary: { frames: 240 }, payload: { secret: 'x' } });
+    const { id } = await first.events.emit({
+      topic: 'render.finished',
+      project: 'demo',
+      summary: { frames: 240 },
+      payload: { secret: 'x' },
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     expect(heardHere.map((m) => m.id)).toEqual([id]);
     expect(heardThere.map((m) => m.id)).toEqual([id]);
-    expect(heardThere[0]).toMatchObject({ topic: 'render.finished', project: 'demo', summary: { frames: 240 } });
+    expect(heardThere[0]).toMatchObject({
+      topic: 'render.finished',
+      project: 'demo',
+      summary: { frames: 240 },
+    });
     expect(heardThere[0]).not.toHaveProperty('payload');
     expect(remote.sort()).toEqual([false, true]);
   });

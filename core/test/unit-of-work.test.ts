@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sql } from 'kysely';
-import { defineAddon, outsideUnitOfWork, type AddonContext, type Database, type EventMessage } from '@pipewright/sdk';
+import {
+  defineAddon,
+  outsideUnitOfWork,
+  type AddonContext,
+  type Database,
+  type EventMessage,
+} from '@pipewright/sdk';
 import { bootTestCore, type TestCore } from '../src/testing.js';
 
 // A service as addons write them: it holds the shared handle and takes no transaction argument.
@@ -12,7 +18,11 @@ class NoteBook {
   }
 
   async has(name: string) {
-    const row = await this.db.selectFrom('public.uow_notes').select('name').where('name', '=', name).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('public.uow_notes')
+      .select('name')
+      .where('name', '=', name)
+      .executeTakeFirst();
     return row !== undefined;
   }
 
@@ -83,7 +93,9 @@ describe(`one unit of work (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'
     let seenInside = -1;
     const committed = await ctx.db.transaction().execute(async () => {
       await book.add('evented');
-      const [{ id }] = await ctx.events.emitMany([{ topic: 'uow.note.created', summary: { name: 'evented' } }]);
+      const [{ id }] = await ctx.events.emitMany([
+        { topic: 'uow.note.created', summary: { name: 'evented' } },
+      ]);
       await new Promise((tick) => setTimeout(tick, 10));
       seenInside = heard.length;
       return id;
@@ -92,7 +104,9 @@ describe(`one unit of work (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'
     await new Promise((tick) => setTimeout(tick, 50));
     expect(heard.map((m) => m.id)).toEqual([committed]);
     expect(await ctx.events.get(committed)).toMatchObject({ topic: 'uow.note.created' });
-    const outbox = await sql<{ n: number }>`SELECT count(*)::int AS n FROM public.event_outbox`.execute(ctx.db);
+    const outbox = await sql<{ n: number }>`SELECT count(*)::int AS n FROM public.event_outbox`.execute(
+      ctx.db,
+    );
     expect(outbox.rows[0].n).toBe(0);
 
     heard.length = 0;
@@ -125,7 +139,9 @@ describe(`one unit of work (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'
     const id = (await ctx.events.emit({ topic: 'uow.note.orphan' })).id;
     await new Promise((tick) => setTimeout(tick, 20));
     heard.length = 0;
-    await sql`INSERT INTO public.event_outbox (id, event_ids) VALUES (${id}, ARRAY[${id}]::uuid[])`.execute(ctx.db);
+    await sql`INSERT INTO public.event_outbox (id, event_ids) VALUES (${id}, ARRAY[${id}]::uuid[])`.execute(
+      ctx.db,
+    );
     expect(await core.events.publishUnpublished()).toBe(1);
     await new Promise((tick) => setTimeout(tick, 20));
     expect(heard.map((m) => [m.id, m.topic])).toEqual([[id, 'uow.note.orphan']]);

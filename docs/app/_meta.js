@@ -1,7 +1,15 @@
 // Top level: what the navigation bar shows. type 'page' items are navbar links; 'menu' items are dropdowns.
 export default {
-  index: { type: 'page', display: 'hidden', theme: { layout: 'full', toc: false, sidebar: false, pagination: false, timestamp: false } },
-  features: { type: 'page', title: 'Features', theme: { toc: false, sidebar: false, pagination: false, timestamp: false } },
+  index: {
+    type: 'page',
+    display: 'hidden',
+    theme: { layout: 'full', toc: false, sidebar: false, pagination: false, timestamp: false },
+  },
+  features: {
+    type: 'page',
+    title: 'Features',
+    theme: { toc: false, sidebar: false, pagination: false, timestamp: false },
+  },
   docs: { type: 'page', title: 'Dev Docs' },
   resources: {
     type: 'menu',
@@ -13,8 +21,14 @@ export default {
       cpp: { title: 'C++ API docs', href: '/docs/dev_api_cpp' },
       usd: { title: 'USD resolver API docs', href: '/docs/dev_api_usd_resolver' },
       react: { title: 'React components', href: '/docs/dev_components_react' },
-      frontendWiki: { title: 'Frontend wiki (GitHub) ↗', href: 'https://github.com/pipewright/pipewright/wiki/Frontend' },
-      backendWiki: { title: 'Backend wiki (GitHub) ↗', href: 'https://github.com/pipewright/pipewright/wiki/Backend' },
+      frontendWiki: {
+        title: 'Frontend wiki (GitHub) ↗',
+        href: 'https://github.com/pipewright/pipewright/wiki/Frontend',
+      },
+      backendWiki: {
+        title: 'Backend wiki (GitHub) ↗',
+        href: 'https://github.com/pipewright/pipewright/wiki/Backend',
+      },
       serverSeparator: { title: '— Server documentation —', href: '/docs/server_introduction' },
       serverArchitecture: { title: 'Server architecture', href: '/docs/server_api_architecture' },
       serverTesting: { title: 'Testing the server', href: '/docs/server_testing' },
@@ -32,13 +46,23 @@ export default {
   api: {
     type: 'page',
     title: 'REST API Docs',
-    theme: { layout: 'full', toc: false, sidebar: false, pagination: false, timestamp: false, copyPage: false },
+    theme: {
+      layout: 'full',
+      toc: false,
+      sidebar: false,
+      pagination: false,
+      timestamp: false,
+      copyPage: false,
+    },
   },
   addons: {
     type: 'menu',
     title: 'Addons',
     items: {
-      webPublisher: { title: 'Web Publisher (product page) ↗', href: 'https://pipewright.dev/addons/web-publisher' },
+      webPublisher: {
+        title: 'Web Publisher (product page) ↗',
+        href: 'https://pipewright.dev/addons/web-publisher',
+      },
       nodeGraph: { title: 'Node Graph (product page) ↗', href: 'https://pipewright.dev/addons/node-graph' },
     },
   },
@@ -52,5 +76,9 @@ export default {
     title: 'English',
     items: { en: { title: 'English', href: '/' } },
   },
-  search: { type: 'page', display: 'hidden', theme: { toc: false, sidebar: false, pagination: false, timestamp: false, copyPage: false } },
+  search: {
+    type: 'page',
+    display: 'hidden',
+    theme: { toc: false, sidebar: false, pagination: false, timestamp: false, copyPage: false },
+  },
 };

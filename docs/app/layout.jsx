@@ -9,7 +9,8 @@ import { EDIT_BASE } from '../content/pages.mjs';
 
 export const metadata = {
   title: { default: 'Pipewright developer docs', template: '%s – Pipewright' },
-  description: 'Developer documentation for Pipewright, the open production-pipeline server for VFX and animation studios.',
+  description:
+    'Developer documentation for Pipewright, the open production-pipeline server for VFX and animation studios.',
 };
 
 // Static hosts serve /x.html and /x/index.html as well as /x. Send every such address to the bare path before the
@@ -17,17 +18,20 @@ export const metadata = {
 const normalisePath = `(function(){var p=location.pathname;var m=/^(.*?)(?:\\/index)?\\.html$/.exec(p);if(!m)return;var b=m[1]||'/';if(b.length>1&&b.endsWith('/'))b=b.slice(0,-1);location.replace(b+location.search+location.hash);})();`;
 
 export default async function RootLayout({ children }) {
-  const navbar = <Navbar logo={<Logo />} logoLink="/" projectLink="https://github.com/pipewright/pipewright" />;
+  const navbar = (
+    <Navbar logo={<Logo />} logoLink="/" projectLink="https://github.com/pipewright/pipewright" />
+  );
   const footer = (
     <Footer>
       <div className="pw-footer">
         <p>
-          Pipewright {new Date().getFullYear()} · MIT licensed · Developer documentation for the open pipeline server for VFX
-          and animation studios.
+          Pipewright {new Date().getFullYear()} · MIT licensed · Developer documentation for the open pipeline
+          server for VFX and animation studios.
         </p>
         <p style={{ marginTop: '0.5rem', opacity: 0.8 }}>
-          Docs: <a href="/docs/dev_introduction">Dev Docs</a> · <a href="/api">REST API</a> · <a href="/features/">Features</a> ·{' '}
-          <a href="/search">Search</a> · Community: <a href="https://github.com/pipewright/pipewright/discussions">GitHub discussions ↗</a>
+          Docs: <a href="/docs/dev_introduction">Dev Docs</a> · <a href="/api">REST API</a> ·{' '}
+          <a href="/features/">Features</a> · <a href="/search">Search</a> · Community:{' '}
+          <a href="https://github.com/pipewright/pipewright/discussions">GitHub discussions ↗</a>
         </p>
       </div>
     </Footer>
@@ -42,7 +46,8 @@ export default async function RootLayout({ children }) {
         <Layout
           banner={
             <Banner storageKey="pw-banner-graphql-2026-11">
-              GraphQL is served now, with an offline explorer at /graphiql — <a href="/docs/dev_api_graphql">read the guide</a>.
+              GraphQL is served now, with an offline explorer at /graphiql —{' '}
+              <a href="/docs/dev_api_graphql">read the guide</a>.
             </Banner>
           }
           navbar={navbar}
@@ -56,8 +61,14 @@ export default async function RootLayout({ children }) {
           search={
             <Search
               placeholder="Search docs…"
-              emptyResult={<span className="pw-search-empty">No results for this search. Try fewer or different words.</span>}
-              errorText={<span>Unable to fetch results. You might want to check your network connection.</span>}
+              emptyResult={
+                <span className="pw-search-empty">
+                  No results for this search. Try fewer or different words.
+                </span>
+              }
+              errorText={
+                <span>Unable to fetch results. You might want to check your network connection.</span>
+              }
             />
           }
           toc={{ float: true, title: 'On this page' }}

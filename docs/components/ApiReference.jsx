@@ -7,7 +7,15 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 
 export const ACCENT = '#00d6a1';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'];
-const METHOD_COLOURS = { get: '#3b82f6', post: ACCENT, put: '#f59e0b', patch: '#a855f7', delete: '#ef4444', head: '#64748b', options: '#64748b' };
+const METHOD_COLOURS = {
+  get: '#3b82f6',
+  post: ACCENT,
+  put: '#f59e0b',
+  patch: '#a855f7',
+  delete: '#ef4444',
+  head: '#64748b',
+  options: '#64748b',
+};
 
 function configuredServer() {
   if (typeof window === 'undefined') return '';
@@ -26,12 +34,20 @@ async function loadDocument(server) {
   let warning = null;
   if (server) {
     try {
-      return { document: await fetchJson(`${server}/openapi.json`), source: `${server}/openapi.json`, warning };
+      return {
+        document: await fetchJson(`${server}/openapi.json`),
+        source: `${server}/openapi.json`,
+        warning,
+      };
     } catch (error) {
       warning = `Could not load ${server}/openapi.json (${error.message}); showing the copy bundled with these docs.`;
     }
   }
-  return { document: await fetchJson('/openapi.json'), source: 'bundled copy generated from the core at build time', warning };
+  return {
+    document: await fetchJson('/openapi.json'),
+    source: 'bundled copy generated from the core at build time',
+    warning,
+  };
 }
 
 function resolveRef(document, schema) {
@@ -45,11 +61,14 @@ function resolveRef(document, schema) {
 
 function typeLabel(document, raw) {
   const schema = resolveRef(document, raw);
-  if (schema.anyOf || schema.oneOf) return (schema.anyOf || schema.oneOf).map((s) => typeLabel(document, s)).join(' | ');
+  if (schema.anyOf || schema.oneOf)
+    return (schema.anyOf || schema.oneOf).map((s) => typeLabel(document, s)).join(' | ');
   if (schema.type === 'array') return `${typeLabel(document, schema.items ?? {})}[]`;
   if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
   if (schema.const !== undefined) return JSON.stringify(schema.const);
-  const base = Array.isArray(schema.type) ? schema.type.join(' | ') : schema.type || (schema.properties ? 'object' : 'any');
+  const base = Array.isArray(schema.type)
+    ? schema.type.join(' | ')
+    : schema.type || (schema.properties ? 'object' : 'any');
   return schema.nullable ? `${base} | null` : base;
 }
 
@@ -74,7 +93,9 @@ function SchemaView({ document, schema: raw, depth = 0 }) {
     return (
       <div>
         <span className="pw-api-type">array of {typeLabel(document, items)}</span>
-        {(items.properties || items.anyOf) && <SchemaView document={document} schema={items} depth={depth + 1} />}
+        {(items.properties || items.anyOf) && (
+          <SchemaView document={document} schema={items} depth={depth + 1} />
+        )}
       </div>
     );
   }
@@ -96,7 +117,9 @@ function SchemaView({ document, schema: raw, depth = 0 }) {
     return (
       <span className="pw-api-type">
         {typeLabel(document, schema)}
-        {constraints(schema).length > 0 && <span className="pw-api-muted"> ({constraints(schema).join(', ')})</span>}
+        {constraints(schema).length > 0 && (
+          <span className="pw-api-muted"> ({constraints(schema).join(', ')})</span>
+        )}
       </span>
     );
   }
@@ -105,13 +128,17 @@ function SchemaView({ document, schema: raw, depth = 0 }) {
     <ul className="pw-api-props">
       {Object.entries(schema.properties).map(([name, child]) => {
         const resolved = resolveRef(document, child);
-        const nested = resolved.properties || (resolved.type === 'array' && resolveRef(document, resolved.items ?? {}).properties);
+        const nested =
+          resolved.properties ||
+          (resolved.type === 'array' && resolveRef(document, resolved.items ?? {}).properties);
         return (
           <li key={name}>
             <code className="pw-api-name">{name}</code>
             {required.has(name) && <span className="pw-api-required">required</span>}{' '}
             <span className="pw-api-type">{typeLabel(document, resolved)}</span>
-            {constraints(resolved).length > 0 && <span className="pw-api-muted"> · {constraints(resolved).join(', ')}</span>}
+            {constraints(resolved).length > 0 && (
+              <span className="pw-api-muted"> · {constraints(resolved).join(', ')}</span>
+            )}
             {resolved.description && <div className="pw-api-desc">{resolved.description}</div>}
             {nested && <SchemaView document={document} schema={resolved} depth={depth + 1} />}
           </li>
@@ -142,7 +169,11 @@ function example(document, raw, depth = 0) {
     default: {
       if (!schema.properties) return {};
       const required = schema.required ?? Object.keys(schema.properties);
-      return Object.fromEntries(required.filter((k) => schema.properties[k]).map((k) => [k, example(document, schema.properties[k], depth + 1)]));
+      return Object.fromEntries(
+        required
+          .filter((k) => schema.properties[k])
+          .map((k) => [k, example(document, schema.properties[k], depth + 1)]),
+      );
     }
   }
 }
@@ -175,7 +206,9 @@ function Operation({ document, server, method, path, operation }) {
       </summary>
       <div className="pw-api-body">
         {operation.description && <p>{operation.description}</p>}
-        {operation.security && operation.security.length === 0 && <p className="pw-api-muted">No authentication needed.</p>}
+        {operation.security && operation.security.length === 0 && (
+          <p className="pw-api-muted">No authentication needed.</p>
+        )}
         {parameters.length > 0 && (
           <>
             <h4>Parameters</h4>
@@ -199,7 +232,9 @@ function Operation({ document, server, method, path, operation }) {
                     <td>
                       {typeLabel(document, p.schema ?? {})}
                       {p.schema && constraints(resolveRef(document, p.schema)).length > 0 && (
-                        <div className="pw-api-muted">{constraints(resolveRef(document, p.schema)).join(', ')}</div>
+                        <div className="pw-api-muted">
+                          {constraints(resolveRef(document, p.schema)).join(', ')}
+                        </div>
                       )}
                     </td>
                     <td>{p.description ?? resolveRef(document, p.schema ?? {}).description ?? ''}</td>
@@ -211,7 +246,10 @@ function Operation({ document, server, method, path, operation }) {
         )}
         {body && (
           <>
-            <h4>Request body {operation.requestBody.required && <span className="pw-api-required">required</span>}</h4>
+            <h4>
+              Request body{' '}
+              {operation.requestBody.required && <span className="pw-api-required">required</span>}
+            </h4>
             <SchemaView document={document} schema={body} />
           </>
         )}
@@ -225,7 +263,9 @@ function Operation({ document, server, method, path, operation }) {
                 <span className="pw-api-status" data-ok={String(status).startsWith('2')}>
                   {status}
                 </span>{' '}
-                {resolved.description && resolved.description !== 'Default Response' ? resolved.description : ''}
+                {resolved.description && resolved.description !== 'Default Response'
+                  ? resolved.description
+                  : ''}
                 {schema && <SchemaView document={document} schema={schema} />}
               </li>
             );
@@ -259,13 +299,19 @@ export function ApiReference() {
 
   const groups = useMemo(() => {
     if (state.status !== 'ready') return [];
-    const byTag = new Map((state.document.tags ?? []).map((t) => [t.name, { tag: t.name, description: t.description, operations: [] }]));
+    const byTag = new Map(
+      (state.document.tags ?? []).map((t) => [
+        t.name,
+        { tag: t.name, description: t.description, operations: [] },
+      ]),
+    );
     const needle = filter.trim().toLowerCase();
     for (const [path, item] of Object.entries(state.document.paths ?? {})) {
       for (const method of METHODS) {
         const operation = item[method];
         if (!operation) continue;
-        const text = `${method} ${path} ${operation.summary ?? ''} ${(operation.tags ?? []).join(' ')}`.toLowerCase();
+        const text =
+          `${method} ${path} ${operation.summary ?? ''} ${(operation.tags ?? []).join(' ')}`.toLowerCase();
         if (needle && !text.includes(needle)) continue;
         const tag = operation.tags?.[0] ?? 'Other';
         if (!byTag.has(tag)) byTag.set(tag, { tag, operations: [] });
@@ -275,7 +321,7 @@ export function ApiReference() {
     return [...byTag.values()].filter((g) => g.operations.length > 0);
   }, [state, filter]);
 
-  const info = state.status === 'ready' ? state.document.info ?? {} : {};
+  const info = state.status === 'ready' ? (state.document.info ?? {}) : {};
   const count = groups.reduce((n, g) => n + g.operations.length, 0);
 
   return (
@@ -283,9 +329,9 @@ export function ApiReference() {
       <header className="pw-api-header">
         <h1 className="pw-api-title">REST API reference</h1>
         <p>
-          Every HTTP operation of the Pipewright server, read from its OpenAPI description. Start a server and open this page
-          with <code>?server=http://localhost:5000</code> to browse exactly what that server offers. Guides and examples are in
-          the <a href="/docs/dev_api_rest">REST API guide</a>.
+          Every HTTP operation of the Pipewright server, read from its OpenAPI description. Start a server and
+          open this page with <code>?server=http://localhost:5000</code> to browse exactly what that server
+          offers. Guides and examples are in the <a href="/docs/dev_api_rest">REST API guide</a>.
         </p>
       </header>
       {state.status === 'loading' && slow && (
@@ -306,7 +352,8 @@ export function ApiReference() {
         <>
           <div className="pw-api-meta">
             <span>
-              <strong>{info.title}</strong> API version <strong data-testid="api-version">{info.version}</strong>
+              <strong>{info.title}</strong> API version{' '}
+              <strong data-testid="api-version">{info.version}</strong>
             </span>
             <span className="pw-api-muted">Source: {state.source}</span>
           </div>
@@ -332,7 +379,14 @@ export function ApiReference() {
               <h2>{g.tag}</h2>
               {g.description && <p>{g.description}</p>}
               {g.operations.map(({ method, path, operation }) => (
-                <Operation key={`${method} ${path}`} document={state.document} server={server} method={method} path={path} operation={operation} />
+                <Operation
+                  key={`${method} ${path}`}
+                  document={state.document}
+                  server={server}
+                  method={method}
+                  path={path}
+                  operation={operation}
+                />
               ))}
             </section>
           ))}

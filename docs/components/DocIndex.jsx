@@ -7,7 +7,11 @@ export function DocList({ group }) {
     <div className="pw-doc-index">
       {selected.map((g) => (
         <section key={g.id} style={{ marginTop: '1.5rem' }}>
-          {!group && <h2 id={g.id} className="x:font-semibold x:tracking-tight x:text-2xl x:mt-10 x:mb-3">{g.title}</h2>}
+          {!group && (
+            <h2 id={g.id} className="x:font-semibold x:tracking-tight x:text-2xl x:mt-10 x:mb-3">
+              {g.title}
+            </h2>
+          )}
           {g.description && <p>{g.description}</p>}
           <ul style={{ listStyle: 'disc', paddingLeft: '1.5rem', marginTop: '0.5rem' }}>
             {Object.entries(g.pages).map(([docId, title]) => (

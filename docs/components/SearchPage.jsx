@@ -69,17 +69,24 @@ export function SearchPage() {
       )}
       {state.status === 'ready' && state.results.length === 0 && (
         <p style={{ marginTop: '1rem' }}>
-          No results for <strong>“{query.trim()}”</strong>. Try a shorter query or another word for the same thing.
+          No results for <strong>“{query.trim()}”</strong>. Try a shorter query or another word for the same
+          thing.
         </p>
       )}
       {state.status === 'ready' && state.results.length > 0 && (
         <ol className="pw-search-results" style={{ marginTop: '1rem' }}>
           {state.results.map((result) => (
             <li key={result.url} style={{ margin: '1rem 0' }}>
-              <a href={result.url.replace(/\.html$/, '')} style={{ fontWeight: 700, color: 'var(--pw-accent)' }}>
+              <a
+                href={result.url.replace(/\.html$/, '')}
+                style={{ fontWeight: 700, color: 'var(--pw-accent)' }}
+              >
                 {result.meta?.title ?? result.url}
               </a>
-              <p style={{ opacity: 0.8, fontSize: '0.92rem' }} dangerouslySetInnerHTML={{ __html: result.excerpt }} />
+              <p
+                style={{ opacity: 0.8, fontSize: '0.92rem' }}
+                dangerouslySetInnerHTML={{ __html: result.excerpt }}
+              />
             </li>
           ))}
         </ol>

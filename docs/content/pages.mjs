@@ -30,7 +30,8 @@ export const groups = [
   {
     id: 'addon-development',
     title: 'Addon development',
-    description: 'How an addon is put together, how it talks to the rest of the server and how it reaches artists.',
+    description:
+      'How an addon is put together, how it talks to the rest of the server and how it reaches artists.',
     pages: {
       dev_addon_intro: 'Addons: the contract',
       dev_addon_creation: 'Building an addon',
@@ -46,7 +47,8 @@ export const groups = [
   {
     id: 'apis--resources',
     title: 'APIs & resources',
-    description: 'Every way a program can talk to Pipewright: the HTTP interfaces and the client libraries built on them.',
+    description:
+      'Every way a program can talk to Pipewright: the HTTP interfaces and the client libraries built on them.',
     pages: {
       dev_api_rest: 'REST API',
       dev_api_graphql: 'GraphQL API',

@@ -50,13 +50,17 @@ async function main() {
   try {
     document = await exportOnce();
   } catch (error) {
-    console.warn(`export-openapi: the full core did not boot (${(error as Error).message}); retrying with placeholders`);
+    console.warn(
+      `export-openapi: the full core did not boot (${(error as Error).message}); retrying with placeholders`,
+    );
     register('data:text/javascript,' + encodeURIComponent(placeholderHook));
     try {
       document = await exportOnce();
     } catch (second) {
       if (existsSync(target)) {
-        console.warn(`export-openapi: still failing (${(second as Error).message}); keeping the existing ${target}`);
+        console.warn(
+          `export-openapi: still failing (${(second as Error).message}); keeping the existing ${target}`,
+        );
         return;
       }
       throw second;

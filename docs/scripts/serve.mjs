@@ -3,5 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from './static-server.mjs';
 
-const site = await serveStatic(join(dirname(fileURLToPath(import.meta.url)), '../out'), { port: Number(process.env.PORT ?? 3000) });
+const site = await serveStatic(join(dirname(fileURLToPath(import.meta.url)), '../out'), {
+  port: Number(process.env.PORT ?? 3000),
+});
 console.log(`Pipewright docs on ${site.url}`);

@@ -49,8 +49,12 @@ export async function serveStatic(root, { port = 0, host = '127.0.0.1', proxy = 
       const url = new URL(request.url ?? '/', 'http://localhost');
       for (const [prefix, origin] of Object.entries(proxy)) {
         if (url.pathname === prefix || url.pathname.startsWith(`${prefix}/`)) {
-          const upstream = await fetch(origin + url.pathname.slice(prefix.length) + url.search, { method: request.method });
-          response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/octet-stream' });
+          const upstream = await fetch(origin + url.pathname.slice(prefix.length) + url.search, {
+            method: request.method,
+          });
+          response.writeHead(upstream.status, {
+            'content-type': upstream.headers.get('content-type') ?? 'application/octet-stream',
+          });
           response.end(Buffer.from(await upstream.arrayBuffer()));
           return;
         }

@@ -8,7 +8,8 @@ export const OUT_DIR = join(DOCS_DIR, 'out');
 
 /** Debian's chromium, with the flags that keep it from reaching the network on its own. */
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync('/usr/bin/chromium')) throw new Error('/usr/bin/chromium is missing: apt-get install -y chromium');
+  if (!existsSync('/usr/bin/chromium'))
+    throw new Error('/usr/bin/chromium is missing: apt-get install -y chromium');
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [

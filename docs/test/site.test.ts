@@ -90,11 +90,15 @@ describe('routes', () => {
   test('the category pages and the docs root list their pages', async () => {
     for (const category of categories) {
       await visit(`/docs/category/${category.id}`);
-      const hrefs = await page.locator('.pw-doc-index a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+      const hrefs = await page
+        .locator('.pw-doc-index a')
+        .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
       expect(hrefs).toEqual(Object.keys(category.pages).map((id) => `/docs/${id}`));
     }
     await visit('/docs');
-    const all = await page.locator('.pw-doc-index a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    const all = await page
+      .locator('.pw-doc-index a')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
     expect(all).toEqual(docIds.map((id) => `/docs/${id}`));
   });
 });
@@ -106,7 +110,9 @@ describe('navigation', () => {
     const separators = await sidebar.locator('li:not(:has(a))').allInnerTexts();
     expect(separators[0]).toBe(SIDEBAR_NAME);
     expect(separators.slice(1)).toEqual(groups.map((g) => g.title));
-    const hrefs = await sidebar.locator('a[href^="/docs/"]').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    const hrefs = await sidebar
+      .locator('a[href^="/docs/"]')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
     expect(hrefs).toEqual(docIds.map((id) => `/docs/${id}`));
     expect(hrefs[0]).toBe('/docs/dev_introduction');
     const width = await sidebar.evaluate((el) => el.getBoundingClientRect().width);
@@ -120,12 +126,16 @@ describe('navigation', () => {
     expect(await nav.locator('[data-variant="light"]').count()).toBe(1);
     expect(await nav.locator('[data-variant="dark"]').count()).toBe(1);
     expect(await nav.getByRole('link', { name: 'Features' }).getAttribute('href')).toBe('/features');
-    expect(await nav.getByRole('link', { name: 'Dev Docs' }).getAttribute('href')).toBe('/docs/dev_introduction');
+    expect(await nav.getByRole('link', { name: 'Dev Docs' }).getAttribute('href')).toBe(
+      '/docs/dev_introduction',
+    );
     expect(await nav.getByRole('link', { name: 'REST API Docs' }).getAttribute('href')).toBe('/api');
     await nav.getByRole('button', { name: 'Dev resources' }).click();
     const menu = page.getByRole('menu');
     await menu.waitFor();
-    const items = await menu.getByRole('menuitem').evaluateAll((links) => links.map((a) => [a.textContent?.trim(), a.getAttribute('href')]));
+    const items = await menu
+      .getByRole('menuitem')
+      .evaluateAll((links) => links.map((a) => [a.textContent?.trim(), a.getAttribute('href')]));
     expect(items).toEqual(
       expect.arrayContaining([
         ['REST API docs', '/api'],
@@ -179,9 +189,14 @@ describe('/api', () => {
     await login.waitFor();
     expect(await page.locator('.pw-api-meta').innerText()).toContain('bundled copy');
     const operations = await page.locator('[data-operation]').count();
-    const expected = Object.values(bundled.paths).reduce((n: number, item: any) => n + Object.keys(item).length, 0);
+    const expected = Object.values(bundled.paths).reduce(
+      (n: number, item: any) => n + Object.keys(item).length,
+      0,
+    );
     expect(operations).toBe(expected);
-    expect(await page.locator('.pw-api-title').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(0, 214, 161)');
+    expect(await page.locator('.pw-api-title').evaluate((el) => getComputedStyle(el).color)).toBe(
+      'rgb(0, 214, 161)',
+    );
     await login.locator('summary').click();
     const details = await login.innerText();
     expect(details).toContain('Request body');
@@ -197,7 +212,10 @@ describe('/api', () => {
     await page.goto(`${site.url}/api?server=/pipewright`);
     await page.locator('[data-operation="POST /api/onboarding/initialize"]').waitFor();
     expect(await page.locator('.pw-api-meta').innerText()).toContain('/pipewright/openapi.json');
-    const expected = Object.values(live.paths).reduce((n: number, item: any) => n + Object.keys(item).length, 0);
+    const expected = Object.values(live.paths).reduce(
+      (n: number, item: any) => n + Object.keys(item).length,
+      0,
+    );
     expect(await page.locator('[data-operation]').count()).toBe(expected);
     // This core runs only onboarding and projects (and what they need), so e.g. anatomy's own routes are absent.
     expect(await page.locator('[data-operation="GET /api/projects"]').count()).toBe(1);
@@ -206,7 +224,9 @@ describe('/api', () => {
   test('falls back to the bundled copy when the server does not answer', async () => {
     await page.goto(`${site.url}/api?server=http://127.0.0.1:9`);
     await page.locator('[data-operation="POST /api/auth/login"]').waitFor();
-    expect(await page.locator('.pw-api-warning').innerText()).toContain('Could not load http://127.0.0.1:9/openapi.json');
+    expect(await page.locator('.pw-api-warning').innerText()).toContain(
+      'Could not load http://127.0.0.1:9/openapi.json',
+    );
   });
 });
 
@@ -228,7 +248,9 @@ describe('search', () => {
     await visit('/search?q=publishing');
     const results = page.locator('.pw-search-results a');
     await results.first().waitFor({ timeout: 20000 });
-    expect(await results.allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining('Publishing')]));
+    expect(await results.allInnerTexts()).toEqual(
+      expect.arrayContaining([expect.stringContaining('Publishing')]),
+    );
     const href = await results.first().getAttribute('href');
     expect(href).toMatch(/^\/docs\//);
     await visit('/search?q=zzqxjvnotaword');

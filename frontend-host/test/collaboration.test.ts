@@ -202,7 +202,10 @@ describe('collaboration in the web app', () => {
     await artist.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
     await artist.getByText('Your inbox is empty.').waitFor();
     // The count loads on its own ("… unread" until it arrives).
-    await artist.getByLabel('Unread messages').filter({ hasText: /^0 unread$/ }).waitFor();
+    await artist
+      .getByLabel('Unread messages')
+      .filter({ hasText: /^0 unread$/ })
+      .waitFor();
   });
 
   it('comments with a mention chosen from the suggestions and an attached file', async () => {

@@ -71,8 +71,9 @@ beforeAll(async () => {
     ],
   });
   base = await serve(core);
-  token = (await api('POST', '/api/onboarding/initialize', { adminName: ADMIN.name, adminPassword: ADMIN.password }))
-    .body.token;
+  token = (
+    await api('POST', '/api/onboarding/initialize', { adminName: ADMIN.name, adminPassword: ADMIN.password })
+  ).body.token;
   await api('PATCH', `/api/users/${ADMIN.name}`, { attrib: { fullName: ADMIN.fullName } });
   expect(
     (

@@ -8,7 +8,13 @@ import type { EventBus } from './events.js';
 import type { ServiceMap } from './services.js';
 
 /** The Fastify instance an addon registers its routes on, with TypeBox typing of request and reply. */
-export type AddonApp = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type AddonApp = FastifyInstance<
+  Server,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
 
 /** The database handle addons receive: a Kysely instance over PGlite or a PostgreSQL server. */
 export type Database = Kysely<any>;
@@ -180,7 +186,9 @@ export interface AddonContext {
 /** Declares an addon; the default export of every addon package. */
 export function defineAddon(definition: AddonDefinition): AddonDefinition {
   if (!/^[a-z0-9][a-z0-9_-]*$/.test(definition.name)) {
-    throw new Error(`Addon name "${definition.name}" must be lowercase letters, digits, underscore or hyphen`);
+    throw new Error(
+      `Addon name "${definition.name}" must be lowercase letters, digits, underscore or hyphen`,
+    );
   }
   if (!/^\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?$/.test(definition.version)) {
     throw new Error(`Addon ${definition.name}: version "${definition.version}" is not semver`);

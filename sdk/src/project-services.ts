@@ -312,7 +312,9 @@ export interface EntityDirectory {
    * Run inside the transaction that deletes entities, with every entity the delete removes: the one named and those
    * that go with it (a folder's subfolders, tasks, workfiles, products, versions, representations).
    */
-  onDelete(hook: (projectName: string, removed: { type: ProjectEntityType; id: string }[]) => Promise<void>): void;
+  onDelete(
+    hook: (projectName: string, removed: { type: ProjectEntityType; id: string }[]) => Promise<void>,
+  ): void;
 }
 
 /** A link between two entities of a project, as GraphQL and the REST API show it. */
@@ -350,7 +352,10 @@ export interface LinkDirectory {
    * An SQL condition on an entity id, for EntityQuery.restrict: whether the entity has links in (it is an output),
    * out (an input), either (any), both, or none.
    */
-  presence(projectName: string, mode: 'none' | 'in' | 'out' | 'any' | 'both'): (id: RawBuilder<unknown>) => RawBuilder<boolean>;
+  presence(
+    projectName: string,
+    mode: 'none' | 'in' | 'out' | 'any' | 'both',
+  ): (id: RawBuilder<unknown>) => RawBuilder<boolean>;
   /** Full names ("type|input|output") of the link types the project's links use. */
   usedTypes(projectName: string): Promise<string[]>;
 }

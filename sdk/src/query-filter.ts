@@ -13,7 +13,8 @@ import { check } from './validation.js';
  */
 
 /** How a column behaves under the operators. */
-export type FieldKind = 'text' | 'uuid' | 'timestamp' | 'integer' | 'number' | 'boolean' | 'textArray' | 'json';
+export type FieldKind =
+  'text' | 'uuid' | 'timestamp' | 'integer' | 'number' | 'boolean' | 'textArray' | 'json';
 
 export interface FieldSpec {
   /** The SQL expression of the field, e.g. sql.ref('e.topic'). */
@@ -45,8 +46,22 @@ export const OPERATORS = [
 ] as const;
 export type Operator = (typeof OPERATORS)[number];
 
-const LIST_VALUE_OPERATORS = new Set<Operator>(['in', 'notin', 'includesall', 'excludesall', 'includesany', 'excludesany']);
-const ARRAY_FIELD_OPERATORS = new Set<Operator>(['includes', 'excludes', 'includesall', 'excludesall', 'includesany', 'excludesany']);
+const LIST_VALUE_OPERATORS = new Set<Operator>([
+  'in',
+  'notin',
+  'includesall',
+  'excludesall',
+  'includesany',
+  'excludesany',
+]);
+const ARRAY_FIELD_OPERATORS = new Set<Operator>([
+  'includes',
+  'excludes',
+  'includesall',
+  'excludesall',
+  'includesany',
+  'excludesany',
+]);
 const ORDERING_OPERATORS = new Set<Operator>(['lt', 'gt', 'lte', 'gte']);
 
 // Deep enough for any filter a UI builds, shallow enough that a hostile body cannot blow the stack.
@@ -58,7 +73,11 @@ const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
 /** One {key, value, operator} condition (operator defaults to eq; "EQ", "not_in" and the like are normalised). */
 export const QueryConditionSchema = Type.Object(
   {
-    key: Type.String({ minLength: 1, maxLength: 255, description: 'Field name; a JSON field may be followed by a path: summary/entityId' }),
+    key: Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'Field name; a JSON field may be followed by a path: summary/entityId',
+    }),
     value: Type.Optional(Type.Union([Scalar, Type.Array(Scalar, { maxItems: 10000 }), Type.Null()])),
     operator: Type.Optional(Type.String({ maxLength: 32, description: OPERATORS.join(', ') })),
   },
@@ -66,13 +85,19 @@ export const QueryConditionSchema = Type.Object(
 );
 
 // One enum rather than a union of literals, so a wrong value is one problem, not five.
-const GroupOperator = Type.Unsafe<'and' | 'or' | 'AND' | 'OR'>({ type: 'string', enum: ['and', 'or', 'AND', 'OR'], default: 'and' });
+const GroupOperator = Type.Unsafe<'and' | 'or' | 'AND' | 'OR'>({
+  type: 'string',
+  enum: ['and', 'or', 'AND', 'OR'],
+  default: 'and',
+});
 
 // Only the outer shape is declared to the route schema: the nesting is checked here, where each problem can be
 // reported at its exact location instead of as a tangle of anyOf failures.
 const GroupShape = Type.Object(
   {
-    conditions: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: MAX_CONDITIONS })),
+    conditions: Type.Optional(
+      Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: MAX_CONDITIONS }),
+    ),
     operator: Type.Optional(GroupOperator),
   },
   { additionalProperties: false },
@@ -82,13 +107,25 @@ const GroupShape = Type.Object(
 export const QueryFilterSchema = Type.Object(
   {
     conditions: Type.Optional(
-      Type.Array(Type.Object({}, { additionalProperties: true, description: 'A condition {key, value, operator} or a nested filter {conditions, operator}' }), {
-        maxItems: MAX_CONDITIONS,
-      }),
+      Type.Array(
+        Type.Object(
+          {},
+          {
+            additionalProperties: true,
+            description: 'A condition {key, value, operator} or a nested filter {conditions, operator}',
+          },
+        ),
+        {
+          maxItems: MAX_CONDITIONS,
+        },
+      ),
     ),
     operator: Type.Optional(GroupOperator),
   },
-  { additionalProperties: false, description: 'AYON QueryFilter: {conditions: [{key, value, operator} | QueryFilter], operator: and | or}' },
+  {
+    additionalProperties: false,
+    description: 'AYON QueryFilter: {conditions: [{key, value, operator} | QueryFilter], operator: and | or}',
+  },
 );
 
 type Loc = (string | number)[];
@@ -119,12 +156,16 @@ class Compiler {
       this.problems.push(...shape);
       return null;
     }
-    const { conditions = [], operator = 'and' } = filter as { conditions?: Record<string, unknown>[]; operator?: string };
+    const { conditions = [], operator = 'and' } = filter as {
+      conditions?: Record<string, unknown>[];
+      operator?: string;
+    };
     const parts: RawBuilder<boolean>[] = [];
     conditions.forEach((item, i) => {
       const at = [...loc, 'conditions', i];
       // A nested group is told apart from a condition by its conditions list, as AYON's union does.
-      const part = 'conditions' in item || !('key' in item) ? this.group(item, at, depth + 1) : this.condition(item, at);
+      const part =
+        'conditions' in item || !('key' in item) ? this.group(item, at, depth + 1) : this.condition(item, at);
       if (part) parts.push(part);
     });
     // An empty group restricts nothing (AYON drops it), so its parent just sees one part fewer.
@@ -140,7 +181,11 @@ class Compiler {
     }
     const operator = normaliseOperator(item.operator as string | undefined);
     if (!operator) {
-      this.problems.push({ loc: [...loc, 'operator'], msg: `unknown operator '${String(item.operator)}'; use one of ${OPERATORS.join(', ')}`, type: 'enum' });
+      this.problems.push({
+        loc: [...loc, 'operator'],
+        msg: `unknown operator '${String(item.operator)}'; use one of ${OPERATORS.join(', ')}`,
+        type: 'enum',
+      });
       return null;
     }
     const key = String(item.key);
@@ -151,27 +196,40 @@ class Compiler {
     };
 
     // "summary/entityId" or "summary.entityId": a JSON field followed by a path inside it.
-    const [head, ...path] = key.replace(/\//g, '.').split('.').map((p) => p.trim());
+    const [head, ...path] = key
+      .replace(/\//g, '.')
+      .split('.')
+      .map((p) => p.trim());
     const field = this.fields[head] ?? this.fields[camel(head)];
-    if (!field) return fail(`unknown key '${head}'; filterable keys: ${Object.keys(this.fields).join(', ')}`, 'key');
-    if (path.length && field.kind !== 'json') return fail(`'${head}' is not a JSON field and has no inner keys`, 'key');
+    if (!field)
+      return fail(`unknown key '${head}'; filterable keys: ${Object.keys(this.fields).join(', ')}`, 'key');
+    if (path.length && field.kind !== 'json')
+      return fail(`'${head}' is not a JSON field and has no inner keys`, 'key');
     if (path.some((p) => !JSON_PATH_ELEMENT.test(p))) return fail(`invalid path in key '${key}'`, 'key');
     const expr = path.length ? sql`(${field.expr} #> ${path}::text[])` : field.expr;
 
     if (operator === 'isnull' || operator === 'notnull') {
       // A JSON null counts as missing, so {"x": null} and {} answer alike.
-      const isNull = field.kind === 'json' ? sql<boolean>`(${expr} IS NULL OR ${expr} = 'null'::jsonb)` : sql<boolean>`${expr} IS NULL`;
+      const isNull =
+        field.kind === 'json'
+          ? sql<boolean>`(${expr} IS NULL OR ${expr} = 'null'::jsonb)`
+          : sql<boolean>`${expr} IS NULL`;
       return operator === 'isnull' ? isNull : sql<boolean>`NOT ${isNull}`;
     }
     if (value === null) return fail(`operator ${operator} needs a value`);
 
     const isList = Array.isArray(value);
     if (LIST_VALUE_OPERATORS.has(operator) && !isList) return fail(`operator ${operator} needs a list value`);
-    if (!LIST_VALUE_OPERATORS.has(operator) && isList && !((operator === 'eq' || operator === 'ne') && (field.kind === 'textArray' || field.kind === 'json'))) {
+    if (
+      !LIST_VALUE_OPERATORS.has(operator) &&
+      isList &&
+      !((operator === 'eq' || operator === 'ne') && (field.kind === 'textArray' || field.kind === 'json'))
+    ) {
       return fail(`operator ${operator} needs a single value, not a list`);
     }
     const isArrayField = field.kind === 'textArray' || field.kind === 'json';
-    if (ARRAY_FIELD_OPERATORS.has(operator) && !isArrayField) return fail(`operator ${operator} applies to list fields only; '${head}' is not a list`, 'operator');
+    if (ARRAY_FIELD_OPERATORS.has(operator) && !isArrayField)
+      return fail(`operator ${operator} applies to list fields only; '${head}' is not a list`, 'operator');
 
     if (field.kind === 'json') return this.json(expr, operator, value, fail);
     if (field.kind === 'textArray') return this.textArray(expr, operator, value, fail);
@@ -191,7 +249,8 @@ class Compiler {
       if (typeof value !== 'string') return fail('operator like needs a string value');
       return sql<boolean>`(${expr})::text ILIKE ${value}`;
     }
-    if (ORDERING_OPERATORS.has(operator) && field.kind === 'boolean') return fail(`operator ${operator} does not apply to the true/false field '${head}'`, 'operator');
+    if (ORDERING_OPERATORS.has(operator) && field.kind === 'boolean')
+      return fail(`operator ${operator} does not apply to the true/false field '${head}'`, 'operator');
     const param = this.param(field.kind, value as string | number | boolean);
     if (!param) return fail(this.typeMessage(field.kind, head));
     switch (operator) {
@@ -214,15 +273,24 @@ class Compiler {
   }
 
   /** text[] columns (tags, assignees): membership operators, plus equality with a whole list. */
-  private textArray(expr: RawBuilder<unknown>, operator: Operator, value: Value, fail: (msg: string, at?: string) => null): RawBuilder<boolean> | null {
+  private textArray(
+    expr: RawBuilder<unknown>,
+    operator: Operator,
+    value: Value,
+    fail: (msg: string, at?: string) => null,
+  ): RawBuilder<boolean> | null {
     const list = Array.isArray(value) ? value : [value];
     if (list.some((v) => typeof v !== 'string')) return fail('list fields hold text: values must be strings');
     const items = list as string[];
     switch (operator) {
       case 'eq':
-        return Array.isArray(value) ? sql<boolean>`${expr} = ${items}::text[]` : fail('compare a list field with a list, or use includes');
+        return Array.isArray(value)
+          ? sql<boolean>`${expr} = ${items}::text[]`
+          : fail('compare a list field with a list, or use includes');
       case 'ne':
-        return Array.isArray(value) ? sql<boolean>`${expr} IS DISTINCT FROM ${items}::text[]` : fail('compare a list field with a list, or use excludes');
+        return Array.isArray(value)
+          ? sql<boolean>`${expr} IS DISTINCT FROM ${items}::text[]`
+          : fail('compare a list field with a list, or use excludes');
       case 'includes':
         return sql<boolean>`${items[0]} = ANY(${expr})`;
       case 'excludes':
@@ -241,7 +309,12 @@ class Compiler {
   }
 
   /** A value inside a JSON column: compared as JSON, so 25 and "25" differ as they do in the document. */
-  private json(expr: RawBuilder<unknown>, operator: Operator, value: Value, fail: (msg: string, at?: string) => null): RawBuilder<boolean> | null {
+  private json(
+    expr: RawBuilder<unknown>,
+    operator: Operator,
+    value: Value,
+    fail: (msg: string, at?: string) => null,
+  ): RawBuilder<boolean> | null {
     const doc = (v: unknown) => sql`${JSON.stringify(v)}::jsonb`;
     // Array operators only look at JSON arrays; anything else counts as an empty list.
     const asArray = sql`(CASE WHEN jsonb_typeof(${expr}) = 'array' THEN ${expr} ELSE '[]'::jsonb END)`;
@@ -328,10 +401,18 @@ class Compiler {
  * The filter as one SQL condition over the given fields, or TRUE when it restricts nothing.
  * Throws ValidationFailed (422) listing every problem found, located under loc.
  */
-export function compileFilter(filter: unknown, fields: FieldMap, loc: Loc = ['body', 'filter']): RawBuilder<boolean> {
+export function compileFilter(
+  filter: unknown,
+  fields: FieldMap,
+  loc: Loc = ['body', 'filter'],
+): RawBuilder<boolean> {
   if (filter === undefined || filter === null) return sql<boolean>`TRUE`;
   const compiler = new Compiler(fields);
   const expression = compiler.group(filter, loc, 1);
-  if (compiler.problems.length) throw new ValidationFailed(compiler.problems, `Invalid filter: ${compiler.problems[0].loc.join('.')}: ${compiler.problems[0].msg}`);
+  if (compiler.problems.length)
+    throw new ValidationFailed(
+      compiler.problems,
+      `Invalid filter: ${compiler.problems[0].loc.join('.')}: ${compiler.problems[0].msg}`,
+    );
   return expression ?? sql<boolean>`TRUE`;
 }

@@ -92,7 +92,10 @@ describe('mergePatch', () => {
   it('merges objects deeply, removes keys set to null and replaces lists and scalars', () => {
     const base = { fps: 25, tools: ['nuke'], review: { codec: 'h264', burnin: { frame: true, user: true } } };
     const patch = { fps: null, tools: ['houdini'], review: { burnin: { user: null }, size: 1080 } };
-    expect(mergePatch(base, patch)).toEqual({ tools: ['houdini'], review: { codec: 'h264', burnin: { frame: true }, size: 1080 } });
+    expect(mergePatch(base, patch)).toEqual({
+      tools: ['houdini'],
+      review: { codec: 'h264', burnin: { frame: true }, size: 1080 },
+    });
     expect(base.review.burnin).toEqual({ frame: true, user: true });
   });
 });

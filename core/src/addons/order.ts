@@ -13,7 +13,9 @@ export function orderByDependencies<T extends Dependent>(addons: T[]): T[] {
   for (const addon of addons) {
     for (const dependency of addon.dependsOn ?? []) {
       if (!byName.has(dependency)) {
-        throw new Error(`Addon "${addon.name}" depends on "${dependency}", which is not available or not enabled`);
+        throw new Error(
+          `Addon "${addon.name}" depends on "${dependency}", which is not available or not enabled`,
+        );
       }
     }
   }
@@ -27,7 +29,8 @@ export function orderByDependencies<T extends Dependent>(addons: T[]): T[] {
       throw new Error(`Addon dependency cycle: ${cycle.join(' -> ')}`);
     }
     state.set(addon.name, 'visiting');
-    for (const dependency of [...(addon.dependsOn ?? [])].sort()) visit(byName.get(dependency)!, [...path, addon.name]);
+    for (const dependency of [...(addon.dependsOn ?? [])].sort())
+      visit(byName.get(dependency)!, [...path, addon.name]);
     state.set(addon.name, 'done');
     ordered.push(addon);
   };

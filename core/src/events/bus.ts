@@ -195,7 +195,9 @@ export class CoreEventBus implements EventBus {
         throw error;
       }
       const ids = stored.map(({ message }) => message.id);
-      await sql`INSERT INTO public.event_outbox (id, event_ids) VALUES (${outboxId}, ${ids}::uuid[])`.execute(this.db);
+      await sql`INSERT INTO public.event_outbox (id, event_ids) VALUES (${outboxId}, ${ids}::uuid[])`.execute(
+        this.db,
+      );
     }
     currentUnitOfWork(this.db)!.afterCommit(() => this.publishCommitted(messages, outboxId));
   }
@@ -206,7 +208,9 @@ export class CoreEventBus implements EventBus {
       await this.announceAll(messages);
       if (outboxId) await this.db.deleteFrom('public.event_outbox').where('id', '=', outboxId).execute();
     });
-    this.writing = done.catch((error) => this.log.error({ err: error }, 'could not publish committed events'));
+    this.writing = done.catch((error) =>
+      this.log.error({ err: error }, 'could not publish committed events'),
+    );
   }
 
   /**

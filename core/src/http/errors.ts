@@ -2,7 +2,12 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { PipewrightError, ValidationFailed, toProblems, type Problem } from '@pipewright/sdk';
 import { MAX_PROBLEMS } from './input-checks.js';
 
-const LOCATIONS: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+const LOCATIONS: Record<string, string> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'header',
+};
 // PostgreSQL's query_canceled (SQLSTATE 57014), raised when a statement outlives the statement timeout.
 const QUERY_CANCELED = '57014';
 
@@ -14,7 +19,10 @@ function send(reply: FastifyReply, status: number, body: object) {
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error.validation) {
-      const problems = toProblems([LOCATIONS[error.validationContext ?? 'body'] ?? 'body'], error.validation as any);
+      const problems = toProblems(
+        [LOCATIONS[error.validationContext ?? 'body'] ?? 'body'],
+        error.validation as any,
+      );
       return send(reply, 422, { detail: summarise(problems), errors: problems.slice(0, MAX_PROBLEMS) });
     }
     if (error instanceof ValidationFailed) {
@@ -29,7 +37,11 @@ export function installErrorHandling(app: FastifyInstance): void {
       return send(reply, 422, { detail: 'The request body is not valid JSON', errors: problems });
     }
     const refused = databaseRefusal(error);
-    if (refused) return send(reply, 422, { detail: refused, errors: [{ loc: ['body'], msg: refused, type: 'value_error' }] });
+    if (refused)
+      return send(reply, 422, {
+        detail: refused,
+        errors: [{ loc: ['body'], msg: refused, type: 'value_error' }],
+      });
     if (error.code === QUERY_CANCELED) {
       // The statement ran past STATEMENT_TIMEOUT: the server is busy or the request too large, not broken.
       request.log.warn({ err: error }, 'statement cancelled');
@@ -59,7 +71,8 @@ export function invalidInput(problems: Problem[]): ValidationFailed {
 /** Routing's own errors (a URL that does not decode, a path parameter over the length limit) in AYON's shape. */
 export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
   const status = error.statusCode ?? 400;
-  const detail = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : 'The URL is malformed';
+  const detail =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : 'The URL is malformed';
   return send(reply, status, { code: status, detail });
 }
 

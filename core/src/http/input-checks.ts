@@ -46,7 +46,8 @@ export function inputProblems(value: unknown, root: (string | number)[]): Proble
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 function textProblem(text: string): Omit<Problem, 'loc'> | null {
-  if (text.includes('\u0000')) return { msg: 'text must not contain NUL characters', type: 'value_error.nul' };
+  if (text.includes('\u0000'))
+    return { msg: 'text must not contain NUL characters', type: 'value_error.nul' };
   if (LONE_SURROGATE.test(text)) {
     return { msg: 'text must be valid Unicode (it has a lone surrogate)', type: 'value_error.unicode' };
   }

@@ -13,8 +13,18 @@ export function readSender(request: FastifyRequest): void {
   const sender = header(request, 'x-sender');
   const senderType = header(request, 'x-sender-type') ?? 'api';
   const problems = [];
-  if (sender !== null && !SENDER.test(sender)) problems.push({ loc: ['header', 'x-sender'], msg: 'must be letters, digits, underscore, with inner dots and hyphens', type: 'pattern' });
-  if (!SENDER.test(senderType)) problems.push({ loc: ['header', 'x-sender-type'], msg: 'must be letters, digits, underscore, with inner dots and hyphens', type: 'pattern' });
+  if (sender !== null && !SENDER.test(sender))
+    problems.push({
+      loc: ['header', 'x-sender'],
+      msg: 'must be letters, digits, underscore, with inner dots and hyphens',
+      type: 'pattern',
+    });
+  if (!SENDER.test(senderType))
+    problems.push({
+      loc: ['header', 'x-sender-type'],
+      msg: 'must be letters, digits, underscore, with inner dots and hyphens',
+      type: 'pattern',
+    });
   if (problems.length) throw new ValidationFailed(problems, 'Invalid sender headers');
   request.sender = { sender, senderType };
 }

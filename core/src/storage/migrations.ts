@@ -42,7 +42,10 @@ export async function applyMigrations(
     try {
       await migration.up(trx);
     } catch (error) {
-      throw new Error(`Migration ${migration.name} of addon ${target.addon} failed in schema ${target.schema}: ${(error as Error).message}`, { cause: error });
+      throw new Error(
+        `Migration ${migration.name} of addon ${target.addon} failed in schema ${target.schema}: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
     await trx
       .insertInto('public.addon_migrations')

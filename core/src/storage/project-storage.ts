@@ -38,7 +38,8 @@ export async function migrateProjectSchemas(db: Database, migrationSets: Project
   if (withProjectMigrations.length === 0) return;
   for (const schema of await listProjectSchemas(db)) {
     await db.transaction().execute(async (trx) => {
-      for (const set of withProjectMigrations) await applyMigrations(trx, { addon: set.addon, schema, migrations: set.migrations });
+      for (const set of withProjectMigrations)
+        await applyMigrations(trx, { addon: set.addon, schema, migrations: set.migrations });
     });
   }
 }

@@ -109,7 +109,9 @@ export function App() {
     case 'forgot':
       return <ForgotPassword client={client} onBack={() => begin()} />;
     case 'reset':
-      return <ChooseNewPassword client={client} token={state.token} onDone={loggedIn} onBack={() => begin()} />;
+      return (
+        <ChooseNewPassword client={client} token={state.token} onDone={loggedIn} onBack={() => begin()} />
+      );
     case 'app':
       return <Layout client={client} user={state.user} onLogout={logout} />;
   }

@@ -24,7 +24,9 @@ export function ForgotPassword({ client, onBack }: { client: PipewrightClient; o
     <div className="centered">
       <form className="card auth-form" onSubmit={submit} aria-label="Reset password">
         <h1>Forgot your password?</h1>
-        <p className="muted">Type the email address of your account: we mail you a link to choose a new password.</p>
+        <p className="muted">
+          Type the email address of your account: we mail you a link to choose a new password.
+        </p>
         <Field
           label="Email"
           name="email"

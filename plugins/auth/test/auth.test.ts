@@ -27,13 +27,24 @@ const whoAmI = async (options: Parameters<TestCore['request']>[2]) => {
 
 describe('login', () => {
   it('answers detail, a 64-hex token and the user', async () => {
-    const res = await core.request('POST', '/api/auth/login', { body: { name: 'Alice', password: PASSWORD } });
+    const res = await core.request('POST', '/api/auth/login', {
+      body: { name: 'Alice', password: PASSWORD },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ detail: 'Logged in as alice', token: expect.stringMatching(/^[0-9a-f]{64}$/), user: expect.objectContaining({ name: 'alice' }) });
+    expect(res.body).toEqual({
+      detail: 'Logged in as alice',
+      token: expect.stringMatching(/^[0-9a-f]{64}$/),
+      user: expect.objectContaining({ name: 'alice' }),
+    });
   });
 
   it('refuses a wrong password, an unknown user, an inactive user and a service user with 401', async () => {
-    for (const [name, password] of [['alice', 'nope'], ['nobody', PASSWORD], ['gone', PASSWORD], ['svc', PASSWORD]]) {
+    for (const [name, password] of [
+      ['alice', 'nope'],
+      ['nobody', PASSWORD],
+      ['gone', PASSWORD],
+      ['svc', PASSWORD],
+    ]) {
       const res = await core.request('POST', '/api/auth/login', { body: { name, password } });
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ code: 401, detail: 'Invalid user name or password' });
@@ -43,12 +54,19 @@ describe('login', () => {
   it('answers a login without password with 422', async () => {
     const res = await core.request('POST', '/api/auth/login', { body: { name: 'alice' } });
     expect(res.status).toBe(422);
-    expect(res.body.errors).toEqual([{ loc: ['body', 'password'], msg: expect.any(String), type: 'required' }]);
+    expect(res.body.errors).toEqual([
+      { loc: ['body', 'password'], msg: expect.any(String), type: 'required' },
+    ]);
   });
 
   it('records an auth.login event', async () => {
     await login('boss');
-    const event = await core.db.selectFrom('events').selectAll().where('topic', '=', 'auth.login').where('user_name', '=', 'boss').executeTakeFirst();
+    const event = await core.db
+      .selectFrom('events')
+      .selectAll()
+      .where('topic', '=', 'auth.login')
+      .where('user_name', '=', 'boss')
+      .executeTakeFirst();
     expect(event).toBeDefined();
   });
 });
@@ -56,7 +74,9 @@ describe('login', () => {
 describe('credentials', () => {
   it('accepts the token as Bearer, as the accessToken cookie and as ?token=', async () => {
     const token = await login('alice');
-    expect(await whoAmI({ token })).toEqual(expect.arrayContaining([expect.objectContaining({ user: 'alice', isCurrent: true })]));
+    expect(await whoAmI({ token })).toEqual(
+      expect.arrayContaining([expect.objectContaining({ user: 'alice', isCurrent: true })]),
+    );
     expect(await whoAmI({ headers: { cookie: `accessToken=${token}` } })).not.toBe(401);
     const byQuery = await core.request('GET', `/api/auth/sessions?token=${token}`);
     expect(byQuery.status).toBe(200);
@@ -112,7 +132,11 @@ describe('sessions', () => {
           .executeTakeFirstOrThrow()
       ).id;
     const age = (id: string, hours: number) =>
-      core.db.updateTable('sessions').set({ last_used: new Date(Date.now() - hours * 3600_000) }).where('id', '=', id).execute();
+      core.db
+        .updateTable('sessions')
+        .set({ last_used: new Date(Date.now() - hours * 3600_000) })
+        .where('id', '=', id)
+        .execute();
     const stale = await login('alice');
     const fresh = await login('alice');
     await age(await sessionOf(stale), 25);
@@ -120,7 +144,11 @@ describe('sessions', () => {
     const freshId = await sessionOf(fresh);
     await age(freshId, 23);
     expect(await whoAmI({ token: fresh })).not.toBe(401);
-    const row = await core.db.selectFrom('sessions').select('last_used').where('id', '=', freshId).executeTakeFirstOrThrow();
+    const row = await core.db
+      .selectFrom('sessions')
+      .select('last_used')
+      .where('id', '=', freshId)
+      .executeTakeFirstOrThrow();
     expect(Date.now() - new Date(row.last_used).getTime()).toBeLessThan(60_000);
   });
 
@@ -134,7 +162,11 @@ describe('sessions', () => {
       extraAddons: [await importAddon(fixture, false)],
     });
     try {
-      const res = await other.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { authorization: `Bearer ${token}` } });
+      const res = await other.app.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(res.statusCode).toBe(200);
     } finally {
       await other.close();
@@ -193,16 +225,24 @@ describe('sessions', () => {
     expect(res.body.token).not.toBe(alice);
     expect(await whoAmI({ token: res.body.token })).not.toBe(401);
     // Naming yourself is the same.
-    expect((await core.request('POST', '/api/auth/sessions', { token: alice, body: { userName: 'ALICE' } })).status).toBe(200);
+    expect(
+      (await core.request('POST', '/api/auth/sessions', { token: alice, body: { userName: 'ALICE' } }))
+        .status,
+    ).toBe(200);
   });
 
   it('lets an admin open a session for another user, not a normal user', async () => {
     const root = await login('root');
-    const res = await core.request('POST', '/api/auth/sessions', { token: root, body: { userName: 'alice' } });
+    const res = await core.request('POST', '/api/auth/sessions', {
+      token: root,
+      body: { userName: 'alice' },
+    });
     expect(res.status).toBe(200);
     expect(await whoAmI({ token: res.body.token })).not.toBe(401);
     const alice = await login('alice');
-    expect((await core.request('POST', '/api/auth/sessions', { token: alice, body: { userName: 'boss' } })).status).toBe(403);
+    expect(
+      (await core.request('POST', '/api/auth/sessions', { token: alice, body: { userName: 'boss' } })).status,
+    ).toBe(403);
   });
 
   it('is shared by another server process on the same database', async () => {
@@ -214,11 +254,14 @@ describe('sessions', () => {
       extraAddons: [await importAddon(fixture, false)],
     });
     try {
-      const res = await other.app.inject({ method: 'GET', url: '/api/auth/sessions', headers: { authorization: `Bearer ${token}` } });
+      const res = await other.app.inject({
+        method: 'GET',
+        url: '/api/auth/sessions',
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(res.statusCode).toBe(200);
     } finally {
       await other.close();
     }
   });
 });
-

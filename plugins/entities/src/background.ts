@@ -1,4 +1,12 @@
-import { NotFound, outsideUnitOfWork, PipewrightError, type EventBus, type ProjectRecord, type RequestUser, type Sender } from '@pipewright/sdk';
+import {
+  NotFound,
+  outsideUnitOfWork,
+  PipewrightError,
+  type EventBus,
+  type ProjectRecord,
+  type RequestUser,
+  type Sender,
+} from '@pipewright/sdk';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EntityProcessor, Operation } from './processor.js';
 

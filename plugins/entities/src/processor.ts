@@ -287,24 +287,22 @@ export class EntityProcessor {
     context.buffered = buffered;
     const rollback = new Error('rollback');
     try {
-      await this.transact(
-        context,
-        async () => {
-          if (buffered) await this.prefetchParents(context, operations);
-          for (const [index, operation] of operations.entries()) {
-            context.current = index;
-            try {
-              results.push(this.succeeded(operation, await this.apply(context, operation)));
-              await progress();
-            } catch (error) {
-              if (error instanceof BufferedWriteRefused) throw error;
-              // Rows of earlier operations still being written may be refused: that failure came first.
-              await this.settle(context);
-              results.push(this.failed(context.project, operation, error));
-              throw rollback;
-            }
+      await this.transact(context, async () => {
+        if (buffered) await this.prefetchParents(context, operations);
+        for (const [index, operation] of operations.entries()) {
+          context.current = index;
+          try {
+            results.push(this.succeeded(operation, await this.apply(context, operation)));
+            await progress();
+          } catch (error) {
+            if (error instanceof BufferedWriteRefused) throw error;
+            // Rows of earlier operations still being written may be refused: that failure came first.
+            await this.settle(context);
+            results.push(this.failed(context.project, operation, error));
+            throw rollback;
           }
-          await this.flush(context);
+        }
+        await this.flush(context);
       });
     } catch (error) {
       if (error instanceof BufferedWriteRefused) return false;
@@ -447,10 +445,7 @@ export class EntityProcessor {
     return result;
   }
 
-  private async apply(
-    batch: Batch,
-    operation: Operation,
-  ): Promise<{ entityId: string; status: number }> {
+  private async apply(batch: Batch, operation: Operation): Promise<{ entityId: string; status: number }> {
     const spec = SPECS[operation.entityType];
     // Updates and deletes read and lock rows: everything created before them must be written first.
     if (operation.type !== 'create') await this.flush(batch);
@@ -514,11 +509,7 @@ export class EntityProcessor {
   }
 
   /** The path and id of the folder an entity lives in (a folder's own). */
-  private async folderOf(
-    batch: Batch,
-    type: EntityType,
-    row: Row,
-  ): Promise<{ path: string; id: string }> {
+  private async folderOf(batch: Batch, type: EntityType, row: Row): Promise<{ path: string; id: string }> {
     switch (type) {
       case 'folder':
         return { path: row.path, id: row.id };
@@ -538,12 +529,7 @@ export class EntityProcessor {
     return sql.table(`${batch.schema}.${spec.table}`);
   }
 
-  private async row(
-    batch: Batch,
-    type: EntityType,
-    id: string,
-    lock = false,
-  ): Promise<Row> {
+  private async row(batch: Batch, type: EntityType, id: string, lock = false): Promise<Row> {
     const spec = SPECS[type];
     const known = !lock && batch.created.get(`${type}:${id}`);
     if (known) return known;
@@ -631,11 +617,7 @@ export class EntityProcessor {
     return into;
   }
 
-  private async create(
-    batch: Batch,
-    spec: EntityTypeSpec,
-    operation: Operation,
-  ): Promise<string> {
+  private async create(batch: Batch, spec: EntityTypeSpec, operation: Operation): Promise<string> {
     const data = camelizeKeys(operation.data ?? {});
     await this.validate(spec, data, 'create');
     const id = (data.id as string | undefined) ?? operation.entityId ?? newId();
@@ -690,11 +672,7 @@ export class EntityProcessor {
     return id;
   }
 
-  private async update(
-    batch: Batch,
-    spec: EntityTypeSpec,
-    operation: Operation,
-  ): Promise<void> {
+  private async update(batch: Batch, spec: EntityTypeSpec, operation: Operation): Promise<void> {
     const id = operation.entityId!;
     // A rename or move changes the paths of cached descendants too: forget them all.
     batch.created.clear();
@@ -795,11 +773,7 @@ export class EntityProcessor {
     }
   }
 
-  private async remove(
-    batch: Batch,
-    spec: EntityTypeSpec,
-    operation: Operation,
-  ): Promise<void> {
+  private async remove(batch: Batch, spec: EntityTypeSpec, operation: Operation): Promise<void> {
     const id = operation.entityId!;
     // A rename or move changes the paths of cached descendants too: forget them all.
     batch.created.clear();
@@ -846,10 +820,7 @@ export class EntityProcessor {
    * Read every parent the batch's creates name (and that the batch does not create itself) with one query per type,
    * instead of one query per operation: a batch of a thousand tasks then costs one SELECT of their folders.
    */
-  private async prefetchParents(
-    batch: Batch,
-    operations: Operation[],
-  ): Promise<void> {
+  private async prefetchParents(batch: Batch, operations: Operation[]): Promise<void> {
     const creating = new Map<string, number>();
     for (const [index, o] of operations.entries()) {
       const id = o.type === 'create' ? (o.entityId ?? o.data?.id) : undefined;

@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { createTestDatabase, freePort, startServerProcess, stopServerProcess } from '@pipewright/core/testing';
+import {
+  createTestDatabase,
+  freePort,
+  startServerProcess,
+  stopServerProcess,
+} from '@pipewright/core/testing';
 
 // A server process killed with SIGKILL (no shutdown code runs) right after it acknowledged a batch of 10,000
 // folder creates, or while it runs one, then started again on the same data: an acknowledged batch has one

@@ -120,7 +120,7 @@ describe('folders', () => {
     // on PGlite a read there waits for the one connection that very transaction holds: it must not wait at all.
     const now = Date.now();
     const clock = jest.spyOn(Date, 'now').mockImplementation(() => now + 10 * 60_000);
-    const within = <T,>(answer: Promise<T>) =>
+    const within = <T>(answer: Promise<T>) =>
       Promise.race([answer, new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000))]);
     try {
       expect((await within(api('PATCH', '/api/projects/show', { data: { probe: 1 } })))?.status).toBe(204);
@@ -344,9 +344,15 @@ describe('operations', () => {
     const product = await create('products', { name: 'renderMain', productType: 'render', folderId: folder });
     const version = await create('versions', { version: 3, productId: product });
     await create('versions', { version: -3, productId: product });
-    const workfile = await create('workfiles', { path: '{root[work]}/show/sh/lighting_v003.ma', taskId: task });
+    const workfile = await create('workfiles', {
+      path: '{root[work]}/show/sh/lighting_v003.ma',
+      taskId: task,
+    });
     expect((await api('DELETE', `${P}/versions/${version}`)).status).toBe(204);
-    expect((await api('PATCH', `${P}/workfiles/${workfile}`, { path: '{root[work]}/show/sh/lighting_v004.ma' })).status).toBe(204);
+    expect(
+      (await api('PATCH', `${P}/workfiles/${workfile}`, { path: '{root[work]}/show/sh/lighting_v004.ma' }))
+        .status,
+    ).toBe(204);
     const events = await core.db
       .selectFrom('events')
       .select('description')
@@ -450,7 +456,11 @@ describe('operations', () => {
     const res = await ops(operations);
     expect(res.body.success).toBe(false);
     expect(res.body.operations).toHaveLength(11);
-    expect(res.body.operations[10]).toMatchObject({ success: false, status: 409, errorCode: 'unique-violation' });
+    expect(res.body.operations[10]).toMatchObject({
+      success: false,
+      status: 409,
+      errorCode: 'unique-violation',
+    });
   });
 
   it('answers 404 naming the missing parent of a new entity, alone, in a batch or with canFail', async () => {
@@ -462,11 +472,20 @@ describe('operations', () => {
       { type: 'create', entityType: 'folder', data: { name: 'parent_probe', folderType: 'Shot' } },
       { type: 'create', entityType: 'task', data: { name: 'a', folderId: missingFolder } },
     ]);
-    expect(batch.body.operations[1]).toMatchObject({ success: false, status: 404, errorCode: 'not-found', detail: folderGone });
+    expect(batch.body.operations[1]).toMatchObject({
+      success: false,
+      status: 404,
+      errorCode: 'not-found',
+      detail: folderGone,
+    });
     const tolerant = await api('POST', `${P}/operations`, {
       canFail: true,
       operations: [
-        { type: 'create', entityType: 'product', data: { name: 'p', productType: 'model', folderId: missingFolder } },
+        {
+          type: 'create',
+          entityType: 'product',
+          data: { name: 'p', productType: 'model', folderId: missingFolder },
+        },
         { type: 'create', entityType: 'representation', data: { name: 'abc', versionId: missingVersion } },
       ],
     });
@@ -501,7 +520,12 @@ describe('operations', () => {
     const folders = Array.from({ length: 40 }, () => newId());
     const created = await ops(
       folders.flatMap((folderId, i) => [
-        { type: 'create', entityType: 'folder', entityId: folderId, data: { name: `mix${i}`, folderType: 'Shot' } },
+        {
+          type: 'create',
+          entityType: 'folder',
+          entityId: folderId,
+          data: { name: `mix${i}`, folderType: 'Shot' },
+        },
         { type: 'create', entityType: 'task', data: { name: 'comp', folderId } },
         { type: 'create', entityType: 'product', data: { name: 'plate', productType: 'plate', folderId } },
       ]),
@@ -514,9 +538,22 @@ describe('operations', () => {
     // is the one reported.
     const folder = newId();
     const refused = await ops([
-      { type: 'create', entityType: 'folder', entityId: folder, data: { name: 'mix_fail', folderType: 'Shot' } },
-      { type: 'create', entityType: 'product', data: { name: 'plate', productType: 'plate', folderId: folder } },
-      { type: 'create', entityType: 'product', data: { name: 'PLATE', productType: 'plate', folderId: folder } },
+      {
+        type: 'create',
+        entityType: 'folder',
+        entityId: folder,
+        data: { name: 'mix_fail', folderType: 'Shot' },
+      },
+      {
+        type: 'create',
+        entityType: 'product',
+        data: { name: 'plate', productType: 'plate', folderId: folder },
+      },
+      {
+        type: 'create',
+        entityType: 'product',
+        data: { name: 'PLATE', productType: 'plate', folderId: folder },
+      },
       { type: 'create', entityType: 'task', data: { name: 'comp', folderId: folder } },
       { type: 'create', entityType: 'task', data: { name: 'Comp', folderId: folder } },
     ]);
@@ -532,7 +569,12 @@ describe('operations', () => {
     const later = newId();
     const early = await ops([
       { type: 'create', entityType: 'task', data: { name: 'comp', folderId: later } },
-      { type: 'create', entityType: 'folder', entityId: later, data: { name: 'mix_late', folderType: 'Shot' } },
+      {
+        type: 'create',
+        entityType: 'folder',
+        entityId: later,
+        data: { name: 'mix_late', folderType: 'Shot' },
+      },
     ]);
     expect(early.body.operations.map((o: any) => [o.success, o.status])).toEqual([[false, 404]]);
     expect((await api('GET', `${P}/folders/${later}`)).status).toBe(404);
@@ -652,9 +694,12 @@ describe('folder list and hierarchy', () => {
 
   it('orders hierarchy children and task names byte by byte, the same on every server', async () => {
     const parent = await create('folders', { name: 'order_root', folderType: 'Folder' });
-    for (const name of ['b', 'A', 'a1', 'B_2']) await create('folders', { name, folderType: 'Shot', parentId: parent });
+    for (const name of ['b', 'A', 'a1', 'B_2'])
+      await create('folders', { name, folderType: 'Shot', parentId: parent });
     for (const name of ['comp', 'Anim', 'layout', 'Zfx']) await create('tasks', { name, folderId: parent });
-    const root = (await api('GET', `${P}/hierarchy`)).body.hierarchy.find((n: any) => n.name === 'order_root');
+    const root = (await api('GET', `${P}/hierarchy`)).body.hierarchy.find(
+      (n: any) => n.name === 'order_root',
+    );
     expect(root.children.map((c: any) => c.name)).toEqual(['A', 'B_2', 'a1', 'b']);
     expect(root.taskNames).toEqual(['Anim', 'Zfx', 'comp', 'layout']);
     const listed = (await api('GET', `${P}/folders`)).body.folders.find((f: any) => f.name === 'order_root');
@@ -665,15 +710,24 @@ describe('folder list and hierarchy', () => {
     const root = await create('folders', { name: 'tree_root', folderType: 'Folder' });
     const x = await create('folders', { name: 'x', folderType: 'Shot', parentId: root });
     await create('folders', { name: 'y', folderType: 'Shot', parentId: x });
-    for (const name of ['x-2', 'x.1', 'z']) await create('folders', { name, folderType: 'Shot', parentId: root });
-    const tree = async () => (await api('GET', `${P}/hierarchy`)).body.hierarchy.find((n: any) => n.name === 'tree_root');
+    for (const name of ['x-2', 'x.1', 'z'])
+      await create('folders', { name, folderType: 'Shot', parentId: root });
+    const tree = async () =>
+      (await api('GET', `${P}/hierarchy`)).body.hierarchy.find((n: any) => n.name === 'tree_root');
     const shape = (node: any): unknown => [node.name, ...node.children.map(shape)];
     expect(shape(await tree())).toEqual(['tree_root', ['x', ['y']], ['x-2'], ['x.1'], ['z']]);
     expect((await tree()).children[0].children[0].parents).toEqual(['tree_root', 'x']);
     const paths = (await api('GET', `${P}/folders`)).body.folders
       .map((f: any) => f.path)
       .filter((path: string) => path.startsWith('/tree_root'));
-    expect(paths).toEqual(['/tree_root', '/tree_root/x', '/tree_root/x/y', '/tree_root/x-2', '/tree_root/x.1', '/tree_root/z']);
+    expect(paths).toEqual([
+      '/tree_root',
+      '/tree_root/x',
+      '/tree_root/x/y',
+      '/tree_root/x-2',
+      '/tree_root/x.1',
+      '/tree_root/z',
+    ]);
     // An inactive folder takes its subtree out of the tree; its siblings stay where they were.
     expect((await api('PATCH', `${P}/folders/${x}`, { active: false })).status).toBe(204);
     expect(shape(await tree())).toEqual(['tree_root', ['x-2'], ['x.1'], ['z']]);
@@ -726,7 +780,8 @@ describe('folder list and hierarchy', () => {
   it('keeps the tree up to date from the writes of this process, reading it again only after a project change', async () => {
     const hierarchy = async () => (await api('GET', `${P}/hierarchy`)).text;
     const node = async (name: string) => {
-      const walk = (nodes: any[]): any => nodes.map((n) => (n.name === name ? n : walk(n.children))).find(Boolean);
+      const walk = (nodes: any[]): any =>
+        nodes.map((n) => (n.name === name ? n : walk(n.children))).find(Boolean);
       return walk(JSON.parse(await hierarchy()).hierarchy);
     };
     const root = await create('folders', { name: 'live_root', folderType: 'Folder' });
@@ -738,24 +793,58 @@ describe('folder list and hierarchy', () => {
     // Each folder followed by its tasks, as clients send them.
     const [a, b, c, anim] = [newId(), newId(), newId(), newId()];
     const ops = [
-      { type: 'create', entityType: 'folder', entityId: a, data: { name: 'sh_b', folderType: 'Shot', parentId: root } },
+      {
+        type: 'create',
+        entityType: 'folder',
+        entityId: a,
+        data: { name: 'sh_b', folderType: 'Shot', parentId: root },
+      },
       { type: 'create', entityType: 'task', data: { name: 'comp', folderId: a } },
-      { type: 'create', entityType: 'folder', entityId: b, data: { name: 'sh_a', folderType: 'Shot', parentId: root } },
+      {
+        type: 'create',
+        entityType: 'folder',
+        entityId: b,
+        data: { name: 'sh_a', folderType: 'Shot', parentId: root },
+      },
       { type: 'create', entityType: 'task', entityId: anim, data: { name: 'anim', folderId: b } },
       { type: 'create', entityType: 'task', data: { name: 'Layout', folderId: b } },
-      { type: 'create', entityType: 'folder', entityId: c, data: { name: 'deep', folderType: 'Shot', parentId: b, label: 'Deep' } },
+      {
+        type: 'create',
+        entityType: 'folder',
+        entityId: c,
+        data: { name: 'deep', folderType: 'Shot', parentId: b, label: 'Deep' },
+      },
     ];
     expect((await api('POST', `${P}/operations`, { operations: ops })).body.success).toBe(true);
     const shape = (n: any): unknown => [n.name, n.taskNames.join('+'), ...n.children.map(shape)];
-    expect(shape(await node('live_root'))).toEqual(['live_root', '', ['sh_a', 'Layout+anim', ['deep', '']], ['sh_b', 'comp']]);
+    expect(shape(await node('live_root'))).toEqual([
+      'live_root',
+      '',
+      ['sh_a', 'Layout+anim', ['deep', '']],
+      ['sh_b', 'comp'],
+    ]);
     const patch = async (plural: string, id: string, body: unknown) =>
       expect((await api('PATCH', `${P}/${plural}/${id}`, body)).status).toBe(204);
     await patch('folders', a, { name: 'sh_0' });
     await patch('folders', c, { parentId: a, label: 'Moved', folderType: 'Asset' });
-    expect(shape(await node('live_root'))).toEqual(['live_root', '', ['sh_0', 'comp', ['deep', '']], ['sh_a', 'Layout+anim']]);
-    expect(await node('deep')).toMatchObject({ label: 'Moved', folderType: 'Asset', parents: ['live_root', 'sh_0'] });
+    expect(shape(await node('live_root'))).toEqual([
+      'live_root',
+      '',
+      ['sh_0', 'comp', ['deep', '']],
+      ['sh_a', 'Layout+anim'],
+    ]);
+    expect(await node('deep')).toMatchObject({
+      label: 'Moved',
+      folderType: 'Asset',
+      parents: ['live_root', 'sh_0'],
+    });
     await patch('tasks', anim, { name: 'zanim', folderId: a });
-    expect(shape(await node('live_root'))).toEqual(['live_root', '', ['sh_0', 'comp+zanim', ['deep', '']], ['sh_a', 'Layout']]);
+    expect(shape(await node('live_root'))).toEqual([
+      'live_root',
+      '',
+      ['sh_0', 'comp+zanim', ['deep', '']],
+      ['sh_a', 'Layout'],
+    ]);
     expect((await api('DELETE', `${P}/tasks/${anim}`)).status).toBe(204);
     expect((await node('sh_0')).taskNames).toEqual(['comp']);
     await patch('folders', a, { active: false });
@@ -784,7 +873,9 @@ describe('folder list and hierarchy', () => {
     let reads = 0;
     const read = async () => (reads++, new FolderTree());
     const names = async (project: string) =>
-      JSON.parse((await cache.get(project, read)).answer(project).toString()).hierarchy.map((n: any) => n.name);
+      JSON.parse((await cache.get(project, read)).answer(project).toString()).hierarchy.map(
+        (n: any) => n.name,
+      );
     const folder = { id: newId(), name: 'a', status: 'Ready', folder_type: 'Shot', parent_id: null };
     // Resolves once the bus has handed the event to its subscribers (the cache subscribed first).
     const emitted = async (topic: string, project: string) => {
@@ -805,7 +896,9 @@ describe('folder list and hierarchy', () => {
     cache.committed('demo', [{ type: 'task', before: ghost, after: { ...ghost, name: 'ghost2' } }]);
     expect([await names('demo'), reads]).toEqual([[], 2]);
     // A folder below one it does not hold (inactive, or whose creation has not reached it yet).
-    cache.committed('demo', [{ type: 'folder', before: null, after: { ...folder, id: newId(), parent_id: newId() } }]);
+    cache.committed('demo', [
+      { type: 'folder', before: null, after: { ...folder, id: newId(), parent_id: newId() } },
+    ]);
     await names('demo');
     expect(reads).toBe(3);
     await emitted('entity.project.changed', 'demo');
@@ -813,7 +906,10 @@ describe('folder list and hierarchy', () => {
     expect(reads).toBe(4);
     // A read under way while a change commits is not kept.
     let release = () => {};
-    const slow = cache.get('demo2', () => new Promise((resolve) => (release = () => resolve(new FolderTree()))));
+    const slow = cache.get(
+      'demo2',
+      () => new Promise((resolve) => (release = () => resolve(new FolderTree()))),
+    );
     cache.committed('demo2', [{ type: 'folder', before: null, after: folder }]);
     release();
     await slow;
@@ -824,5 +920,4 @@ describe('folder list and hierarchy', () => {
     cache.committed('fresh', [{ type: 'folder', before: null, after: folder }]);
     expect([await names('fresh'), reads]).toEqual([['a'], 5]);
   });
-
 });

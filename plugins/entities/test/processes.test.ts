@@ -53,9 +53,15 @@ beforeAll(async () => {
   });
   const users = first.services.get('users') as UserDirectory;
   const password = 'correct horse battery';
-  await first.db.transaction().execute((trx) => users.create(trx, { name: 'boss', password, data: { isAdmin: true } }));
+  await first.db
+    .transaction()
+    .execute((trx) => users.create(trx, { name: 'boss', password, data: { isAdmin: true } }));
   for (const server of [first, second]) {
-    const login = await server.app.inject({ method: 'POST', url: '/api/auth/login', payload: { name: 'boss', password } });
+    const login = await server.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { name: 'boss', password },
+    });
     tokens.push(login.json().token);
   }
   expect((await onFirst('POST', '/api/projects', { name: 'shared', code: 'sh' })).status).toBe(201);
@@ -73,11 +79,15 @@ describe('the folder tree across server processes', () => {
     // Both keep a tree from here on.
     expect(await names(onFirst)).toEqual(['ep01()']);
     expect(await settled(onSecond, ['ep01()'])).toEqual(['ep01()']);
-    const shot = (await onSecond('POST', `${P}/folders`, { name: 'sh010', folderType: 'Shot', parentId: root })).body.id;
+    const shot = (
+      await onSecond('POST', `${P}/folders`, { name: 'sh010', folderType: 'Shot', parentId: root })
+    ).body.id;
     expect((await onSecond('POST', `${P}/tasks`, { name: 'comp', folderId: shot })).status).toBe(201);
     expect(await names(onSecond)).toEqual(['ep01()', 'sh010(comp)']);
     expect(await settled(onFirst, ['ep01()', 'sh010(comp)'])).toEqual(['ep01()', 'sh010(comp)']);
-    expect((await onFirst('PATCH', `${P}/folders/${shot}`, { name: 'sh020', parentId: null })).status).toBe(204);
+    expect((await onFirst('PATCH', `${P}/folders/${shot}`, { name: 'sh020', parentId: null })).status).toBe(
+      204,
+    );
     expect(await settled(onSecond, ['ep01()', 'sh020(comp)'])).toEqual(['ep01()', 'sh020(comp)']);
     expect((await onSecond('DELETE', `${P}/folders/${root}`)).status).toBe(204);
     expect(await settled(onFirst, ['sh020(comp)'])).toEqual(['sh020(comp)']);

@@ -11,23 +11,36 @@ const P = '/api/projects/res';
 
 async function seed(name: string, data: Record<string, unknown>) {
   const users = core.services.get('users') as UserDirectory;
-  await core.db.transaction().execute((trx) => users.create(trx, { name, password: 'correct horse battery', data }));
-  return (await core.request('POST', '/api/auth/login', { body: { name, password: 'correct horse battery' } })).body.token as string;
+  await core.db
+    .transaction()
+    .execute((trx) => users.create(trx, { name, password: 'correct horse battery', data }));
+  return (
+    await core.request('POST', '/api/auth/login', { body: { name, password: 'correct horse battery' } })
+  ).body.token as string;
 }
 
-const api = (method: string, url: string, body?: unknown, headers?: Record<string, string>) => core.request(method, url, { token, body, headers });
+const api = (method: string, url: string, body?: unknown, headers?: Record<string, string>) =>
+  core.request(method, url, { token, body, headers });
 const create = async (plural: string, body: Record<string, unknown>, project = P) => {
   const res = await api('POST', `${project}/${plural}`, body);
   if (res.status !== 201) throw new Error(`create ${plural} failed: ${res.status} ${res.text}`);
   return res.body.id as string;
 };
-const resolve = async (uris: string[], options: { resolveRoots?: boolean; pathOnly?: boolean; headers?: Record<string, string>; as?: string } = {}) => {
+const resolve = async (
+  uris: string[],
+  options: { resolveRoots?: boolean; pathOnly?: boolean; headers?: Record<string, string>; as?: string } = {},
+) => {
   const url = `/api/resolve${options.pathOnly ? '?pathOnly=true' : ''}`;
-  const res = await core.request('POST', url, { token: options.as ?? token, body: { uris, resolveRoots: options.resolveRoots ?? false }, headers: options.headers });
+  const res = await core.request('POST', url, {
+    token: options.as ?? token,
+    body: { uris, resolveRoots: options.resolveRoots ?? false },
+    headers: options.headers,
+  });
   expect(res.status).toBe(200);
   return res.body as { uri: string; entities: Record<string, any>[]; error: string | null }[];
 };
-const one = async (uri: string, options?: Parameters<typeof resolve>[1]) => (await resolve([uri], options))[0];
+const one = async (uri: string, options?: Parameters<typeof resolve>[1]) =>
+  (await resolve([uri], options))[0];
 
 const ids: Record<string, string> = {};
 const versions: Record<string, string> = {};
@@ -53,25 +66,58 @@ beforeAll(async () => {
     ['v3', 3, undefined],
     ['hero', -1, 'Approved'],
   ] as const) {
-    versions[label] = await create('versions', { version: number, productId: ids.model, ...(status ? { status } : {}) });
-    const context = { project: { name: 'res', code: 'res' }, folder: { name: 'hero' }, product: { name: 'modelMain' }, version: number, ext: 'abc' };
+    versions[label] = await create('versions', {
+      version: number,
+      productId: ids.model,
+      ...(status ? { status } : {}),
+    });
+    const context = {
+      project: { name: 'res', code: 'res' },
+      folder: { name: 'hero' },
+      product: { name: 'modelMain' },
+      version: number,
+      ext: 'abc',
+    };
     abc[label] = await create('representations', {
       name: 'abc',
       versionId: versions[label],
-      attrib: { template: '{root[work]}/{project[name]}/{folder[name]}/{product[name]}/v{version:0>3}/hero<_{output}>.{ext}' },
+      attrib: {
+        template:
+          '{root[work]}/{project[name]}/{folder[name]}/{product[name]}/v{version:0>3}/hero<_{output}>.{ext}',
+      },
       data: { context },
       files: [{ name: 'hero.abc', path: '/ignored/when/template/is/set.abc', size: 1 }],
     });
-    await create('representations', { name: 'ma', versionId: versions[label], files: [{ name: 'hero.ma', path: `{root[work]}/res/hero/v${number}/hero.ma`, size: 1 }] });
+    await create('representations', {
+      name: 'ma',
+      versionId: versions[label],
+      files: [{ name: 'hero.ma', path: `{root[work]}/res/hero/v${number}/hero.ma`, size: 1 }],
+    });
   }
   ids.lookV1 = await create('versions', { version: 1, productId: ids.look });
   ids.lookAbc = await create('representations', { name: 'abc', versionId: ids.lookV1 });
   ids.shotV1 = await create('versions', { version: 1, productId: ids.shotModel });
   ids.shotAbc = await create('representations', { name: 'abc', versionId: ids.shotV1 });
 
-  ids.modeling = await create('tasks', { name: 'modeling', folderId: ids.hero, taskType: 'Modeling', tags: ['urgent'], assignees: ['ann', 'bob'] });
-  ids.rigging = await create('tasks', { name: 'rigging', folderId: ids.hero, taskType: 'Rigging', assignees: ['cy'] });
-  ids.comp = await create('tasks', { name: 'comp', folderId: ids.shot, taskType: 'Compositing', label: 'Final comp' });
+  ids.modeling = await create('tasks', {
+    name: 'modeling',
+    folderId: ids.hero,
+    taskType: 'Modeling',
+    tags: ['urgent'],
+    assignees: ['ann', 'bob'],
+  });
+  ids.rigging = await create('tasks', {
+    name: 'rigging',
+    folderId: ids.hero,
+    taskType: 'Rigging',
+    assignees: ['cy'],
+  });
+  ids.comp = await create('tasks', {
+    name: 'comp',
+    folderId: ids.shot,
+    taskType: 'Compositing',
+    label: 'Final comp',
+  });
   ids.wf1 = await create('workfiles', { path: 'work/hero/model_v001.ma', taskId: ids.modeling });
   ids.wf2 = await create('workfiles', { path: 'work/hero/model_v002.ma', taskId: ids.modeling });
 });
@@ -79,23 +125,32 @@ afterAll(() => core.close());
 
 describe('POST /api/projects/{p}/uris', () => {
   it('writes a URI per known id, in the order asked, versions as v003 or hero', async () => {
-    const res = await api('POST', `${P}/uris`, { entityType: 'version', ids: [versions.v3, newId(), versions.hero] });
+    const res = await api('POST', `${P}/uris`, {
+      entityType: 'version',
+      ids: [versions.v3, newId(), versions.hero],
+    });
     expect(res.status).toBe(200);
     expect(res.body.uris).toEqual([
       { id: versions.v3, uri: 'ayon+entity://res/assets/chars/hero?product=modelMain&version=v003' },
       { id: versions.hero, uri: 'ayon+entity://res/assets/chars/hero?product=modelMain&version=hero' },
     ]);
     const repre = await api('POST', `${P}/uris`, { entity_type: 'representation', ids: [abc.v1] });
-    expect(repre.body.uris[0].uri).toBe('ayon+entity://res/assets/chars/hero?product=modelMain&version=v001&representation=abc');
+    expect(repre.body.uris[0].uri).toBe(
+      'ayon+entity://res/assets/chars/hero?product=modelMain&version=v001&representation=abc',
+    );
     const wf = await api('POST', `${P}/uris`, { entityType: 'workfile', ids: [ids.wf2] });
-    expect(wf.body.uris[0].uri).toBe('ayon+entity://res/assets/chars/hero?task=modeling&workfile=model_v002.ma');
+    expect(wf.body.uris[0].uri).toBe(
+      'ayon+entity://res/assets/chars/hero?task=modeling&workfile=model_v002.ma',
+    );
     expect((await api('POST', `${P}/uris`, { entityType: 'folder', ids: [] })).body.uris).toEqual([]);
   });
 
   it('answers bad input with 422 and unknown projects with 404', async () => {
     expect((await api('POST', `${P}/uris`, { entityType: 'project', ids: [] })).status).toBe(422);
     expect((await api('POST', `${P}/uris`, { entityType: 'folder', ids: ['nope'] })).status).toBe(422);
-    expect((await api('POST', '/api/projects/nowhere/uris', { entityType: 'folder', ids: [] })).status).toBe(404);
+    expect((await api('POST', '/api/projects/nowhere/uris', { entityType: 'folder', ids: [] })).status).toBe(
+      404,
+    );
   });
 
   it('round-trips through resolve for every entity type', async () => {
@@ -137,11 +192,21 @@ describe('POST /api/resolve', () => {
       },
     ]);
     const task = await one(`${base}?task=modeling`);
-    expect(task.entities).toEqual([expect.objectContaining({ folderId: ids.hero, taskId: ids.modeling, productId: null, workfileId: null, filePath: null, target: 'task' })]);
+    expect(task.entities).toEqual([
+      expect.objectContaining({
+        folderId: ids.hero,
+        taskId: ids.modeling,
+        productId: null,
+        workfileId: null,
+        filePath: null,
+        target: 'task',
+      }),
+    ]);
   });
 
   it('reads every version form', async () => {
-    const versionOf = async (word: string) => (await one(`${base}?product=modelMain&version=${word}`)).entities.map((e) => e.versionId);
+    const versionOf = async (word: string) =>
+      (await one(`${base}?product=modelMain&version=${word}`)).entities.map((e) => e.versionId);
     expect(await versionOf('v002')).toEqual([versions.v2]);
     expect(await versionOf('V002')).toEqual([versions.v2]);
     expect(await versionOf('002')).toEqual([versions.v2]);
@@ -163,7 +228,12 @@ describe('POST /api/resolve', () => {
 
   it('expands a * wildcard at the deepest level', async () => {
     const all = await one(`${base}?product=modelMain&version=*`);
-    expect(all.entities.map((e) => e.versionId)).toEqual([versions.hero, versions.v1, versions.v2, versions.v3]);
+    expect(all.entities.map((e) => e.versionId)).toEqual([
+      versions.hero,
+      versions.v1,
+      versions.v2,
+      versions.v3,
+    ]);
     const repres = await one(`${base}?product=modelMain&version=v001&representation=*`);
     expect(repres.entities.map((e) => e.target)).toEqual(['representation', 'representation']);
     const tasks = await one(`${base}?task=*`);
@@ -205,14 +275,21 @@ describe('POST /api/resolve', () => {
     expect(answers[4].error).toMatch(/Invalid URI/);
     expect(answers[5].error).toMatch(/Invalid/);
     expect(answers.slice(0, 6).every((a) => a.entities.length === 0)).toBe(true);
-    expect(answers[6]).toMatchObject({ error: null, entities: [expect.objectContaining({ productId: ids.model })] });
+    expect(answers[6]).toMatchObject({
+      error: null,
+      entities: [expect.objectContaining({ productId: ids.model })],
+    });
   });
 
   it('accepts the ayon:// alias and drops a USD :SDF_FORMAT_ARGS suffix', async () => {
     const short = await one('ayon://res/assets/chars/hero?product=modelMain&version=v001&representation=abc');
     expect(short.entities.map((e) => e.representationId)).toEqual([abc.v1]);
-    const usd = await one(`${base}?product=modelMain&version=v001&representation=abc:SDF_FORMAT_ARGS:variant=a`);
-    expect(usd.uri).toBe(`${base}?product=modelMain&version=v001&representation=abc:SDF_FORMAT_ARGS:variant=a`);
+    const usd = await one(
+      `${base}?product=modelMain&version=v001&representation=abc:SDF_FORMAT_ARGS:variant=a`,
+    );
+    expect(usd.uri).toBe(
+      `${base}?product=modelMain&version=v001&representation=abc:SDF_FORMAT_ARGS:variant=a`,
+    );
     expect(usd.entities.map((e) => e.representationId)).toEqual([abc.v1]);
     // Project names are matched without regard to letter case; the answer names the project as stored.
     expect((await one('ayon://RES/assets/chars/hero')).entities[0].projectName).toBe('res');
@@ -221,26 +298,50 @@ describe('POST /api/resolve', () => {
   it('fills roots from the project for the platform, overridden by the site', async () => {
     const uri = `${base}?product=modelMain&version=v002&representation=abc`;
     expect((await one(uri)).entities[0].filePath).toBe('{root[work]}/res/hero/modelMain/v002/hero.abc');
-    expect((await one(uri, { resolveRoots: true })).entities[0].filePath).toBe('/mnt/projects/res/hero/modelMain/v002/hero.abc');
-    expect((await one(uri, { resolveRoots: true, headers: { 'x-ayon-platform': 'windows' } })).entities[0].filePath).toBe('C:\\projects\\res\\hero\\modelMain\\v002\\hero.abc');
+    expect((await one(uri, { resolveRoots: true })).entities[0].filePath).toBe(
+      '/mnt/projects/res/hero/modelMain/v002/hero.abc',
+    );
+    expect(
+      (await one(uri, { resolveRoots: true, headers: { 'x-ayon-platform': 'windows' } })).entities[0]
+        .filePath,
+    ).toBe('C:\\projects\\res\\hero\\modelMain\\v002\\hero.abc');
     expect((await api('PUT', `${P}/roots/studio-b`, { work: '/srv/b/' })).status).toBe(204);
     const site = await one(uri, { resolveRoots: true, headers: { 'x-ayon-site-id': 'studio-b' } });
     expect(site.entities[0].filePath).toBe('/srv/b/res/hero/modelMain/v002/hero.abc');
     // Another site keeps the project's roots.
-    expect((await one(uri, { resolveRoots: true, headers: { 'x-ayon-site-id': 'studio-c' } })).entities[0].filePath).toMatch(/^\/mnt\/projects\//);
+    expect(
+      (await one(uri, { resolveRoots: true, headers: { 'x-ayon-site-id': 'studio-c' } })).entities[0]
+        .filePath,
+    ).toMatch(/^\/mnt\/projects\//);
     // Without a template the first file's path is used.
-    const ma = await one(`${base}?product=modelMain&version=v003&representation=ma`, { resolveRoots: true, headers: { 'x-ayon-site-id': 'studio-b' } });
+    const ma = await one(`${base}?product=modelMain&version=v003&representation=ma`, {
+      resolveRoots: true,
+      headers: { 'x-ayon-site-id': 'studio-b' },
+    });
     expect(ma.entities[0].filePath).toBe('/srv/b/res/hero/v3/hero.ma');
   });
 
   it('answers only file paths with pathOnly', async () => {
-    const answer = await one(`${base}?product=modelMain&version=latest&representation=*`, { pathOnly: true, resolveRoots: true });
-    expect(answer.entities).toEqual([{ filePath: '/mnt/projects/res/hero/modelMain/v003/hero.abc' }, { filePath: '/mnt/projects/res/hero/v3/hero.ma' }]);
+    const answer = await one(`${base}?product=modelMain&version=latest&representation=*`, {
+      pathOnly: true,
+      resolveRoots: true,
+    });
+    expect(answer.entities).toEqual([
+      { filePath: '/mnt/projects/res/hero/modelMain/v003/hero.abc' },
+      { filePath: '/mnt/projects/res/hero/v3/hero.ma' },
+    ]);
   });
 
   it('reports a project the caller cannot see as an error of that URI only', async () => {
-    const answers = await resolve(['ayon+entity://res/assets', 'ayon+entity://other', 'ayon+entity://missing/x'], { as: artist });
-    expect(answers[0]).toEqual({ uri: 'ayon+entity://res/assets', entities: [], error: 'Project res not found or not accessible' });
+    const answers = await resolve(
+      ['ayon+entity://res/assets', 'ayon+entity://other', 'ayon+entity://missing/x'],
+      { as: artist },
+    );
+    expect(answers[0]).toEqual({
+      uri: 'ayon+entity://res/assets',
+      entities: [],
+      error: 'Project res not found or not accessible',
+    });
     expect(answers[1]).toEqual({ uri: 'ayon+entity://other', entities: [], error: null });
     expect(answers[2].error).toBe('Project missing not found or not accessible');
     expect((await core.request('POST', '/api/resolve', { body: { uris: [] } })).status).toBe(401);
@@ -264,17 +365,33 @@ describe('POST /api/projects/{p}/tasksFolders', () => {
 
   it('lists folders whose tasks match the filter and the search', async () => {
     expect(await folders({})).toEqual([ids.hero, ids.shot].sort());
-    expect(await folders({ filter: { conditions: [{ key: 'taskType', value: 'Compositing' }] } })).toEqual([ids.shot]);
-    expect(await folders({ filter: { conditions: [{ key: 'tags', value: 'urgent', operator: 'includes' }] } })).toEqual([ids.hero]);
-    expect(await folders({ filter: { conditions: [{ key: 'assignees', value: ['cy', 'dee'], operator: 'includesany' }] } })).toEqual([ids.hero]);
-    expect(await folders({ filter: { conditions: [{ key: 'assignees', value: ['ann', 'bob'], operator: 'excludesall' }] } })).toEqual([ids.hero, ids.shot].sort());
+    expect(await folders({ filter: { conditions: [{ key: 'taskType', value: 'Compositing' }] } })).toEqual([
+      ids.shot,
+    ]);
+    expect(
+      await folders({ filter: { conditions: [{ key: 'tags', value: 'urgent', operator: 'includes' }] } }),
+    ).toEqual([ids.hero]);
+    expect(
+      await folders({
+        filter: { conditions: [{ key: 'assignees', value: ['cy', 'dee'], operator: 'includesany' }] },
+      }),
+    ).toEqual([ids.hero]);
+    expect(
+      await folders({
+        filter: { conditions: [{ key: 'assignees', value: ['ann', 'bob'], operator: 'excludesall' }] },
+      }),
+    ).toEqual([ids.hero, ids.shot].sort());
     expect(await folders({ search: 'final' })).toEqual([ids.shot]);
     expect(await folders({ search: '100%' })).toEqual([]);
-    expect(await folders({ filter: { conditions: [{ key: 'attrib.fps', value: 25 }] }, search: 'rig' })).toEqual([ids.hero]);
+    expect(
+      await folders({ filter: { conditions: [{ key: 'attrib.fps', value: 25 }] }, search: 'rig' }),
+    ).toEqual([ids.hero]);
   });
 
   it('answers an unknown key with 422 at its place in the filter', async () => {
-    const res = await api('POST', `${P}/tasksFolders`, { filter: { conditions: [{ conditions: [{ key: 'colour', value: 'red' }] }] } });
+    const res = await api('POST', `${P}/tasksFolders`, {
+      filter: { conditions: [{ conditions: [{ key: 'colour', value: 'red' }] }] },
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors[0].loc).toEqual(['body', 'filter', 'conditions', 0, 'conditions', 0, 'key']);
   });
@@ -289,18 +406,32 @@ describe('POST /api/projects/{p}/repreContextFilter', () => {
   };
 
   it('filters by names, versions and context values', async () => {
-    expect((await filter({ names: ['abc'], versionIds: [versions.v1, versions.v2] })).ids.sort()).toEqual([abc.v1, abc.v2].sort());
+    expect((await filter({ names: ['abc'], versionIds: [versions.v1, versions.v2] })).ids.sort()).toEqual(
+      [abc.v1, abc.v2].sort(),
+    );
     const byContext = await filter({ context: { 'folder.name': ['hero'], version: ['3', '-1'] } });
     expect(byContext.ids.sort()).toEqual([abc.v3, abc.hero].sort());
-    expect(byContext.representations[0]).toMatchObject({ name: 'abc', path: expect.stringMatching(/^\/assets\/chars\/hero\/modelMain\//) });
+    expect(byContext.representations[0]).toMatchObject({
+      name: 'abc',
+      path: expect.stringMatching(/^\/assets\/chars\/hero\/modelMain\//),
+    });
     // AYON clients send a list of {key, values} whose values are regular expressions.
-    const ayon = await filter({ version_ids: [versions.v1], context: [{ key: 'product.name', values: ['^model'] }] });
+    const ayon = await filter({
+      version_ids: [versions.v1],
+      context: [{ key: 'product.name', values: ['^model'] }],
+    });
     expect(ayon.ids).toEqual([abc.v1]);
     expect((await filter({ names: ['nothing'] })).ids).toEqual([]);
   });
 
   it('answers a bad key or pattern with 422', async () => {
     expect((await api('POST', `${P}/repreContextFilter`, { context: { 'a b': ['x'] } })).status).toBe(422);
-    expect((await api('POST', `${P}/repreContextFilter`, { context: [{ key: 'folder.name', values: ['(unclosed'] }] })).status).toBe(422);
+    expect(
+      (
+        await api('POST', `${P}/repreContextFilter`, {
+          context: [{ key: 'folder.name', values: ['(unclosed'] }],
+        })
+      ).status,
+    ).toBe(422);
   });
 });

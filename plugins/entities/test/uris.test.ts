@@ -23,9 +23,14 @@ describe('URI parser and formatter', () => {
       expect(parsed.workfile).toBe(parts.workfile ?? null);
       expect(parsed.representation).toBe(parts.representation ?? null);
       if (parts.version === undefined) expect(parsed.version).toBeNull();
-      else expect(parsed.version).toEqual(parts.version < 0 ? { kind: 'hero' } : { kind: 'number', number: parts.version });
+      else
+        expect(parsed.version).toEqual(
+          parts.version < 0 ? { kind: 'hero' } : { kind: 'number', number: parts.version },
+        );
     }
-    expect(formatUri({ project: 'p', path: '/a/b/', product: 'x', version: 3 })).toBe('ayon+entity://p/a/b?product=x&version=v003');
+    expect(formatUri({ project: 'p', path: '/a/b/', product: 'x', version: 3 })).toBe(
+      'ayon+entity://p/a/b?product=x&version=v003',
+    );
   });
 
   it('knows the target: the deepest level named', () => {
@@ -51,22 +56,38 @@ describe('URI parser and formatter', () => {
   });
 
   it('refuses what AYON refuses', () => {
-    expect(() => parseUri('ayon+entity://p/a?task=t&version=v001')).toThrow(/cannot be queried with versions/);
+    expect(() => parseUri('ayon+entity://p/a?task=t&version=v001')).toThrow(
+      /cannot be queried with versions/,
+    );
     expect(() => parseUri('ayon://p/a/*')).toThrow(/Invalid path element/);
     expect(() => parseUri('ayon://p/a//b')).toThrow(/Invalid path element/);
     expect(() => parseUri('ayon://p/a?product=-x')).toThrow(/Invalid product name/);
     expect(() => parseUri('ftp://p/a')).toThrow(/Invalid URI/);
     expect(() => parseUri('ayon://p/%E0%A4%A')).toThrow(UriError);
-    expect(parseUri('ayon://p/a?product=x&version=1:SDF_FORMAT_ARGS:a=b').version).toEqual({ kind: 'number', number: 1 });
+    expect(parseUri('ayon://p/a?product=x&version=1:SDF_FORMAT_ARGS:a=b').version).toEqual({
+      kind: 'number',
+      number: 1,
+    });
   });
 });
 
 describe('file templates', () => {
   it('fills nested keys, padding and optional parts', () => {
-    const context = { root: { work: '/mnt' }, folder: { name: 'hero' }, version: 7, output: null, ext: 'exr', frame: 12 };
-    expect(formatTemplate('{root[work]}/{folder[name]}/v{version:0>3}/x<_{output}><.{frame:0>4}>.{ext}', context)).toBe('/mnt/hero/v007/x.0012.exr');
+    const context = {
+      root: { work: '/mnt' },
+      folder: { name: 'hero' },
+      version: 7,
+      output: null,
+      ext: 'exr',
+      frame: 12,
+    };
+    expect(
+      formatTemplate('{root[work]}/{folder[name]}/v{version:0>3}/x<_{output}><.{frame:0>4}>.{ext}', context),
+    ).toBe('/mnt/hero/v007/x.0012.exr');
     // Unknown keys outside optional parts stay for the client.
-    expect(formatTemplate('{root[work]}/{folder.name}/{task[name]}', { folder: { name: 'a' } })).toBe('{root[work]}/a/{task[name]}');
+    expect(formatTemplate('{root[work]}/{folder.name}/{task[name]}', { folder: { name: 'a' } })).toBe(
+      '{root[work]}/a/{task[name]}',
+    );
   });
 
   it('tidies separators, keeping UNC roots and using backslashes on Windows', () => {

@@ -10,12 +10,20 @@ beforeAll(async () => {
 });
 afterAll(() => s.core.close());
 
-const enroll = (body: Record<string, unknown>, auth: { token?: string; apiKey?: string } = { apiKey: SERVICE_KEY }) =>
-  s.core.request('POST', '/api/enroll', { ...auth, body });
-const patch = (id: string, body: Record<string, unknown>) => s.core.request('PATCH', `/api/events/${id}`, { apiKey: SERVICE_KEY, body });
+const enroll = (
+  body: Record<string, unknown>,
+  auth: { token?: string; apiKey?: string } = { apiKey: SERVICE_KEY },
+) => s.core.request('POST', '/api/enroll', { ...auth, body });
+const patch = (id: string, body: Record<string, unknown>) =>
+  s.core.request('PATCH', `/api/events/${id}`, { apiKey: SERVICE_KEY, body });
 const sources = async (topic: string, n: number, extra: Partial<EventInput> = {}) =>
-  (await s.core.events.emitMany(Array.from({ length: n }, (_, i) => ({ topic, description: `source ${i}`, ...extra })))).map((r) => r.id);
-const targetsOf = (topic: string) => s.core.db.selectFrom('public.events').selectAll().where('topic', '=', topic).execute();
+  (
+    await s.core.events.emitMany(
+      Array.from({ length: n }, (_, i) => ({ topic, description: `source ${i}`, ...extra })),
+    )
+  ).map((r) => r.id);
+const targetsOf = (topic: string) =>
+  s.core.db.selectFrom('public.events').selectAll().where('topic', '=', topic).execute();
 
 describe('the load-shedding decision', () => {
   it('sheds only on PostgreSQL with fewer than 3 idle connections', () => {
@@ -35,19 +43,44 @@ describe('enroll', () => {
     const [source] = await sources('first.source', 1, { project: 'demo', user: 'alice' });
     const heard: EventMessage[] = [];
     const stop = s.core.events.subscribe('first.target', (m) => void heard.push(m));
-    const res = await enroll({ sourceTopic: 'first.source', targetTopic: 'first.target', sender: 'w1', description: 'convert it' });
+    const res = await enroll({
+      sourceTopic: 'first.source',
+      targetTopic: 'first.target',
+      sender: 'w1',
+      description: 'convert it',
+    });
     await new Promise((r) => setTimeout(r, 50));
     stop();
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: expect.stringMatching(/^[0-9a-f]{32}$/), dependsOn: source, hash: targetHash('first.target', source), status: 'pending' });
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      dependsOn: source,
+      hash: targetHash('first.target', source),
+      status: 'pending',
+    });
     const [target] = await targetsOf('first.target');
-    expect(target).toMatchObject({ id: res.body.id, sender: 'w1', project_name: 'demo', user_name: 'alice', description: 'convert it', retries: 0 });
-    expect(heard).toEqual([expect.objectContaining({ id: res.body.id, status: 'pending', dependsOn: source })]);
+    expect(target).toMatchObject({
+      id: res.body.id,
+      sender: 'w1',
+      project_name: 'demo',
+      user_name: 'alice',
+      description: 'convert it',
+      retries: 0,
+    });
+    expect(heard).toEqual([
+      expect.objectContaining({ id: res.body.id, status: 'pending', dependsOn: source }),
+    ]);
     // The same worker asking again resumes its open job; once finished, the source is done.
-    expect((await enroll({ sourceTopic: 'first.source', targetTopic: 'first.target', sender: 'w1' })).body.id).toBe(res.body.id);
-    expect((await enroll({ sourceTopic: 'first.source', targetTopic: 'first.target', sender: 'w2' })).status).toBe(204);
+    expect(
+      (await enroll({ sourceTopic: 'first.source', targetTopic: 'first.target', sender: 'w1' })).body.id,
+    ).toBe(res.body.id);
+    expect(
+      (await enroll({ sourceTopic: 'first.source', targetTopic: 'first.target', sender: 'w2' })).status,
+    ).toBe(204);
     await patch(res.body.id, { status: 'finished' });
-    expect((await enroll({ sourceTopic: 'first.source', targetTopic: 'first.target', sender: 'w1' })).status).toBe(204);
+    expect(
+      (await enroll({ sourceTopic: 'first.source', targetTopic: 'first.target', sender: 'w1' })).status,
+    ).toBe(204);
   });
 
   it('enrolls each of 20 sources exactly once across 4 concurrent workers', async () => {
@@ -77,7 +110,9 @@ describe('enroll', () => {
 
   it('never hands one job to two workers enrolling at once without finishing', async () => {
     const ids = await sources('burst.source', 20);
-    const calls = Array.from({ length: 40 }, (_, i) => enroll({ sourceTopic: 'burst.source', targetTopic: 'burst.target', sender: `b${i}` }));
+    const calls = Array.from({ length: 40 }, (_, i) =>
+      enroll({ sourceTopic: 'burst.source', targetTopic: 'burst.target', sender: `b${i}` }),
+    );
     const results = await Promise.all(calls);
     const jobs = results.filter((r) => r.status === 200).map((r) => r.body);
     expect(results.every((r) => [200, 204, 503].includes(r.status))).toBe(true);
@@ -106,11 +141,23 @@ describe('enroll', () => {
     expect((await enroll(body)).status).toBe(204);
     // Another worker takes over a failed job while retries remain.
     await sources('takeover.source', 1);
-    const job = await enroll({ sourceTopic: 'takeover.source', targetTopic: 'takeover.target', sender: 'w1' });
+    const job = await enroll({
+      sourceTopic: 'takeover.source',
+      targetTopic: 'takeover.target',
+      sender: 'w1',
+    });
     await patch(job.body.id, { status: 'failed' });
-    const taken = await enroll({ sourceTopic: 'takeover.source', targetTopic: 'takeover.target', sender: 'w2' });
+    const taken = await enroll({
+      sourceTopic: 'takeover.source',
+      targetTopic: 'takeover.target',
+      sender: 'w2',
+    });
     expect(taken.body.id).toBe(job.body.id);
-    expect((await targetsOf('takeover.target'))[0]).toMatchObject({ sender: 'w2', retries: 1, status: 'pending' });
+    expect((await targetsOf('takeover.target'))[0]).toMatchObject({
+      sender: 'w2',
+      retries: 1,
+      status: 'pending',
+    });
   });
 
   it('hands out restarted jobs again and skips aborted ones', async () => {
@@ -151,7 +198,9 @@ describe('enroll', () => {
 
   it('ignores sources older than ignoreOlderThan days unless it is 0', async () => {
     const [old] = await sources('age.source', 1);
-    await sql`UPDATE public.events SET created_at = now() - interval '5 days', updated_at = now() - interval '5 days' WHERE id = ${old}`.execute(s.core.db);
+    await sql`UPDATE public.events SET created_at = now() - interval '5 days', updated_at = now() - interval '5 days' WHERE id = ${old}`.execute(
+      s.core.db,
+    );
     const body = { sourceTopic: 'age.source', targetTopic: 'age.target', sender: 'w1' };
     expect((await enroll(body)).status).toBe(204);
     expect((await enroll({ ...body, ignoreOlderThan: 4 })).status).toBe(204);
@@ -186,7 +235,11 @@ describe('enroll', () => {
     const [two] = await sources('list.two', 1);
     const listed: string[] = [];
     for (;;) {
-      const res = await enroll({ sourceTopic: ['list.one', 'list.two'], targetTopic: 'list.target', sender: 'w1' });
+      const res = await enroll({
+        sourceTopic: ['list.one', 'list.two'],
+        targetTopic: 'list.target',
+        sender: 'w1',
+      });
       if (res.status === 204) break;
       listed.push(res.body.dependsOn);
       await patch(res.body.id, { status: 'finished' });
@@ -195,8 +248,16 @@ describe('enroll', () => {
 
     await sources('filt.source', 1, { project: 'p1' });
     const [p2] = await sources('filt.source', 1, { project: 'p2', summary: { kind: 'plate' } });
-    const filter = { conditions: [{ key: 'project', value: 'p2' }, { key: 'summary/kind', value: 'plate' }] };
-    expect((await enroll({ sourceTopic: 'filt.source', targetTopic: 'filt.target', sender: 'w1', filter })).body.dependsOn).toBe(p2);
+    const filter = {
+      conditions: [
+        { key: 'project', value: 'p2' },
+        { key: 'summary/kind', value: 'plate' },
+      ],
+    };
+    expect(
+      (await enroll({ sourceTopic: 'filt.source', targetTopic: 'filt.target', sender: 'w1', filter })).body
+        .dependsOn,
+    ).toBe(p2);
   });
 
   it('is for service users and admins only', async () => {

@@ -15,7 +15,10 @@ export interface Setup {
 }
 
 export async function boot(): Promise<Setup> {
-  const core = await bootTestCore({ addons: ['events', 'event-users'], extraAddons: [await importAddon(fixture, false)] });
+  const core = await bootTestCore({
+    addons: ['events', 'event-users'],
+    extraAddons: [await importAddon(fixture, false)],
+  });
   const tokens = {} as Setup['tokens'];
   for (const name of ['alice', 'bob', 'boss', 'root'] as const) {
     const res = await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } });

@@ -12,16 +12,29 @@ const ids: Record<string, string> = {};
 
 async function seed(name: string, data: Record<string, unknown>) {
   const users = core.services.get('users') as UserDirectory;
-  await core.db.transaction().execute((trx) => users.create(trx, { name, password: 'correct horse battery', data }));
-  return (await core.request('POST', '/api/auth/login', { body: { name, password: 'correct horse battery' } })).body.token as string;
+  await core.db
+    .transaction()
+    .execute((trx) => users.create(trx, { name, password: 'correct horse battery', data }));
+  return (
+    await core.request('POST', '/api/auth/login', { body: { name, password: 'correct horse battery' } })
+  ).body.token as string;
 }
 
-const query = (body: Record<string, unknown>, token = admin) => core.request('POST', '/api/query', { token, body });
+const query = (body: Record<string, unknown>, token = admin) =>
+  core.request('POST', '/api/query', { token, body });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Topics of the qtest events matching the extra conditions, oldest first. */
 async function topics(conditions: unknown[], operator: 'and' | 'or' = 'and') {
-  const res = await query({ entity: 'event', filter: { conditions: [{ key: 'topic', value: 'qtest.%', operator: 'like' }, { conditions, operator }] } });
+  const res = await query({
+    entity: 'event',
+    filter: {
+      conditions: [
+        { key: 'topic', value: 'qtest.%', operator: 'like' },
+        { conditions, operator },
+      ],
+    },
+  });
   expect(res.status).toBe(200);
   return (res.body as { topic: string }[]).map((e) => e.topic).reverse();
 }
@@ -30,20 +43,58 @@ beforeAll(async () => {
   core = await bootTestCore({ addons: ['events', 'users'] });
   admin = await seed('root', { isAdmin: true });
   manager = await seed('boss', { isManager: true });
-  ids.alpha = (await core.events.emit({ topic: 'qtest.alpha', project: 'demo', user: 'ann', sender: 'cli', senderType: 'api', summary: { tags: ['a', 'b'], size: 3 } })).id;
-  ids.beta = (await core.events.emit({ topic: 'qtest.beta', project: 'demo', user: 'bob', dependsOn: ids.alpha, summary: { tags: ['b'], size: 5 } })).id;
+  ids.alpha = (
+    await core.events.emit({
+      topic: 'qtest.alpha',
+      project: 'demo',
+      user: 'ann',
+      sender: 'cli',
+      senderType: 'api',
+      summary: { tags: ['a', 'b'], size: 3 },
+    })
+  ).id;
+  ids.beta = (
+    await core.events.emit({
+      topic: 'qtest.beta',
+      project: 'demo',
+      user: 'bob',
+      dependsOn: ids.alpha,
+      summary: { tags: ['b'], size: 5 },
+    })
+  ).id;
   await sleep(30);
   midpoint = new Date().toISOString();
   await sleep(30);
-  ids.gamma = (await core.events.emit({ topic: 'qtest.gamma', project: 'other', user: 'ann', description: 'Gamma ray', summary: { tags: [], size: 8 } })).id;
-  ids.delta = (await core.events.emit({ topic: 'qtest.delta', user: 'cy', dependsOn: ids.gamma, status: 'failed', summary: { note: null } })).id;
+  ids.gamma = (
+    await core.events.emit({
+      topic: 'qtest.gamma',
+      project: 'other',
+      user: 'ann',
+      description: 'Gamma ray',
+      summary: { tags: [], size: 8 },
+    })
+  ).id;
+  ids.delta = (
+    await core.events.emit({
+      topic: 'qtest.delta',
+      user: 'cy',
+      dependsOn: ids.gamma,
+      status: 'failed',
+      summary: { note: null },
+    })
+  ).id;
   first = ids.alpha;
 });
 afterAll(() => core.close());
 
 describe('POST /api/query', () => {
   it('lists events newest first in the AYON event shape, with limit and offset', async () => {
-    const res = await query({ entity: 'event', filter: { conditions: [{ key: 'topic', value: 'qtest.%', operator: 'like' }] }, limit: 2, offset: 1 });
+    const res = await query({
+      entity: 'event',
+      filter: { conditions: [{ key: 'topic', value: 'qtest.%', operator: 'like' }] },
+      limit: 2,
+      offset: 1,
+    });
     expect(res.status).toBe(200);
     expect(res.body.map((e: any) => e.topic)).toEqual(['qtest.gamma', 'qtest.beta']);
     expect(res.body[1]).toEqual({
@@ -69,62 +120,157 @@ describe('POST /api/query', () => {
 
   it('compares with eq, ne and like', async () => {
     expect(await topics([{ key: 'project', value: 'demo' }])).toEqual(['qtest.alpha', 'qtest.beta']);
-    expect(await topics([{ key: 'user', value: 'ann', operator: 'ne' }])).toEqual(['qtest.beta', 'qtest.delta']);
+    expect(await topics([{ key: 'user', value: 'ann', operator: 'ne' }])).toEqual([
+      'qtest.beta',
+      'qtest.delta',
+    ]);
     // ne keeps events whose field is unset.
-    expect(await topics([{ key: 'project', value: 'demo', operator: 'ne' }])).toEqual(['qtest.gamma', 'qtest.delta']);
-    expect(await topics([{ key: 'description', value: 'gamma%', operator: 'LIKE' }])).toEqual(['qtest.gamma']);
+    expect(await topics([{ key: 'project', value: 'demo', operator: 'ne' }])).toEqual([
+      'qtest.gamma',
+      'qtest.delta',
+    ]);
+    expect(await topics([{ key: 'description', value: 'gamma%', operator: 'LIKE' }])).toEqual([
+      'qtest.gamma',
+    ]);
     expect(await topics([{ key: 'sender_type', value: 'api' }])).toEqual(['qtest.alpha']);
     expect(await topics([{ key: 'id', value: ids.delta }])).toEqual(['qtest.delta']);
     expect(await topics([{ key: 'hash', value: ids.delta }])).toEqual(['qtest.delta']);
   });
 
   it('orders dates with lt, gt, lte and gte', async () => {
-    expect(await topics([{ key: 'createdAt', value: midpoint, operator: 'lt' }])).toEqual(['qtest.alpha', 'qtest.beta']);
-    expect(await topics([{ key: 'createdAt', value: midpoint, operator: 'gt' }])).toEqual(['qtest.gamma', 'qtest.delta']);
-    expect(await topics([{ key: 'created_at', value: midpoint, operator: 'lte' }])).toEqual(['qtest.alpha', 'qtest.beta']);
-    expect(await topics([{ key: 'updatedAt', value: midpoint, operator: 'gte' }])).toEqual(['qtest.gamma', 'qtest.delta']);
-    expect(await topics([{ key: 'summary/size', value: 5, operator: 'gte' }])).toEqual(['qtest.beta', 'qtest.gamma']);
+    expect(await topics([{ key: 'createdAt', value: midpoint, operator: 'lt' }])).toEqual([
+      'qtest.alpha',
+      'qtest.beta',
+    ]);
+    expect(await topics([{ key: 'createdAt', value: midpoint, operator: 'gt' }])).toEqual([
+      'qtest.gamma',
+      'qtest.delta',
+    ]);
+    expect(await topics([{ key: 'created_at', value: midpoint, operator: 'lte' }])).toEqual([
+      'qtest.alpha',
+      'qtest.beta',
+    ]);
+    expect(await topics([{ key: 'updatedAt', value: midpoint, operator: 'gte' }])).toEqual([
+      'qtest.gamma',
+      'qtest.delta',
+    ]);
+    expect(await topics([{ key: 'summary/size', value: 5, operator: 'gte' }])).toEqual([
+      'qtest.beta',
+      'qtest.gamma',
+    ]);
   });
 
   it('matches lists with in and notin', async () => {
-    expect(await topics([{ key: 'user', value: ['ann', 'cy'], operator: 'in' }])).toEqual(['qtest.alpha', 'qtest.gamma', 'qtest.delta']);
-    expect(await topics([{ key: 'project', value: ['demo'], operator: 'not_in' }])).toEqual(['qtest.gamma', 'qtest.delta']);
+    expect(await topics([{ key: 'user', value: ['ann', 'cy'], operator: 'in' }])).toEqual([
+      'qtest.alpha',
+      'qtest.gamma',
+      'qtest.delta',
+    ]);
+    expect(await topics([{ key: 'project', value: ['demo'], operator: 'not_in' }])).toEqual([
+      'qtest.gamma',
+      'qtest.delta',
+    ]);
     expect(await topics([{ key: 'user', value: [], operator: 'in' }])).toEqual([]);
-    expect(await topics([{ key: 'status', value: ['failed'], operator: 'notin' }])).toEqual(['qtest.alpha', 'qtest.beta', 'qtest.gamma']);
+    expect(await topics([{ key: 'status', value: ['failed'], operator: 'notin' }])).toEqual([
+      'qtest.alpha',
+      'qtest.beta',
+      'qtest.gamma',
+    ]);
   });
 
   it('tests for missing values with isnull and notnull', async () => {
     expect(await topics([{ key: 'dependsOn', operator: 'isnull' }])).toEqual(['qtest.alpha', 'qtest.gamma']);
     expect(await topics([{ key: 'dependsOn', operator: 'notnull' }])).toEqual(['qtest.beta', 'qtest.delta']);
-    expect(await topics([{ key: 'summary.note', operator: 'isnull' }])).toEqual(['qtest.alpha', 'qtest.beta', 'qtest.gamma', 'qtest.delta']);
-    expect(await topics([{ key: 'project', operator: 'notnull' }])).toEqual(['qtest.alpha', 'qtest.beta', 'qtest.gamma']);
+    expect(await topics([{ key: 'summary.note', operator: 'isnull' }])).toEqual([
+      'qtest.alpha',
+      'qtest.beta',
+      'qtest.gamma',
+      'qtest.delta',
+    ]);
+    expect(await topics([{ key: 'project', operator: 'notnull' }])).toEqual([
+      'qtest.alpha',
+      'qtest.beta',
+      'qtest.gamma',
+    ]);
   });
 
   it('looks inside JSON lists with the includes family', async () => {
-    expect(await topics([{ key: 'summary/tags', value: 'a', operator: 'includes' }])).toEqual(['qtest.alpha']);
-    expect(await topics([{ key: 'summary/tags', value: 'a', operator: 'excludes' }])).toEqual(['qtest.beta', 'qtest.gamma', 'qtest.delta']);
-    expect(await topics([{ key: 'summary/tags', value: ['a', 'b'], operator: 'includesall' }])).toEqual(['qtest.alpha']);
-    expect(await topics([{ key: 'summary/tags', value: ['a', 'b'], operator: 'excludesall' }])).toEqual(['qtest.beta', 'qtest.gamma', 'qtest.delta']);
-    expect(await topics([{ key: 'summary/tags', value: ['b', 'z'], operator: 'includesany' }])).toEqual(['qtest.alpha', 'qtest.beta']);
-    expect(await topics([{ key: 'summary/tags', value: ['b', 'z'], operator: 'excludesany' }])).toEqual(['qtest.gamma', 'qtest.delta']);
+    expect(await topics([{ key: 'summary/tags', value: 'a', operator: 'includes' }])).toEqual([
+      'qtest.alpha',
+    ]);
+    expect(await topics([{ key: 'summary/tags', value: 'a', operator: 'excludes' }])).toEqual([
+      'qtest.beta',
+      'qtest.gamma',
+      'qtest.delta',
+    ]);
+    expect(await topics([{ key: 'summary/tags', value: ['a', 'b'], operator: 'includesall' }])).toEqual([
+      'qtest.alpha',
+    ]);
+    expect(await topics([{ key: 'summary/tags', value: ['a', 'b'], operator: 'excludesall' }])).toEqual([
+      'qtest.beta',
+      'qtest.gamma',
+      'qtest.delta',
+    ]);
+    expect(await topics([{ key: 'summary/tags', value: ['b', 'z'], operator: 'includesany' }])).toEqual([
+      'qtest.alpha',
+      'qtest.beta',
+    ]);
+    expect(await topics([{ key: 'summary/tags', value: ['b', 'z'], operator: 'excludesany' }])).toEqual([
+      'qtest.gamma',
+      'qtest.delta',
+    ]);
   });
 
   it('combines with and, or and nested groups', async () => {
-    expect(await topics([{ key: 'user', value: 'ann' }, { key: 'project', value: 'other' }])).toEqual(['qtest.gamma']);
-    expect(await topics([{ key: 'user', value: 'bob' }, { key: 'user', value: 'cy' }], 'or')).toEqual(['qtest.beta', 'qtest.delta']);
+    expect(
+      await topics([
+        { key: 'user', value: 'ann' },
+        { key: 'project', value: 'other' },
+      ]),
+    ).toEqual(['qtest.gamma']);
+    expect(
+      await topics(
+        [
+          { key: 'user', value: 'bob' },
+          { key: 'user', value: 'cy' },
+        ],
+        'or',
+      ),
+    ).toEqual(['qtest.beta', 'qtest.delta']);
     const nested = [
       { key: 'status', value: 'failed' },
-      { conditions: [{ key: 'user', value: 'ann' }, { key: 'dependsOn', operator: 'notnull' }], operator: 'and' },
+      {
+        conditions: [
+          { key: 'user', value: 'ann' },
+          { key: 'dependsOn', operator: 'notnull' },
+        ],
+        operator: 'and',
+      },
     ];
     expect(await topics(nested, 'or')).toEqual(['qtest.delta']);
-    expect(await topics([{ key: 'user', value: 'ann' }, { key: 'dependsOn', operator: 'notnull' }])).toEqual([]);
+    expect(
+      await topics([
+        { key: 'user', value: 'ann' },
+        { key: 'dependsOn', operator: 'notnull' },
+      ]),
+    ).toEqual([]);
     const wider = [
       { key: 'status', value: 'failed' },
-      { conditions: [{ key: 'user', value: 'ann' }, { conditions: [{ key: 'project', value: 'demo' }], operator: 'or' }] },
+      {
+        conditions: [
+          { key: 'user', value: 'ann' },
+          { conditions: [{ key: 'project', value: 'demo' }], operator: 'or' },
+        ],
+      },
     ];
     expect(await topics(wider, 'or')).toEqual(['qtest.alpha', 'qtest.delta']);
     // An empty group restricts nothing.
-    expect(await topics([{ conditions: [] }])).toEqual(['qtest.alpha', 'qtest.beta', 'qtest.gamma', 'qtest.delta']);
+    expect(await topics([{ conditions: [] }])).toEqual([
+      'qtest.alpha',
+      'qtest.beta',
+      'qtest.gamma',
+      'qtest.delta',
+    ]);
   });
 
   it('is for administrators only', async () => {
@@ -141,14 +287,30 @@ describe('POST /api/query', () => {
       expect(res.status).toBe(422);
       return res.body.errors.map((e: any) => e.loc.join('.'));
     };
-    expect(await problems({ conditions: [{ key: 'colour', value: 1 }] })).toEqual(['body.filter.conditions.0.key']);
-    expect(await problems({ conditions: [{ key: 'topic', value: 'x', operator: 'similar' }] })).toEqual(['body.filter.conditions.0.operator']);
-    expect(await problems({ conditions: [{ key: 'topic', value: 'x', operator: 'in' }] })).toEqual(['body.filter.conditions.0.value']);
-    expect(await problems({ conditions: [{ key: 'topic', operator: 'eq' }] })).toEqual(['body.filter.conditions.0.value']);
-    expect(await problems({ conditions: [{ key: 'createdAt', value: 'yesterday', operator: 'lt' }] })).toEqual(['body.filter.conditions.0.value']);
-    expect(await problems({ conditions: [{ key: 'dependsOn', value: 'nope' }] })).toEqual(['body.filter.conditions.0.value']);
-    expect(await problems({ conditions: [{ key: 'topic', value: 'a', operator: 'includes' }] })).toEqual(['body.filter.conditions.0.operator']);
-    expect(await problems({ conditions: [{ conditions: [{ key: 'topic', value: 'a' }], operator: 'xor' }] })).toEqual(['body.filter.conditions.0.operator']);
+    expect(await problems({ conditions: [{ key: 'colour', value: 1 }] })).toEqual([
+      'body.filter.conditions.0.key',
+    ]);
+    expect(await problems({ conditions: [{ key: 'topic', value: 'x', operator: 'similar' }] })).toEqual([
+      'body.filter.conditions.0.operator',
+    ]);
+    expect(await problems({ conditions: [{ key: 'topic', value: 'x', operator: 'in' }] })).toEqual([
+      'body.filter.conditions.0.value',
+    ]);
+    expect(await problems({ conditions: [{ key: 'topic', operator: 'eq' }] })).toEqual([
+      'body.filter.conditions.0.value',
+    ]);
+    expect(
+      await problems({ conditions: [{ key: 'createdAt', value: 'yesterday', operator: 'lt' }] }),
+    ).toEqual(['body.filter.conditions.0.value']);
+    expect(await problems({ conditions: [{ key: 'dependsOn', value: 'nope' }] })).toEqual([
+      'body.filter.conditions.0.value',
+    ]);
+    expect(await problems({ conditions: [{ key: 'topic', value: 'a', operator: 'includes' }] })).toEqual([
+      'body.filter.conditions.0.operator',
+    ]);
+    expect(
+      await problems({ conditions: [{ conditions: [{ key: 'topic', value: 'a' }], operator: 'xor' }] }),
+    ).toEqual(['body.filter.conditions.0.operator']);
     expect((await query({ entity: 'event', limit: 0 })).status).toBe(422);
     expect((await query({ entity: 'event', offset: -1 })).status).toBe(422);
   });

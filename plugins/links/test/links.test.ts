@@ -331,10 +331,7 @@ describe('links', () => {
       colour: 'red',
     });
     expect(bad.status).toBe(422);
-    expect(bad.body.errors.map((e: any) => e.loc.join('.')).sort()).toEqual([
-      'body.input',
-      'body.output',
-    ]);
+    expect(bad.body.errors.map((e: any) => e.loc.join('.')).sort()).toEqual(['body.input', 'body.output']);
     expect((await as(boss)('GET', `${P}/links/nope`)).status).toBe(422);
     expect((await as(boss)('GET', `${P}/links/${newId()}`)).status).toBe(404);
     expect((await as(boss)('DELETE', `${P}/links/${newId()}`)).status).toBe(404);

@@ -67,7 +67,6 @@ extend type ProjectNode {
 }
 `;
 
-
 type Args = {
   first?: number | null;
   after?: string | null;

@@ -47,9 +47,9 @@ export default defineAddon({
       visible: (caller, project) => lists.visible(caller, project),
       get: (caller, project, id) => lists.get(caller, project, id),
     });
-    ctx.use('graphql').extend(
-      listGraphQL({ db: ctx.db, schemaName, projects, entities, teams: ctx.use('teams'), lookup }),
-    );
+    ctx
+      .use('graphql')
+      .extend(listGraphQL({ db: ctx.db, schemaName, projects, entities, teams: ctx.use('teams'), lookup }));
     await ctx.app.register(listRoutes(lists));
     await ctx.app.register(listFolderRoutes(folders));
   },

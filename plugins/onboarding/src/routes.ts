@@ -16,7 +16,10 @@ const INITIALIZE_LOCK = 7_140_002;
 export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: AuthService) {
   const memory = new InfoMemory(ctx.events, users);
   const setFinished = async (finished: boolean) => {
-    await ctx.db.updateTable('onboarding_state').set({ finished, updated_at: sql`now()` }).execute();
+    await ctx.db
+      .updateTable('onboarding_state')
+      .set({ finished, updated_at: sql`now()` })
+      .execute();
     await memory.onboardingChanged();
   };
   const readFinished = async () =>
@@ -27,7 +30,8 @@ export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: 
       '/api/info',
       {
         schema: {
-          summary: 'Server information: the login message, the API version and whether an administrator exists; more once logged in',
+          summary:
+            'Server information: the login message, the API version and whether an administrator exists; more once logged in',
           security: [],
           querystring: InfoQuery,
           response: { 200: Info },
@@ -51,7 +55,12 @@ export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: 
           user: me ? users.present(me) : undefined,
         };
         if (!request.query.full) return info;
-        const addons = Object.fromEntries(ctx.addons().filter((a) => a.production).map((a) => [a.name, a.version]));
+        const addons = Object.fromEntries(
+          ctx
+            .addons()
+            .filter((a) => a.production)
+            .map((a) => [a.name, a.version]),
+        );
         return { ...info, serverTime: new Date().toISOString(), addons };
       },
     );
@@ -71,11 +80,27 @@ export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: 
         users.requirePassword(adminPassword, ['body', 'adminPassword']);
         const admin = await ctx.db.transaction().execute(async (trx) => {
           await sql`SELECT pg_advisory_xact_lock(${INITIALIZE_LOCK})`.execute(trx);
-          if (await users.hasAdmin(trx)) throw new Conflict('The server is already initialized: an administrator exists', 'already-initialized');
-          const attrib = { ...(adminFullName ? { fullName: adminFullName } : {}), ...(adminEmail ? { email: adminEmail } : {}) };
-          return users.create(trx, { name: adminName, password: adminPassword, attrib, data: { isAdmin: true } });
+          if (await users.hasAdmin(trx))
+            throw new Conflict(
+              'The server is already initialized: an administrator exists',
+              'already-initialized',
+            );
+          const attrib = {
+            ...(adminFullName ? { fullName: adminFullName } : {}),
+            ...(adminEmail ? { email: adminEmail } : {}),
+          };
+          return users.create(trx, {
+            name: adminName,
+            password: adminPassword,
+            attrib,
+            data: { isAdmin: true },
+          });
         });
-        await ctx.events.emit({ topic: 'server.initialized', user: admin.name, description: `${admin.name} created as the first administrator` });
+        await ctx.events.emit({
+          topic: 'server.initialized',
+          user: admin.name,
+          description: `${admin.name} created as the first administrator`,
+        });
         return auth.login(admin, request);
       },
     );

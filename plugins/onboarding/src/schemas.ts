@@ -1,7 +1,9 @@
 import { JsonObject, Type, UserName } from '@pipewright/sdk';
 
 export const InfoQuery = Type.Object(
-  { full: Type.Optional(Type.Boolean({ default: false, description: 'Add the addons and the server time' })) },
+  {
+    full: Type.Optional(Type.Boolean({ default: false, description: 'Add the addons and the server time' })),
+  },
   { additionalProperties: false },
 );
 
@@ -12,17 +14,24 @@ export const Info = Type.Object({
   passwordRecoveryAvailable: Type.Boolean({
     description: 'Whether a password reset link can be mailed (SMTP_URL and PUBLIC_URL are set)',
   }),
-  onboarding: Type.Optional(Type.Boolean({ description: 'True while an administrator should see the setup wizard' })),
+  onboarding: Type.Optional(
+    Type.Boolean({ description: 'True while an administrator should see the setup wizard' }),
+  ),
   uptime: Type.Optional(Type.Number({ description: 'Seconds since the server process started' })),
   user: Type.Optional(JsonObject),
   serverTime: Type.Optional(Type.String({ format: 'date-time' })),
-  addons: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Loaded addons: name to version' })),
+  addons: Type.Optional(
+    Type.Record(Type.String(), Type.String(), { description: 'Loaded addons: name to version' }),
+  ),
 });
 
 export const InitializeRequest = Type.Object(
   {
     adminName: UserName,
-    adminPassword: Type.String({ maxLength: 1024, description: 'At least PASSWORD_MIN_LENGTH characters (8 unless configured)' }),
+    adminPassword: Type.String({
+      maxLength: 1024,
+      description: 'At least PASSWORD_MIN_LENGTH characters (8 unless configured)',
+    }),
     adminFullName: Type.Optional(Type.String({ maxLength: 255 })),
     adminEmail: Type.Optional(Type.String({ maxLength: 255, pattern: '^$|^[^@\\s]+@[^@\\s]+$' })),
   },

@@ -24,9 +24,18 @@ describe('a fresh server', () => {
   it('validates the first administrator form with 422', async () => {
     const missing = await initialize({ adminName: 'admin' });
     expect(missing.status).toBe(422);
-    expect(missing.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'adminPassword'], type: 'required' })]);
-    const bad = await initialize({ adminName: 'bad name', adminPassword: 'short enough?', adminEmail: 'nope' });
-    expect(bad.body.errors.map((e: any) => e.loc.join('.')).sort()).toEqual(['body.adminEmail', 'body.adminName']);
+    expect(missing.body.errors).toEqual([
+      expect.objectContaining({ loc: ['body', 'adminPassword'], type: 'required' }),
+    ]);
+    const bad = await initialize({
+      adminName: 'bad name',
+      adminPassword: 'short enough?',
+      adminEmail: 'nope',
+    });
+    expect(bad.body.errors.map((e: any) => e.loc.join('.')).sort()).toEqual([
+      'body.adminEmail',
+      'body.adminName',
+    ]);
     // The password rule (PASSWORD_MIN_LENGTH, 8 unless configured) is checked once the form is well formed.
     const short = await initialize({ adminName: 'admin', adminPassword: 'short' });
     expect(short.status).toBe(422);
@@ -38,14 +47,22 @@ describe('a fresh server', () => {
 
   it('creates exactly one administrator when two people submit the form at once, and logs them in', async () => {
     const [a, b] = await Promise.all([
-      initialize({ adminName: 'admin', adminPassword: 'first admin pass', adminFullName: 'Ada Admin', adminEmail: 'ada@studio.test' }),
+      initialize({
+        adminName: 'admin',
+        adminPassword: 'first admin pass',
+        adminFullName: 'Ada Admin',
+        adminEmail: 'ada@studio.test',
+      }),
       initialize({ adminName: 'other', adminPassword: 'second admin pass' }),
     ]);
     const statuses = [a.status, b.status].sort();
     expect(statuses).toEqual([200, 409]);
     const winner = a.status === 200 ? a : b;
     const loser = a.status === 200 ? b : a;
-    expect(loser.body).toEqual({ code: 409, detail: 'The server is already initialized: an administrator exists' });
+    expect(loser.body).toEqual({
+      code: 409,
+      detail: 'The server is already initialized: an administrator exists',
+    });
     expect(winner.body).toEqual({
       detail: expect.stringMatching(/^Logged in as /),
       token: expect.stringMatching(/^[0-9a-f]{64}$/),
@@ -59,8 +76,17 @@ describe('a fresh server', () => {
 describe('an initialized server', () => {
   let token: string;
   beforeAll(async () => {
-    const login = await core.request('POST', '/api/auth/login', { body: { name: 'admin', password: 'first admin pass' } });
-    token = login.status === 200 ? login.body.token : (await core.request('POST', '/api/auth/login', { body: { name: 'other', password: 'second admin pass' } })).body.token;
+    const login = await core.request('POST', '/api/auth/login', {
+      body: { name: 'admin', password: 'first admin pass' },
+    });
+    token =
+      login.status === 200
+        ? login.body.token
+        : (
+            await core.request('POST', '/api/auth/login', {
+              body: { name: 'other', password: 'second admin pass' },
+            })
+          ).body.token;
   });
 
   it('refuses another initialize', async () => {
@@ -76,7 +102,11 @@ describe('an initialized server', () => {
       passwordRecoveryAvailable: false,
     });
     const info = await core.request('GET', '/api/info', { token });
-    expect(info.body).toMatchObject({ noAdminUser: false, onboarding: true, user: { data: { isAdmin: true } } });
+    expect(info.body).toMatchObject({
+      noAdminUser: false,
+      onboarding: true,
+      user: { data: { isAdmin: true } },
+    });
     expect(info.body.uptime).toBeGreaterThan(0);
     expect(info.body.addons).toBeUndefined();
     const full = await core.request('GET', '/api/info?full=true', { token });
@@ -90,7 +120,9 @@ describe('an initialized server', () => {
     expect((await core.request('GET', '/api/info', { token })).body.onboarding).toBe(true);
     expect((await core.request('POST', '/api/onboarding/abort')).status).toBe(401);
     await core.request('PUT', '/api/users/artist', { token, body: { password: 'artist password' } });
-    const artist = (await core.request('POST', '/api/auth/login', { body: { name: 'artist', password: 'artist password' } })).body.token;
+    const artist = (
+      await core.request('POST', '/api/auth/login', { body: { name: 'artist', password: 'artist password' } })
+    ).body.token;
     expect((await core.request('POST', '/api/onboarding/restart', { token: artist })).status).toBe(403);
     expect((await core.request('GET', '/api/info', { token: artist })).body.onboarding).toBe(false);
   });
@@ -117,9 +149,13 @@ describe('a server configured with PASSWORD_MIN_LENGTH=0', () => {
   it("takes AYON's usual throwaway admin/admin", async () => {
     const lax = await bootTestCore({ addons: ['onboarding'], config: { passwordMinLength: 0 } });
     try {
-      const res = await lax.request('POST', '/api/onboarding/initialize', { body: { adminName: 'admin', adminPassword: 'admin' } });
+      const res = await lax.request('POST', '/api/onboarding/initialize', {
+        body: { adminName: 'admin', adminPassword: 'admin' },
+      });
       expect(res.status).toBe(200);
-      const login = await lax.request('POST', '/api/auth/login', { body: { name: 'admin', password: 'admin' } });
+      const login = await lax.request('POST', '/api/auth/login', {
+        body: { name: 'admin', password: 'admin' },
+      });
       expect(login.body.user.name).toBe('admin');
     } finally {
       await lax.close();

@@ -15,7 +15,13 @@ export default defineAddon({
   frontendModules: { projects_remote: ['./Projects'] },
   frontendScopes: { settings: { sidebar: 'Projects' } },
   async setup(ctx) {
-    const projects = new ProjectService(ctx.db, ctx.events, ctx.projects, ctx.use('attributes'), ctx.use('anatomy'));
+    const projects = new ProjectService(
+      ctx.db,
+      ctx.events,
+      ctx.projects,
+      ctx.use('attributes'),
+      ctx.use('anatomy'),
+    );
     ctx.provide('projects', projects);
     ctx.events.subscribe('entity.project.*', (message) => projects.forget(message.project));
     ctx.events.subscribe('attribute.*', () => projects.forget());

@@ -20,7 +20,13 @@ export function projectRoutes(projects: ProjectService) {
   return async (app: AddonApp) => {
     app.get(
       '/api/projects',
-      { schema: { summary: 'List the projects you can see', querystring: ProjectListQuery, response: { 200: ProjectList } } },
+      {
+        schema: {
+          summary: 'List the projects you can see',
+          querystring: ProjectListQuery,
+          response: { 200: ProjectList },
+        },
+      },
       async (request) => {
         const { count, projects: items } = await projects.list(requireUser(request), request.query);
         return { detail: `${count} projects`, count, projects: items };
@@ -29,7 +35,13 @@ export function projectRoutes(projects: ProjectService) {
 
     app.post(
       '/api/projects',
-      { schema: { summary: 'Deploy a project from an anatomy document or preset', body: ProjectDeploy, response: { 201: ProjectCreated } } },
+      {
+        schema: {
+          summary: 'Deploy a project from an anatomy document or preset',
+          body: ProjectDeploy,
+          response: { 201: ProjectCreated },
+        },
+      },
       async (request, reply) => {
         const caller = requireManager(request);
         await projects.deploy(request.body);
@@ -40,7 +52,14 @@ export function projectRoutes(projects: ProjectService) {
 
     app.put(
       '/api/projects/:project_name',
-      { schema: { summary: 'Create a project, or replace the fields the body names; a body name is ignored', params: ProjectParams, body: ProjectPut, response: { 201: ProjectCreated, 204: NoContent } } },
+      {
+        schema: {
+          summary: 'Create a project, or replace the fields the body names; a body name is ignored',
+          params: ProjectParams,
+          body: ProjectPut,
+          response: { 201: ProjectCreated, 204: NoContent },
+        },
+      },
       async (request, reply) => {
         const caller = requireManager(request);
         const { name: _ignored, ...fields } = request.body;
@@ -58,24 +77,47 @@ export function projectRoutes(projects: ProjectService) {
 
     app.get(
       '/api/projects/:project_name',
-      { schema: { summary: 'One project with its effective attributes', params: ProjectParams, response: { 200: Project } } },
-      async (request) => projects.present(await projects.requireRow(requireUser(request), request.params.project_name)),
+      {
+        schema: {
+          summary: 'One project with its effective attributes',
+          params: ProjectParams,
+          response: { 200: Project },
+        },
+      },
+      async (request) =>
+        projects.present(await projects.requireRow(requireUser(request), request.params.project_name)),
     );
 
     app.patch(
       '/api/projects/:project_name',
-      { schema: { summary: 'Change a project: attrib, data and config merge (null removes a key), other fields replace', params: ProjectParams, body: ProjectPatch, response: { 204: NoContent } } },
+      {
+        schema: {
+          summary:
+            'Change a project: attrib, data and config merge (null removes a key), other fields replace',
+          params: ProjectParams,
+          body: ProjectPatch,
+          response: { 204: NoContent },
+        },
+      },
       async (request, reply) => {
         const caller = requireManager(request);
         const name = await projects.patch(caller, request.params.project_name, request.body);
-        await projects.emit('entity.project.changed', name, request.sender, caller.name, { fields: Object.keys(request.body) });
+        await projects.emit('entity.project.changed', name, request.sender, caller.name, {
+          fields: Object.keys(request.body),
+        });
         return reply.code(204).send(null);
       },
     );
 
     app.delete(
       '/api/projects/:project_name',
-      { schema: { summary: 'Delete a project and everything in it', params: ProjectParams, response: { 204: NoContent } } },
+      {
+        schema: {
+          summary: 'Delete a project and everything in it',
+          params: ProjectParams,
+          response: { 204: NoContent },
+        },
+      },
       async (request, reply) => {
         const caller = requireManager(request);
         const name = await projects.remove(caller, request.params.project_name);
@@ -95,18 +137,33 @@ export function projectRoutes(projects: ProjectService) {
 
     app.post(
       '/api/projects/:project_name/anatomy',
-      { schema: { summary: "Replace the project's anatomy", params: ProjectParams, body: JsonObject, response: { 204: NoContent } } },
+      {
+        schema: {
+          summary: "Replace the project's anatomy",
+          params: ProjectParams,
+          body: JsonObject,
+          response: { 204: NoContent },
+        },
+      },
       async (request, reply) => {
         const caller = requireManager(request);
         const name = await projects.setLayout(caller, request.params.project_name, request.body);
-        await projects.emit('entity.project.changed', name, request.sender, caller.name, { fields: ['anatomy'] });
+        await projects.emit('entity.project.changed', name, request.sender, caller.name, {
+          fields: ['anatomy'],
+        });
         return reply.code(204).send(null);
       },
     );
 
     app.get(
       '/api/projects/:project_name/roots',
-      { schema: { summary: "The project's roots per platform", params: ProjectParams, response: { 200: Type.Record(Type.String(), JsonObject) } } },
+      {
+        schema: {
+          summary: "The project's roots per platform",
+          params: ProjectParams,
+          response: { 200: Type.Record(Type.String(), JsonObject) },
+        },
+      },
       async (request) => {
         const row = await projects.requireRow(requireUser(request), request.params.project_name);
         return (row.config.roots ?? {}) as Record<string, Record<string, unknown>>;
@@ -115,7 +172,14 @@ export function projectRoutes(projects: ProjectService) {
 
     app.put(
       '/api/projects/:project_name/roots/:site_id',
-      { schema: { summary: 'Set the root paths one site uses for this project', params: SiteRootParams, body: SiteRoots, response: { 204: NoContent } } },
+      {
+        schema: {
+          summary: 'Set the root paths one site uses for this project',
+          params: SiteRootParams,
+          body: SiteRoots,
+          response: { 204: NoContent },
+        },
+      },
       async (request, reply) => {
         const row = await projects.requireRow(requireUser(request), request.params.project_name);
         await projects.setSiteRoots(row, request.params.site_id, request.body);
@@ -127,7 +191,8 @@ export function projectRoutes(projects: ProjectService) {
       '/api/projects/:project_name/siteRoots',
       {
         schema: {
-          summary: 'The root paths of the calling site (x-ayon-site-id) on a platform (default: the server platform)',
+          summary:
+            'The root paths of the calling site (x-ayon-site-id) on a platform (default: the server platform)',
           params: ProjectParams,
           querystring: SiteRootsQuery,
           response: { 200: Type.Record(Type.String(), Type.String()) },
@@ -135,7 +200,8 @@ export function projectRoutes(projects: ProjectService) {
       },
       async (request) => {
         const row = await projects.requireRow(requireUser(request), request.params.project_name);
-        const siteId = typeof request.headers['x-ayon-site-id'] === 'string' ? request.headers['x-ayon-site-id'] : null;
+        const siteId =
+          typeof request.headers['x-ayon-site-id'] === 'string' ? request.headers['x-ayon-site-id'] : null;
         const platform = request.query.platform ?? PLATFORMS[process.platform] ?? 'linux';
         return projects.rootsOf(row, siteId, platform);
       },

@@ -1,12 +1,16 @@
 import { JsonObject, ProjectName, Type } from '@pipewright/sdk';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
 
 export const ProjectCode = Type.String({ pattern: '^[a-zA-Z0-9_]+$', minLength: 1, maxLength: 64 });
 const Items = Type.Array(JsonObject);
 
 export const ProjectParams = Type.Object({ project_name: ProjectName });
-export const SiteRootParams = Type.Object({ project_name: ProjectName, site_id: Type.String({ pattern: '^[a-zA-Z0-9_.-]+$', minLength: 1, maxLength: 128 }) });
+export const SiteRootParams = Type.Object({
+  project_name: ProjectName,
+  site_id: Type.String({ pattern: '^[a-zA-Z0-9_.-]+$', minLength: 1, maxLength: 128 }),
+});
 
 export const ProjectListQuery = Type.Object(
   {
@@ -14,7 +18,9 @@ export const ProjectListQuery = Type.Object(
     length: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })),
     library: Type.Optional(Type.Boolean()),
     active: Type.Optional(Type.Boolean()),
-    order: Type.Optional(Type.Union([Type.Literal('name'), Type.Literal('createdAt'), Type.Literal('updatedAt')])),
+    order: Type.Optional(
+      Type.Union([Type.Literal('name'), Type.Literal('createdAt'), Type.Literal('updatedAt')]),
+    ),
     desc: Type.Boolean({ default: false }),
     name: Type.Optional(Type.String({ maxLength: 64, description: 'Name filter; % matches any characters' })),
   },
@@ -30,7 +36,11 @@ export const ProjectListItem = Type.Object({
   updatedAt: Type.String({ format: 'date-time' }),
 });
 
-export const ProjectList = Type.Object({ detail: Type.String(), count: Type.Integer(), projects: Type.Array(ProjectListItem) });
+export const ProjectList = Type.Object({
+  detail: Type.String(),
+  count: Type.Integer(),
+  projects: Type.Array(ProjectListItem),
+});
 
 export const Project = Type.Object({
   name: Type.String(),
@@ -92,7 +102,13 @@ export const ProjectDeploy = Type.Object(
     name: ProjectName,
     code: ProjectCode,
     anatomy: Type.Optional(JsonObject),
-    preset: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Anatomy preset name; "_" (the default) is the primary one' })),
+    preset: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'Anatomy preset name; "_" (the default) is the primary one',
+      }),
+    ),
     library: Type.Optional(Type.Boolean({ default: false })),
   },
   { additionalProperties: false },
@@ -100,9 +116,16 @@ export const ProjectDeploy = Type.Object(
 
 export const ProjectCreated = Type.Object({ name: Type.String() });
 
-export const SiteRoots = Type.Record(Type.String({ pattern: '^[a-zA-Z0-9_]+$' }), Type.String({ maxLength: 4096 }));
+export const SiteRoots = Type.Record(
+  Type.String({ pattern: '^[a-zA-Z0-9_]+$' }),
+  Type.String({ maxLength: 4096 }),
+);
 export const SiteRootsQuery = Type.Object(
-  { platform: Type.Optional(Type.Union([Type.Literal('windows'), Type.Literal('linux'), Type.Literal('darwin')])) },
+  {
+    platform: Type.Optional(
+      Type.Union([Type.Literal('windows'), Type.Literal('linux'), Type.Literal('darwin')]),
+    ),
+  },
   { additionalProperties: false },
 );
 

@@ -27,7 +27,13 @@ type Row = Record<string, any>;
 /** Fields of a project other than its name, as the API writes them. */
 export type ProjectFields = Static<typeof ProjectPatch>;
 
-const LAYOUT_COLUMNS = { folderTypes: 'folder_types', taskTypes: 'task_types', linkTypes: 'link_types', statuses: 'statuses', tags: 'tags' } as const;
+const LAYOUT_COLUMNS = {
+  folderTypes: 'folder_types',
+  taskTypes: 'task_types',
+  linkTypes: 'link_types',
+  statuses: 'statuses',
+  tags: 'tags',
+} as const;
 const ORDER_COLUMNS = { name: 'name', createdAt: 'created_at', updatedAt: 'updated_at' } as const;
 
 const byName = (name: string) => sql<boolean>`lower(name) = ${name.toLowerCase()}`;
@@ -38,7 +44,10 @@ type ChangeHook = (project: ProjectRecord, change: ProjectChange) => Promise<voi
  * Items sent with an original_name different from their name are renames (a status called "WIP" becoming
  * "In progress"): collect them, and store the items without the marker.
  */
-function takeRenames(items: Json[] | undefined): { items: Json[] | undefined; renamed: Record<string, string> } {
+function takeRenames(items: Json[] | undefined): {
+  items: Json[] | undefined;
+  renamed: Record<string, string>;
+} {
   if (!items) return { items, renamed: {} };
   const renamed: Record<string, string> = {};
   const cleaned = items.map(({ original_name: original, ...item }) => {
@@ -117,7 +126,10 @@ export class ProjectService implements ProjectDirectory {
     return Object.keys(caller.accessGroups).some((name) => name.toLowerCase() === projectName.toLowerCase());
   }
 
-  async list(caller: RequestUser, query: Static<typeof ProjectListQuery>): Promise<{ count: number; projects: Static<typeof ProjectListItem>[] }> {
+  async list(
+    caller: RequestUser,
+    query: Static<typeof ProjectListQuery>,
+  ): Promise<{ count: number; projects: Static<typeof ProjectListItem>[] }> {
     let select = this.db.selectFrom('projects');
     if (query.library !== undefined) select = select.where('library', '=', query.library);
     if (query.active !== undefined) select = select.where('active', '=', query.active);
@@ -147,7 +159,10 @@ export class ProjectService implements ProjectDirectory {
     };
   }
 
-  async visibleNames(caller: RequestUser, filter: { active?: boolean; library?: boolean } = {}): Promise<string[]> {
+  async visibleNames(
+    caller: RequestUser,
+    filter: { active?: boolean; library?: boolean } = {},
+  ): Promise<string[]> {
     let select = this.db.selectFrom('projects').select('name').orderBy('name');
     if (filter.library !== undefined) select = select.where('library', '=', filter.library);
     if (filter.active !== undefined) select = select.where('active', '=', filter.active);
@@ -157,7 +172,8 @@ export class ProjectService implements ProjectDirectory {
 
   async require(caller: RequestUser, name: string): Promise<ProjectRecord> {
     // Users who do not see every project get one answer for "missing" and "not yours": names are not probed.
-    if (!isManagerOrAbove(caller) && !this.canSee(caller, name)) throw new Forbidden(`You have no access to project ${name}`);
+    if (!isManagerOrAbove(caller) && !this.canSee(caller, name))
+      throw new Forbidden(`You have no access to project ${name}`);
     const project = await this.find(name);
     if (!project) throw new NotFound(`Project ${name} not found`);
     return project;
@@ -190,7 +206,10 @@ export class ProjectService implements ProjectDirectory {
   }
 
   async exists(name: string): Promise<boolean> {
-    return (await this.db.selectFrom('projects').select('name').where(byName(name)).executeTakeFirst()) !== undefined;
+    return (
+      (await this.db.selectFrom('projects').select('name').where(byName(name)).executeTakeFirst()) !==
+      undefined
+    );
   }
 
   /** Create a project row and its schema in one transaction; a half-created project never remains. */
@@ -198,10 +217,17 @@ export class ProjectService implements ProjectDirectory {
     await this.checkAttrib(fields.attrib, ['body', 'attrib']);
     await this.db.transaction().execute(async (trx) => {
       try {
-        await trx.insertInto('projects').values({ name, code: fields.code ?? name, ...columns(fields) }).execute();
+        await trx
+          .insertInto('projects')
+          .values({ name, code: fields.code ?? name, ...columns(fields) })
+          .execute();
       } catch (error) {
         const clash = uniqueViolation(error);
-        if (clash === 'code') throw new Conflict(`Project code ${fields.code ?? name} is already used by another project`, 'unique-violation');
+        if (clash === 'code')
+          throw new Conflict(
+            `Project code ${fields.code ?? name} is already used by another project`,
+            'unique-violation',
+          );
         if (clash) throw new Conflict(`Project ${name} already exists`, 'unique-violation');
         throw error;
       }
@@ -210,7 +236,13 @@ export class ProjectService implements ProjectDirectory {
   }
 
   /** Deploy from an anatomy: its types, statuses, tags, link types, attributes and config become the project's. */
-  async deploy(input: { name: string; code: string; library?: boolean; anatomy?: Json; preset?: string }): Promise<void> {
+  async deploy(input: {
+    name: string;
+    code: string;
+    library?: boolean;
+    anatomy?: Json;
+    preset?: string;
+  }): Promise<void> {
     let layout: ProjectLayout;
     if (input.anatomy) {
       const { anatomy, problems } = this.anatomy.validate(input.anatomy, ['body', 'anatomy']);
@@ -300,15 +332,29 @@ export class ProjectService implements ProjectDirectory {
   }
 
   /** The roots a site uses on a platform: the project's roots for that platform, overridden by the site's own. */
-  async siteRoots(projectName: string, siteId: string | null, platform: 'windows' | 'linux' | 'darwin'): Promise<Record<string, string>> {
-    const row = await this.db.selectFrom('projects').selectAll().where(byName(projectName)).executeTakeFirst();
+  async siteRoots(
+    projectName: string,
+    siteId: string | null,
+    platform: 'windows' | 'linux' | 'darwin',
+  ): Promise<Record<string, string>> {
+    const row = await this.db
+      .selectFrom('projects')
+      .selectAll()
+      .where(byName(projectName))
+      .executeTakeFirst();
     if (!row) throw new NotFound(`Project ${projectName} not found`);
     return this.rootsOf(row, siteId, platform);
   }
 
-  async rootsOf(row: Row, siteId: string | null, platform: 'windows' | 'linux' | 'darwin'): Promise<Record<string, string>> {
+  async rootsOf(
+    row: Row,
+    siteId: string | null,
+    platform: 'windows' | 'linux' | 'darwin',
+  ): Promise<Record<string, string>> {
     const roots = Object.fromEntries(
-      Object.entries((row.config.roots ?? {}) as Record<string, Record<string, string>>).map(([root, paths]) => [root, paths[platform] ?? '']),
+      Object.entries((row.config.roots ?? {}) as Record<string, Record<string, string>>).map(
+        ([root, paths]) => [root, paths[platform] ?? ''],
+      ),
     );
     if (!siteId) return roots;
     const custom = await this.db
@@ -324,17 +370,31 @@ export class ProjectService implements ProjectDirectory {
     const known = Object.keys((row.config.roots ?? {}) as Json);
     const problems = Object.keys(roots)
       .filter((root) => !known.includes(root))
-      .map((root) => ({ loc: ['body', root], msg: `project ${row.name} has no root named ${root}`, type: 'unknown_root' }));
+      .map((root) => ({
+        loc: ['body', root],
+        msg: `project ${row.name} has no root named ${root}`,
+        type: 'unknown_root',
+      }));
     if (problems.length) throw new ValidationFailed(problems, 'Unknown roots');
     await this.db
       .insertInto('project_site_roots')
       .values({ project_name: row.name, site_id: siteId, roots: JSON.stringify(roots) })
-      .onConflict((oc) => oc.columns(['project_name', 'site_id']).doUpdateSet({ roots: JSON.stringify(roots) }))
+      .onConflict((oc) =>
+        oc.columns(['project_name', 'site_id']).doUpdateSet({ roots: JSON.stringify(roots) }),
+      )
       .execute();
   }
 
   emit(topic: string, project: string, sender: Sender, user: string, summary: Json = {}) {
-    return this.events.emit({ topic, project, user, sender: sender.sender, senderType: sender.senderType, summary: { name: project, ...summary }, description: `${topic.split('.').pop()} project ${project}` });
+    return this.events.emit({
+      topic,
+      project,
+      user,
+      sender: sender.sender,
+      senderType: sender.senderType,
+      summary: { name: project, ...summary },
+      description: `${topic.split('.').pop()} project ${project}`,
+    });
   }
 
   /** Write fields in one transaction with the hooks of dependent addons, so derived data never lags behind. */
@@ -342,7 +402,12 @@ export class ProjectService implements ProjectDirectory {
     const statuses = takeRenames(fields.statuses);
     const folderTypes = takeRenames(fields.folderTypes);
     const taskTypes = takeRenames(fields.taskTypes);
-    const values = columns({ ...fields, statuses: statuses.items, folderTypes: folderTypes.items, taskTypes: taskTypes.items });
+    const values = columns({
+      ...fields,
+      statuses: statuses.items,
+      folderTypes: folderTypes.items,
+      taskTypes: taskTypes.items,
+    });
     if (Object.keys(values).length === 0) return;
     const change: ProjectChange = {
       attrib: fields.attrib !== undefined,
@@ -350,14 +415,20 @@ export class ProjectService implements ProjectDirectory {
     };
     try {
       await this.db.transaction().execute(async (trx) => {
-        const row = await trx.updateTable('projects').set({ ...values, updated_at: sql`now()` }).where('name', '=', name).returningAll().executeTakeFirstOrThrow();
+        const row = await trx
+          .updateTable('projects')
+          .set({ ...values, updated_at: sql`now()` })
+          .where('name', '=', name)
+          .returningAll()
+          .executeTakeFirstOrThrow();
         if (this.hooks.length === 0) return;
         const project = await this.record(row);
         for (const hook of this.hooks) await hook(project, change);
       });
       this.forget(name);
     } catch (error) {
-      if (uniqueViolation(error) === 'code') throw new Conflict('That project code is already used by another project', 'unique-violation');
+      if (uniqueViolation(error) === 'code')
+        throw new Conflict('That project code is already used by another project', 'unique-violation');
       throw error;
     }
   }

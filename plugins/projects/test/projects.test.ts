@@ -12,7 +12,8 @@ const PASSWORD = 'correct horse battery';
 async function seed(name: string, data: Record<string, unknown>) {
   const users = core.services.get('users') as UserDirectory;
   await core.db.transaction().execute((trx) => users.create(trx, { name, password: PASSWORD, data }));
-  return (await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } })).body.token as string;
+  return (await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } })).body
+    .token as string;
 }
 
 beforeAll(async () => {
@@ -23,11 +24,18 @@ beforeAll(async () => {
 afterAll(() => core.close());
 
 const schemaExists = async (schema: string) =>
-  (await sql<{ n: number }>`SELECT count(*) AS n FROM information_schema.schemata WHERE schema_name = ${schema}`.execute(core.db)).rows[0].n === 1;
+  (
+    await sql<{
+      n: number;
+    }>`SELECT count(*) AS n FROM information_schema.schemata WHERE schema_name = ${schema}`.execute(core.db)
+  ).rows[0].n === 1;
 
 describe('creating projects', () => {
   it('deploys a project from the default anatomy, with its own schema', async () => {
-    const res = await core.request('POST', '/api/projects', { token: manager, body: { name: 'demo', code: 'dm' } });
+    const res = await core.request('POST', '/api/projects', {
+      token: manager,
+      body: { name: 'demo', code: 'dm' },
+    });
     expect(res.status).toBe(201);
     expect(await schemaExists('project_demo')).toBe(true);
     const project = (await core.request('GET', '/api/projects/demo', { token: manager })).body;
@@ -36,13 +44,26 @@ describe('creating projects', () => {
     expect(project.statuses.length).toBeGreaterThan(0);
     expect(project.config.roots.work).toEqual(expect.objectContaining({ linux: expect.any(String) }));
     expect(project.attrib).toMatchObject({ fps: 25, resolutionWidth: 1920, frameStart: 1001 });
-    const event = await core.db.selectFrom('events').selectAll().where('topic', '=', 'entity.project.created').executeTakeFirstOrThrow();
+    const event = await core.db
+      .selectFrom('events')
+      .selectAll()
+      .where('topic', '=', 'entity.project.created')
+      .executeTakeFirstOrThrow();
     expect(event).toMatchObject({ project_name: 'demo', user_name: 'boss' });
   });
 
   it('deploys from an anatomy document sent with the request', async () => {
-    const anatomy = { statuses: [{ name: 'Todo', state: 'not_started' }, { name: 'Done', state: 'done' }], attributes: { fps: 24 } };
-    const res = await core.request('POST', '/api/projects', { token: manager, body: { name: 'film', code: 'flm', anatomy, library: true } });
+    const anatomy = {
+      statuses: [
+        { name: 'Todo', state: 'not_started' },
+        { name: 'Done', state: 'done' },
+      ],
+      attributes: { fps: 24 },
+    };
+    const res = await core.request('POST', '/api/projects', {
+      token: manager,
+      body: { name: 'film', code: 'flm', anatomy, library: true },
+    });
     expect(res.status).toBe(201);
     const film = (await core.request('GET', '/api/projects/film', { token: manager })).body;
     expect(film.statuses.map((s: any) => s.name)).toEqual(['Todo', 'Done']);
@@ -51,18 +72,30 @@ describe('creating projects', () => {
   });
 
   it('refuses duplicate names in any case and duplicate codes with 409, leaving nothing behind', async () => {
-    const dupName = await core.request('POST', '/api/projects', { token: manager, body: { name: 'DEMO', code: 'other' } });
+    const dupName = await core.request('POST', '/api/projects', {
+      token: manager,
+      body: { name: 'DEMO', code: 'other' },
+    });
     expect(dupName.status).toBe(409);
-    const dupCode = await core.request('POST', '/api/projects', { token: manager, body: { name: 'fresh', code: 'DM' } });
+    const dupCode = await core.request('POST', '/api/projects', {
+      token: manager,
+      body: { name: 'fresh', code: 'DM' },
+    });
     expect(dupCode.status).toBe(409);
     expect(await schemaExists('project_fresh')).toBe(false);
   });
 
   it('creates with PUT (ignoring a body name), then replaces named fields with PUT', async () => {
-    const created = await core.request('PUT', '/api/projects/commercial', { token: manager, body: { name: 'ignored', code: 'com', attrib: { fps: 30 } } });
+    const created = await core.request('PUT', '/api/projects/commercial', {
+      token: manager,
+      body: { name: 'ignored', code: 'com', attrib: { fps: 30 } },
+    });
     expect(created.status).toBe(201);
     expect((await core.request('GET', '/api/projects/ignored', { token: manager })).status).toBe(404);
-    const replaced = await core.request('PUT', '/api/projects/commercial', { token: manager, body: { tags: [{ name: 'urgent', color: '#ff0000' }] } });
+    const replaced = await core.request('PUT', '/api/projects/commercial', {
+      token: manager,
+      body: { tags: [{ name: 'urgent', color: '#ff0000' }] },
+    });
     expect(replaced.status).toBe(204);
     const project = (await core.request('GET', '/api/projects/commercial', { token: manager })).body;
     expect(project.tags).toEqual([{ name: 'urgent', color: '#ff0000' }]);
@@ -71,24 +104,40 @@ describe('creating projects', () => {
   });
 
   it('answers bad input with 422 and lets only managers create', async () => {
-    const bad = await core.request('POST', '/api/projects', { token: manager, body: { name: 'bad name', code: 'x-y' } });
+    const bad = await core.request('POST', '/api/projects', {
+      token: manager,
+      body: { name: 'bad name', code: 'x-y' },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors.map((e: any) => e.loc.join('.')).sort()).toEqual(['body.code', 'body.name']);
-    const badAttrib = await core.request('PUT', '/api/projects/p2', { token: manager, body: { attrib: { fps: 'fast', nonsense: 1 } } });
+    const badAttrib = await core.request('PUT', '/api/projects/p2', {
+      token: manager,
+      body: { attrib: { fps: 'fast', nonsense: 1 } },
+    });
     expect(badAttrib.status).toBe(422);
-    expect(badAttrib.body.errors.map((e: any) => e.loc.join('.')).sort()).toEqual(['body.attrib.fps', 'body.attrib.nonsense']);
+    expect(badAttrib.body.errors.map((e: any) => e.loc.join('.')).sort()).toEqual([
+      'body.attrib.fps',
+      'body.attrib.nonsense',
+    ]);
     expect(await schemaExists('project_p2')).toBe(false);
-    const badAnatomy = await core.request('POST', '/api/projects', { token: manager, body: { name: 'p3', code: 'p3', anatomy: { statuses: [{ name: 'x', color: 'red' }] } } });
+    const badAnatomy = await core.request('POST', '/api/projects', {
+      token: manager,
+      body: { name: 'p3', code: 'p3', anatomy: { statuses: [{ name: 'x', color: 'red' }] } },
+    });
     expect(badAnatomy.status).toBe(422);
     expect(badAnatomy.body.errors[0].loc.slice(0, 3)).toEqual(['body', 'anatomy', 'statuses']);
-    expect((await core.request('POST', '/api/projects', { token: artist, body: { name: 'mine', code: 'mine' } })).status).toBe(403);
+    expect(
+      (await core.request('POST', '/api/projects', { token: artist, body: { name: 'mine', code: 'mine' } }))
+        .status,
+    ).toBe(403);
     expect((await core.request('PUT', '/api/projects/-x', { token: manager, body: {} })).status).toBe(422);
   });
 });
 
 describe('listing projects', () => {
   it('pages, orders and filters', async () => {
-    const list = async (query: string) => (await core.request('GET', `/api/projects${query}`, { token: manager })).body;
+    const list = async (query: string) =>
+      (await core.request('GET', `/api/projects${query}`, { token: manager })).body;
     expect((await list('')).projects.map((p: any) => p.name)).toEqual(['commercial', 'demo', 'film']);
     const page = await list('?length=2&page=2');
     expect(page.count).toBe(3);
@@ -96,7 +145,14 @@ describe('listing projects', () => {
     expect((await list('?order=createdAt&desc=true')).projects[0].name).toBe('commercial');
     expect((await list('?library=true')).projects.map((p: any) => p.name)).toEqual(['film']);
     expect((await list('?name=d%25')).projects.map((p: any) => p.name)).toEqual(['demo']);
-    expect(Object.keys((await list('')).projects[0]).sort()).toEqual(['active', 'code', 'createdAt', 'library', 'name', 'updatedAt']);
+    expect(Object.keys((await list('')).projects[0]).sort()).toEqual([
+      'active',
+      'code',
+      'createdAt',
+      'library',
+      'name',
+      'updatedAt',
+    ]);
   });
 
   it('shows a normal user only the projects an access group gives them', async () => {
@@ -123,8 +179,14 @@ describe('listing projects', () => {
 
 describe('changing projects', () => {
   it('merges attrib, data and config, a null removing the key', async () => {
-    await core.request('PATCH', '/api/projects/demo', { token: manager, body: { data: { client: 'ACME', budget: { days: 10 } }, attrib: { fps: 50 } } });
-    const res = await core.request('PATCH', '/api/projects/demo', { token: manager, body: { data: { client: null, budget: { crew: 3 } }, attrib: { fps: null }, active: false } });
+    await core.request('PATCH', '/api/projects/demo', {
+      token: manager,
+      body: { data: { client: 'ACME', budget: { days: 10 } }, attrib: { fps: 50 } },
+    });
+    const res = await core.request('PATCH', '/api/projects/demo', {
+      token: manager,
+      body: { data: { client: null, budget: { crew: 3 } }, attrib: { fps: null }, active: false },
+    });
     expect(res.status).toBe(204);
     const demo = (await core.request('GET', '/api/projects/demo', { token: manager })).body;
     expect(demo.data).toEqual({ budget: { days: 10, crew: 3 } });
@@ -134,21 +196,42 @@ describe('changing projects', () => {
   });
 
   it('validates patches and refuses normal users', async () => {
-    expect((await core.request('PATCH', '/api/projects/demo', { token: manager, body: { attrib: { resolutionWidth: 99999 } } })).status).toBe(422);
-    expect((await core.request('PATCH', '/api/projects/demo', { token: manager, body: { code: 7, unknown: 1 } })).status).toBe(422);
-    expect((await core.request('PATCH', '/api/projects/demo', { token: manager, body: { code: 'FLM' } })).status).toBe(409);
-    expect((await core.request('PATCH', '/api/projects/demo', { token: artist, body: { active: true } })).status).toBe(403);
-    expect((await core.request('PATCH', '/api/projects/nowhere', { token: manager, body: {} })).status).toBe(404);
+    expect(
+      (
+        await core.request('PATCH', '/api/projects/demo', {
+          token: manager,
+          body: { attrib: { resolutionWidth: 99999 } },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (await core.request('PATCH', '/api/projects/demo', { token: manager, body: { code: 7, unknown: 1 } }))
+        .status,
+    ).toBe(422);
+    expect(
+      (await core.request('PATCH', '/api/projects/demo', { token: manager, body: { code: 'FLM' } })).status,
+    ).toBe(409);
+    expect(
+      (await core.request('PATCH', '/api/projects/demo', { token: artist, body: { active: true } })).status,
+    ).toBe(403);
+    expect((await core.request('PATCH', '/api/projects/nowhere', { token: manager, body: {} })).status).toBe(
+      404,
+    );
   });
 
   it('serves the anatomy of a project and replaces it', async () => {
     const anatomy = (await core.request('GET', '/api/projects/film/anatomy', { token: manager })).body;
     expect(anatomy.statuses.map((s: any) => s.name)).toEqual(['Todo', 'Done']);
     anatomy.statuses.push({ name: 'Blocked', state: 'blocked' });
-    expect((await core.request('POST', '/api/projects/film/anatomy', { token: manager, body: anatomy })).status).toBe(204);
+    expect(
+      (await core.request('POST', '/api/projects/film/anatomy', { token: manager, body: anatomy })).status,
+    ).toBe(204);
     const film = (await core.request('GET', '/api/projects/film', { token: manager })).body;
     expect(film.statuses.map((s: any) => s.name)).toEqual(['Todo', 'Done', 'Blocked']);
-    expect((await core.request('POST', '/api/projects/film/anatomy', { token: manager, body: { tags: 'none' } })).status).toBe(422);
+    expect(
+      (await core.request('POST', '/api/projects/film/anatomy', { token: manager, body: { tags: 'none' } }))
+        .status,
+    ).toBe(422);
   });
 });
 
@@ -156,16 +239,31 @@ describe('roots', () => {
   it('serves roots per platform, with a site overriding some of them', async () => {
     const roots = (await core.request('GET', '/api/projects/demo/roots', { token: artist })).body;
     expect(Object.keys(roots)).toEqual(['work']);
-    const put = await core.request('PUT', '/api/projects/demo/roots/site-7', { token: artist, body: { work: '/mnt/fast/work' } });
+    const put = await core.request('PUT', '/api/projects/demo/roots/site-7', {
+      token: artist,
+      body: { work: '/mnt/fast/work' },
+    });
     expect(put.status).toBe(204);
-    const site = await core.request('GET', '/api/projects/demo/siteRoots?platform=linux', { token: artist, headers: { 'x-ayon-site-id': 'site-7' } });
+    const site = await core.request('GET', '/api/projects/demo/siteRoots?platform=linux', {
+      token: artist,
+      headers: { 'x-ayon-site-id': 'site-7' },
+    });
     expect(site.body).toEqual({ work: '/mnt/fast/work' });
-    const plain = await core.request('GET', '/api/projects/demo/siteRoots?platform=windows', { token: artist });
+    const plain = await core.request('GET', '/api/projects/demo/siteRoots?platform=windows', {
+      token: artist,
+    });
     expect(plain.body).toEqual({ work: roots.work.windows });
-    const unknown = await core.request('PUT', '/api/projects/demo/roots/site-7', { token: artist, body: { render: '/x' } });
+    const unknown = await core.request('PUT', '/api/projects/demo/roots/site-7', {
+      token: artist,
+      body: { render: '/x' },
+    });
     expect(unknown.status).toBe(422);
-    expect((await core.request('GET', '/api/projects/demo/siteRoots?platform=amiga', { token: artist })).status).toBe(422);
-    expect((await core.request('PUT', '/api/projects/demo/roots/bad%20site', { token: artist, body: {} })).status).toBe(422);
+    expect(
+      (await core.request('GET', '/api/projects/demo/siteRoots?platform=amiga', { token: artist })).status,
+    ).toBe(422);
+    expect(
+      (await core.request('PUT', '/api/projects/demo/roots/bad%20site', { token: artist, body: {} })).status,
+    ).toBe(422);
   });
 });
 

@@ -142,9 +142,9 @@ describe('POST /api/config', () => {
 
   it('ignores fields it does not know, as AYON does', async () => {
     // POST replaces the whole configuration, so the known fields are sent again.
-    expect((await post({ studioName: 'Acme VFX', surprise: true, customization: { nonsense: 1 } })).status).toBe(
-      204,
-    );
+    expect(
+      (await post({ studioName: 'Acme VFX', surprise: true, customization: { nonsense: 1 } })).status,
+    ).toBe(204);
     expect((await get('/api/config/overrides', tokens.admin)).body).toEqual({ studioName: 'Acme VFX' });
   });
 });

@@ -12,7 +12,7 @@ export function passwordResetRoutes(resets: PasswordResets) {
           summary: 'Mail a password reset link to the account with this address',
           description:
             `The link is url?token=<token>, works once and for ${RESET_TOKEN_TTL_SECONDS / 60} minutes. The answer ` +
-            'is the same whether or not an active user has the address. url must be on the server\'s public address ' +
+            "is the same whether or not an active user has the address. url must be on the server's public address " +
             '(PUBLIC_URL), else 422. 503 when the server has no mail server (SMTP_URL) or no PUBLIC_URL configured.',
           security: [],
           body: PasswordResetRequest,

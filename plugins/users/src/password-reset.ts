@@ -84,7 +84,11 @@ export class PasswordResets {
     // token of whoever clicks it.
     if (url.origin !== this.publicUrl) {
       throw new ValidationFailed([
-        { loc: ['body', 'url'], msg: `must be an address of this server (${this.publicUrl})`, type: 'url_origin' },
+        {
+          loc: ['body', 'url'],
+          msg: `must be an address of this server (${this.publicUrl})`,
+          type: 'url_origin',
+        },
       ]);
     }
     const rows = await this.db

@@ -16,7 +16,14 @@ import {
   type UserRecord,
 } from '@pipewright/sdk';
 import { USER_BODY_LIMIT } from './limits.js';
-import { isSelf, refuseLosingLastAdmin, requireManagerOf, requirePatchAllowed, requireRoleGrant, requireSelfOrAdmin } from './policy.js';
+import {
+  isSelf,
+  refuseLosingLastAdmin,
+  requireManagerOf,
+  requirePatchAllowed,
+  requireRoleGrant,
+  requireSelfOrAdmin,
+} from './policy.js';
 import type { UserService } from './service.js';
 import {
   ApiKey,
@@ -78,7 +85,11 @@ async function requireCurrentPassword(
 }
 
 /** Everyone for managers and for holders of list_all_users (AYON's rule); others see only themselves. */
-async function visibleUsers(users: UserService, caller: RequestUser, filter: { active?: boolean }): Promise<UserRecord[]> {
+async function visibleUsers(
+  users: UserService,
+  caller: RequestUser,
+  filter: { active?: boolean },
+): Promise<UserRecord[]> {
   if ((await users.studioPermissions(caller)).list_all_users) return users.list(filter);
   const self = await users.get(caller.name);
   return self && (filter.active === undefined || self.active === filter.active) ? [self] : [];
@@ -101,31 +112,51 @@ export function userRoutes(users: UserService, db: Database, guesses: PasswordGu
       async (request) => {
         const caller = requireUser(request);
         const shown = (await visibleUsers(users, caller, request.query)).map((u) =>
-          isSelf(caller, u.name) ? users.present(u) : isManagerOrAbove(caller) ? users.presentInList(u) : users.presentPublic(u),
+          isSelf(caller, u.name)
+            ? users.present(u)
+            : isManagerOrAbove(caller)
+              ? users.presentInList(u)
+              : users.presentPublic(u),
         );
         return { count: shown.length, users: shown };
       },
     );
 
-    app.get('/api/users/me', { schema: { summary: 'The logged-in user', response: { 200: User } } }, async (request) => {
-      const caller = requireUser(request);
-      return users.present(await users.require(caller.name));
-    });
+    app.get(
+      '/api/users/me',
+      { schema: { summary: 'The logged-in user', response: { 200: User } } },
+      async (request) => {
+        const caller = requireUser(request);
+        return users.present(await users.require(caller.name));
+      },
+    );
 
-    app.get('/api/users/:user_name', { schema: { summary: 'One user', params: UserParams, response: { 200: User } } }, async (request) => {
-      const caller = requireUser(request);
-      const user = await users.require(request.params.user_name);
-      return isManagerOrAbove(caller) || user.name === caller.name ? users.present(user) : users.presentPublic(user);
-    });
+    app.get(
+      '/api/users/:user_name',
+      { schema: { summary: 'One user', params: UserParams, response: { 200: User } } },
+      async (request) => {
+        const caller = requireUser(request);
+        const user = await users.require(request.params.user_name);
+        return isManagerOrAbove(caller) || user.name === caller.name
+          ? users.present(user)
+          : users.presentPublic(user);
+      },
+    );
 
     app.put(
       '/api/users/:user_name',
-      { bodyLimit: USER_BODY_LIMIT, schema: { summary: 'Create a user', params: UserParams, body: NewUser, response: { 204: NoContent } } },
+      {
+        bodyLimit: USER_BODY_LIMIT,
+        schema: { summary: 'Create a user', params: UserParams, body: NewUser, response: { 204: NoContent } },
+      },
       async (request, reply) => {
         const caller = requireManager(request);
         requireRoleGrant(caller, request.body.data);
-        if (request.body.password !== undefined) users.requirePassword(request.body.password, ['body', 'password']);
-        const user = await db.transaction().execute((trx) => users.create(trx, { name: request.params.user_name, ...request.body }));
+        if (request.body.password !== undefined)
+          users.requirePassword(request.body.password, ['body', 'password']);
+        const user = await db
+          .transaction()
+          .execute((trx) => users.create(trx, { name: request.params.user_name, ...request.body }));
         await users.emit('user.created', user.name, request.sender, caller.name);
         return reply.code(204).send(null);
       },
@@ -135,16 +166,27 @@ export function userRoutes(users: UserService, db: Database, guesses: PasswordGu
       '/api/users/:user_name',
       {
         bodyLimit: USER_BODY_LIMIT,
-        schema: { summary: 'Change a user: attrib and data are merged, null removes a key', params: UserParams, body: UserPatch, response: { 204: NoContent } },
+        schema: {
+          summary: 'Change a user: attrib and data are merged, null removes a key',
+          params: UserParams,
+          body: UserPatch,
+          response: { 204: NoContent },
+        },
       },
       async (request, reply) => {
         const caller = requireUser(request);
         const target = await users.require(request.params.user_name);
         requirePatchAllowed(caller, target, request.body);
-        const stillAdmin = request.body.active !== false && (request.body.data?.isAdmin === undefined ? target.data.isAdmin === true : request.body.data.isAdmin === true);
+        const stillAdmin =
+          request.body.active !== false &&
+          (request.body.data?.isAdmin === undefined
+            ? target.data.isAdmin === true
+            : request.body.data.isAdmin === true);
         refuseLosingLastAdmin(target, stillAdmin, await otherActiveAdmins(db, target.name));
         await users.update(target.name, request.body);
-        await users.emit('user.updated', target.name, request.sender, caller.name, { fields: Object.keys(request.body) });
+        await users.emit('user.updated', target.name, request.sender, caller.name, {
+          fields: Object.keys(request.body),
+        });
         return reply.code(204).send(null);
       },
     );
@@ -156,7 +198,8 @@ export function userRoutes(users: UserService, db: Database, guesses: PasswordGu
         const caller = requireUser(request);
         const target = await users.require(request.params.user_name);
         requireManagerOf(caller, target);
-        if (target.name === caller.name) throw new Conflict('You cannot delete your own account', 'delete-self');
+        if (target.name === caller.name)
+          throw new Conflict('You cannot delete your own account', 'delete-self');
         refuseLosingLastAdmin(target, false, await otherActiveAdmins(db, target.name));
         await users.remove(target.name);
         await users.emit('user.deleted', target.name, request.sender, caller.name);
@@ -171,7 +214,7 @@ export function userRoutes(users: UserService, db: Database, guesses: PasswordGu
           summary: 'Set a password; other sessions of the user end',
           description:
             'Your own password: send the current one as currentPassword (422 without it, 403 when wrong, 429 after ' +
-            'repeated wrong ones). Administrators set other users\' passwords without it.',
+            "repeated wrong ones). Administrators set other users' passwords without it.",
           params: UserParams,
           body: PasswordChange,
           response: { 204: NoContent },
@@ -183,7 +226,8 @@ export function userRoutes(users: UserService, db: Database, guesses: PasswordGu
         const self = isSelf(caller, request.params.user_name);
         const target = await users.require(request.params.user_name);
         users.requirePassword(request.body.password, ['body', 'password']);
-        if (self) await requireCurrentPassword(users, guesses, target, request.body.currentPassword, request.ip);
+        if (self)
+          await requireCurrentPassword(users, guesses, target, request.body.currentPassword, request.ip);
         await users.setPassword(target.name, request.body.password, self ? caller.sessionId : null);
         return reply.code(204).send(null);
       },
@@ -191,7 +235,14 @@ export function userRoutes(users: UserService, db: Database, guesses: PasswordGu
 
     app.post(
       '/api/users/:user_name/checkPassword',
-      { schema: { summary: 'Check that a password meets the password rules (422 when not)', params: UserParams, body: PasswordCheck, response: { 204: NoContent } } },
+      {
+        schema: {
+          summary: 'Check that a password meets the password rules (422 when not)',
+          params: UserParams,
+          body: PasswordCheck,
+          response: { 204: NoContent },
+        },
+      },
       async (request, reply) => {
         requireUser(request);
         users.requirePassword(request.body.password, ['body', 'password']);
@@ -203,14 +254,21 @@ export function userRoutes(users: UserService, db: Database, guesses: PasswordGu
       app.route({
         method,
         url: '/api/users/:user_name/rename',
-        schema: { summary: 'Rename a user (managers); sessions and API keys follow', params: UserParams, body: RenameRequest, response: { 204: NoContent } },
+        schema: {
+          summary: 'Rename a user (managers); sessions and API keys follow',
+          params: UserParams,
+          body: RenameRequest,
+          response: { 204: NoContent },
+        },
         handler: async (request, reply) => {
           // Refused before the lookup: who is not a manager learns nothing about the name.
           const caller = requireManager(request);
           const target = await users.require(request.params.user_name);
           requireManagerOf(caller, target);
           await users.rename(target.name, request.body.newName);
-          await users.emit('user.renamed', request.body.newName, request.sender, caller.name, { oldName: target.name });
+          await users.emit('user.renamed', request.body.newName, request.sender, caller.name, {
+            oldName: target.name,
+          });
           return reply.code(204).send(null);
         },
       });
@@ -237,7 +295,13 @@ export function userRoutes(users: UserService, db: Database, guesses: PasswordGu
 
     app.get(
       '/api/users/:user_name/apikeys',
-      { schema: { summary: "A user's API keys (previews only)", params: UserParams, response: { 200: Type.Array(ApiKey) } } },
+      {
+        schema: {
+          summary: "A user's API keys (previews only)",
+          params: UserParams,
+          response: { 200: Type.Array(ApiKey) },
+        },
+      },
       async (request) => {
         requireSelfOrAdmin(requireUser(request), request.params.user_name);
         return users.listApiKeys(request.params.user_name);
@@ -246,7 +310,14 @@ export function userRoutes(users: UserService, db: Database, guesses: PasswordGu
 
     app.post(
       '/api/users/:user_name/apikeys',
-      { schema: { summary: 'Add an API key; the key is shown only in this answer', params: UserParams, body: NewApiKey, response: { 201: ApiKeyCreated } } },
+      {
+        schema: {
+          summary: 'Add an API key; the key is shown only in this answer',
+          params: UserParams,
+          body: NewApiKey,
+          response: { 201: ApiKeyCreated },
+        },
+      },
       async (request, reply) => {
         requireSelfOrAdmin(requireUser(request), request.params.user_name);
         return reply.code(201).send(await users.addApiKey(request.params.user_name, request.body));
@@ -255,7 +326,14 @@ export function userRoutes(users: UserService, db: Database, guesses: PasswordGu
 
     app.patch(
       '/api/users/:user_name/apikeys/:entity_id',
-      { schema: { summary: 'Relabel an API key or change its expiry', params: ApiKeyParams, body: ApiKeyPatch, response: { 204: NoContent } } },
+      {
+        schema: {
+          summary: 'Relabel an API key or change its expiry',
+          params: ApiKeyParams,
+          body: ApiKeyPatch,
+          response: { 204: NoContent },
+        },
+      },
       async (request, reply) => {
         requireSelfOrAdmin(requireUser(request), request.params.user_name);
         await users.updateApiKey(request.params.user_name, request.params.entity_id, request.body);

@@ -1,9 +1,13 @@
 import { Id, JsonObject, Type, UserName } from '@pipewright/sdk';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
 
 // The shortest length is the operator's (PASSWORD_MIN_LENGTH), checked by the users service.
-export const Password = Type.String({ maxLength: 1024, description: 'At least PASSWORD_MIN_LENGTH characters (8 unless configured)' });
+export const Password = Type.String({
+  maxLength: 1024,
+  description: 'At least PASSWORD_MIN_LENGTH characters (8 unless configured)',
+});
 
 const ApiKeyValue = Type.String({ pattern: '^[0-9a-f]{32}$', description: '32 lowercase hex characters' });
 
@@ -25,7 +29,9 @@ const roleFields = {
 };
 
 const optional = <T extends Record<string, any>>(fields: T, nullable: boolean) =>
-  Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(nullable ? Nullable(v) : v)])) as {
+  Object.fromEntries(
+    Object.entries(fields).map(([k, v]) => [k, Type.Optional(nullable ? Nullable(v) : v)]),
+  ) as {
     [K in keyof T]: ReturnType<typeof Type.Optional<T[K]>>;
   };
 
@@ -46,7 +52,11 @@ export const NewUser = Type.Object(
 );
 
 export const UserPatch = Type.Object(
-  { active: Type.Optional(Type.Boolean()), attrib: Type.Optional(UserAttribPatch), data: Type.Optional(UserDataPatch) },
+  {
+    active: Type.Optional(Type.Boolean()),
+    attrib: Type.Optional(UserAttribPatch),
+    data: Type.Optional(UserDataPatch),
+  },
   { additionalProperties: false },
 );
 
@@ -61,7 +71,10 @@ export const User = Type.Object({
 });
 
 export const UserList = Type.Object({ count: Type.Integer(), users: Type.Array(User) });
-export const UserListQuery = Type.Object({ active: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+export const UserListQuery = Type.Object(
+  { active: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
 
 export const UserParams = Type.Object({ user_name: UserName });
 export const ApiKeyParams = Type.Object({ user_name: UserName, entity_id: Id });
@@ -72,7 +85,8 @@ export const PasswordChange = Type.Object(
     currentPassword: Type.Optional(
       Type.String({
         maxLength: 1024,
-        description: 'Your current password: required to change your own (not when an administrator sets yours)',
+        description:
+          'Your current password: required to change your own (not when an administrator sets yours)',
       }),
     ),
   },
@@ -98,13 +112,20 @@ export const NewApiKey = Type.Object(
 );
 export const ApiKeyCreated = Type.Object({ id: Id, key: ApiKeyValue });
 export const ApiKeyPatch = Type.Object(
-  { label: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })), expires: Type.Optional(Nullable(Type.String({ format: 'date-time' }))) },
+  {
+    label: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    expires: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
+  },
   { additionalProperties: false },
 );
 
 export const PasswordResetRequest = Type.Object(
   {
-    email: Type.String({ maxLength: 255, pattern: '^[^@\\s]+@[^@\\s]+$', description: 'The address of the account' }),
+    email: Type.String({
+      maxLength: 255,
+      pattern: '^[^@\\s]+@[^@\\s]+$',
+      description: 'The address of the account',
+    }),
     url: Type.String({
       maxLength: 2048,
       pattern: '^https?://',
@@ -126,6 +147,8 @@ export const PasswordReset = Type.Object(
 /** A login answer once the password is set; only detail when the token was just checked. */
 export const PasswordResetAnswer = Type.Object({
   detail: Type.String(),
-  token: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Session token of the new login' })),
+  token: Type.Optional(
+    Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Session token of the new login' }),
+  ),
   user: Type.Optional(JsonObject),
 });

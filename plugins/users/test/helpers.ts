@@ -4,7 +4,12 @@ import type { UserDirectory } from '@pipewright/sdk';
 export const PASSWORD = 'correct horse battery';
 
 /** Put a user straight into the directory (as onboarding or an admin would have). */
-export async function seedUser(core: TestCore, name: string, data: Record<string, unknown> = {}, password = PASSWORD) {
+export async function seedUser(
+  core: TestCore,
+  name: string,
+  data: Record<string, unknown> = {},
+  password = PASSWORD,
+) {
   const users = core.services.get('users') as UserDirectory;
   await core.db.transaction().execute((trx) => users.create(trx, { name, password, data }));
 }

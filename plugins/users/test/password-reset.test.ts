@@ -82,7 +82,9 @@ describe('asking for a reset link', () => {
   });
 
   it('keeps a query string the url already has', async () => {
-    expect((await ask('erin@studio.test', 'https://pipewright.studio.test/app/?page=reset')).status).toBe(200);
+    expect((await ask('erin@studio.test', 'https://pipewright.studio.test/app/?page=reset')).status).toBe(
+      200,
+    );
     const mail = await sink.next('erin@studio.test');
     expect(mail.text).toMatch(/https:\/\/pipewright\.studio\.test\/app\/\?page=reset&token=[0-9a-f]{64}/);
   });
@@ -122,7 +124,10 @@ describe('asking for a reset link', () => {
     await sink.next('hank@studio.test');
     expect(sink.to('erin@studio.test')).toHaveLength(1);
 
-    const first = tokenOf(sink.to('erin@studio.test')[0].text, 'https://pipewright.studio.test/app/?page=reset');
+    const first = tokenOf(
+      sink.to('erin@studio.test')[0].text,
+      'https://pipewright.studio.test/app/?page=reset',
+    );
     await core.db
       .updateTable('one_time_tokens')
       .set({ created_at: new Date(Date.now() - 61_000) })
@@ -150,7 +155,10 @@ describe('asking for a reset link', () => {
     );
     // A link to another site would give the token of whoever clicks it to that site: only this server's address.
     await person('ivan', { email: 'ivan@studio.test' });
-    for (const elsewhere of ['https://evil.test/passwordReset', 'http://pipewright.studio.test/passwordReset']) {
+    for (const elsewhere of [
+      'https://evil.test/passwordReset',
+      'http://pipewright.studio.test/passwordReset',
+    ]) {
       const res = await ask('ivan@studio.test', elsewhere);
       expect(res.status).toBe(422);
       expect(res.body.errors).toEqual([
@@ -161,9 +169,9 @@ describe('asking for a reset link', () => {
         },
       ]);
     }
-    expect(await core.db.selectFrom('one_time_tokens').where('user_name', '=', 'ivan').selectAll().execute()).toEqual(
-      [],
-    );
+    expect(
+      await core.db.selectFrom('one_time_tokens').where('user_name', '=', 'ivan').selectAll().execute(),
+    ).toEqual([]);
     expect(sink.to('ivan@studio.test')).toEqual([]);
     const hostless = await ask('dana@studio.test', 'https://');
     expect(hostless.status).toBe(422);

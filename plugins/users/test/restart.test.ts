@@ -16,14 +16,26 @@ describe('restarting on the embedded database', () => {
 
     const first = await createServer({ config, only: ['users'] });
     const users = first.services.get('users') as UserDirectory;
-    await first.db.transaction().execute((trx) => users.create(trx, { name: 'ada', password: 'persistent secret', data: { isAdmin: true } }));
-    const login = await first.app.inject({ method: 'POST', url: '/api/auth/login', payload: { name: 'ada', password: 'persistent secret' } });
+    await first.db
+      .transaction()
+      .execute((trx) =>
+        users.create(trx, { name: 'ada', password: 'persistent secret', data: { isAdmin: true } }),
+      );
+    const login = await first.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { name: 'ada', password: 'persistent secret' },
+    });
     const token = login.json().token;
     await first.close();
 
     const second = await createServer({ config, only: ['users'] });
     try {
-      const me = await second.app.inject({ method: 'GET', url: '/api/users/me', headers: { authorization: `Bearer ${token}` } });
+      const me = await second.app.inject({
+        method: 'GET',
+        url: '/api/users/me',
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(me.statusCode).toBe(200);
       expect(me.json()).toMatchObject({ name: 'ada', data: { isAdmin: true } });
     } finally {

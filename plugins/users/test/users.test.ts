@@ -36,12 +36,24 @@ const create = (token: string, name: string, body: Record<string, unknown> = { p
 
 describe('creating users', () => {
   it('lets a manager create a user who can then log in', async () => {
-    const res = await create(manager, 'alice', { password: PASSWORD, attrib: { fullName: 'Alice Liddell', email: 'alice@studio.test' } });
+    const res = await create(manager, 'alice', {
+      password: PASSWORD,
+      attrib: { fullName: 'Alice Liddell', email: 'alice@studio.test' },
+    });
     expect(res.status).toBe(204);
     const token = await login(core, 'alice');
     const me = await core.request('GET', '/api/users/me', { token });
-    expect(me.body).toMatchObject({ name: 'alice', active: true, hasPassword: true, attrib: { fullName: 'Alice Liddell' } });
-    const event = await core.db.selectFrom('events').selectAll().where('topic', '=', 'user.created').executeTakeFirstOrThrow();
+    expect(me.body).toMatchObject({
+      name: 'alice',
+      active: true,
+      hasPassword: true,
+      attrib: { fullName: 'Alice Liddell' },
+    });
+    const event = await core.db
+      .selectFrom('events')
+      .selectAll()
+      .where('topic', '=', 'user.created')
+      .executeTakeFirstOrThrow();
     expect(event.summary).toEqual({ userName: 'alice' });
     expect(event.user_name).toBe('boss');
   });
@@ -56,14 +68,21 @@ describe('creating users', () => {
     const badName = await create(admin, '-dash-');
     expect(badName.status).toBe(422);
     expect(badName.body.errors[0].loc).toEqual(['path', 'user_name']);
-    const badBody = await create(admin, 'bob', { password: 'short', attrib: { email: 'not an email' }, apiKey: 'XYZ', colour: 'red' });
+    const badBody = await create(admin, 'bob', {
+      password: 'short',
+      attrib: { email: 'not an email' },
+      apiKey: 'XYZ',
+      colour: 'red',
+    });
     expect(badBody.status).toBe(422);
     const locs = badBody.body.errors.map((e: any) => e.loc.join('.'));
     expect(locs).toEqual(expect.arrayContaining(['body.attrib.email', 'body.apiKey']));
     // Unknown fields are ignored, as AYON's models do; the password rule is checked once the body is well formed.
     expect(locs).not.toContain('body.colour');
     const short = await create(admin, 'bob', { password: 'short', colour: 'red' });
-    expect(short.body.errors).toEqual([{ loc: ['body', 'password'], msg: 'must NOT have fewer than 8 characters', type: 'minLength' }]);
+    expect(short.body.errors).toEqual([
+      { loc: ['body', 'password'], msg: 'must NOT have fewer than 8 characters', type: 'minLength' },
+    ]);
   });
 
   it('lets only managers create users, and only admins create admins or service users', async () => {
@@ -79,51 +98,94 @@ describe('service users and API keys', () => {
   const key = 'a1'.repeat(16);
 
   it('lets a service user call the API with its key but never log in with a password', async () => {
-    expect((await create(admin, 'farm', { password: PASSWORD, apiKey: key, data: { isService: true } })).status).toBe(204);
+    expect(
+      (await create(admin, 'farm', { password: PASSWORD, apiKey: key, data: { isService: true } })).status,
+    ).toBe(204);
     const me = await core.request('GET', '/api/users/me', { apiKey: key });
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ name: 'farm', data: { isService: true } });
-    expect((await core.request('POST', '/api/auth/login', { body: { name: 'farm', password: PASSWORD } })).status).toBe(401);
+    expect(
+      (await core.request('POST', '/api/auth/login', { body: { name: 'farm', password: PASSWORD } })).status,
+    ).toBe(401);
   });
 
   it('lists keys by preview only, honours expiry and revocation', async () => {
     const alice = await login(core, 'alice');
-    const added = await core.request('POST', '/api/users/alice/apikeys', { token: alice, body: { label: 'laptop' } });
+    const added = await core.request('POST', '/api/users/alice/apikeys', {
+      token: alice,
+      body: { label: 'laptop' },
+    });
     expect(added.status).toBe(201);
     expect(added.body.key).toMatch(/^[0-9a-f]{32}$/);
     const list = await core.request('GET', '/api/users/alice/apikeys', { token: alice });
-    expect(list.body).toEqual([{ id: added.body.id, label: 'laptop', preview: `****${added.body.key.slice(-4)}`, created: expect.any(String), expires: null }]);
+    expect(list.body).toEqual([
+      {
+        id: added.body.id,
+        label: 'laptop',
+        preview: `****${added.body.key.slice(-4)}`,
+        created: expect.any(String),
+        expires: null,
+      },
+    ]);
     expect(list.text).not.toContain(added.body.key);
     expect((await core.request('GET', '/api/users/me', { apiKey: added.body.key })).body.name).toBe('alice');
 
     const past = new Date(Date.now() - 1000).toISOString();
-    expect((await core.request('PATCH', `/api/users/alice/apikeys/${added.body.id}`, { token: alice, body: { label: 'old laptop', expires: past } })).status).toBe(204);
+    expect(
+      (
+        await core.request('PATCH', `/api/users/alice/apikeys/${added.body.id}`, {
+          token: alice,
+          body: { label: 'old laptop', expires: past },
+        })
+      ).status,
+    ).toBe(204);
     expect((await core.request('GET', '/api/users/me', { apiKey: added.body.key })).status).toBe(401);
-    await core.request('PATCH', `/api/users/alice/apikeys/${added.body.id}`, { token: alice, body: { expires: null } });
+    await core.request('PATCH', `/api/users/alice/apikeys/${added.body.id}`, {
+      token: alice,
+      body: { expires: null },
+    });
     expect((await core.request('GET', '/api/users/me', { apiKey: added.body.key })).status).toBe(200);
 
-    expect((await core.request('DELETE', `/api/users/alice/apikeys/${added.body.id}`, { token: alice })).status).toBe(204);
+    expect(
+      (await core.request('DELETE', `/api/users/alice/apikeys/${added.body.id}`, { token: alice })).status,
+    ).toBe(204);
     expect((await core.request('GET', '/api/users/me', { apiKey: added.body.key })).status).toBe(401);
-    expect((await core.request('DELETE', `/api/users/alice/apikeys/${added.body.id}`, { token: alice })).status).toBe(404);
+    expect(
+      (await core.request('DELETE', `/api/users/alice/apikeys/${added.body.id}`, { token: alice })).status,
+    ).toBe(404);
   });
 
   it("keeps other users away from someone's keys and validates key routes", async () => {
     const alice = await login(core, 'alice');
     expect((await core.request('GET', '/api/users/boss/apikeys', { token: alice })).status).toBe(403);
-    const duplicate = await core.request('POST', '/api/users/alice/apikeys', { token: alice, body: { label: 'x', key } });
+    const duplicate = await core.request('POST', '/api/users/alice/apikeys', {
+      token: alice,
+      body: { label: 'x', key },
+    });
     expect(duplicate.status).toBe(409);
-    const bad = await core.request('POST', '/api/users/alice/apikeys', { token: alice, body: { label: '', expires: 'tomorrow' } });
+    const bad = await core.request('POST', '/api/users/alice/apikeys', {
+      token: alice,
+      body: { label: '', expires: 'tomorrow' },
+    });
     expect(bad.status).toBe(422);
-    expect(bad.body.errors.map((e: any) => e.loc.join('.'))).toEqual(expect.arrayContaining(['body.label', 'body.expires']));
-    expect((await core.request('PATCH', '/api/users/alice/apikeys/nope', { token: alice, body: {} })).status).toBe(422);
-    expect((await core.request('DELETE', '/api/users/alice/apikeys/nope', { token: alice })).status).toBe(422);
+    expect(bad.body.errors.map((e: any) => e.loc.join('.'))).toEqual(
+      expect.arrayContaining(['body.label', 'body.expires']),
+    );
+    expect(
+      (await core.request('PATCH', '/api/users/alice/apikeys/nope', { token: alice, body: {} })).status,
+    ).toBe(422);
+    expect((await core.request('DELETE', '/api/users/alice/apikeys/nope', { token: alice })).status).toBe(
+      422,
+    );
   });
 });
 
 describe('changing users', () => {
   it('merges attrib and data, a null removing the key', async () => {
     const patch = (body: object) => core.request('PATCH', '/api/users/alice', { token: manager, body });
-    expect((await patch({ attrib: { fullName: 'Alice L.' }, data: { isManager: true, team: 'comp' } })).status).toBe(204);
+    expect(
+      (await patch({ attrib: { fullName: 'Alice L.' }, data: { isManager: true, team: 'comp' } })).status,
+    ).toBe(204);
     expect((await patch({ data: { isManager: null } })).status).toBe(204);
     const alice = (await core.request('GET', '/api/users/alice', { token: manager })).body;
     expect(alice.attrib).toEqual({ fullName: 'Alice L.', email: 'alice@studio.test' });
@@ -132,44 +194,79 @@ describe('changing users', () => {
 
   it('lets users edit their own attributes but not their roles', async () => {
     const alice = await login(core, 'alice');
-    expect((await core.request('PATCH', '/api/users/alice', { token: alice, body: { attrib: { fullName: 'Al' } } })).status).toBe(204);
-    const promote = await core.request('PATCH', '/api/users/alice', { token: alice, body: { data: { isManager: true } } });
+    expect(
+      (
+        await core.request('PATCH', '/api/users/alice', {
+          token: alice,
+          body: { attrib: { fullName: 'Al' } },
+        })
+      ).status,
+    ).toBe(204);
+    const promote = await core.request('PATCH', '/api/users/alice', {
+      token: alice,
+      body: { data: { isManager: true } },
+    });
     expect(promote.status).toBe(403);
-    expect((await core.request('PATCH', '/api/users/boss', { token: alice, body: { attrib: { fullName: 'x' } } })).status).toBe(403);
+    expect(
+      (await core.request('PATCH', '/api/users/boss', { token: alice, body: { attrib: { fullName: 'x' } } }))
+        .status,
+    ).toBe(403);
   });
 
   it('keeps managers away from administrators', async () => {
-    expect((await core.request('PATCH', '/api/users/root', { token: manager, body: { active: false } })).status).toBe(403);
+    expect(
+      (await core.request('PATCH', '/api/users/root', { token: manager, body: { active: false } })).status,
+    ).toBe(403);
     expect((await core.request('DELETE', '/api/users/root', { token: manager })).status).toBe(403);
   });
 
   it('validates the patch body', async () => {
-    const res = await core.request('PATCH', '/api/users/alice', { token: manager, body: { active: 'yes', data: { isAdmin: 'sure' } } });
+    const res = await core.request('PATCH', '/api/users/alice', {
+      token: manager,
+      body: { active: 'yes', data: { isAdmin: 'sure' } },
+    });
     expect(res.status).toBe(422);
-    expect(res.body.errors.map((e: any) => e.loc.join('.'))).toEqual(expect.arrayContaining(['body.active', 'body.data.isAdmin']));
+    expect(res.body.errors.map((e: any) => e.loc.join('.'))).toEqual(
+      expect.arrayContaining(['body.active', 'body.data.isAdmin']),
+    );
   });
 
   it('ends the sessions of a deactivated user and refuses their logins', async () => {
     await create(admin, 'temp');
     const token = await login(core, 'temp');
-    expect((await core.request('PATCH', '/api/users/temp', { token: manager, body: { active: false } })).status).toBe(204);
+    expect(
+      (await core.request('PATCH', '/api/users/temp', { token: manager, body: { active: false } })).status,
+    ).toBe(204);
     expect((await core.request('GET', '/api/users/me', { token })).status).toBe(401);
-    expect((await core.request('POST', '/api/auth/login', { body: { name: 'temp', password: PASSWORD } })).status).toBe(401);
+    expect(
+      (await core.request('POST', '/api/auth/login', { body: { name: 'temp', password: PASSWORD } })).status,
+    ).toBe(401);
   });
 
   it('applies a change of rights from the very next request of a signed-in user', async () => {
     await create(admin, 'rising');
     const token = await login(core, 'rising');
-    const createUser = () => core.request('PUT', '/api/users/newbie', { token, body: { password: PASSWORD } });
+    const createUser = () =>
+      core.request('PUT', '/api/users/newbie', { token, body: { password: PASSWORD } });
     // Refused, and the server now remembers who this token is.
     expect((await createUser()).status).toBe(403);
-    expect((await core.request('PATCH', '/api/users/rising', { token: admin, body: { data: { isManager: true } } })).status).toBe(204);
+    expect(
+      (
+        await core.request('PATCH', '/api/users/rising', {
+          token: admin,
+          body: { data: { isManager: true } },
+        })
+      ).status,
+    ).toBe(204);
     expect((await createUser()).status).toBe(204);
   });
 
   it('never removes the last active administrator', async () => {
     await core.request('PATCH', '/api/users/eve', { token: admin, body: { active: false } });
-    const demote = await core.request('PATCH', '/api/users/root', { token: admin, body: { data: { isAdmin: false } } });
+    const demote = await core.request('PATCH', '/api/users/root', {
+      token: admin,
+      body: { data: { isAdmin: false } },
+    });
     expect(demote.status).toBe(409);
     expect(demote.body.detail).toBe('root is the last active administrator');
     expect((await core.request('DELETE', '/api/users/root', { token: admin })).status).toBe(409);
@@ -192,28 +289,53 @@ describe('passwords', () => {
     await create(admin, 'pat');
     const here = await login(core, 'pat');
     const elsewhere = await login(core, 'pat');
-    const res = await core.request('PATCH', '/api/users/pat/password', { token: here, body: { password: 'a new long secret', currentPassword: PASSWORD } });
+    const res = await core.request('PATCH', '/api/users/pat/password', {
+      token: here,
+      body: { password: 'a new long secret', currentPassword: PASSWORD },
+    });
     expect(res.status).toBe(204);
     expect((await core.request('GET', '/api/users/me', { token: here })).status).toBe(200);
     expect((await core.request('GET', '/api/users/me', { token: elsewhere })).status).toBe(401);
-    expect((await core.request('POST', '/api/auth/login', { body: { name: 'pat', password: PASSWORD } })).status).toBe(401);
+    expect(
+      (await core.request('POST', '/api/auth/login', { body: { name: 'pat', password: PASSWORD } })).status,
+    ).toBe(401);
     expect(await login(core, 'pat', 'a new long secret')).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it("lets only the user or an admin set a password, and only a long enough one", async () => {
-    expect((await core.request('PATCH', '/api/users/pat/password', { token: manager, body: { password: 'manager sets it' } })).status).toBe(403);
-    expect((await core.request('PATCH', '/api/users/pat/password', { token: admin, body: { password: 'admin resets it' } })).status).toBe(204);
-    const short = await core.request('PATCH', '/api/users/pat/password', { token: admin, body: { password: 'short' } });
+  it('lets only the user or an admin set a password, and only a long enough one', async () => {
+    expect(
+      (
+        await core.request('PATCH', '/api/users/pat/password', {
+          token: manager,
+          body: { password: 'manager sets it' },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await core.request('PATCH', '/api/users/pat/password', {
+          token: admin,
+          body: { password: 'admin resets it' },
+        })
+      ).status,
+    ).toBe(204);
+    const short = await core.request('PATCH', '/api/users/pat/password', {
+      token: admin,
+      body: { password: 'short' },
+    });
     expect(short.status).toBe(422);
   });
 
   it('asks for the current password to change your own: refused without it or when wrong', async () => {
     await create(admin, 'quinn');
     const quinn = await login(core, 'quinn');
-    const change = (body: object, token = quinn) => core.request('PATCH', '/api/users/quinn/password', { token, body });
+    const change = (body: object, token = quinn) =>
+      core.request('PATCH', '/api/users/quinn/password', { token, body });
     const missing = await change({ password: 'a new long secret' });
     expect(missing.status).toBe(422);
-    expect(missing.body.errors).toEqual([{ loc: ['body', 'currentPassword'], msg: expect.any(String), type: 'required' }]);
+    expect(missing.body.errors).toEqual([
+      { loc: ['body', 'currentPassword'], msg: expect.any(String), type: 'required' },
+    ]);
     const wrong = await change({ password: 'a new long secret', currentPassword: 'not my password' });
     expect(wrong.status).toBe(403);
     expect(wrong.body).toEqual({ code: 403, detail: 'The current password is wrong' });
@@ -228,8 +350,22 @@ describe('passwords', () => {
   it('asks administrators for their own current password too, but not for setting someone else’s', async () => {
     await create(admin, 'ops', { password: PASSWORD, data: { isAdmin: true } });
     const ops = await login(core, 'ops');
-    expect((await core.request('PATCH', '/api/users/ops/password', { token: ops, body: { password: 'a new long secret' } })).status).toBe(422);
-    expect((await core.request('PATCH', '/api/users/quinn/password', { token: ops, body: { password: 'ops sets this one' } })).status).toBe(204);
+    expect(
+      (
+        await core.request('PATCH', '/api/users/ops/password', {
+          token: ops,
+          body: { password: 'a new long secret' },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await core.request('PATCH', '/api/users/quinn/password', {
+          token: ops,
+          body: { password: 'ops sets this one' },
+        })
+      ).status,
+    ).toBe(204);
     expect(await login(core, 'quinn', 'ops sets this one')).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -238,16 +374,31 @@ describe('passwords', () => {
     const rae = await login(core, 'rae');
     const statuses = [];
     for (let i = 0; i < 6; i++) {
-      const res = await core.request('PATCH', '/api/users/rae/password', { token: rae, body: { password: 'a new long secret', currentPassword: `guess ${i}` } });
+      const res = await core.request('PATCH', '/api/users/rae/password', {
+        token: rae,
+        body: { password: 'a new long secret', currentPassword: `guess ${i}` },
+      });
       statuses.push(res.status);
     }
     expect(statuses).toEqual([403, 403, 403, 403, 403, 429]);
-    expect((await core.request('POST', '/api/auth/login', { body: { name: 'rae', password: PASSWORD } })).status).toBe(429);
+    expect(
+      (await core.request('POST', '/api/auth/login', { body: { name: 'rae', password: PASSWORD } })).status,
+    ).toBe(429);
   });
 
   it('checks a password against the rules', async () => {
-    expect((await core.request('POST', '/api/users/alice/checkPassword', { token: manager, body: { password: 'long enough' } })).status).toBe(204);
-    const weak = await core.request('POST', '/api/users/alice/checkPassword', { token: manager, body: { password: 'weak' } });
+    expect(
+      (
+        await core.request('POST', '/api/users/alice/checkPassword', {
+          token: manager,
+          body: { password: 'long enough' },
+        })
+      ).status,
+    ).toBe(204);
+    const weak = await core.request('POST', '/api/users/alice/checkPassword', {
+      token: manager,
+      body: { password: 'weak' },
+    });
     expect(weak.status).toBe(422);
     expect(weak.body.errors[0].loc).toEqual(['body', 'password']);
   });
@@ -257,20 +408,42 @@ describe('renaming users', () => {
   it('moves the user, their sessions and keys to the new name', async () => {
     await create(admin, 'carl', { password: PASSWORD, apiKey: 'c3'.repeat(16) });
     const token = await login(core, 'carl');
-    expect((await core.request('PATCH', '/api/users/carl/rename', { token: manager, body: { newName: 'carlos' } })).status).toBe(204);
+    expect(
+      (await core.request('PATCH', '/api/users/carl/rename', { token: manager, body: { newName: 'carlos' } }))
+        .status,
+    ).toBe(204);
     expect((await core.request('GET', '/api/users/me', { token })).body.name).toBe('carlos');
-    expect((await core.request('GET', '/api/users/me', { apiKey: 'c3'.repeat(16) })).body.name).toBe('carlos');
+    expect((await core.request('GET', '/api/users/me', { apiKey: 'c3'.repeat(16) })).body.name).toBe(
+      'carlos',
+    );
     expect((await core.request('GET', '/api/users/carl', { token: manager })).status).toBe(404);
-    const event = await core.db.selectFrom('events').selectAll().where('topic', '=', 'user.renamed').executeTakeFirstOrThrow();
+    const event = await core.db
+      .selectFrom('events')
+      .selectAll()
+      .where('topic', '=', 'user.renamed')
+      .executeTakeFirstOrThrow();
     expect(event.summary).toEqual({ userName: 'carlos', oldName: 'carl' });
   });
 
   it('refuses a name already taken, in any case, and refuses normal users', async () => {
-    const taken = await core.request('POST', '/api/users/carlos/rename', { token: manager, body: { newName: 'Alice' } });
+    const taken = await core.request('POST', '/api/users/carlos/rename', {
+      token: manager,
+      body: { newName: 'Alice' },
+    });
     expect(taken.status).toBe(409);
     const alice = await login(core, 'alice');
-    expect((await core.request('PATCH', '/api/users/carlos/rename', { token: alice, body: { newName: 'carl' } })).status).toBe(403);
-    expect((await core.request('PATCH', '/api/users/carlos/rename', { token: manager, body: { newName: 'bad name' } })).status).toBe(422);
+    expect(
+      (await core.request('PATCH', '/api/users/carlos/rename', { token: alice, body: { newName: 'carl' } }))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await core.request('PATCH', '/api/users/carlos/rename', {
+          token: manager,
+          body: { newName: 'bad name' },
+        })
+      ).status,
+    ).toBe(422);
   });
 });
 
@@ -281,11 +454,17 @@ describe('reading users', () => {
     await users.update('boss', { data: { frontendPreferences: { theme: 'light' } } });
     const all = await core.request('GET', '/api/users', { token: manager });
     expect(all.body.count).toBe(all.body.users.length);
-    expect(all.body.users.map((u: any) => u.name)).toEqual(expect.arrayContaining(['alice', 'boss', 'farm', 'root']));
+    expect(all.body.users.map((u: any) => u.name)).toEqual(
+      expect.arrayContaining(['alice', 'boss', 'farm', 'root']),
+    );
     expect(all.body.users.find((u: any) => u.name === 'alice').data).toEqual({ team: 'comp' });
-    expect(all.body.users.find((u: any) => u.name === 'boss').data.frontendPreferences).toEqual({ theme: 'light' });
+    expect(all.body.users.find((u: any) => u.name === 'boss').data.frontendPreferences).toEqual({
+      theme: 'light',
+    });
     // One user's page of the managers' screen still shows everything.
-    expect((await core.request('GET', '/api/users/alice', { token: manager })).body.data.frontendPreferences).toEqual({ theme: 'dark' });
+    expect(
+      (await core.request('GET', '/api/users/alice', { token: manager })).body.data.frontendPreferences,
+    ).toEqual({ theme: 'dark' });
     await users.update('alice', { data: { frontendPreferences: null } });
     await users.update('boss', { data: { frontendPreferences: null } });
   });
@@ -294,15 +473,25 @@ describe('reading users', () => {
     const alice = await login(core, 'alice');
     const seen = await core.request('GET', '/api/users', { token: alice });
     expect(seen.status).toBe(200);
-    expect(seen.body).toEqual({ count: 1, users: [expect.objectContaining({ name: 'alice', data: { team: 'comp' } })] });
-    expect((await core.request('GET', '/api/users?active=false', { token: alice })).body).toEqual({ count: 0, users: [] });
+    expect(seen.body).toEqual({
+      count: 1,
+      users: [expect.objectContaining({ name: 'alice', data: { team: 'comp' } })],
+    });
+    expect((await core.request('GET', '/api/users?active=false', { token: alice })).body).toEqual({
+      count: 0,
+      users: [],
+    });
   });
 
   it('lists everyone to a holder of list_all_users, others only as who they are', async () => {
     await seedUser(core, 'lister');
-    await (core.services.get('users') as UserDirectory).update('boss', { data: { frontendPreferences: { theme: 'light' } } });
+    await (core.services.get('users') as UserDirectory).update('boss', {
+      data: { frontendPreferences: { theme: 'light' } },
+    });
     const seen = await core.request('GET', '/api/users', { token: await login(core, 'lister') });
-    expect(seen.body.users.map((u: any) => u.name)).toEqual(expect.arrayContaining(['alice', 'boss', 'farm', 'lister']));
+    expect(seen.body.users.map((u: any) => u.name)).toEqual(
+      expect.arrayContaining(['alice', 'boss', 'farm', 'lister']),
+    );
     expect(seen.body.users.find((u: any) => u.name === 'alice').data).toEqual({});
     expect(seen.body.users.find((u: any) => u.name === 'farm').data).toEqual({ isService: true });
     expect(seen.body.users.find((u: any) => u.name === 'boss').data).toEqual({ isManager: true });
@@ -317,16 +506,30 @@ describe('reading users', () => {
 
   it('merges frontend preferences for the user', async () => {
     const alice = await login(core, 'alice');
-    await core.request('PATCH', '/api/users/alice/frontendPreferences', { token: alice, body: { theme: 'light', pinned: ['a'] } });
-    await core.request('PATCH', '/api/users/alice/frontendPreferences', { token: alice, body: { theme: null, grid: 3 } });
-    expect((await core.request('GET', '/api/users/me', { token: alice })).body.data.frontendPreferences).toEqual({ pinned: ['a'], grid: 3 });
-    expect((await core.request('PATCH', '/api/users/alice/frontendPreferences', { token: alice, body: [1] })).status).toBe(422);
-    expect((await core.request('PATCH', '/api/users/boss/frontendPreferences', { token: alice, body: {} })).status).toBe(403);
+    await core.request('PATCH', '/api/users/alice/frontendPreferences', {
+      token: alice,
+      body: { theme: 'light', pinned: ['a'] },
+    });
+    await core.request('PATCH', '/api/users/alice/frontendPreferences', {
+      token: alice,
+      body: { theme: null, grid: 3 },
+    });
+    expect(
+      (await core.request('GET', '/api/users/me', { token: alice })).body.data.frontendPreferences,
+    ).toEqual({ pinned: ['a'], grid: 3 });
+    expect(
+      (await core.request('PATCH', '/api/users/alice/frontendPreferences', { token: alice, body: [1] }))
+        .status,
+    ).toBe(422);
+    expect(
+      (await core.request('PATCH', '/api/users/boss/frontendPreferences', { token: alice, body: {} })).status,
+    ).toBe(403);
   });
 });
 
 describe('size of free-form user data', () => {
-  const prefs = (token: string, body: unknown) => core.request('PATCH', '/api/users/alice/frontendPreferences', { token, body });
+  const prefs = (token: string, body: unknown) =>
+    core.request('PATCH', '/api/users/alice/frontendPreferences', { token, body });
 
   it('refuses web-app preferences over 64 KiB with 413, keeping what was stored', async () => {
     const alice = await login(core, 'alice');
@@ -334,8 +537,12 @@ describe('size of free-form user data', () => {
     // The merged preferences count, not one request's part of them.
     const grown = await prefs(alice, { more: 'y'.repeat(10_000) });
     expect(grown.status).toBe(413);
-    expect(grown.body).toEqual({ code: 413, detail: expect.stringMatching(/^The frontendPreferences value is larger than the limit of 65536 bytes/) });
-    const stored = (await core.request('GET', '/api/users/me', { token: alice })).body.data.frontendPreferences;
+    expect(grown.body).toEqual({
+      code: 413,
+      detail: expect.stringMatching(/^The frontendPreferences value is larger than the limit of 65536 bytes/),
+    });
+    const stored = (await core.request('GET', '/api/users/me', { token: alice })).body.data
+      .frontendPreferences;
     expect(Object.keys(stored).sort()).toEqual(['grid', 'layout', 'pinned']);
     expect((await prefs(alice, { layout: null })).status).toBe(204);
   });
@@ -351,13 +558,22 @@ describe('size of free-form user data', () => {
 
   it('caps attributes and data too, whoever writes them', async () => {
     const alice = await login(core, 'alice');
-    const attrib = await core.request('PATCH', '/api/users/alice', { token: alice, body: { attrib: { notes: 'n'.repeat(70_000) } } });
+    const attrib = await core.request('PATCH', '/api/users/alice', {
+      token: alice,
+      body: { attrib: { notes: 'n'.repeat(70_000) } },
+    });
     expect(attrib.status).toBe(413);
     expect(attrib.body.detail).toMatch(/^The user attrib is larger than the limit of 65536 bytes/);
-    const data = await core.request('PATCH', '/api/users/alice', { token: manager, body: { data: { a: 'd'.repeat(200_000), b: 'd'.repeat(100_000) } } });
+    const data = await core.request('PATCH', '/api/users/alice', {
+      token: manager,
+      body: { data: { a: 'd'.repeat(200_000), b: 'd'.repeat(100_000) } },
+    });
     expect(data.status).toBe(413);
     expect(data.body.detail).toMatch(/^The user data is larger than the limit of 262144 bytes/);
-    const created = await create(admin, 'bulky', { password: PASSWORD, attrib: { notes: 'n'.repeat(70_000) } });
+    const created = await create(admin, 'bulky', {
+      password: PASSWORD,
+      attrib: { notes: 'n'.repeat(70_000) },
+    });
     expect(created.status).toBe(413);
     expect((await core.request('GET', '/api/users/bulky', { token: manager })).status).toBe(404);
   });
@@ -373,7 +589,10 @@ describe('bad user names in paths', () => {
     ['POST', '/api/users/-/checkPassword'],
     ['PATCH', '/api/users/_x/frontendPreferences'],
   ])('%s %s answers 422 at path.user_name', async (method, url) => {
-    const res = await core.request(method, url, { token: admin, body: method === 'GET' || method === 'DELETE' ? undefined : { password: PASSWORD } });
+    const res = await core.request(method, url, {
+      token: admin,
+      body: method === 'GET' || method === 'DELETE' ? undefined : { password: PASSWORD },
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors[0].loc).toEqual(['path', 'user_name']);
   });

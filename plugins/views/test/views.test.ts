@@ -210,7 +210,12 @@ describe('validation', () => {
     const res = await core.request('POST', url('overview'), { token: ann, body: { label: '', extra: 1 } });
     expect(res.status).toBe(422);
     const locs = res.body.errors.map((e: any) => e.loc);
-    expect(locs).toEqual(expect.arrayContaining([['body', 'label'], ['body', 'settings']]));
+    expect(locs).toEqual(
+      expect.arrayContaining([
+        ['body', 'label'],
+        ['body', 'settings'],
+      ]),
+    );
     expect(locs).not.toContainEqual(['body', 'extra']);
   });
 

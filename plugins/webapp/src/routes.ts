@@ -14,7 +14,9 @@ const SERVER_PREFIXES = ['/api', '/addons', '/openapi.json', '/graphql', '/ws'];
 /** True for paths the server owns (the prefix itself or anything below it). */
 export function isServerPath(url: string): boolean {
   const path = url.split('?', 1)[0]!;
-  return SERVER_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`));
+  return SERVER_PREFIXES.some(
+    (prefix) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`),
+  );
 }
 
 const NOT_BUILT_PAGE = `<!doctype html>
@@ -34,7 +36,8 @@ interface FileSending {
 export function webAppRoutes(log: FastifyBaseLogger, dist = DIST_DIR) {
   return async (app: AddonApp) => {
     const built = existsSync(resolve(dist, 'index.html'));
-    if (!built) log.warn(`web app not built (${dist} is missing): run npm run build -w @pipewright/frontend-host`);
+    if (!built)
+      log.warn(`web app not built (${dist} is missing): run npm run build -w @pipewright/frontend-host`);
 
     if (built) {
       // One route per built file, found when the server starts: a rebuild with new chunk names needs a restart,
@@ -49,7 +52,10 @@ export function webAppRoutes(log: FastifyBaseLogger, dist = DIST_DIR) {
         // Chunk names carry a content hash; index.html names the current ones, so it must always be revalidated.
         cacheControl: false,
         setHeaders(reply, path) {
-          reply.header('cache-control', path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable');
+          reply.header(
+            'cache-control',
+            path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable',
+          );
         },
       });
     }

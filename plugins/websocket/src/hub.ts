@@ -45,7 +45,10 @@ function hasProjectAccess(user: RequestUser, project: string): boolean {
 }
 
 /** Whether one socket may and wants to see one event; the per-socket filters of AYON's /ws. */
-export function accepts(client: Client, message: Pick<EventMessage, 'topic' | 'project' | 'recipients'>): boolean {
+export function accepts(
+  client: Client,
+  message: Pick<EventMessage, 'topic' | 'project' | 'recipients'>,
+): boolean {
   const { user } = client;
   if (!user) return false;
   if (ALWAYS_DELIVERED.has(message.topic)) return true;
@@ -58,7 +61,11 @@ export function accepts(client: Client, message: Pick<EventMessage, 'topic' | 'p
   // Studio-wide events (no project) go to everyone subscribed; project events only to those who may open the project.
   if (message.project) {
     if (!hasProjectAccess(user, message.project)) return false;
-    if (client.project && client.project !== message.project.toLowerCase() && !IGNORES_PROJECT_FILTER.has(message.topic)) {
+    if (
+      client.project &&
+      client.project !== message.project.toLowerCase() &&
+      !IGNORES_PROJECT_FILTER.has(message.topic)
+    ) {
       return false;
     }
   }
@@ -76,7 +83,14 @@ export class Hub {
   }
 
   add(socket: Socket): Client {
-    const client: Client = { socket, user: null, credential: null, prefixes: [], project: null, lastSent: Date.now() };
+    const client: Client = {
+      socket,
+      user: null,
+      credential: null,
+      prefixes: [],
+      project: null,
+      lastSent: Date.now(),
+    };
     this.clients.add(client);
     return client;
   }

@@ -95,7 +95,9 @@ export default defineAddon({
     const unsubscribeChanges = ctx.events.subscribe(IDENTITIES_CHANGED, () => {
       recheck ??= setTimeout(() => {
         recheck = null;
-        void recheckSockets().catch((error) => ctx.log.error({ err: error }, 'could not check websocket sessions'));
+        void recheckSockets().catch((error) =>
+          ctx.log.error({ err: error }, 'could not check websocket sessions'),
+        );
       }, RECHECK_DELAY_MS);
     });
     ctx.onClose(() => {
@@ -119,7 +121,8 @@ export default defineAddon({
       schema: { hide: true },
       // Plain HTTP GET: only the identity lookup above; browsers and curl get a 400.
       handler: async (request) => {
-        if (!sameSecret(request.headers[IDENTIFY_HEADER], secret)) throw new BadRequest('/ws only accepts WebSocket connections');
+        if (!sameSecret(request.headers[IDENTIFY_HEADER], secret))
+          throw new BadRequest('/ws only accepts WebSocket connections');
         return { user: request.user };
       },
       wsHandler: (socket: WebSocket, request) => {
@@ -139,7 +142,8 @@ export default defineAddon({
           } catch {
             parsed = undefined;
           }
-          const isAuth = typeof parsed === 'object' && parsed !== null && (parsed as { topic?: unknown }).topic === 'auth';
+          const isAuth =
+            typeof parsed === 'object' && parsed !== null && (parsed as { topic?: unknown }).topic === 'auth';
           if (!isAuth) {
             // Before authorising, anything else is a client speaking another protocol; afterwards it is ignored.
             if (!client.user) refuse('The first message must be {"topic": "auth", "token": ...}');
@@ -154,7 +158,11 @@ export default defineAddon({
           clearTimeout(timeout);
           client.credential = credential ?? client.credential ?? upgradeCredential;
           const wasAuthorised = hub.authorise(client, user, message.subscribe ?? [], message.project ?? null);
-          if (!wasAuthorised) hub.send(client, serverMessage('server.started', `Pipewright, AYON API ${ctx.server.apiVersion}`));
+          if (!wasAuthorised)
+            hub.send(
+              client,
+              serverMessage('server.started', `Pipewright, AYON API ${ctx.server.apiVersion}`),
+            );
         }
 
         // Messages are handled one at a time, so a slow token lookup cannot reorder subscription changes.

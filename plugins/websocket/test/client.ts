@@ -44,7 +44,11 @@ export async function connect(url: string): Promise<TestClient> {
         };
         const timer = setTimeout(() => {
           cleanup();
-          fail(new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(messages.map((m) => m.topic))}`));
+          fail(
+            new Error(
+              `no matching message within ${timeoutMs} ms; got ${JSON.stringify(messages.map((m) => m.topic))}`,
+            ),
+          );
         }, timeoutMs);
         const cleanup = () => {
           clearTimeout(timer);

@@ -28,7 +28,9 @@ const client = (overrides: Partial<Client>): Client => ({
 
 describe('accepts', () => {
   it('delivers nothing before the socket is authorised', () => {
-    expect(accepts(client({ user: null }), { topic: 'heartbeat', project: null, recipients: null })).toBe(false);
+    expect(accepts(client({ user: null }), { topic: 'heartbeat', project: null, recipients: null })).toBe(
+      false,
+    );
   });
 
   it('always delivers server lifecycle topics, whatever the subscriptions', () => {
@@ -40,13 +42,18 @@ describe('accepts', () => {
 
   it('lets guests follow only activity and version topics', () => {
     const guest = client({ user: user({ isGuest: true, accessGroups: { demo: ['guest'] } }) });
-    expect(accepts(guest, { topic: 'activity.comment.created', project: 'demo', recipients: null })).toBe(true);
+    expect(accepts(guest, { topic: 'activity.comment.created', project: 'demo', recipients: null })).toBe(
+      true,
+    );
     expect(accepts(guest, { topic: 'entity.version.created', project: 'demo', recipients: null })).toBe(true);
     expect(accepts(guest, { topic: 'entity.folder.created', project: 'demo', recipients: null })).toBe(false);
   });
 
   it('keeps inbox messages of projects the user cannot open away from them', () => {
-    const artist = client({ user: user({ name: 'ann', accessGroups: { demo: ['artist'] } }), project: 'demo' });
+    const artist = client({
+      user: user({ name: 'ann', accessGroups: { demo: ['artist'] } }),
+      project: 'demo',
+    });
     expect(accepts(artist, { topic: 'inbox.message', project: 'other', recipients: ['ann'] })).toBe(false);
     expect(accepts(artist, { topic: 'inbox.message', project: null, recipients: ['ann'] })).toBe(true);
   });

@@ -8,7 +8,19 @@ process.env.PIPEWRIGHT_WS_HEARTBEAT_MS = '300';
 
 const PASSWORD = 'a long enough password 42';
 const WIRE_FIELDS = [
-  'topic', 'id', 'project', 'user', 'sender', 'senderType', 'dependsOn', 'description', 'summary', 'status', 'progress', 'createdAt', 'updatedAt',
+  'topic',
+  'id',
+  'project',
+  'user',
+  'sender',
+  'senderType',
+  'dependsOn',
+  'description',
+  'summary',
+  'status',
+  'progress',
+  'createdAt',
+  'updatedAt',
 ].sort();
 
 describe('the /ws websocket', () => {
@@ -32,7 +44,10 @@ describe('the /ws websocket', () => {
   }
 
   /** Emit events, then a marker every client follows; once the marker arrived, everything before it has too. */
-  async function emitThenSettle(receivers: TestClient[], ...events: Parameters<TestCore['events']['emit']>[0][]) {
+  async function emitThenSettle(
+    receivers: TestClient[],
+    ...events: Parameters<TestCore['events']['emit']>[0][]
+  ) {
     for (const event of events) await core.events.emit(event);
     const { id } = await core.events.emit({ topic: 'test.marker' });
     for (const client of receivers) await client.next((m) => m.id === id);
@@ -43,7 +58,11 @@ describe('the /ws websocket', () => {
     const users = core.services.get('users') as UserDirectory;
     await core.db.transaction().execute(async (trx) => {
       await users.create(trx, { name: 'root', password: PASSWORD, data: { isAdmin: true } });
-      await users.create(trx, { name: 'artist', password: PASSWORD, data: { accessGroups: { demo: ['artist'] } } });
+      await users.create(trx, {
+        name: 'artist',
+        password: PASSWORD,
+        data: { accessGroups: { demo: ['artist'] } },
+      });
     });
     for (const name of ['root', 'artist']) {
       const res = await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } });
@@ -70,7 +89,8 @@ describe('the /ws websocket', () => {
 
   it('closes the sockets of a session that ends, whichever way they were opened, and keeps the others', async () => {
     const login = async () =>
-      (await core.request('POST', '/api/auth/login', { body: { name: 'artist', password: PASSWORD } })).body.token as string;
+      (await core.request('POST', '/api/auth/login', { body: { name: 'artist', password: PASSWORD } })).body
+        .token as string;
     const ending = await login();
     const byMessage = await authorised(ending, ['*']);
     const byQuery = await open(`?token=${ending}`);
@@ -98,7 +118,12 @@ describe('the /ws websocket', () => {
 
   it('greets once with server.started and forwards only subscribed topic prefixes', async () => {
     const client = await authorised(tokens.root, ['entity.folder', 'test.*']);
-    await emitThenSettle([client], { topic: 'entity.folder.created' }, { topic: 'entity.task.created' }, { topic: 'render.done' });
+    await emitThenSettle(
+      [client],
+      { topic: 'entity.folder.created' },
+      { topic: 'entity.task.created' },
+      { topic: 'render.done' },
+    );
     expect(client.events().map((m) => m.topic)).toEqual(['entity.folder.created', 'test.marker']);
     expect(client.messages.filter((m) => m.topic === 'server.started')).toHaveLength(1);
   });
@@ -116,8 +141,15 @@ describe('the /ws websocket', () => {
   it('sends a normal user only events of projects an access group opens, and managers everything', async () => {
     const artist = await authorised(tokens.artist, ['*']);
     const root = await authorised(tokens.root, ['*']);
-    await emitThenSettle([artist, root], { topic: 'entity.folder.created', project: 'other' }, { topic: 'entity.folder.created', project: 'Demo' });
-    expect(artist.events().map((m) => [m.topic, m.project])).toEqual([['entity.folder.created', 'Demo'], ['test.marker', null]]);
+    await emitThenSettle(
+      [artist, root],
+      { topic: 'entity.folder.created', project: 'other' },
+      { topic: 'entity.folder.created', project: 'Demo' },
+    );
+    expect(artist.events().map((m) => [m.topic, m.project])).toEqual([
+      ['entity.folder.created', 'Demo'],
+      ['test.marker', null],
+    ]);
     expect(root.events().map((m) => m.project)).toEqual(['other', 'Demo', null]);
   });
 
@@ -146,10 +178,20 @@ describe('the /ws websocket', () => {
 
   it('never sends the payload, only the broadcast fields', async () => {
     const client = await authorised(tokens.root, ['render']);
-    const { id } = await core.events.emit({ topic: 'render.finished', project: 'demo', summary: { frames: 240 }, payload: { secret: 'x' } });
+    const { id } = await core.events.emit({
+      topic: 'render.finished',
+      project: 'demo',
+      summary: { frames: 240 },
+      payload: { secret: 'x' },
+    });
     const message = await client.next((m) => m.id === id);
     expect(Object.keys(message).sort()).toEqual(WIRE_FIELDS);
-    expect(message).toMatchObject({ topic: 'render.finished', project: 'demo', summary: { frames: 240 }, status: 'finished' });
+    expect(message).toMatchObject({
+      topic: 'render.finished',
+      project: 'demo',
+      summary: { frames: 240 },
+      status: 'finished',
+    });
     expect(JSON.stringify(client.messages)).not.toContain('secret');
   });
 

@@ -54,7 +54,10 @@ export function MentionInput({
   const options = useMemo(() => (suggestions ? mentionOptions(suggestions) : []), [suggestions]);
   // The text as shown, and the markdown it was last known to stand for: a value from outside (cleared after
   // sending, a comment to edit) starts a new draft.
-  const [draft, setDraft] = useState<Draft & { source: string }>(() => ({ ...draftOf(value), source: value }));
+  const [draft, setDraft] = useState<Draft & { source: string }>(() => ({
+    ...draftOf(value),
+    source: value,
+  }));
   if (draft.source !== value) setDraft({ ...draftOf(value), source: value });
   const text = draft.text;
 
@@ -106,7 +109,10 @@ export function MentionInput({
     );
     if (!token) return false;
     event.preventDefault();
-    write({ text: text.slice(0, token.start) + text.slice(token.end), mentions: draft.mentions }, token.start);
+    write(
+      { text: text.slice(0, token.start) + text.slice(token.end), mentions: draft.mentions },
+      token.start,
+    );
     placeCaret(token.start);
     return true;
   };

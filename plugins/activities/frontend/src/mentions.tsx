@@ -156,7 +156,10 @@ export function draftOf(markdown: string): Draft {
   let mentions: DraftMention[] = [];
   const text = markdown.replace(MENTION_LINK, (link, label: string, kind: string, target: string) => {
     let shown: string;
-    [mentions, shown] = withMention(mentions, { shown: `@${label || (kind === 'user' ? target : kind)}`, link });
+    [mentions, shown] = withMention(mentions, {
+      shown: `@${label || (kind === 'user' ? target : kind)}`,
+      link,
+    });
     return shown;
   });
   return { text, mentions };
@@ -169,7 +172,10 @@ export function tokensIn(draft: Draft): { start: number; end: number; mention: D
   if (draft.mentions.length === 0) return [];
   // Longest first: "@Jane Doe 2" before "@Jane Doe".
   const sorted = [...draft.mentions].sort((a, b) => b.shown.length - a.shown.length);
-  const pattern = new RegExp(`(?<![\\w@])(?:${sorted.map((m) => escaped(m.shown)).join('|')})(?![\\w])`, 'gu');
+  const pattern = new RegExp(
+    `(?<![\\w@])(?:${sorted.map((m) => escaped(m.shown)).join('|')})(?![\\w])`,
+    'gu',
+  );
   const found: { start: number; end: number; mention: DraftMention }[] = [];
   for (const match of draft.text.matchAll(pattern))
     found.push({
