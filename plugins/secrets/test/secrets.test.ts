@@ -104,11 +104,10 @@ describe('storing secrets', () => {
     expect((await core.request('GET', '/api/secrets/ftrack_key', { token: admin })).body.value).toBe(
       'clé ✓ 🔑',
     );
-    expect((await put('nul_char', 'a\u0000b')).status).toBe(204);
-    expect((await core.request('GET', '/api/secrets/nul_char', { token: admin })).body.value).toBe(
-      'a\u0000b',
-    );
-    await core.request('DELETE', '/api/secrets/nul_char', { token: admin });
+    // Like every text the API takes, a value may not hold NUL characters (refused where JSON is read).
+    const nul = await put('nul_char', 'a\u0000b');
+    expect([nul.status, nul.body.errors[0].loc]).toEqual([422, ['body', 'value']]);
+    expect((await core.request('GET', '/api/secrets/nul_char', { token: admin })).status).toBe(404);
     expect((await put('empty', '')).status).toBe(204);
     expect((await core.request('GET', '/api/secrets/empty', { token: admin })).body).toEqual({
       name: 'empty',
@@ -126,7 +125,7 @@ describe('storing secrets', () => {
       .selectAll()
       .where('topic', '=', 'secret.deleted')
       .execute();
-    expect(deleted.map((e) => e.payload.secretName).sort()).toEqual(['empty', 'nul_char']);
+    expect(deleted.map((e) => e.payload.secretName).sort()).toEqual(['empty']);
     expect(deleted.every((e) => Object.keys(e.payload).join() === 'secretName')).toBe(true);
   });
 });
