@@ -1,4 +1,4 @@
-import { ROOT, type Entity, type ProjectMeta } from './model';
+import { parentKey, ROOT, type Entity, type ProjectMeta } from './model';
 import type { ProjectStore } from './store';
 
 // The grid's rows, worked out from what the store holds and how the user wants to see it. Two ways: the hierarchy
@@ -68,18 +68,21 @@ export function hierarchyRows(
 ): GridRow[] {
   const rows: GridRow[] = [];
   const compare = comparator(sort);
+  // Rows are keyed by entity id: an entity shows once, under the folder it belongs to now, whatever a level's list
+  // still says while reads and live news cross (a stale list would draw a moved shot twice, rows overlapping).
+  const shown = new Set<string>();
+  const here = (parent: string) => (id: string) => {
+    const entity = store.entities.get(id);
+    if (!entity || shown.has(id) || parentKey(entity) !== parent) return [];
+    shown.add(id);
+    return [entity];
+  };
   const visit = (parent: string, depth: number) => {
     const list = store.children.get(parent);
     // The first pages of a big level show while the rest load; the pending row goes after them.
     if (list) {
-      const folders = list.folders
-        .map((id) => store.entities.get(id)!)
-        .filter(Boolean)
-        .sort(compare);
-      const tasks = list.tasks
-        .map((id) => store.entities.get(id)!)
-        .filter(Boolean)
-        .sort(compare);
+      const folders = list.folders.flatMap(here(parent)).sort(compare);
+      const tasks = list.tasks.flatMap(here(parent)).sort(compare);
       for (const entity of [...folders, ...tasks]) {
         const expandable =
           entity.kind === 'folder' &&

@@ -1,6 +1,7 @@
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import { messageOf } from '@pipewright/sdk/ui';
-import { ROOT, type Entity } from './model';
+import type { LiveEvent } from '@pipewright/sdk/client';
+import { parentKey, ROOT, type Entity } from './model';
 
 // The project's folders and tasks as far as the screen has read them. Children are read when a folder is first
 // opened (the tree and the grid share what was read), and the whole project only when a filter or a grouping
@@ -101,6 +102,10 @@ export class ProjectStore {
   full: FullLoad = { state: 'idle', count: 0 };
   version = 0;
   private listeners = new Set<() => void>();
+  /** Counts live changes; a level read remembers where it stood when it started. */
+  private seq = 0;
+  /** When (in seq) live news last touched an entity: a read that started before that must not undo it. */
+  private readonly touched = new Map<string, number>();
 
   constructor(
     private readonly client: PipewrightClient,
@@ -155,6 +160,7 @@ export class ProjectStore {
     const list: ChildList = { state: 'loading', folders: known?.folders ?? [], tasks: known?.tasks ?? [] };
     this.children.set(parent, list);
     this.changed();
+    const started = this.seq;
     const folders: string[] = [];
     const tasks: string[] = [];
     try {
@@ -165,11 +171,11 @@ export class ProjectStore {
         { parents: [parent] },
         (nodes) => {
           for (const node of nodes) {
-            this.entities.set(node.id, folderEntity(node));
+            this.keep(folderEntity(node), started);
             folders.push(node.id);
           }
           // Show the first pages while the rest arrive: a big level does not wait for its last folder.
-          this.children.set(parent, { ...list, folders: [...folders] });
+          this.children.set(parent, this.settle(parent, started, 'loading', folders, list.tasks));
           this.changed();
         },
       );
@@ -181,16 +187,54 @@ export class ProjectStore {
           { parents: [parent] },
           (nodes) => {
             for (const node of nodes) {
-              this.entities.set(node.id, taskEntity(node));
+              this.keep(taskEntity(node), started);
               tasks.push(node.id);
             }
           },
         );
-      this.children.set(parent, { state: 'loaded', folders, tasks });
+      this.children.set(parent, this.settle(parent, started, 'loaded', folders, tasks));
     } catch (failure) {
-      this.children.set(parent, { state: 'error', folders, tasks, error: messageOf(failure) });
+      this.children.set(parent, {
+        ...this.settle(parent, started, 'error', folders, tasks),
+        error: messageOf(failure),
+      });
     }
     this.changed();
+  }
+
+  /** Store what a read found, unless live news about the entity arrived after the read started. */
+  private keep(entity: Entity, started: number): void {
+    if ((this.touched.get(entity.id) ?? -1) <= started) this.entities.set(entity.id, entity);
+  }
+
+  /**
+   * A level's list as a read that started at `started` found it, reconciled with the live news since: entities
+   * that left it or were deleted meanwhile go, ones that arrived meanwhile stay; each id once.
+   */
+  private settle(
+    parent: string,
+    started: number,
+    state: ChildList['state'],
+    folders: string[],
+    tasks: string[],
+  ): ChildList {
+    const current = this.children.get(parent);
+    const belongs = (id: string) => {
+      const entity = this.entities.get(id);
+      return !!entity && parentKey(entity) === parent;
+    };
+    const fresh = (id: string) => (this.touched.get(id) ?? -1) > started;
+    const merge = (read: string[], now: string[]) => [
+      ...new Set([
+        ...read.filter((id) => !fresh(id) || belongs(id)),
+        ...now.filter((id) => fresh(id) && belongs(id)),
+      ]),
+    ];
+    return {
+      state,
+      folders: merge(folders, current?.folders ?? []),
+      tasks: merge(tasks, current?.tasks ?? []),
+    };
   }
 
   /** Read every folder and task of the project (for filters and groupings across the whole project). */
@@ -198,6 +242,7 @@ export class ProjectStore {
     if (!force && (this.full.state === 'loading' || this.full.state === 'loaded')) return;
     this.full = { state: 'loading', count: 0 };
     this.changed();
+    const started = this.seq;
     const read: Entity[] = [];
     try {
       const collect = (nodes: Entity[]) => {
@@ -216,12 +261,23 @@ export class ProjectStore {
         if (!list) lists.set(key, (list = { state: 'loaded', folders: [], tasks: [] }));
         return list;
       };
+      // What live news changed while the project was read is newer than the read: it wins.
+      const seen = new Set<string>();
+      const current: Entity[] = [];
       for (const entity of read) {
-        this.entities.set(entity.id, entity);
+        if (seen.has(entity.id)) continue;
+        seen.add(entity.id);
+        this.keep(entity, started);
+        const now = this.entities.get(entity.id);
+        if (now) current.push(now);
+      }
+      for (const [id, time] of this.touched)
+        if (time > started && !seen.has(id) && this.entities.has(id)) current.push(this.entities.get(id)!);
+      for (const entity of current) {
         if (entity.kind === 'folder') listOf(entity.parentId ?? ROOT).folders.push(entity.id);
         else listOf(entity.parentId!).tasks.push(entity.id);
       }
-      for (const entity of read) if (entity.kind === 'folder') listOf(entity.id);
+      for (const entity of current) if (entity.kind === 'folder') listOf(entity.id);
       listOf(ROOT);
       this.children.clear();
       for (const [key, list] of lists) this.children.set(key, list);
@@ -345,4 +401,133 @@ export class ProjectStore {
     this.forgetIndex();
     await this.loadChildren(parent, true);
   }
+  /** Read every level read so far again (and the whole project if it was read): after a reconnect or Refresh. */
+  async reloadEverything(): Promise<void> {
+    const reads = [...this.children.keys()].map((key) => this.loadChildren(key, true));
+    if (this.full.state === 'loaded' || this.full.state === 'error') reads.push(this.loadAll(true));
+    await Promise.all(reads);
+  }
+
+  /**
+   * Apply a burst of the server's entity events (another user's creates, edits, moves, deletes) as one change:
+   * fields an event carries are set at once, what needs the server's word (inherited values, new paths) is read
+   * again in one request per kind, and only entities that would show are read. Applying news twice, or news a read
+   * already saw, changes nothing: every level lists an entity at most once, in the level it now belongs to.
+   */
+  async applyNews(events: LiveEvent[]): Promise<void> {
+    const reread = { folder: new Set<string>(), task: new Set<string>() };
+    const before = new Map<string, string | null>();
+    for (const event of events) {
+      const [, kind, action] = event.topic.split('.');
+      const id = event.summary.entityId;
+      if ((kind !== 'folder' && kind !== 'task') || typeof id !== 'string' || !action) continue;
+      const known = this.entities.get(id);
+      this.touched.set(id, ++this.seq);
+      if (!before.has(id)) before.set(id, known ? parentKey(known) : null);
+      if (action === 'deleted') {
+        this.drop(id);
+        reread[kind].delete(id);
+        continue;
+      }
+      if (action === 'created') {
+        const parent = (event.summary.parentId as string | null | undefined) ?? ROOT;
+        const folder = this.entities.get(parent);
+        if (folder)
+          this.entities.set(parent, {
+            ...folder,
+            ...(kind === 'folder' ? { hasChildren: true } : { hasTasks: true }),
+          });
+        // Worth reading only when it would show: its level is read, or the whole project is.
+        if (this.children.has(parent) || this.full.state !== 'idle') reread[kind].add(id);
+        continue;
+      }
+      if (!known) continue;
+      const field = CARRIED[action];
+      if (field && 'value' in event.summary) {
+        this.entities.set(id, { ...known, [field]: event.summary.value });
+        continue;
+      }
+      // Attributes pass down and names and moves change paths below: the entity and its loaded subtree.
+      const below = this.subtree(known);
+      below.folders.forEach((f) => reread.folder.add(f));
+      below.tasks.forEach((t) => reread.task.add(t));
+    }
+    const started = this.seq;
+    const wanted = [...reread.folder, ...reread.task];
+    if (wanted.length) {
+      const found = new Set<string>();
+      const read = async (kind: 'folders' | 'tasks', list: string[]) => {
+        for (let i = 0; i < list.length; i += PAGE)
+          await this.page<FolderNode & TaskNode>(
+            kind,
+            kind === 'folders' ? FOLDER_FIELDS : TASK_FIELDS,
+            'ids: $ids',
+            { ids: list.slice(i, i + PAGE) },
+            (nodes) => {
+              for (const node of nodes) {
+                found.add(node.id);
+                this.keep(kind === 'folders' ? folderEntity(node) : taskEntity(node), started);
+              }
+            },
+          );
+      };
+      await read('folders', [...reread.folder]);
+      await read('tasks', [...reread.task]);
+      // Not found: deleted since, or no longer visible to this user.
+      for (const id of wanted) if (!found.has(id)) this.drop(id);
+      for (const id of wanted) if (found.has(id)) this.place(id, before.get(id) ?? null);
+    }
+    this.changed();
+  }
+
+  /** Put an entity in the list of the level it belongs to now (if that level is read), out of its old one. */
+  private place(id: string, from: string | null): void {
+    const entity = this.entities.get(id);
+    if (!entity) return;
+    const to = parentKey(entity);
+    const field = entity.kind === 'folder' ? 'folders' : 'tasks';
+    if (from !== null && from !== to) {
+      const old = this.children.get(from);
+      if (old) this.children.set(from, { ...old, [field]: old[field].filter((other) => other !== id) });
+    }
+    const list = this.children.get(to);
+    if (list && !list[field].includes(id)) this.children.set(to, { ...list, [field]: [...list[field], id] });
+    // The new parent opens now, whether or not its level was read.
+    const parent = this.entities.get(to);
+    if (parent && !(entity.kind === 'folder' ? parent.hasChildren : parent.hasTasks))
+      this.entities.set(to, {
+        ...parent,
+        ...(entity.kind === 'folder' ? { hasChildren: true } : { hasTasks: true }),
+      });
+  }
+
+  /** Forget an entity and what is known below it. */
+  private drop(id: string): void {
+    const entity = this.entities.get(id);
+    if (!entity) return;
+    const below = this.subtree(entity);
+    for (const gone of [...below.folders, ...below.tasks]) {
+      this.touched.set(gone, ++this.seq);
+      this.entities.delete(gone);
+      this.children.delete(gone);
+    }
+    const key = parentKey(entity);
+    const list = this.children.get(key);
+    if (list)
+      this.children.set(key, {
+        ...list,
+        folders: list.folders.filter((other) => other !== id),
+        tasks: list.tasks.filter((other) => other !== id),
+      });
+  }
 }
+
+/** Event topics whose summary carries the new value of one field, so nothing needs to be read again. */
+const CARRIED: Record<string, keyof Entity> = {
+  status_changed: 'status',
+  assignees_changed: 'assignees',
+  label_changed: 'label',
+  tags_changed: 'tags',
+  type_changed: 'type',
+  thumbnail_changed: 'thumbnailId',
+};
