@@ -9,6 +9,8 @@ export default defineAddon({
   title: 'Project dashboard',
   description: 'Entity counts, task health, the people on a project and its recent activity',
   dependsOn: ['projects', 'entities', 'users', 'attributes', 'teams', 'files'],
+  frontendModules: { dashboard_screens: ['./Dashboard'] },
+  frontendScopes: { project: { sidebar: 'Dashboard' } },
   async setup(ctx) {
     await ctx.app.register(
       dashboardRoutes({
