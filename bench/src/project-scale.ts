@@ -15,7 +15,7 @@ import { createServer, readConfig } from '@pipewright/core';
 import { createTestDatabase } from '@pipewright/core/testing';
 import { newId } from '@pipewright/sdk';
 import { benchAdmin } from './admin.js';
-import { loadEntity, present } from '../../plugins/entities/src/store.js';
+import { loadEntity, present } from '../../plugins/entities/src/read/select.js';
 
 const FOLDERS = Number(process.env.BENCH_FOLDERS ?? 100_000);
 const BATCH = 1000;

@@ -7,7 +7,7 @@ import {
   type FolderScope,
   type RequestUser,
 } from '@pipewright/sdk';
-import { inSubtree } from './store.js';
+import { inSubtree } from './subtree.js';
 
 /**
  * The folder whitelists of normal users, as the access addon computes them. Without that addon the project check

@@ -1,8 +1,8 @@
 import { NotFound, defineAddon } from '@pipewright/sdk';
 import { projectMigrations } from './migrations.js';
-import { BackgroundOperations } from './background.js';
-import { EntityProcessor } from './processor.js';
-import { HierarchyCache } from './hierarchy-cache.js';
+import { BackgroundOperations } from './write/background.js';
+import { EntityProcessor } from './write/processor.js';
+import { HierarchyCache } from './read/hierarchy-cache.js';
 import { productTypes, projectSummaryRoutes, usage } from './project-summary.js';
 import { resolveRoutes } from './resolve-routes.js';
 import { entityRoutes, folderTreeRoutes, readEntities } from './routes.js';

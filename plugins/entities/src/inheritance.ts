@@ -1,6 +1,10 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '@pipewright/sdk';
-import { inheritablePart } from './store.js';
+
+/** Keys of a JSON object that are in the list: how a folder's own values are narrowed to what inherits. */
+export function inheritablePart(attrib: RawBuilder<unknown>, keys: string[]): RawBuilder<unknown> {
+  return sql`(SELECT coalesce(jsonb_object_agg(key, value), '{}'::jsonb) FROM jsonb_each(${attrib}) WHERE key = ANY(${keys}::text[]))`;
+}
 
 /**
  * Recompute folders.inherited (what each folder gets from its ancestor folders) for one subtree, or for every

@@ -8,7 +8,7 @@ import {
 } from '@pipewright/sdk';
 import { SPECS } from './entity-types.js';
 import type { Deps } from './routes.js';
-import { ProductTypes, ProjectParams, ProjectStats, ProjectTags } from './schemas.js';
+import { ProductTypes, ProjectParams, ProjectStats, ProjectTags } from './routes/schemas.js';
 
 const TABLES = Object.values(SPECS).map((spec) => spec.table);
 // Product types without their own appearance are drawn like this (the specs' defaults).

@@ -16,13 +16,13 @@ import {
   type RequestUser,
 } from '@pipewright/sdk';
 import { camelizeKeys, ENTITY_TYPES, type EntityType } from './entity-types.js';
-import { formatTemplate, normalisePath } from './file-template.js';
+import { formatTemplate, normalisePath } from './read/file-template.js';
 import { inheritance, type Deps } from './routes.js';
-import { ProjectParams } from './schemas.js';
-import { queryEntities } from './query.js';
-import { present, selectEntities } from './store.js';
+import { ProjectParams } from './routes/schemas.js';
+import { queryEntities } from './read/query.js';
+import { present, selectEntities } from './read/select.js';
 import { scopeCondition } from './access.js';
-import { formatUri, parseUri, UriError, type ParsedUri, type VersionSelector } from './uris.js';
+import { formatUri, parseUri, UriError, type ParsedUri, type VersionSelector } from './read/uris.js';
 
 type Row = Record<string, any>;
 type Platform = 'windows' | 'linux' | 'darwin';

@@ -21,12 +21,12 @@ import {
 import { hideAttributes, scopeCondition } from './access.js';
 import { projectBase } from './inheritance.js';
 import { SPECS, camelizeKeys, entityNotFound, type EntityType } from './entity-types.js';
-import type { BackgroundOperations } from './background.js';
-import type { HierarchyCache } from './hierarchy-cache.js';
-import { FIELD, FolderTree, RECORD, TASK, taskMembers, type TreeFilter } from './folder-tree.js';
-import type { EntityProcessor } from './processor.js';
-import { queryEntities } from './query.js';
-import { loadEntity } from './store.js';
+import type { BackgroundOperations } from './write/background.js';
+import type { HierarchyCache } from './read/hierarchy-cache.js';
+import { FIELD, FolderTree, RECORD, TASK, taskMembers, type TreeFilter } from './read/hierarchy.js';
+import type { EntityProcessor } from './write/processor.js';
+import { queryEntities } from './read/query.js';
+import { loadEntity } from './read/select.js';
 import {
   AssignRequest,
   BackgroundStarted,
@@ -39,7 +39,7 @@ import {
   OperationsRequest,
   OperationsResponse,
   ProjectParams,
-} from './schemas.js';
+} from './routes/schemas.js';
 
 /** What reads need to compute inherited attributes: the keys that inherit, and the project's values for them. */
 export async function inheritance(

@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
 import { newId, type UserDirectory } from '@pipewright/sdk';
-import { FolderTree } from '../src/folder-tree.js';
-import { HierarchyCache } from '../src/hierarchy-cache.js';
+import { FolderTree } from '../src/read/hierarchy.js';
+import { HierarchyCache } from '../src/read/hierarchy-cache.js';
 
 // The users addon is the user source; the project is deployed from the built-in anatomy.
 let core: TestCore;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatTemplate, normalisePath } from '../src/file-template.js';
-import { formatUri, parseUri, parseVersion, UriError } from '../src/uris.js';
+import { formatTemplate, normalisePath } from '../src/read/file-template.js';
+import { formatUri, parseUri, parseVersion, UriError } from '../src/read/uris.js';
 
 // The parser and formatter alone: whatever formatUri writes, parseUri reads back to the same parts.
 describe('URI parser and formatter', () => {

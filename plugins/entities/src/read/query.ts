@@ -8,9 +8,10 @@ import {
   type FieldKind,
   type FieldMap,
 } from '@pipewright/sdk';
-import { hideAttributes, scopeCondition, type ReadAccess } from './access.js';
-import type { EntityType } from './entity-types.js';
-import { inSubtree, present, selectEntities } from './store.js';
+import { hideAttributes, scopeCondition, type ReadAccess } from '../access.js';
+import type { EntityType } from '../entity-types.js';
+import { inSubtree } from '../subtree.js';
+import { present, selectEntities } from './select.js';
 
 const INVALID_REGEX = '2201B';
 

@@ -24,7 +24,7 @@ import {
   type Sender,
 } from '@pipewright/sdk';
 import type { FastifyBaseLogger } from 'fastify';
-import { FolderAccess } from './access.js';
+import { FolderAccess } from '../access.js';
 import {
   SPECS,
   TYPE_LABELS,
@@ -32,9 +32,9 @@ import {
   entityNotFound,
   type EntityType,
   type EntityTypeSpec,
-} from './entity-types.js';
-import { refreshInherited } from './inheritance.js';
-import { inSubtree } from './store.js';
+} from '../entity-types.js';
+import { refreshInherited } from '../inheritance.js';
+import { inSubtree } from '../subtree.js';
 
 type Json = Record<string, unknown>;
 type Row = Record<string, any>;

@@ -1,21 +1,10 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '@pipewright/sdk';
-import type { EntityType } from './entity-types.js';
+import type { EntityType } from '../entity-types.js';
+import { inheritablePart } from '../inheritance.js';
+import { inSubtree } from '../subtree.js';
 
 type Row = Record<string, any>;
-
-/** Keys of a JSON object that are in the list: how a folder's own values are narrowed to what inherits. */
-export function inheritablePart(attrib: RawBuilder<unknown>, keys: string[]): RawBuilder<unknown> {
-  return sql`(SELECT coalesce(jsonb_object_agg(key, value), '{}'::jsonb) FROM jsonb_each(${attrib}) WHERE key = ANY(${keys}::text[]))`;
-}
-
-/**
- * "This folder or one below it", as a byte-wise range over the text_pattern_ops path index: every path that starts
- * with "a/b/" sorts between "a/b/" and "a/b0" ('0' follows '/'), so no LIKE escaping and no full scan.
- */
-export function inSubtree(column: RawBuilder<unknown>, path: unknown): RawBuilder<boolean> {
-  return sql<boolean>`(${column} = ${path} OR (${column} ~>=~ (${path} || '/') AND ${column} ~<~ (${path} || '0')))`;
-}
 
 const json = (value: Record<string, unknown>) => sql`${JSON.stringify(value)}::jsonb`;
 

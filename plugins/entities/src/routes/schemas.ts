@@ -1,5 +1,5 @@
 import { Id, JsonObject, ProjectName, Type } from '@pipewright/sdk';
-import { ENTITY_TYPES } from './entity-types.js';
+import { ENTITY_TYPES } from '../entity-types.js';
 
 export const OperationSchema = Type.Object(
   {
