@@ -16,7 +16,8 @@ export default defineAddon({
   title: 'Reviewables',
   description: 'Review media of versions, with media info, availability, order and labels',
   dependsOn: ['projects', 'entities', 'users', 'access', 'files', 'activities', 'thumbnails', 'graphql'],
-  frontendModules: { reviewables_screens: ['./Review'] },
+  // The upload bar is also embedded by other screens (the overview's New version) through ScreenProps.Extension.
+  frontendModules: { reviewables_screens: ['./Review', './UploadReviewable'] },
   frontendScopes: { project: { sidebar: 'Review' } },
   async setup(ctx) {
     const entities = ctx.use('entities');

@@ -13,7 +13,13 @@ export interface Column {
   width: number;
   kind: 'name' | 'type' | 'status' | 'assignees' | 'attrib';
   attribute?: AttributeDef;
+  /** Kept in view at `left` px while the others scroll sideways (the view's column layout: views.ts). */
+  pinned?: boolean;
+  left?: number;
 }
+
+/** Pinned columns stay in view; without a layout, the name does. */
+const pinned = (column: Column) => column.pinned ?? column.kind === 'name';
 
 export const ROW_HEIGHT = 32;
 
@@ -75,9 +81,9 @@ export function Grid(props: GridProps) {
       {columns.map((column) => (
         <div
           key={column.key}
-          className={`pwo-cell pwo-header-cell${column.kind === 'name' ? ' pwo-cell-sticky' : ''}`}
+          className={`pwo-cell pwo-header-cell${pinned(column) ? ' pwo-cell-sticky' : ''}`}
           role="columnheader"
-          style={{ width: column.width }}
+          style={{ width: column.width, left: column.left }}
           aria-sort={sort.key === column.key ? (sort.desc ? 'descending' : 'ascending') : 'none'}
           title={column.attribute?.data.description ?? undefined}
         >
@@ -150,8 +156,8 @@ export function Grid(props: GridProps) {
             <div
               key={column.key}
               // The name stays in view while the attribute columns scroll sideways.
-              className={column.kind === 'name' ? 'pwo-cell pwo-cell-sticky' : 'pwo-cell'}
-              style={{ width: column.width }}
+              className={pinned(column) ? 'pwo-cell pwo-cell-sticky' : 'pwo-cell'}
+              style={{ width: column.width, left: column.left }}
               role="gridcell"
               data-column={column.key}
               onDoubleClick={() => editable(column, entity) && setEditing(target)}

@@ -9,7 +9,6 @@ import { DetailPanel } from './DetailPanel';
 import { FolderTree } from './FolderTree';
 import { useLiveOverview } from './live';
 import { undoCreate, undoDelete, undoUpdate, type UndoStep } from './hierarchy';
-import type { Person } from './Assignees';
 import { BulkCreateDialog, DeleteDialog, MoveDialog, RenameDialog, type Planned } from './HierarchyDialogs';
 import { columnsFor, Grid } from './Grid';
 import {
@@ -22,8 +21,12 @@ import {
   type ProjectMeta,
 } from './model';
 import { flatRows, hierarchyRows, isFlat, NO_FILTER, type Filter, type GroupBy, type Sort } from './rows';
+import { OverviewTools } from './OverviewTools';
+import { usePeople } from './people';
 import { ProjectStore } from './store';
 import { Toolbar } from './Toolbar';
+import { useWorkingView } from './useWorkingView';
+import { arrangeColumns, type ColumnLayout, type OverviewView } from './views';
 import './overview.css';
 
 /** Edits of at least this many rows run in the background on the server, with their progress shown. */
@@ -85,25 +88,18 @@ function ProjectOverview({
   const [dialog, setDialog] = useState<DialogKind | null>(null);
   const [undoSteps, setUndoSteps] = useState<UndoStep[]>([]);
   const [allFolders, setAllFolders] = useState<Entity[] | null>(null);
-  const [people, setPeople] = useState<Person[]>([]);
-
-  useEffect(() => {
-    // Managers see every user; others only themselves, which is also whom they may assign.
-    client
-      .GET('/api/users')
-      .then((answer) =>
-        setPeople(
-          answer.users
-            .filter((u) => u.active !== false)
-            .map((u) => ({
-              name: u.name,
-              fullName: (u.attrib as { fullName?: string | null } | undefined)?.fullName ?? null,
-            })),
-        ),
-      )
-      .catch(() => setPeople([]));
-  }, [client]);
+  const people = usePeople(client);
   const [notice, setNotice] = useState<Notice>(null);
+  // The look of the grid is the user's working view of the project: restored on opening, kept as it changes.
+  const [columnLayout, setColumnLayout] = useState<ColumnLayout>([]);
+  const view: OverviewView = { filter, groupBy, sort, columns: columnLayout };
+  const applyView = (next: OverviewView) => {
+    setFilter(next.filter);
+    setGroupBy(next.groupBy);
+    setSort(next.sort);
+    setColumnLayout(next.columns);
+  };
+  useWorkingView(client, project, view, applyView, (text) => setNotice({ kind: 'error', text }));
   const [showDetail, setShowDetail] = useState(true);
   const [refreshed, setRefreshed] = useState(0);
   // Edits on their way to the server: shown, so nobody closes the page on a change that is not stored yet.
@@ -207,7 +203,8 @@ function ProjectOverview({
     [store, meta, flat, scope, scopeEntity, filter, groupBy, sort, collapsed, gridOpen, version],
   );
   useLiveOverview(client, project, store, rows);
-  const columns = useMemo(() => columnsFor(attributes), [attributes]);
+  const allColumns = useMemo(() => columnsFor(attributes), [attributes]);
+  const columns = useMemo(() => arrangeColumns(allColumns, columnLayout), [allColumns, columnLayout]);
   const focused = focusId ? (store.entities.get(focusId) ?? null) : null;
   const revealIndex = reveal ? rows.findIndex((r) => r.type === 'entity' && r.entity.id === reveal.id) : null;
 
@@ -607,6 +604,21 @@ function ProjectOverview({
             onDelete: () => setDialog('delete'),
             onUndo: () => void undo(),
           }}
+          tools={
+            <OverviewTools
+              client={client}
+              project={project}
+              Extension={Extension}
+              chosen={focused}
+              folderOf={(task) => store.entities.get(task.parentId!) ?? null}
+              people={people}
+              columns={allColumns}
+              view={view}
+              onView={applyView}
+              onPublished={() => setRefreshed((n) => n + 1)}
+              onNotice={setNotice}
+            />
+          }
           onRefresh={() => {
             void store.loadChildren(ROOT, true);
             for (const id of new Set([...gridOpen, ...treeOpen])) void store.loadChildren(id, true);

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { AttributeDef, Kind, ProjectMeta } from './model';
 import type { Filter, GroupBy } from './rows';
 
@@ -14,6 +15,7 @@ export function Toolbar({
   onNew,
   onRefresh,
   edit,
+  tools,
 }: {
   meta: ProjectMeta;
   attributes: AttributeDef[];
@@ -36,6 +38,8 @@ export function Toolbar({
     onDelete(): void;
     onUndo(): void;
   };
+  /** More tools after the editing ones (products and versions, views, columns: OverviewTools). */
+  tools?: ReactNode;
 }) {
   const types = [...new Set([...meta.folderTypes, ...meta.taskTypes].map((t) => t.name))];
   // Only attributes with a fixed list of values make sensible groups (priority, ...).
@@ -85,6 +89,7 @@ export function Toolbar({
       >
         Undo
       </button>
+      {tools}
       <span className="pwo-toolbar-gap" />
       <input
         type="search"

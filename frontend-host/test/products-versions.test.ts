@@ -1,0 +1,200 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import { bootTestCore, type TestCore } from '@pipewright/core/testing';
+import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
+
+// A coordinator publishes from the overview alone: a product in a shot, a version of it linked to a task with a
+// video uploaded through the review screen's own upload bar, then "Open in review" plays it. The next version is
+// proposed with the next number, and a refusal of the server is shown in its words.
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '../..');
+const ADMIN = { name: 'admin', password: 'a strong password' };
+
+let core: TestCore;
+let base: string;
+let session: BrowserSession;
+let page: Page;
+let token: string;
+let media: string;
+const ids: Record<string, string> = {};
+
+const api = (method: string, url: string, body?: unknown) => core.request(method, url, { token, body });
+
+interface ProductRow {
+  id: string;
+  name: string;
+  productType: string;
+  versions: { edges: { node: { id: string; version: number; taskId: string | null; author: string } }[] };
+}
+/** The products of sh010 with their versions, as the server holds them. */
+async function productsOfShot(): Promise<ProductRow[]> {
+  const res = await api('POST', '/graphql', {
+    query: `{ project(name: "show") { folder(id: "${ids.shot}") { products { edges { node {
+      id name productType versions { edges { node { id version taskId author } } } } } } } } }`,
+  });
+  expect(res.body.errors).toBeUndefined();
+  return res.body.data.project.folder.products.edges.map((e: { node: ProductRow }) => e.node);
+}
+
+const gridRow = (name: string) => page.locator(`.pwo-entity-row[data-entity="${name}"]`);
+const button = (name: string | RegExp) =>
+  page.getByRole('toolbar', { name: 'Grid tools' }).getByRole('button', { name, exact: true });
+
+beforeAll(async () => {
+  for (const built of [
+    'frontend-host/dist/index.html',
+    'plugins/entities/frontend/dist/mf-manifest.json',
+    'plugins/reviewables/frontend/dist/mf-manifest.json',
+  ])
+    expect(existsSync(resolve(repo, built))).toBe(true);
+  media = await mkdtemp(join(tmpdir(), 'publish-e2e-'));
+  // A 2 s H.264 clip, made with Debian's ffmpeg as the review test does.
+  await promisify(execFile)('/usr/bin/ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
+    ...['-i', 'testsrc=duration=2:size=320x240:rate=24', '-c:v', 'libx264', '-pix_fmt', 'yuv420p'],
+    join(media, 'shot.mp4'),
+  ]);
+  core = await bootTestCore({
+    addons: [
+      'webapp',
+      'onboarding',
+      'addons',
+      'users',
+      'projects',
+      'anatomy',
+      'entities',
+      'attributes',
+    ].concat(['graphql', 'websocket', 'files', 'thumbnails', 'activities', 'reviewables']),
+  });
+  base = await serve(core);
+  const initialized = await api('POST', '/api/onboarding/initialize', {
+    adminName: ADMIN.name,
+    adminPassword: ADMIN.password,
+  });
+  token = initialized.body.token;
+  expect((await api('POST', '/api/projects', { name: 'show', code: 'sh' })).status).toBe(201);
+  const create = async (plural: string, body: Record<string, unknown>) => {
+    const res = await api('POST', `/api/projects/show/${plural}`, body);
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  };
+  ids.sequence = await create('folders', { name: 'sq010', folderType: 'Sequence' });
+  ids.shot = await create('folders', { name: 'sh010', folderType: 'Shot', parentId: ids.sequence });
+  ids.comp = await create('tasks', { name: 'comp', taskType: 'Compositing', folderId: ids.shot });
+
+  session = await openBrowser(base);
+  page = session.page;
+  await page.goto(`${base}/`);
+  await page.getByLabel('User name').fill(ADMIN.name);
+  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  const switcher = page.getByRole('combobox', { name: 'Project', exact: true });
+  await switcher.focus();
+  await page.locator('option', { hasText: 'show (sh)' }).waitFor({ state: 'attached' });
+  await switcher.selectOption('show');
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Overview', exact: true })
+    .click();
+  await gridRow('sq010').getByRole('button', { name: 'Open sq010' }).click();
+  await gridRow('sh010').getByRole('button', { name: 'Open sh010' }).click();
+  await gridRow('comp').waitFor();
+}, 120_000);
+
+afterAll(async () => {
+  await closeAll(session, core);
+  if (media) await rm(media, { recursive: true, force: true });
+});
+
+describe('products and versions from the overview', () => {
+  it('needs a folder or task chosen first', async () => {
+    await expect(button('New product').isDisabled()).resolves.toBe(true);
+    await expect(button('New version').isDisabled()).resolves.toBe(true);
+  });
+
+  it('creates a product, a version of it linked to a task, uploads a video and plays it in review', async () => {
+    await gridRow('comp').click();
+    await button('New product').click();
+    const product = page.getByRole('dialog', { name: 'New product' });
+    await product.getByText('In /sq010/sh010').waitFor();
+    await product.getByLabel('Product name').fill('renderMain');
+    // The anatomy's and the usual product types are offered; any may be typed.
+    await expect(product.locator('datalist option[value="render"]').count()).resolves.toBe(1);
+    await product.getByLabel('Product type').fill('render');
+    await product.getByRole('button', { name: 'Create product' }).click();
+
+    // The version follows: the new product, number 1, the task that was chosen in the grid.
+    const version = page.getByRole('dialog', { name: 'New version' });
+    await expect(version.getByLabel('Product').locator('option:checked').textContent()).resolves.toMatch(
+      /^renderMain \(render/,
+    );
+    await expect(version.getByLabel('Version number').inputValue()).resolves.toBe('1');
+    await expect(version.getByLabel('Task').locator('option:checked').textContent()).resolves.toBe(
+      'comp (Compositing)',
+    );
+    await version.getByRole('button', { name: 'Create v001' }).click();
+
+    const done = page.getByRole('dialog', { name: 'renderMain v001' });
+    const upload = done.getByRole('region', { name: 'Upload to v001' });
+    await upload.getByLabel('Video or image file').setInputFiles(join(media, 'shot.mp4'));
+    await upload.getByRole('button', { name: 'Upload to v001' }).click();
+    await done.getByText('One reviewable uploaded.').waitFor();
+
+    const [stored] = await productsOfShot();
+    expect(stored).toMatchObject({ name: 'renderMain', productType: 'render' });
+    const v1 = stored!.versions.edges[0]!.node;
+    expect(v1).toMatchObject({ version: 1, taskId: ids.comp, author: ADMIN.name });
+    ids.product = stored!.id;
+    const reviewables = await api('GET', `/api/projects/show/versions/${v1.id}/reviewables`);
+    expect(reviewables.body.reviewables.map((r: { filename: string }) => r.filename)).toEqual(['shot.mp4']);
+
+    await screenshot(page, 'overview-new-version');
+    await done.getByRole('button', { name: 'Open in review' }).click();
+    await page.waitForURL(`**/addon/reviewables/reviewables_screens?version=${v1.id}`);
+    const video = page.getByLabel('Video: shot.mp4');
+    await video.waitFor();
+    await page.getByRole('group', { name: 'Playback' }).getByRole('button', { name: 'Play' }).click();
+    await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 0.2);
+    expect(session.pageErrors).toEqual([]);
+  });
+
+  it('proposes the next version number, and shows the server refusing a number taken meanwhile', async () => {
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Overview', exact: true })
+      .click();
+    await gridRow('sq010').getByRole('button', { name: 'Open sq010' }).click();
+    await gridRow('sh010').click();
+    await button('New version').click();
+    const version = page.getByRole('dialog', { name: 'New version' });
+    await expect(version.getByLabel('Version number').inputValue()).resolves.toBe('2');
+    await expect(version.getByLabel('Task').locator('option:checked').textContent()).resolves.toBe('No task');
+    // Someone else publishes v002 while the dialog is open.
+    expect(
+      (await api('POST', '/api/projects/show/versions', { version: 2, productId: ids.product })).status,
+    ).toBe(201);
+    await version.getByRole('button', { name: 'Create v002' }).click();
+    const refusal = version.getByRole('alert');
+    await refusal.waitFor();
+    await expect(refusal.textContent()).resolves.toMatch(/^The version was not created: .*\S/);
+    // The words are the server's, not a status code.
+    expect(await refusal.textContent()).not.toMatch(/\b409\b|undefined|\[object/);
+
+    await version.getByLabel('Version number').fill('3');
+    await version.getByRole('button', { name: 'Create v003' }).click();
+    await page
+      .getByRole('dialog', { name: 'renderMain v003' })
+      .getByRole('button', { name: 'Close' })
+      .click();
+    const numbers = (await productsOfShot())[0]!.versions.edges.map((e) => e.node.version).sort();
+    expect(numbers).toEqual([1, 2, 3]);
+  });
+});

@@ -1,0 +1,81 @@
+import { useState } from 'react';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import type { ScreenProps } from '@pipewright/sdk/screen';
+import type { Person } from './Assignees';
+import { ColumnChooser } from './ColumnChooser';
+import type { Column } from './Grid';
+import type { Entity } from './model';
+import { PublishDialog, type PublishStart } from './Publish';
+import type { OverviewView } from './views';
+import { ViewsMenu } from './ViewsMenu';
+import './views.css';
+
+// The toolbar's part for publishing and views: New product and New version on the chosen folder or task, the
+// saved views and the column chooser. Kept out of the overview itself, which hands over what it knows.
+
+export function OverviewTools({
+  client,
+  project,
+  Extension,
+  chosen,
+  folderOf,
+  people,
+  columns,
+  view,
+  onView,
+  onPublished,
+  onNotice,
+}: {
+  client: PipewrightClient;
+  project: string;
+  Extension: ScreenProps['Extension'];
+  /** The folder or task last clicked. */
+  chosen: Entity | null;
+  folderOf(task: Entity): Entity | null;
+  people: Person[];
+  /** Every column the grid can show, before the view arranges them. */
+  columns: Column[];
+  view: OverviewView;
+  onView(view: OverviewView): void;
+  onPublished(): void;
+  onNotice(notice: { kind: 'error' | 'info'; text: string }): void;
+}) {
+  const [publishing, setPublishing] = useState<PublishStart | null>(null);
+  const folder = chosen ? (chosen.kind === 'folder' ? chosen : folderOf(chosen)) : null;
+  const why = folder ? undefined : 'Select the folder or task it belongs to first';
+  return (
+    <>
+      <button type="button" disabled={!folder} title={why} onClick={() => setPublishing('product')}>
+        New product
+      </button>
+      <button type="button" disabled={!folder} title={why} onClick={() => setPublishing('version')}>
+        New version
+      </button>
+      <ViewsMenu
+        client={client}
+        project={project}
+        current={view}
+        onRestore={onView}
+        onNotice={(text) => onNotice({ kind: 'info', text })}
+      />
+      <ColumnChooser
+        columns={columns}
+        layout={view.columns}
+        onChange={(layout) => onView({ ...view, columns: layout })}
+      />
+      {publishing && folder && (
+        <PublishDialog
+          start={publishing}
+          folder={folder}
+          task={chosen?.kind === 'task' ? chosen : null}
+          client={client}
+          project={project}
+          people={people}
+          Extension={Extension}
+          onChanged={onPublished}
+          onClose={() => setPublishing(null)}
+        />
+      )}
+    </>
+  );
+}

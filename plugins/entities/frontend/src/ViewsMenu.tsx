@@ -1,0 +1,181 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
+import { fromSettings, toSettings, type OverviewView } from './views';
+
+// Named views of the overview: the current look saved under a name (for oneself, or shared with everyone),
+// restored with one click, deleted by its owner. The project's views come first, then the studio's.
+
+interface SavedView {
+  id: string;
+  label: string;
+  owner: string;
+  visibility: 'public' | 'private';
+  scope: 'project' | 'studio';
+  /** The owner's working view (the look kept without a save): not a named view. */
+  working: boolean;
+  /** 30 for the caller's own views. */
+  accessLevel: number;
+}
+
+const path = { view_type: 'overview' as const };
+
+export function ViewsMenu({
+  client,
+  project,
+  current,
+  onRestore,
+  onNotice,
+}: {
+  client: PipewrightClient;
+  project: string;
+  current: OverviewView;
+  onRestore(view: OverviewView): void;
+  onNotice(text: string): void;
+}) {
+  const [open, setOpen] = useState(false);
+  const [views, setViews] = useState<SavedView[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [label, setLabel] = useState('');
+  const [shared, setShared] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const list = useCallback(async () => {
+    try {
+      const answer = await client.GET('/api/views/{view_type}', {
+        params: { path, query: { project_name: project } },
+      });
+      setViews((answer.views as SavedView[]).filter((v) => !v.working));
+    } catch (failure) {
+      setError(`The saved views could not be read: ${messageOf(failure)}`);
+    }
+  }, [client, project]);
+  useEffect(() => {
+    if (open) void list();
+  }, [open, list]);
+
+  const act = async (work: () => Promise<unknown>, failed: string) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+      await list();
+      return true;
+    } catch (failure) {
+      setError(`${failed}: ${messageOf(failure)}`);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    const name = label.trim();
+    if (!name) return setError('Give the view a name.');
+    const done = await act(
+      () =>
+        client.POST('/api/views/{view_type}', {
+          params: { path, query: { project_name: project } },
+          body: {
+            label: name,
+            working: false,
+            visibility: shared ? 'public' : 'private',
+            settings: toSettings(current),
+          },
+        }),
+      `The view ${name} was not saved`,
+    );
+    if (done) {
+      setLabel('');
+      onNotice(`Saved the view ${name}${shared ? ', shared with everyone' : ''}.`);
+    }
+  };
+
+  const restore = (view: SavedView) =>
+    act(async () => {
+      const found = await client.GET('/api/views/{view_type}/{view_id}', {
+        params: { path: { ...path, view_id: view.id }, query: { project_name: project } },
+      });
+      onRestore(fromSettings(found.settings as Record<string, unknown>));
+      setOpen(false);
+      onNotice(`Restored the view ${view.label}.`);
+    }, `The view ${view.label} could not be restored`);
+
+  const remove = (view: SavedView) =>
+    act(
+      () =>
+        client.DELETE('/api/views/{view_type}/{view_id}', {
+          params: { path: { ...path, view_id: view.id }, query: { project_name: project } },
+        }),
+      `The view ${view.label} was not deleted`,
+    );
+
+  return (
+    <span className="pwo-popover-anchor">
+      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
+        Views
+      </button>
+      {open && (
+        <div
+          className="pwo-popover pwo-views"
+          role="dialog"
+          aria-label="Saved views"
+          onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
+        >
+          <h3>Saved views</h3>
+          {!views && !error && <p className="muted">Reading…</p>}
+          {views && views.length === 0 && (
+            <p className="muted">No saved views yet: save how the grid looks now below.</p>
+          )}
+          {views && views.length > 0 && (
+            <ul aria-label="Views">
+              {views.map((view) => (
+                <li key={view.id} data-view={view.label}>
+                  <button
+                    type="button"
+                    className="pwo-link"
+                    disabled={busy}
+                    aria-label={`Restore ${view.label}`}
+                    onClick={() => void restore(view)}
+                  >
+                    {view.label}
+                  </button>
+                  <span className="muted">
+                    {view.visibility === 'public' ? 'shared' : 'private'}
+                    {view.accessLevel < 30 ? ` · by ${view.owner}` : ''}
+                    {view.scope === 'studio' ? ' · studio' : ''}
+                  </span>
+                  {view.accessLevel >= 30 && (
+                    <button
+                      type="button"
+                      disabled={busy}
+                      aria-label={`Delete ${view.label}`}
+                      onClick={() => void remove(view)}
+                    >
+                      Delete
+                    </button>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+          <form onSubmit={save}>
+            <label>
+              View name
+              <input value={label} maxLength={255} onChange={(e) => setLabel(e.target.value)} />
+            </label>
+            <label className="pwo-check">
+              <input type="checkbox" checked={shared} onChange={(e) => setShared(e.target.checked)} />
+              Share with everyone
+            </label>
+            <button type="submit" className="primary" disabled={busy || !label.trim()}>
+              Save view
+            </button>
+          </form>
+          <ErrorBox error={error} />
+        </div>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,87 @@
+import { useEffect, useRef, useState } from 'react';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import { messageOf, statusOf } from '@pipewright/sdk/ui';
+import { fromSettings, toSettings, type OverviewView } from './views';
+
+/** How long the look must rest before it is saved: a filter typed letter by letter is one save. */
+const SAVE_AFTER_MS = 600;
+
+const path = { view_type: 'overview' as const };
+
+/** The user's working view of the overview in this project, or null when they have none yet. */
+export async function readWorkingView(
+  client: PipewrightClient,
+  project: string,
+): Promise<OverviewView | null> {
+  try {
+    const view = await client.GET('/api/views/{view_type}/working', {
+      params: { path, query: { project_name: project } },
+    });
+    return fromSettings(view.settings as Record<string, unknown>);
+  } catch (failure) {
+    if (statusOf(failure) === 404) return null;
+    throw failure;
+  }
+}
+
+/**
+ * Keep the overview's look as the user's working view of the project: read back when the screen opens (and put on
+ * screen), saved a moment after each change. Nothing is saved before the stored view was read, so opening the
+ * screen never overwrites it with the defaults. A failure to read or save is reported, not swallowed.
+ */
+export function useWorkingView(
+  client: PipewrightClient,
+  project: string,
+  current: OverviewView,
+  apply: (view: OverviewView) => void,
+  onError: (text: string) => void,
+): { restored: boolean } {
+  const [restored, setRestored] = useState(false);
+  const saved = useRef<string | null>(null);
+  const report = useRef(onError);
+  report.current = onError;
+  const put = useRef(apply);
+  put.current = apply;
+
+  useEffect(() => {
+    let live = true;
+    readWorkingView(client, project).then(
+      (view) => {
+        if (!live) return;
+        if (view) put.current(view);
+        saved.current = JSON.stringify(toSettings(view ?? current));
+        setRestored(true);
+      },
+      (failure) => {
+        if (!live) return;
+        report.current(`Your last view of ${project} could not be read: ${messageOf(failure)}.`);
+        // Still kept from now on: the user's next change is worth more than the unreadable one.
+        setRestored(true);
+      },
+    );
+    return () => {
+      live = false;
+    };
+    // Read once per project; `current` is only the fallback for a user without a stored view.
+  }, [client, project]);
+
+  const settings = JSON.stringify(toSettings(current));
+  useEffect(() => {
+    if (!restored || settings === saved.current) return;
+    const timer = setTimeout(() => {
+      saved.current = settings;
+      client
+        .POST('/api/views/{view_type}', {
+          params: { path, query: { project_name: project } },
+          body: { label: 'Working view', working: true, settings: JSON.parse(settings) },
+        })
+        .catch((failure) => {
+          saved.current = null;
+          report.current(`Your view of ${project} could not be kept: ${messageOf(failure)}.`);
+        });
+    }, SAVE_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [client, project, restored, settings]);
+
+  return { restored };
+}
