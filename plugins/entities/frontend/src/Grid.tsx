@@ -1,10 +1,11 @@
-import { useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useState, type MouseEvent } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import { AssigneePicker, personLabel, type Person } from './Assignees';
 import { CellEditor, type EditTarget } from './CellEditor';
 import { formatValue, statusOf, type AttributeDef, type Entity, type ProjectMeta } from './model';
 import type { GridRow, Sort } from './rows';
 import { Thumbnail } from './Thumbnail';
+import { useCellCursor, type PastedChanges } from './useCellCursor';
 import { VirtualRows } from './VirtualRows';
 
 export interface Column {
@@ -68,12 +69,29 @@ export interface GridProps {
   /** The tasks an assignment made in this task's cell applies to (the selection when the task is in it). */
   assignTargets(task: Entity): Entity[];
   onAssign(tasks: Entity[], name: string, assign: boolean): void;
+  /** A pasted block's changes, checked cell by cell already (useCellCursor). */
+  onPaste?(pasted: PastedChanges): void;
+  /** Say something about copy, paste or the keyboard (a refused cell, how many cells were copied). */
+  onNotice?(notice: { kind: 'error' | 'info'; text: string }): void;
 }
 
 /** The folders and tasks with their attributes: virtualised rows, sortable columns, cells edited in place. */
 export function Grid(props: GridProps) {
   const { rows, columns, sort, onSort } = props;
   const [editing, setEditing] = useState<EditTarget | null>(null);
+  const cells = useCellCursor({
+    rows,
+    columns,
+    meta: props.meta,
+    people: props.people,
+    editing: editing !== null,
+    editable,
+    startEditing: (entity, column) => setEditing({ entity, column }),
+    onMove: props.onMove,
+    onEscape: props.onEscape,
+    onPaste: (pasted) => props.onPaste?.(pasted),
+    onNotice: (notice) => props.onNotice?.(notice),
+  });
   const width = columns.reduce((sum, c) => sum + c.width, 0);
 
   const header = (
@@ -101,14 +119,8 @@ export function Grid(props: GridProps) {
     </div>
   );
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (editing) return;
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      event.preventDefault();
-      props.onMove(event.key === 'ArrowDown' ? 1 : -1);
-    }
-    if (event.key === 'Escape') props.onEscape();
-  };
+  // Arrows, Tab, Enter, Escape and shift to stretch a rectangle of cells: useCellCursor.
+  const onKeyDown = cells.onKeyDown;
 
   const renderRow = (index: number, top: number) => {
     const row = rows[index]!;
@@ -160,7 +172,17 @@ export function Grid(props: GridProps) {
               style={{ width: column.width, left: column.left }}
               role="gridcell"
               data-column={column.key}
-              onDoubleClick={() => editable(column, entity) && setEditing(target)}
+              data-cell={`${entity.id}|${column.key}`}
+              data-cursor={
+                cells.cursor?.id === entity.id && cells.cursor.column === column.key ? '' : undefined
+              }
+              data-in-range={cells.inRange(entity.id, column.key) ? '' : undefined}
+              onClick={(event) => cells.onCellClick(entity, column, event)}
+              onDoubleClick={() => {
+                const chosen = cells.doubleClickTarget(entity, column);
+                if (editable(chosen.column, chosen.entity))
+                  setEditing({ entity: chosen.entity, column: chosen.column });
+              }}
             >
               {isEditing && column.kind === 'assignees' ? (
                 <>
@@ -192,17 +214,19 @@ export function Grid(props: GridProps) {
   };
 
   return (
-    <VirtualRows
-      className="pwo-grid"
-      label="Folders and tasks"
-      count={rows.length}
-      rowHeight={ROW_HEIGHT}
-      width={width}
-      header={header}
-      renderRow={renderRow}
-      revealIndex={props.revealIndex}
-      onKeyDown={onKeyDown}
-    />
+    <div ref={cells.box} className="pwo-grid-cells" onCopy={cells.onCopy} onPaste={cells.onPaste}>
+      <VirtualRows
+        className="pwo-grid"
+        label="Folders and tasks"
+        count={rows.length}
+        rowHeight={ROW_HEIGHT}
+        width={width}
+        header={header}
+        renderRow={renderRow}
+        revealIndex={props.revealIndex}
+        onKeyDown={onKeyDown}
+      />
+    </div>
   );
 }
 

@@ -8,6 +8,7 @@ import { CreateDialog, type NewEntity } from './CreateDialog';
 import { DetailPanel } from './DetailPanel';
 import { FolderTree } from './FolderTree';
 import { useLiveOverview } from './live';
+import { savePaste } from './paste';
 import { undoCreate, undoDelete, undoUpdate, type UndoStep } from './hierarchy';
 import { BulkCreateDialog, DeleteDialog, MoveDialog, RenameDialog, type Planned } from './HierarchyDialogs';
 import { columnsFor, Grid } from './Grid';
@@ -673,6 +674,8 @@ function ProjectOverview({
             people={people}
             assignTargets={assignTargets}
             onAssign={(tasks, name, on) => void assign(tasks, name, on)}
+            onPaste={(pasted) => void savePaste(client, project, store, pasted, setNotice)}
+            onNotice={setNotice}
           />
         )}
         {notice && (
