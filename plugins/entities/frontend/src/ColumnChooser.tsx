@@ -1,5 +1,5 @@
-import { useState } from 'react';
 import type { Column } from './Grid';
+import { Popover } from './Popover';
 import { canHide, columnSettings, type ColumnLayout, type ColumnSetting } from './views';
 
 const MIN_WIDTH = 40;
@@ -19,7 +19,6 @@ export function ColumnChooser({
   layout: ColumnLayout;
   onChange(layout: ColumnLayout): void;
 }) {
-  const [open, setOpen] = useState(false);
   const settings = columnSettings(columns, layout);
   const byName = new Map(columns.map((c) => [c.key, c]));
   const change = (name: string, patch: Partial<ColumnSetting>) =>
@@ -37,18 +36,9 @@ export function ColumnChooser({
   };
 
   return (
-    <span className="pwo-popover-anchor">
-      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
-        Columns
-      </button>
-      {open && (
-        <div
-          className="pwo-popover pwo-columns"
-          role="dialog"
-          aria-label="Columns"
-          onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
-        >
-          <h3>Columns</h3>
+    <Popover label="Columns" title="Columns" className="pwo-columns">
+      {() => (
+        <>
           <ol aria-label="Column order">
             {settings.map((setting, index) => {
               const column = byName.get(setting.name)!;
@@ -109,8 +99,8 @@ export function ColumnChooser({
           <button type="button" disabled={layout.length === 0} onClick={() => onChange([])}>
             Usual columns
           </button>
-        </div>
+        </>
       )}
-    </span>
+    </Popover>
   );
 }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
+import { Popover } from './Popover';
 import { fromSettings, toSettings, type OverviewView } from './views';
 
 // Named views of the overview: the current look saved under a name (for oneself, or shared with everyone),
@@ -20,20 +21,30 @@ interface SavedView {
 
 const path = { view_type: 'overview' as const };
 
-export function ViewsMenu({
-  client,
-  project,
-  current,
-  onRestore,
-  onNotice,
-}: {
+interface ViewsProps {
   client: PipewrightClient;
   project: string;
   current: OverviewView;
   onRestore(view: OverviewView): void;
   onNotice(text: string): void;
-}) {
-  const [open, setOpen] = useState(false);
+}
+
+export function ViewsMenu(props: ViewsProps) {
+  return (
+    <Popover label="Views" title="Saved views" className="pwo-views">
+      {(close) => <ViewsPanel {...props} close={close} />}
+    </Popover>
+  );
+}
+
+function ViewsPanel({
+  client,
+  project,
+  current,
+  onRestore,
+  onNotice,
+  close,
+}: ViewsProps & { close(): void }) {
   const [views, setViews] = useState<SavedView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [label, setLabel] = useState('');
@@ -50,9 +61,10 @@ export function ViewsMenu({
       setError(`The saved views could not be read: ${messageOf(failure)}`);
     }
   }, [client, project]);
+  // Read each time the menu opens (the panel mounts then), so views others shared since show up.
   useEffect(() => {
-    if (open) void list();
-  }, [open, list]);
+    void list();
+  }, [list]);
 
   const act = async (work: () => Promise<unknown>, failed: string) => {
     setBusy(true);
@@ -87,7 +99,9 @@ export function ViewsMenu({
       `The view ${name} was not saved`,
     );
     if (done) {
+      // The next view starts private again: sharing is chosen for each one.
       setLabel('');
+      setShared(false);
       onNotice(`Saved the view ${name}${shared ? ', shared with everyone' : ''}.`);
     }
   };
@@ -98,7 +112,7 @@ export function ViewsMenu({
         params: { path: { ...path, view_id: view.id }, query: { project_name: project } },
       });
       onRestore(fromSettings(found.settings as Record<string, unknown>));
-      setOpen(false);
+      close();
       onNotice(`Restored the view ${view.label}.`);
     }, `The view ${view.label} could not be restored`);
 
@@ -112,70 +126,57 @@ export function ViewsMenu({
     );
 
   return (
-    <span className="pwo-popover-anchor">
-      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
-        Views
-      </button>
-      {open && (
-        <div
-          className="pwo-popover pwo-views"
-          role="dialog"
-          aria-label="Saved views"
-          onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
-        >
-          <h3>Saved views</h3>
-          {!views && !error && <p className="muted">Reading…</p>}
-          {views && views.length === 0 && (
-            <p className="muted">No saved views yet: save how the grid looks now below.</p>
-          )}
-          {views && views.length > 0 && (
-            <ul aria-label="Views">
-              {views.map((view) => (
-                <li key={view.id} data-view={view.label}>
-                  <button
-                    type="button"
-                    className="pwo-link"
-                    disabled={busy}
-                    aria-label={`Restore ${view.label}`}
-                    onClick={() => void restore(view)}
-                  >
-                    {view.label}
-                  </button>
-                  <span className="muted">
-                    {view.visibility === 'public' ? 'shared' : 'private'}
-                    {view.accessLevel < 30 ? ` · by ${view.owner}` : ''}
-                    {view.scope === 'studio' ? ' · studio' : ''}
-                  </span>
-                  {view.accessLevel >= 30 && (
-                    <button
-                      type="button"
-                      disabled={busy}
-                      aria-label={`Delete ${view.label}`}
-                      onClick={() => void remove(view)}
-                    >
-                      Delete
-                    </button>
-                  )}
-                </li>
-              ))}
-            </ul>
-          )}
-          <form onSubmit={save}>
-            <label>
-              View name
-              <input value={label} maxLength={255} onChange={(e) => setLabel(e.target.value)} />
-            </label>
-            <label className="pwo-check">
-              <input type="checkbox" checked={shared} onChange={(e) => setShared(e.target.checked)} />
-              Share with everyone
-            </label>
-            <button type="submit" className="primary" disabled={busy || !label.trim()}>
-              Save view
-            </button>
-          </form>
-          <ErrorBox error={error} />
-        </div>
+    <>
+      {!views && !error && <p className="muted">Reading…</p>}
+      {views && views.length === 0 && (
+        <p className="muted">No saved views yet: save how the grid looks now below.</p>
       )}
-    </span>
+      {views && views.length > 0 && (
+        <ul aria-label="Views">
+          {views.map((view) => (
+            <li key={view.id} data-view={view.label}>
+              <button
+                type="button"
+                className="pwo-link"
+                disabled={busy}
+                aria-label={`Restore ${view.label}`}
+                onClick={() => void restore(view)}
+              >
+                {view.label}
+              </button>
+              <span className="muted">
+                {view.visibility === 'public' ? 'shared' : 'private'}
+                {view.accessLevel < 30 ? ` · by ${view.owner}` : ''}
+                {view.scope === 'studio' ? ' · studio' : ''}
+              </span>
+              {view.accessLevel >= 30 && (
+                <button
+                  type="button"
+                  disabled={busy}
+                  aria-label={`Delete ${view.label}`}
+                  onClick={() => void remove(view)}
+                >
+                  Delete
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <form onSubmit={save}>
+        <label>
+          View name
+          <input value={label} maxLength={255} onChange={(e) => setLabel(e.target.value)} />
+        </label>
+        <label className="pwo-check">
+          <input type="checkbox" checked={shared} onChange={(e) => setShared(e.target.checked)} />
+          Share with everyone
+        </label>
+        <button type="submit" className="primary" disabled={busy || !label.trim()}>
+          Save view
+        </button>
+      </form>
+      <ErrorBox error={error} />
+    </>
   );
 }
