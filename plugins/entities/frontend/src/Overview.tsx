@@ -5,6 +5,7 @@ import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
 import { takeEntityFromAddress, type EntityRef } from './address';
 import type { EditTarget } from './CellEditor';
 import { CreateDialog, type NewEntity } from './CreateDialog';
+import { CsvTools } from './CsvTools';
 import { DetailPanel } from './DetailPanel';
 import { FolderTree } from './FolderTree';
 import { useLiveOverview } from './live';
@@ -606,19 +607,22 @@ function ProjectOverview({
             onUndo: () => void undo(),
           }}
           tools={
-            <OverviewTools
-              client={client}
-              project={project}
-              Extension={Extension}
-              chosen={focused}
-              folderOf={(task) => store.entities.get(task.parentId!) ?? null}
-              people={people}
-              columns={allColumns}
-              view={view}
-              onView={applyView}
-              onPublished={() => setRefreshed((n) => n + 1)}
-              onNotice={setNotice}
-            />
+            <>
+              <OverviewTools
+                client={client}
+                project={project}
+                Extension={Extension}
+                chosen={focused}
+                folderOf={(task) => store.entities.get(task.parentId!) ?? null}
+                people={people}
+                columns={allColumns}
+                view={view}
+                onView={applyView}
+                onPublished={() => setRefreshed((n) => n + 1)}
+                onNotice={setNotice}
+              />
+              <CsvTools {...{ client, project, store, meta, rows, columns, people }} onNotice={setNotice} />
+            </>
           }
           onRefresh={() => {
             void store.loadChildren(ROOT, true);
