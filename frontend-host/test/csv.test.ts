@@ -25,7 +25,8 @@ let exported = '';
 
 const api = (method: string, url: string, body?: unknown) => core.request(method, url, { token, body });
 const gridRow = (name: string) => page.locator(`.pwo-entity-row[data-entity="${name}"]`);
-const tool = (name: string) => page.getByRole('toolbar', { name: 'Grid tools' }).getByRole('button', { name });
+const tool = (name: string) =>
+  page.getByRole('toolbar', { name: 'Grid tools' }).getByRole('button', { name });
 
 interface Sheet {
   header: string[];
@@ -133,7 +134,9 @@ describe('CSV export and import of the grid', () => {
     const sheet = parse(exported);
     set(sheet, '/sq010/sh010', 'Status', 'Approved');
     set(sheet, '/sq010/sh020', 'Start frame', '1010');
-    sheet.rows.push(line(sheet, { Path: '/sq010/sh030', Kind: 'folder', Type: 'Shot', Status: 'In progress' }));
+    sheet.rows.push(
+      line(sheet, { Path: '/sq010/sh030', Kind: 'folder', Type: 'Shot', Status: 'In progress' }),
+    );
     sheet.rows.push(line(sheet, { Path: '/sq010/sh030/anim', Kind: 'task', Type: 'Animation' }));
     sheet.rows.push(line(sheet, { Path: '/sq010/sh040', Kind: 'folder', Type: 'Planet' }));
     sheet.rows.push(line(sheet, { Path: '/sq010/sh020', 'Start frame': 'soon' }));
@@ -145,7 +148,9 @@ describe('CSV export and import of the grid', () => {
     await expect(errors.textContent()).resolves.toContain(
       'Line 8, /sq010/sh040: "Planet" is not a folder type of this project',
     );
-    await expect(errors.textContent()).resolves.toContain('Line 9, /sq010/sh020: the path is on an earlier line too');
+    await expect(errors.textContent()).resolves.toContain(
+      'Line 9, /sq010/sh020: the path is on an earlier line too',
+    );
     await expect(dialog.getByRole('region', { name: 'To update' }).textContent()).resolves.toContain(
       '/sq010/sh010: Status Not ready → Approved',
     );
@@ -160,7 +165,9 @@ describe('CSV export and import of the grid', () => {
     set(sheet, '/sq010/sh020', 'Start frame', '1010');
     // A new task listed before its new folder: the import orders them.
     sheet.rows.push(line(sheet, { Path: '/sq010/sh030/anim', Kind: 'task', Type: 'Animation' }));
-    sheet.rows.push(line(sheet, { Path: '/sq010/sh030', Kind: 'folder', Type: 'Shot', Status: 'In progress' }));
+    sheet.rows.push(
+      line(sheet, { Path: '/sq010/sh030', Kind: 'folder', Type: 'Shot', Status: 'In progress' }),
+    );
     const dialog = await importFile(unparse(sheet));
     await expect(dialog.getByRole('status', { name: 'Import preview' }).textContent()).resolves.toBe(
       '2 to create, 2 to update, 2 unchanged, 0 in error',
@@ -172,7 +179,10 @@ describe('CSV export and import of the grid', () => {
     const count = (r: { url(): string }) => r.url().endsWith('/operations') && sent.push(r.url());
     page.on('request', count);
     await dialog.getByRole('button', { name: 'Apply 4 changes' }).click();
-    await page.getByRole('status').filter({ hasText: 'Imported edited.csv: 2 created, 2 updated.' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Imported edited.csv: 2 created, 2 updated.' })
+      .waitFor();
     page.off('request', count);
     expect(sent).toHaveLength(1);
 

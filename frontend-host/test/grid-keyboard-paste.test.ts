@@ -68,7 +68,9 @@ beforeAll(async () => {
     })
   ).body.token;
   expect((await api('POST', '/api/projects', { name: 'grid', code: 'gr' })).status).toBe(201);
-  ids.sq010 = (await api('POST', '/api/projects/grid/folders', { name: 'sq010', folderType: 'Sequence' })).body.id;
+  ids.sq010 = (
+    await api('POST', '/api/projects/grid/folders', { name: 'sq010', folderType: 'Sequence' })
+  ).body.id;
   for (const name of SHOTS)
     ids[name] = (
       await api('POST', '/api/projects/grid/folders', { name, folderType: 'Shot', parentId: ids.sq010 })
@@ -162,7 +164,9 @@ describe('the grid as a spreadsheet', () => {
     ] as const) {
       const { attrib } = await folder(name);
       expect([attrib.frameStart, attrib.frameEnd]).toEqual([start, end]);
-      await cell(name, 'attrib.frameEnd').filter({ hasText: String(end) }).waitFor();
+      await cell(name, 'attrib.frameEnd')
+        .filter({ hasText: String(end) })
+        .waitFor();
     }
   });
 
