@@ -22,13 +22,13 @@ import {
   type Kind,
   type ProjectMeta,
 } from './model';
-import { flatRows, hierarchyRows, isFlat, NO_FILTER, type Filter, type GroupBy, type Sort } from './rows';
+import { flatRows, hierarchyRows, isFlat } from './rows';
 import { OverviewTools } from './OverviewTools';
 import { usePeople } from './people';
 import { ProjectStore } from './store';
 import { Toolbar } from './Toolbar';
-import { useWorkingView } from './useWorkingView';
-import { arrangeColumns, type ColumnLayout, type OverviewView } from './views';
+import { useOverviewLook } from './useWorkingView';
+import { arrangeColumns } from './views';
 import './overview.css';
 
 /** Edits of at least this many rows run in the background on the server, with their progress shown. */
@@ -83,25 +83,15 @@ function ProjectOverview({
   const [anchor, setAnchor] = useState<string | null>(null);
   const [focusId, setFocusId] = useState<string | null>(null);
   const [reveal, setReveal] = useState<{ id: string } | null>(null);
-  const [sort, setSort] = useState<Sort>({ key: 'name', desc: false });
-  const [filter, setFilter] = useState<Filter>(NO_FILTER);
-  const [groupBy, setGroupBy] = useState<GroupBy>('none');
   const [collapsed, setCollapsed] = useState<Set<string>>(() => new Set());
   const [dialog, setDialog] = useState<DialogKind | null>(null);
   const [undoSteps, setUndoSteps] = useState<UndoStep[]>([]);
   const [allFolders, setAllFolders] = useState<Entity[] | null>(null);
   const people = usePeople(client);
   const [notice, setNotice] = useState<Notice>(null);
-  // The look of the grid is the user's working view of the project: restored on opening, kept as it changes.
-  const [columnLayout, setColumnLayout] = useState<ColumnLayout>([]);
-  const view: OverviewView = { filter, groupBy, sort, columns: columnLayout };
-  const applyView = (next: OverviewView) => {
-    setFilter(next.filter);
-    setGroupBy(next.groupBy);
-    setSort(next.sort);
-    setColumnLayout(next.columns);
-  };
-  useWorkingView(client, project, view, applyView, (text) => setNotice({ kind: 'error', text }));
+  // Filters, grouping, sorting and columns: the user's working view of the project, restored and kept.
+  const look = useOverviewLook(client, project, (text) => setNotice({ kind: 'error', text }));
+  const { filter, groupBy, sort, columns: columnLayout, setFilter, setGroupBy, setSort } = look;
   const [showDetail, setShowDetail] = useState(true);
   const [refreshed, setRefreshed] = useState(0);
   // Edits on their way to the server: shown, so nobody closes the page on a change that is not stored yet.
@@ -616,8 +606,8 @@ function ProjectOverview({
                 folderOf={(task) => store.entities.get(task.parentId!) ?? null}
                 people={people}
                 columns={allColumns}
-                view={view}
-                onView={applyView}
+                view={look.view}
+                onView={look.apply}
                 onPublished={() => setRefreshed((n) => n + 1)}
                 onNotice={setNotice}
               />

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import { messageOf, statusOf } from '@pipewright/sdk/ui';
-import { fromSettings, toSettings, type OverviewView } from './views';
+import type { Filter, GroupBy, Sort } from './rows';
+import { DEFAULT_VIEW, fromSettings, toSettings, type ColumnLayout, type OverviewView } from './views';
 
 /** How long the look must rest before it is saved: a filter typed letter by letter is one save. */
 const SAVE_AFTER_MS = 600;
@@ -84,4 +85,24 @@ export function useWorkingView(
   }, [client, project, restored, settings]);
 
   return { restored };
+}
+
+/**
+ * The overview's look (filters, grouping, sorting, columns), each part with its setter, kept as the user's working
+ * view of the project: `apply` puts a whole view on screen (a restored one).
+ */
+export function useOverviewLook(client: PipewrightClient, project: string, onError: (text: string) => void) {
+  const [filter, setFilter] = useState<Filter>(DEFAULT_VIEW.filter);
+  const [groupBy, setGroupBy] = useState<GroupBy>(DEFAULT_VIEW.groupBy);
+  const [sort, setSort] = useState<Sort>(DEFAULT_VIEW.sort);
+  const [columns, setColumns] = useState<ColumnLayout>(DEFAULT_VIEW.columns);
+  const view = useMemo(() => ({ filter, groupBy, sort, columns }), [filter, groupBy, sort, columns]);
+  const apply = useCallback((next: OverviewView) => {
+    setFilter(next.filter);
+    setGroupBy(next.groupBy);
+    setSort(next.sort);
+    setColumns(next.columns);
+  }, []);
+  useWorkingView(client, project, view, apply, onError);
+  return { view, apply, filter, groupBy, sort, columns, setFilter, setGroupBy, setSort, setColumns };
 }
