@@ -2,6 +2,8 @@ import { NotFound, defineAddon } from '@pipewright/sdk';
 import { projectMigrations } from './migrations.js';
 import { BackgroundOperations } from './write/background.js';
 import { EntityProcessor } from './write/processor.js';
+import { readOperation } from './write/input.js';
+import { carryProjectRenames } from './write/project-renames.js';
 import { HierarchyCache } from './read/hierarchy-cache.js';
 import { productTypes, projectSummaryRoutes, usage } from './project-summary.js';
 import { resolveRoutes } from './resolve-routes.js';
@@ -23,7 +25,9 @@ export default defineAddon({
     const attributes = ctx.use('attributes');
     const schemaName = ctx.projects.schemaName;
     const processor = new EntityProcessor(ctx.db, ctx.events, attributes, schemaName, ctx.log);
-    projects.onChange((project, change) => processor.onProjectChange(project, change));
+    projects.onChange((project, change) =>
+      carryProjectRenames(ctx.db, schemaName(project.name), change),
+    );
     const existing = async (name: string) => {
       const project = await projects.find(name);
       if (!project) throw new NotFound(`Project ${name} not found`);
@@ -50,7 +54,7 @@ export default defineAddon({
         await processor.runOne(
           caller,
           project,
-          { type: 'update', entityType: type, entityId: id, data },
+          readOperation({ type: 'update', entityType: type, entityId: id, data }),
           sender,
         );
       },

@@ -20,11 +20,12 @@ import {
 } from '@pipewright/sdk';
 import { hideAttributes, scopeCondition } from './access.js';
 import { projectBase } from './inheritance.js';
-import { SPECS, camelizeKeys, entityNotFound, type EntityType } from './entity-types.js';
+import { SPECS, entityNotFound, type EntityType } from './entity-types.js';
 import type { BackgroundOperations } from './write/background.js';
 import type { HierarchyCache } from './read/hierarchy-cache.js';
 import { FIELD, FolderTree, RECORD, TASK, taskMembers, type TreeFilter } from './read/hierarchy.js';
 import type { EntityProcessor } from './write/processor.js';
+import { checkBatch, readOperation } from './write/input.js';
 import { queryEntities } from './read/query.js';
 import { loadEntity } from './read/select.js';
 import {
@@ -85,16 +86,12 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
       const idParam = `${spec.type}_id`;
       const ItemParams = Type.Object({ project_name: ProjectParams.properties.project_name, [idParam]: Id });
       const label = spec.type;
-      // AYON clients may send snake_case fields; accept them before the schema looks at the body.
-      const camelizeBody = async (request: { body: unknown }) => {
-        if (request.body && typeof request.body === 'object' && !Array.isArray(request.body))
-          request.body = camelizeKeys(request.body as Record<string, unknown>);
-      };
+      // Bodies are read once: the server's body validator accepts AYON's snake_case names (parent_id, ...) and
+      // checks them against the type's schema, so the fields reach the processor as `checked`.
 
       app.post(
         `/api/projects/:project_name/${spec.plural}`,
         {
-          preValidation: camelizeBody,
           schema: {
             summary: `Create a ${label}`,
             params: ProjectParams,
@@ -108,7 +105,11 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
           const id = await processor.runOne(
             caller,
             project,
-            { type: 'create', entityType: spec.type, data: request.body as Record<string, unknown> },
+            {
+              type: 'create',
+              entityType: spec.type,
+              data: { checked: request.body as Record<string, unknown> },
+            },
             request.sender,
           );
           return reply.code(201).send({ id });
@@ -138,7 +139,6 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
       app.patch(
         `/api/projects/:project_name/${spec.plural}/:${idParam}`,
         {
-          preValidation: camelizeBody,
           schema: {
             summary: `Change a ${label}: attrib and data merge, null removes a key`,
             params: ItemParams,
@@ -159,7 +159,7 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
               type: 'update',
               entityType: spec.type,
               entityId: params[idParam],
-              data,
+              data: { checked: data },
               force: request.query.force,
             },
             request.sender,
@@ -240,7 +240,7 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
         const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
         // Refuse malformed batches now, not minutes later in a poll.
-        processor.checkBatch(request.body.operations);
+        checkBatch(request.body.operations);
         return {
           id: await background.start(caller, project, request.body.operations, {
             canFail: request.body.canFail,
@@ -292,7 +292,7 @@ export function entityRoutes({ db, projects, attributes, processor, background, 
         await processor.runOne(
           caller,
           project,
-          { type: 'update', entityType: 'task', entityId: task.id, data: { assignees } },
+          readOperation({ type: 'update', entityType: 'task', entityId: task.id, data: { assignees } }),
           request.sender,
         );
         return reply.code(204).send(null);

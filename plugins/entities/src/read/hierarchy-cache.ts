@@ -1,6 +1,6 @@
 import type { EventBus } from '@pipewright/sdk';
 import { FolderTree } from './hierarchy.js';
-import type { RowChange } from '../write/processor.js';
+import type { RowChange } from '../write/batch.js';
 
 // Whole-project trees kept in memory (100,000 folders take about 40 MB with their answer): the least recently
 // used projects beyond this are dropped.

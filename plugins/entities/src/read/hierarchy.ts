@@ -1,5 +1,5 @@
 import { Utf8Writer } from '@pipewright/sdk';
-import type { RowChange } from '../write/processor.js';
+import type { RowChange } from '../write/batch.js';
 
 // Separators of the records folderRecords (routes.ts) answers: control characters no name, status or type contains
 // (labels travel as JSON).

@@ -8,7 +8,8 @@ import {
   type Sender,
 } from '@pipewright/sdk';
 import type { FastifyBaseLogger } from 'fastify';
-import type { EntityProcessor, Operation } from './processor.js';
+import type { Operation } from './input.js';
+import type { EntityProcessor } from './processor.js';
 
 const TOPIC = 'operations.background';
 const STATUS = {
