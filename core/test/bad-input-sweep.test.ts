@@ -43,7 +43,7 @@ beforeAll(async () => {
   const users = core.services.get('users') as UserDirectory;
   const people = { admin: { isAdmin: true }, artist: { accessGroups: { demo: ['artist'] } } };
   for (const [name, data] of Object.entries(people)) {
-    await core.db.transaction().execute((trx) => users.create(trx, { name, password: PASSWORD, data }));
+    await users.create({ name, password: PASSWORD, data });
     await logIn(name as Caller);
   }
   const admin = { token: tokens.admin };

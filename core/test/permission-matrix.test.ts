@@ -525,14 +525,14 @@ beforeAll(async () => {
   for (const [name, data] of Object.entries(people)) {
     await core.db
       .transaction()
-      .execute((trx) => users.create(trx, { name, password: 'a long probe password', data }));
+      .execute(() => users.create({ name, password: 'a long probe password', data }));
     tokens[name as Caller] = (
       await core.request('POST', '/api/auth/login', { body: { name, password: 'a long probe password' } })
     ).body.token;
   }
   await core.db
     .transaction()
-    .execute((trx) => users.create(trx, { name: 'probe', password: 'a long probe password' }));
+    .execute(() => users.create({ name: 'probe', password: 'a long probe password' }));
   expect(
     (
       await core.request('POST', '/api/projects', {

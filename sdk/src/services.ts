@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import type { Database, DatabaseTransaction } from './addon.js';
 import type { AccessControl, Permissions } from './access.js';
 import type { BundleDirectory } from './bundles.js';
 import type { AddonSettings } from './settings.js';
@@ -48,15 +47,14 @@ export interface UserDirectory extends UserSource {
   list(filter?: { active?: boolean }): Promise<UserRecord[]>;
   /**
    * Change a user: attrib and data are merged as JSON merge patches (null removes a key, lists are replaced).
-   * Inside trx when given, so several users change together or not at all.
+   * Inside a unit of work it joins the transaction, so several users change together or not at all.
    */
   update(
     name: string,
     patch: { active?: boolean; attrib?: Record<string, unknown>; data?: Record<string, unknown> },
-    trx?: DatabaseTransaction,
   ): Promise<UserRecord>;
-  /** True when at least one active administrator exists (read through db when given, e.g. a transaction). */
-  hasAdmin(db?: Database): Promise<boolean>;
+  /** True when at least one active administrator exists (inside a unit of work, as its transaction sees it). */
+  hasAdmin(): Promise<boolean>;
   /** 422 at loc when a password breaks the operator's rules (PASSWORD_MIN_LENGTH). */
   requirePassword(password: string, loc: (string | number)[]): void;
   /**
@@ -66,16 +64,13 @@ export interface UserDirectory extends UserSource {
   studioPermissions(caller: RequestUser): Promise<StudioPermissions>;
   /** Where studio permissions of normal users come from: the access addon registers itself here. */
   setStudioPermissionSource(source: (caller: RequestUser) => Promise<StudioPermissions>): void;
-  /** Create a user inside a transaction (onboarding, invitations, setup templates). */
-  create(
-    trx: DatabaseTransaction,
-    user: {
-      name: string;
-      password?: string;
-      attrib?: Record<string, unknown>;
-      data?: Record<string, unknown>;
-    },
-  ): Promise<UserRecord>;
+  /** Create a user; inside a unit of work (onboarding, invitations, setup templates) it joins the transaction. */
+  create(user: {
+    name: string;
+    password?: string;
+    attrib?: Record<string, unknown>;
+    data?: Record<string, unknown>;
+  }): Promise<UserRecord>;
 }
 
 /** What login, onboarding and password reset answer. */
@@ -96,14 +91,11 @@ export interface AuthService {
   login(user: UserRecord, request: FastifyRequest): Promise<LoginResponse>;
   /**
    * End every session of a user (deactivated, deleted, password changed), optionally keeping one. Inside a unit
-   * of work its queries join the transaction whether or not trx is given (trx is left for the auth addon to drop).
+   * of work it joins the transaction, so the sessions end only if the change that ends them commits.
    */
-  closeSessions(
-    userName: string,
-    options?: { except?: string | null; trx?: DatabaseTransaction },
-  ): Promise<void>;
-  /** Carry a user's sessions over to the user's new name. */
-  renameSessions(oldName: string, newName: string, trx: DatabaseTransaction): Promise<void>;
+  closeSessions(userName: string, options?: { except?: string | null }): Promise<void>;
+  /** Carry a user's sessions over to the user's new name (inside the rename's unit of work). */
+  renameSessions(oldName: string, newName: string): Promise<void>;
   /** A user's record or API keys changed: identities the server remembers are looked up again. */
   userChanged(): Promise<void>;
   /** The request identity of a stored user. */

@@ -381,11 +381,11 @@ export class AccessService implements AccessControl {
   ): Promise<void> {
     const touched: string[] = [];
     // Every user changes, or none does.
-    await this.db.transaction().execute(async (trx) => {
+    await this.db.transaction().execute(async () => {
       for (const { user, projects } of changes) {
         const patch = accessGroupsPatch(groupMapOf(user.data.accessGroups), projects);
         if (!patch) continue;
-        await this.users.update(user.name, { data: { accessGroups: patch } }, trx);
+        await this.users.update(user.name, { data: { accessGroups: patch } });
         touched.push(user.name);
       }
     });

@@ -51,9 +51,9 @@ export async function buildWorld(addons: string[] = []): Promise<World> {
     ['fred', { accessGroups: { demo: ['artist'] } }],
     ['olga', { accessGroups: { other: ['artist'] } }],
   ];
-  await core.db.transaction().execute(async (trx) => {
+  await core.db.transaction().execute(async () => {
     for (const [name, data] of people)
-      await users.create(trx, {
+      await users.create({
         name,
         password: PASSWORD,
         data,

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Database, DatabaseTransaction } from '@pipewright/sdk';
+import type { Database } from '@pipewright/sdk';
 
 /** A token as issued: who it is for, what for, and what the issuer attached (where to go next, ...). */
 export interface OneTimeToken {
@@ -28,7 +28,7 @@ export interface OneTimeTokens {
   /** The token if it is live, without using it up. */
   peek(purpose: string, token: string): Promise<OneTimeToken | null>;
   /** Use the token up: the first caller gets it, later ones (in any process) get null, as do expired tokens. */
-  consume(purpose: string, token: string, trx?: DatabaseTransaction): Promise<OneTimeToken | null>;
+  consume(purpose: string, token: string): Promise<OneTimeToken | null>;
   /** When the newest live token of this purpose was issued to the user, or null. */
   lastIssued(purpose: string, userName: string): Promise<Date | null>;
 }
@@ -103,9 +103,9 @@ export class OneTimeTokenStore implements OneTimeTokens {
     return row ? toToken(row) : null;
   }
 
-  async consume(purpose: string, token: string, trx?: DatabaseTransaction): Promise<OneTimeToken | null> {
+  async consume(purpose: string, token: string): Promise<OneTimeToken | null> {
     // One DELETE ... RETURNING: two processes redeeming the same link at once cannot both win.
-    const row = await (trx ?? this.db)
+    const row = await this.db
       .deleteFrom('one_time_tokens')
       .where('token_hash', '=', hashToken(token))
       .where('purpose', '=', purpose)
@@ -127,11 +127,11 @@ export class OneTimeTokenStore implements OneTimeTokens {
   }
 
   /** Forget every token of a user (the account was deleted, deactivated, or its password changed). */
-  async revokeAll(userName: string, db: Database = this.db): Promise<void> {
-    await db.deleteFrom('one_time_tokens').where(byUser(userName)).execute();
+  async revokeAll(userName: string): Promise<void> {
+    await this.db.deleteFrom('one_time_tokens').where(byUser(userName)).execute();
   }
 
-  async rename(oldName: string, newName: string, trx: DatabaseTransaction): Promise<void> {
-    await trx.updateTable('one_time_tokens').set({ user_name: newName }).where(byUser(oldName)).execute();
+  async rename(oldName: string, newName: string): Promise<void> {
+    await this.db.updateTable('one_time_tokens').set({ user_name: newName }).where(byUser(oldName)).execute();
   }
 }

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type {
   AuthService,
-  DatabaseTransaction,
   EventBus,
   LoginResponse,
   RequestUser,
@@ -58,17 +57,14 @@ export class Authenticator implements AuthService {
    * A mailed link (password reset, login link) is a session waiting to be opened: whatever ends the user's sessions
    * (deletion, deactivation, a new password) makes those links useless too.
    */
-  async closeSessions(
-    userName: string,
-    options: { except?: string | null; trx?: DatabaseTransaction } = {},
-  ): Promise<void> {
-    await this.sessions.closeAll(userName, options.except ?? null, options.trx);
-    await this.tokens.revokeAll(userName, options.trx);
+  async closeSessions(userName: string, options: { except?: string | null } = {}): Promise<void> {
+    await this.sessions.closeAll(userName, options.except ?? null);
+    await this.tokens.revokeAll(userName);
   }
 
-  async renameSessions(oldName: string, newName: string, trx: DatabaseTransaction): Promise<void> {
-    await this.sessions.rename(oldName, newName, trx);
-    await this.tokens.rename(oldName, newName, trx);
+  async renameSessions(oldName: string, newName: string): Promise<void> {
+    await this.sessions.rename(oldName, newName);
+    await this.tokens.rename(oldName, newName);
   }
 
   toRequestUser(user: UserRecord, session: { sessionId: string | null; isApiKey: boolean }): RequestUser {

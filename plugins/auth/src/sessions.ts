@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { newId, type ClientInfo, type Database, type DatabaseTransaction } from '@pipewright/sdk';
+import { newId, type ClientInfo, type Database } from '@pipewright/sdk';
 import type { IdentityMemory } from './identity-memory.js';
 
 /** Sessions last a day and slide forward with use. */
@@ -90,15 +90,15 @@ export class SessionStore {
     return Number(result.numDeletedRows) > 0;
   }
 
-  async closeAll(userName: string, except: string | null = null, db: Database = this.db): Promise<void> {
-    let query = db.deleteFrom('sessions').where(sql`lower(user_name)`, '=', userName.toLowerCase());
+  async closeAll(userName: string, except: string | null = null): Promise<void> {
+    let query = this.db.deleteFrom('sessions').where(sql`lower(user_name)`, '=', userName.toLowerCase());
     if (except) query = query.where('id', '!=', except);
     await query.execute();
     await this.memory.forget();
   }
 
-  async rename(oldName: string, newName: string, trx: DatabaseTransaction): Promise<void> {
-    await trx
+  async rename(oldName: string, newName: string): Promise<void> {
+    await this.db
       .updateTable('sessions')
       .set({ user_name: newName })
       .where(sql`lower(user_name)`, '=', oldName.toLowerCase())

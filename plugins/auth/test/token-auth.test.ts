@@ -158,7 +158,7 @@ describe('GET /api/auth/tokenauth', () => {
     expect(await tokens.peek('login', q)).toBeNull();
     expect(await tokens.peek('login', kept)).not.toBeNull();
 
-    await core.db.transaction().execute((trx) => auth.renameSessions('boss', 'bossy', trx));
+    await core.db.transaction().execute(() => auth.renameSessions('boss', 'bossy'));
     expect(await tokens.peek('login', kept)).toMatchObject({ userName: 'bossy' });
   });
 });

@@ -84,7 +84,7 @@ export async function bootWithLogins(config: Partial<ServerConfig> = {}): Promis
   });
   const seed = async (name: string, data: Record<string, unknown>) => {
     const users = core.services.get('users') as UserDirectory;
-    await core.db.transaction().execute((trx) => users.create(trx, { name, password: PASSWORD, data }));
+    await users.create({ name, password: PASSWORD, data });
     const res = await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } });
     return res.body.token as string;
   };

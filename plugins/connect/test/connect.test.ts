@@ -19,7 +19,7 @@ const NOT_CONNECTED =
 
 async function seed(name: string, data: Record<string, unknown>, attrib: Record<string, unknown> = {}) {
   const users = core.services.get('users') as UserDirectory;
-  await core.db.transaction().execute((trx) => users.create(trx, { name, password: PASSWORD, data, attrib }));
+  await users.create({ name, password: PASSWORD, data, attrib });
   const res = await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } });
   if (res.status !== 200) throw new Error(`login of ${name} failed: ${res.status} ${res.text}`);
   return res.body.token as string;

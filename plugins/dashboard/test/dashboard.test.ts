@@ -15,7 +15,7 @@ const inDays = (days: number) => new Date(Date.now() + days * DAY).toISOString()
 
 async function seed(name: string, data: Record<string, unknown>, active = true) {
   const users = core.services.get('users') as UserDirectory;
-  await core.db.transaction().execute((trx) => users.create(trx, { name, password: PASSWORD, data }));
+  await users.create({ name, password: PASSWORD, data });
   if (!active) await users.update(name, { active: false });
   const login = await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } });
   return login.body.token as string;

@@ -79,7 +79,7 @@ beforeAll(async () => {
   for (const [name, data] of Object.entries(people)) {
     await core.db
       .transaction()
-      .execute((trx) => users.create(trx, { name, password: 'correct horse battery', data }));
+      .execute(() => users.create({ name, password: 'correct horse battery', data }));
     tokens[name] = (
       await core.request('POST', '/api/auth/login', { body: { name, password: 'correct horse battery' } })
     ).body.token;

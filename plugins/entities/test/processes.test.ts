@@ -55,7 +55,7 @@ beforeAll(async () => {
   const password = 'correct horse battery';
   await first.db
     .transaction()
-    .execute((trx) => users.create(trx, { name: 'boss', password, data: { isAdmin: true } }));
+    .execute(() => users.create({ name: 'boss', password, data: { isAdmin: true } }));
   for (const server of [first, second]) {
     const login = await server.app.inject({
       method: 'POST',

@@ -12,8 +12,8 @@ beforeAll(async () => {
   const users = core.services.get('users') as UserDirectory;
   await core.db
     .transaction()
-    .execute((trx) =>
-      users.create(trx, { name: 'boss', password: 'correct horse battery', data: { isManager: true } }),
+    .execute(() =>
+      users.create({ name: 'boss', password: 'correct horse battery', data: { isManager: true } }),
     );
   token = (
     await core.request('POST', '/api/auth/login', {

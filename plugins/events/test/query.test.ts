@@ -12,9 +12,7 @@ const ids: Record<string, string> = {};
 
 async function seed(name: string, data: Record<string, unknown>) {
   const users = core.services.get('users') as UserDirectory;
-  await core.db
-    .transaction()
-    .execute((trx) => users.create(trx, { name, password: 'correct horse battery', data }));
+  await core.db.transaction().execute(() => users.create({ name, password: 'correct horse battery', data }));
   return (
     await core.request('POST', '/api/auth/login', { body: { name, password: 'correct horse battery' } })
   ).body.token as string;

@@ -74,7 +74,7 @@ export async function buildWorld(): Promise<World> {
   };
   const token: Record<string, string> = {};
   for (const [name, data] of Object.entries(people)) {
-    await core.db.transaction().execute((trx) => users.create(trx, { name, password: PASSWORD, data }));
+    await users.create({ name, password: PASSWORD, data });
     token[name] = (
       await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } })
     ).body.token;

@@ -28,8 +28,8 @@ const ids: Record<string, string> = {};
 
 async function seed(name: string, data: Record<string, unknown>) {
   const users = core.services.get('users') as UserDirectory;
-  await core.db.transaction().execute((trx) =>
-    users.create(trx, {
+  await core.db.transaction().execute(() =>
+    users.create({
       name,
       password: PASSWORD,
       data,

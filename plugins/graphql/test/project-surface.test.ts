@@ -13,7 +13,7 @@ const ids: Record<string, string> = {};
 
 async function login(name: string, data: Record<string, unknown>) {
   const users = core.services.get('users') as UserDirectory;
-  await core.db.transaction().execute((trx) => users.create(trx, { name, password: PASSWORD, data }));
+  await users.create({ name, password: PASSWORD, data });
   return (await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } })).body
     .token as string;
 }

@@ -36,8 +36,8 @@ beforeAll(async () => {
   const users = core.services.get('users') as UserDirectory;
   await core.db
     .transaction()
-    .execute((trx) =>
-      users.create(trx, { name: 'boss', password: 'correct horse battery', data: { isAdmin: true } }),
+    .execute(() =>
+      users.create({ name: 'boss', password: 'correct horse battery', data: { isAdmin: true } }),
     );
   const login = await core.request('POST', '/api/auth/login', {
     body: { name: 'boss', password: 'correct horse battery' },

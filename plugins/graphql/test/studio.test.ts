@@ -24,8 +24,8 @@ const PASSWORD = 'correct horse battery';
 
 async function seed(name: string, data: Record<string, unknown>, attrib: Record<string, unknown> = {}) {
   const users = core.services.get('users') as UserDirectory;
-  await core.db.transaction().execute((trx) =>
-    users.create(trx, {
+  await core.db.transaction().execute(() =>
+    users.create({
       name,
       password: PASSWORD,
       data,

@@ -41,7 +41,7 @@ beforeAll(async () => {
   const users = core.services.get('users') as UserDirectory;
   await core.db
     .transaction()
-    .execute((trx) => users.create(trx, { name: 'root', password: PASSWORD, data: { isAdmin: true } }));
+    .execute(() => users.create({ name: 'root', password: PASSWORD, data: { isAdmin: true } }));
   token = (await core.request('POST', '/api/auth/login', { body: { name: 'root', password: PASSWORD } })).body
     .token;
   await mkdir(join(core.config.dataDir, 'market'), { recursive: true });

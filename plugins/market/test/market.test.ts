@@ -30,7 +30,7 @@ const installed = (name: string, version: string) => defineAddon({ name, version
 
 async function seed(name: string, data: Record<string, unknown>) {
   const users = core.services.get('users') as UserDirectory;
-  await core.db.transaction().execute((trx) => users.create(trx, { name, password: PASSWORD, data }));
+  await users.create({ name, password: PASSWORD, data });
   const res = await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } });
   if (res.status !== 200) throw new Error(`login of ${name} failed: ${res.status} ${res.text}`);
   return res.body.token as string;

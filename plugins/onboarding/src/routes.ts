@@ -78,9 +78,9 @@ export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: 
       async (request) => {
         const { adminName, adminPassword, adminFullName, adminEmail } = request.body;
         users.requirePassword(adminPassword, ['body', 'adminPassword']);
-        const admin = await ctx.db.transaction().execute(async (trx) => {
-          await sql`SELECT pg_advisory_xact_lock(${INITIALIZE_LOCK})`.execute(trx);
-          if (await users.hasAdmin(trx))
+        const admin = await ctx.db.transaction().execute(async () => {
+          await sql`SELECT pg_advisory_xact_lock(${INITIALIZE_LOCK})`.execute(ctx.db);
+          if (await users.hasAdmin())
             throw new Conflict(
               'The server is already initialized: an administrator exists',
               'already-initialized',
@@ -89,7 +89,7 @@ export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: 
             ...(adminFullName ? { fullName: adminFullName } : {}),
             ...(adminEmail ? { email: adminEmail } : {}),
           };
-          return users.create(trx, {
+          return users.create({
             name: adminName,
             password: adminPassword,
             attrib,

@@ -11,7 +11,7 @@ const PASSWORD = 'correct horse battery';
 
 async function seed(name: string, data: Record<string, unknown>) {
   const users = core.services.get('users') as UserDirectory;
-  await core.db.transaction().execute((trx) => users.create(trx, { name, password: PASSWORD, data }));
+  await users.create({ name, password: PASSWORD, data });
   return (await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } })).body
     .token as string;
 }

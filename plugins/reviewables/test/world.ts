@@ -119,9 +119,9 @@ export async function buildWorld(): Promise<World> {
     ['gus', { isGuest: true, accessGroups: { demo: ['artist'] } }],
     ['olga', { accessGroups: { other: ['artist'] } }],
   ];
-  await core.db.transaction().execute(async (trx) => {
+  await core.db.transaction().execute(async () => {
     for (const [name, data] of people)
-      await users.create(trx, {
+      await users.create({
         name,
         password: PASSWORD,
         data,

@@ -27,7 +27,7 @@ export async function bootSettingsCore() {
   }
   const login = async (name: string, data: Record<string, unknown>) => {
     const users = core.services.get('users') as UserDirectory;
-    await core.db.transaction().execute((trx) => users.create(trx, { name, password: PASSWORD, data }));
+    await users.create({ name, password: PASSWORD, data });
     const res = await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } });
     return res.body.token as string;
   };

@@ -8,7 +8,7 @@ export const PASSWORD = 'correct horse battery';
 /** Create a user through the users service. */
 export async function createUser(core: TestCore, name: string, data: Record<string, unknown>): Promise<void> {
   const users = core.services.get('users') as UserDirectory;
-  await core.db.transaction().execute((trx) => users.create(trx, { name, password: PASSWORD, data }));
+  await users.create({ name, password: PASSWORD, data });
 }
 
 /** Create a user and log in; answers the token. */

@@ -134,11 +134,11 @@ export class PasswordResets {
     this.users.requirePassword(password, ['body', 'password']);
     const passwordHash = await hashPassword(password);
     // Token used up and password changed together, or neither: a failure leaves the link working.
-    const name = await this.db.transaction().execute(async (trx) => {
-      const link = await this.tokens.consume(PURPOSE, token, trx);
-      const user = link ? await this.users.get(link.userName, trx) : null;
+    const name = await this.db.transaction().execute(async () => {
+      const link = await this.tokens.consume(PURPOSE, token);
+      const user = link ? await this.users.get(link.userName) : null;
       if (!canReset(user)) throw new Forbidden(INVALID, 'invalid-token');
-      await trx
+      await this.db
         .updateTable('users')
         .set({ password_hash: passwordHash, updated_at: sql`now()` })
         .where('name', '=', user.name)

@@ -154,9 +154,7 @@ export function userRoutes(users: UserService, db: Database, guesses: PasswordGu
         requireRoleGrant(caller, request.body.data);
         if (request.body.password !== undefined)
           users.requirePassword(request.body.password, ['body', 'password']);
-        const user = await db
-          .transaction()
-          .execute((trx) => users.create(trx, { name: request.params.user_name, ...request.body }));
+        const user = await users.create({ name: request.params.user_name, ...request.body });
         await users.emit('user.created', user.name, request.sender, caller.name);
         return reply.code(204).send(null);
       },

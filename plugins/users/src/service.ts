@@ -8,7 +8,6 @@ import {
   newId,
   type AuthService,
   type Database,
-  type DatabaseTransaction,
   type EventBus,
   type RequestUser,
   type Sender,
@@ -92,13 +91,13 @@ export class UserService implements UserDirectory {
     return this.studioPermissionSource ? this.studioPermissionSource(caller) : { ...NO_STUDIO_PERMISSIONS };
   }
 
-  async get(name: string, db: Database = this.db): Promise<UserRecord | null> {
-    const row = await db.selectFrom('users').selectAll().where(byName(name)).executeTakeFirst();
+  async get(name: string): Promise<UserRecord | null> {
+    const row = await this.db.selectFrom('users').selectAll().where(byName(name)).executeTakeFirst();
     return row ? toRecord(row) : null;
   }
 
-  async require(name: string, db: Database = this.db): Promise<UserRecord> {
-    const user = await this.get(name, db);
+  async require(name: string): Promise<UserRecord> {
+    const user = await this.get(name);
     if (!user) throw new NotFound(`User ${name} not found`);
     return user;
   }
@@ -146,8 +145,8 @@ export class UserService implements UserDirectory {
     return row ? toRecord(row) : null;
   }
 
-  async hasAdmin(db: Database = this.db): Promise<boolean> {
-    const row = await db
+  async hasAdmin(): Promise<boolean> {
+    const row = await this.db
       .selectFrom('users')
       .select('name')
       .where('active', '=', true)
@@ -156,40 +155,44 @@ export class UserService implements UserDirectory {
     return row !== undefined;
   }
 
-  async create(
-    trx: DatabaseTransaction,
-    user: { name: string; password?: string; attrib?: Json; data?: Json; active?: boolean; apiKey?: string },
-  ): Promise<UserRecord> {
+  async create(user: {
+    name: string;
+    password?: string;
+    attrib?: Json;
+    data?: Json;
+    active?: boolean;
+    apiKey?: string;
+  }): Promise<UserRecord> {
     requireUserWithinLimits({ attrib: user.attrib ?? {}, data: user.data ?? {} });
     const passwordHash = user.password ? await hashPassword(user.password) : null;
-    const inserted = await trx
-      .insertInto('users')
-      .values({
-        name: user.name,
-        active: user.active ?? true,
-        attrib: JSON.stringify(user.attrib ?? {}),
-        data: JSON.stringify(user.data ?? {}),
-        password_hash: passwordHash,
-      })
-      .onConflict((oc) => oc.doNothing())
-      .returningAll()
-      .executeTakeFirst();
-    if (!inserted) throw new Conflict(`User ${user.name} already exists`, 'user-exists');
-    if (user.apiKey) await this.insertApiKey(trx, inserted.name, { label: 'default', key: user.apiKey });
-    return toRecord(inserted);
+    // The user and its key are written together, in the caller's unit of work when there is one.
+    return this.db.transaction().execute(async () => {
+      const inserted = await this.db
+        .insertInto('users')
+        .values({
+          name: user.name,
+          active: user.active ?? true,
+          attrib: JSON.stringify(user.attrib ?? {}),
+          data: JSON.stringify(user.data ?? {}),
+          password_hash: passwordHash,
+        })
+        .onConflict((oc) => oc.doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      if (!inserted) throw new Conflict(`User ${user.name} already exists`, 'user-exists');
+      if (user.apiKey) await this.insertApiKey(inserted.name, { label: 'default', key: user.apiKey });
+      return toRecord(inserted);
+    });
   }
 
-  async update(
-    name: string,
-    patch: { active?: boolean; attrib?: Json; data?: Json },
-    outer?: DatabaseTransaction,
-  ): Promise<UserRecord> {
-    const write = async (trx: DatabaseTransaction) => {
-      const current = await this.require(name, trx);
+  async update(name: string, patch: { active?: boolean; attrib?: Json; data?: Json }): Promise<UserRecord> {
+    // Joins the caller's unit of work when there is one (access groups of several users change together).
+    const updated = await this.db.transaction().execute(async () => {
+      const current = await this.require(name);
       const attrib = mergePatch(current.attrib, patch.attrib);
       const data = mergePatch(current.data, patch.data);
       requireUserWithinLimits({ attrib, data });
-      const row = await trx
+      const row = await this.db
         .updateTable('users')
         .set({
           active: patch.active ?? current.active,
@@ -200,12 +203,9 @@ export class UserService implements UserDirectory {
         .where('name', '=', current.name)
         .returningAll()
         .executeTakeFirstOrThrow();
-      // In the same transaction, which may be the caller's (access groups of several users): a statement through
-      // this.db would wait for it for ever on the embedded database's one connection.
-      if (!row.active) await this.auth.closeSessions(row.name, { trx });
+      if (!row.active) await this.auth.closeSessions(row.name);
       return toRecord(row);
-    };
-    const updated = outer ? await write(outer) : await this.db.transaction().execute(write);
+    });
     await this.auth.userChanged();
     return updated;
   }
@@ -229,19 +229,19 @@ export class UserService implements UserDirectory {
 
   /** Rename a user; sessions and API keys follow. A name taken in any letter case is refused. */
   async rename(oldName: string, newName: string): Promise<UserRecord> {
-    return this.db.transaction().execute(async (trx) => {
-      const user = await this.require(oldName, trx);
-      const taken = await this.get(newName, trx);
+    return this.db.transaction().execute(async () => {
+      const user = await this.require(oldName);
+      const taken = await this.get(newName);
       if (taken && taken.name !== user.name)
         throw new Conflict(`User ${newName} already exists`, 'user-exists');
       try {
-        const row = await trx
+        const row = await this.db
           .updateTable('users')
           .set({ name: newName, updated_at: sql`now()` })
           .where('name', '=', user.name)
           .returningAll()
           .executeTakeFirstOrThrow();
-        await this.auth.renameSessions(user.name, newName, trx);
+        await this.auth.renameSessions(user.name, newName);
         return toRecord(row);
       } catch (error) {
         if (uniqueViolation(error)) throw new Conflict(`User ${newName} already exists`, 'user-exists');
@@ -279,9 +279,7 @@ export class UserService implements UserDirectory {
   ): Promise<{ id: string; key: string }> {
     const user = await this.require(name);
     const key = input.key ?? randomBytes(16).toString('hex');
-    const id = await this.db
-      .transaction()
-      .execute((trx) => this.insertApiKey(trx, user.name, { ...input, key }));
+    const id = await this.insertApiKey(user.name, { ...input, key });
     await this.auth.userChanged();
     return { id, key };
   }
@@ -361,13 +359,9 @@ export class UserService implements UserDirectory {
     });
   }
 
-  private async insertApiKey(
-    trx: DatabaseTransaction,
-    userName: string,
-    input: { label: string; key: string; expires?: string },
-  ) {
+  private async insertApiKey(userName: string, input: { label: string; key: string; expires?: string }) {
     const id = newId();
-    const inserted = await trx
+    const inserted = await this.db
       .insertInto('api_keys')
       .values({
         id,

@@ -34,9 +34,9 @@ beforeAll(async () => {
   const users = core.services.get('users') as UserDirectory;
   await seedUser(core, 'root', { isAdmin: true });
   await seedUser(core, 'boss', { isManager: true });
-  await core.db.transaction().execute(async (trx) => {
-    await users.create(trx, { name: 'alice', password: PASSWORD, attrib: { fullName: 'Alice Liddell' } });
-    await users.create(trx, { name: 'ada.king', password: PASSWORD });
+  await core.db.transaction().execute(async () => {
+    await users.create({ name: 'alice', password: PASSWORD, attrib: { fullName: 'Alice Liddell' } });
+    await users.create({ name: 'ada.king', password: PASSWORD });
   });
   await seedUser(core, 'bob');
   [admin, manager, alice, bob] = await Promise.all(

@@ -11,7 +11,7 @@ export async function seedUser(
   password = PASSWORD,
 ) {
   const users = core.services.get('users') as UserDirectory;
-  await core.db.transaction().execute((trx) => users.create(trx, { name, password, data }));
+  await users.create({ name, password, data });
 }
 
 export async function login(core: TestCore, name: string, password = PASSWORD): Promise<string> {

@@ -20,7 +20,7 @@ async function person(
   active = true,
 ) {
   const users = core.services.get('users') as UserDirectory;
-  await core.db.transaction().execute((trx) => users.create(trx, { name, password: PASSWORD, attrib, data }));
+  await users.create({ name, password: PASSWORD, attrib, data });
   if (!active) await users.update(name, { active: false });
 }
 
@@ -283,8 +283,8 @@ describe('a server without a mail server', () => {
       const users = bare.services.get('users') as UserDirectory;
       await bare.db
         .transaction()
-        .execute((trx) =>
-          users.create(trx, { name: 'dana', password: PASSWORD, attrib: { email: 'dana@studio.test' } }),
+        .execute(() =>
+          users.create({ name: 'dana', password: PASSWORD, attrib: { email: 'dana@studio.test' } }),
         );
       for (const email of ['dana@studio.test', 'nobody@studio.test']) {
         const res = await bare.request('POST', '/api/users/passwordResetRequest', {
@@ -311,8 +311,8 @@ describe('a server without a mail server', () => {
       const users = unsure.services.get('users') as UserDirectory;
       await unsure.db
         .transaction()
-        .execute((trx) =>
-          users.create(trx, { name: 'hana', password: PASSWORD, attrib: { email: 'hana@studio.test' } }),
+        .execute(() =>
+          users.create({ name: 'hana', password: PASSWORD, attrib: { email: 'hana@studio.test' } }),
         );
       const res = await unsure.request('POST', '/api/users/passwordResetRequest', {
         body: { email: 'hana@studio.test', url: RESET_URL },

@@ -18,9 +18,7 @@ describe('restarting on the embedded database', () => {
     const users = first.services.get('users') as UserDirectory;
     await first.db
       .transaction()
-      .execute((trx) =>
-        users.create(trx, { name: 'ada', password: 'persistent secret', data: { isAdmin: true } }),
-      );
+      .execute(() => users.create({ name: 'ada', password: 'persistent secret', data: { isAdmin: true } }));
     const login = await first.app.inject({
       method: 'POST',
       url: '/api/auth/login',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { defineAddon, type UserDirectory } from '@pipewright/sdk';
+import { defineAddon, outsideUnitOfWork, type UserDirectory } from '@pipewright/sdk';
 import { PASSWORD, login, seedUser } from './helpers.js';
 
 // Studio permissions come from the access addon; here a stand-in grants list_all_users to "lister" only.
@@ -576,6 +576,44 @@ describe('size of free-form user data', () => {
     });
     expect(created.status).toBe(413);
     expect((await core.request('GET', '/api/users/bulky', { token: manager })).status).toBe(404);
+  });
+});
+
+describe('the user directory inside a unit of work', () => {
+  const users = () => core.services.get('users') as UserDirectory;
+
+  it('sees a user created in the transaction, which a call outside it never sees when it rolls back', async () => {
+    let seenOutside: Promise<unknown> | undefined;
+    await expect(
+      core.db.transaction().execute(async () => {
+        await users().create({ name: 'drafted', password: PASSWORD });
+        expect(await users().get('drafted')).toMatchObject({ name: 'drafted', active: true });
+        // On PGlite this read waits for the unit to end; on PostgreSQL it runs now, on another connection.
+        seenOutside = outsideUnitOfWork(() => users().get('drafted'));
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await seenOutside).toBeNull();
+    expect(await users().get('drafted')).toBeNull();
+
+    await core.db.transaction().execute(() => users().create({ name: 'drafted', password: PASSWORD }));
+    expect(await users().get('drafted')).toMatchObject({ name: 'drafted' });
+  });
+
+  it('undoes users created, deactivations and ended sessions together when the caller rolls back', async () => {
+    await create(admin, 'steady');
+    const token = await login(core, 'steady');
+    await expect(
+      core.db.transaction().execute(async () => {
+        await users().create({ name: 'fleeting', password: PASSWORD });
+        await users().update('steady', { active: false });
+        expect(await users().get('steady')).toMatchObject({ active: false });
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await users().get('fleeting')).toBeNull();
+    expect(await users().get('steady')).toMatchObject({ active: true });
+    expect((await core.request('GET', '/api/users/me', { token })).status).toBe(200);
   });
 });
 

@@ -56,9 +56,9 @@ describe('the /ws websocket', () => {
   beforeAll(async () => {
     core = await bootTestCore({ addons: ['websocket', 'users'] });
     const users = core.services.get('users') as UserDirectory;
-    await core.db.transaction().execute(async (trx) => {
-      await users.create(trx, { name: 'root', password: PASSWORD, data: { isAdmin: true } });
-      await users.create(trx, {
+    await core.db.transaction().execute(async () => {
+      await users.create({ name: 'root', password: PASSWORD, data: { isAdmin: true } });
+      await users.create({
         name: 'artist',
         password: PASSWORD,
         data: { accessGroups: { demo: ['artist'] } },
