@@ -15,12 +15,14 @@ export default defineAddon({
   title: 'Entity lists',
   description: 'Ordered, shareable lists of folders, tasks, products, versions, representations or workfiles',
   dependsOn: ['projects', 'entities', 'users', 'attributes', 'teams', 'graphql'],
+  frontendModules: { lists_screens: ['./Lists', './ListStrip'] },
+  frontendScopes: { project: { sidebar: 'Lists' } },
   migrations: { project: projectMigrations },
   async setup(ctx) {
     const projects = ctx.use('projects');
     const entities = ctx.use('entities');
     const schemaName = ctx.projects.schemaName;
-    const store = new ListStore(schemaName);
+    const store = new ListStore(ctx.db, schemaName);
     const folders = new ListFolderService(ctx.db, projects, schemaName);
     const lookup = new EntityLookup(entities);
     const lists = new EntityListService(
@@ -38,7 +40,6 @@ export default defineAddon({
     // Items of deleted entities go in the same transaction, so a list never points at nothing.
     entities.onDelete((projectName, removed) =>
       store.dropEntityItems(
-        ctx.db,
         projectName,
         removed.map((entity) => entity.id),
       ),

@@ -3,6 +3,7 @@ import type { Operation, OperationResult, PipewrightClient } from '@pipewright/s
 import type { ScreenProps } from '@pipewright/sdk/screen';
 import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
 import { takeEntityFromAddress, type EntityRef } from './address';
+import { AddToList } from './AddToList';
 import type { EditTarget } from './CellEditor';
 import { CreateDialog, type NewEntity } from './CreateDialog';
 import { CsvTools } from './CsvTools';
@@ -612,6 +613,7 @@ function ProjectOverview({
                 onNotice={setNotice}
               />
               <CsvTools {...{ client, project, store, meta, rows, columns, people }} onNotice={setNotice} />
+              <AddToList client={client} project={project} chosen={chosen()} />
             </>
           }
           onRefresh={() => {

@@ -30,6 +30,8 @@ export default function Review(props: ScreenProps) {
 function ProjectReview({ client, token, user, project, Extension }: ScreenProps & { project: string }) {
   const [versionId, setVersionId] = useSearchParam('version');
   const [, setReviewable] = useSearchParam('reviewable');
+  // A list of versions opened in review (?list=): the lists addon's strip steps through it above the stage.
+  const [listId] = useSearchParam('list');
   const [place, setPlace] = useState<VersionPlace | null>(null);
   const [placeError, setPlaceError] = useState<string | null>(null);
   const [browsing, setBrowsing] = useState(!versionId);
@@ -77,6 +79,20 @@ function ProjectReview({ client, token, user, project, Extension }: ScreenProps 
           </button>
         )}
       </header>
+      {listId && (
+        <Extension
+          module="lists_screens/ListStrip"
+          props={{
+            listId,
+            versionId,
+            onOpen: (id: string) => {
+              setReviewable(null);
+              setVersionId(id);
+            },
+          }}
+          fallback={null}
+        />
+      )}
       {placeError && <p className="error-box">{placeError}</p>}
       {browsing && (
         <VersionBrowser

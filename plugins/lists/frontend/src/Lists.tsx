@@ -1,0 +1,82 @@
+import { useEffect, useState } from 'react';
+import type { ScreenProps } from '@pipewright/sdk/screen';
+import { ErrorBox, useLoaded, useSearchParam } from '@pipewright/sdk/ui';
+import { readLists } from './api';
+import { ListDetailView } from './ListDetail';
+import { ListIndex } from './ListIndex';
+import './lists.css';
+
+// The project's entity lists: playlists and review sessions of versions, tasks or folders. The index at the left
+// groups them by what they hold and creates new ones; the list chosen (kept in ?list=, so a link or a reload opens
+// it again) shows its items, which can be added, reordered and removed, and a list of versions opens in review.
+
+export default function Lists(props: ScreenProps) {
+  if (!props.project)
+    return (
+      <section className="pw-screen">
+        <h1>Lists</h1>
+        <p className="muted">Choose a project in the project menu at the top to see its lists.</p>
+      </section>
+    );
+  return <ProjectLists {...props} project={props.project} />;
+}
+
+function ProjectLists({ client, project }: ScreenProps & { project: string }) {
+  const lists = useLoaded(() => readLists(client, project), [client, project]);
+  const [chosen, choose] = useSearchParam('list');
+  // Lists change under the screen too (another user, the overview's Add to list): their events read them again.
+  const [changes, setChanges] = useState(0);
+  const reload = lists.reload;
+  useEffect(() => {
+    const subscription = client.subscribe({
+      topics: ['entity_list.'],
+      project,
+      onEvent: () => {
+        reload();
+        setChanges((n) => n + 1);
+      },
+    });
+    return () => void subscription.close();
+  }, [client, project, reload]);
+  return (
+    <section className="pw-screen pwl-screen">
+      <header className="pw-header">
+        <h1>Lists</h1>
+        <span className="muted">{project}</span>
+      </header>
+      <ErrorBox error={lists.error && `The lists could not be read: ${lists.error}`} />
+      <div className="pwl-body">
+        <ListIndex
+          client={client}
+          project={project}
+          lists={lists.data}
+          chosen={chosen}
+          onChoose={choose}
+          onCreated={(id) => {
+            lists.reload();
+            choose(id);
+          }}
+        />
+        {chosen ? (
+          <ListDetailView
+            key={chosen}
+            client={client}
+            project={project}
+            id={chosen}
+            changes={changes}
+            onChanged={lists.reload}
+            onDeleted={() => {
+              choose(null);
+              lists.reload();
+            }}
+          />
+        ) : (
+          <p className="muted pwl-hint">
+            Choose a list, or create one. Tasks and versions are added from the overview too: select rows
+            there and use Add to list.
+          </p>
+        )}
+      </div>
+    </section>
+  );
+}
