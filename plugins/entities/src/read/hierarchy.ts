@@ -1,11 +1,6 @@
 import { Utf8Writer } from '@pipewright/sdk';
 import type { RowChange } from '../write/batch.js';
-
-// Separators of the records folderRecords (routes.ts) answers: control characters no name, status or type contains
-// (labels travel as JSON).
-export const RECORD = '\x1e';
-export const FIELD = '\x1f';
-export const TASK = '\x1d';
+import { FIELD, RECORD, TASK } from './folder-records.js';
 
 /**
  * What folders share in the answer: status, type and task names, with their JSON members. A few looks serve

@@ -1,4 +1,4 @@
-import { Id, JsonObject, ProjectName, Type } from '@pipewright/sdk';
+import { Id, JsonObject, ProjectName, QueryFilterSchema, Type } from '@pipewright/sdk';
 import { ENTITY_TYPES } from '../entity-types.js';
 
 export const OperationSchema = Type.Object(
@@ -128,4 +128,91 @@ export const ProductTypes = Type.Object({
   productTypes: Type.Array(
     Type.Object({ name: Type.String(), baseType: Type.String(), color: Type.String(), icon: Type.String() }),
   ),
+});
+
+// /api/resolve, /uris, /tasksFolders and /repreContextFilter.
+
+const NullableId = Type.Union([Id, Type.Null()]);
+
+export const ResolveRequest = Type.Object(
+  {
+    uris: Type.Array(Type.String({ maxLength: 4096 }), {
+      maxItems: 10000,
+      description: 'ayon+entity:// or ayon:// URIs',
+    }),
+    resolveRoots: Type.Boolean({
+      default: false,
+      description: 'Fill {root[...]} in file paths with the roots of the calling site',
+    }),
+  },
+  { additionalProperties: false },
+);
+export const ResolveQuery = Type.Object(
+  { pathOnly: Type.Boolean({ default: false, description: 'Answer only the file path of each entity' }) },
+  { additionalProperties: false },
+);
+
+const ResolvedEntity = Type.Object({
+  projectName: Type.Optional(Type.String()),
+  folderId: Type.Optional(NullableId),
+  productId: Type.Optional(NullableId),
+  versionId: Type.Optional(NullableId),
+  representationId: Type.Optional(NullableId),
+  taskId: Type.Optional(NullableId),
+  workfileId: Type.Optional(NullableId),
+  filePath: Type.Union([Type.String(), Type.Null()]),
+  target: Type.Optional(Type.Union([...ENTITY_TYPES.map((t) => Type.Literal(t)), Type.Null()])),
+});
+export const ResolvedUri = Type.Object({
+  uri: Type.String(),
+  entities: Type.Array(ResolvedEntity),
+  error: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const UrisRequest = Type.Object(
+  {
+    entityType: Type.Union(ENTITY_TYPES.map((t) => Type.Literal(t))),
+    ids: Type.Array(Id, { maxItems: 10000, default: [] }),
+  },
+  { additionalProperties: false },
+);
+export const UrisResponse = Type.Object({ uris: Type.Array(Type.Object({ id: Id, uri: Type.String() })) });
+
+export const TasksFoldersQuery = Type.Object(
+  {
+    filter: Type.Optional(Type.Union([QueryFilterSchema, Type.Null()])),
+    search: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export const TasksFoldersAnswer = Type.Object({ folderIds: Type.Array(Id) });
+
+const ContextValues = Type.Array(Type.String({ maxLength: 1024 }), { maxItems: 1000 });
+export const RepreContextRequest = Type.Object(
+  {
+    names: Type.Optional(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 10000 })),
+    versionIds: Type.Optional(Type.Array(Id, { maxItems: 10000 })),
+    context: Type.Optional(
+      Type.Union(
+        [
+          Type.Record(Type.String(), ContextValues, {
+            description: 'Key (a.b for nested) to accepted values, compared exactly',
+          }),
+          Type.Array(
+            Type.Object({ key: Type.String(), values: ContextValues }, { additionalProperties: false }),
+            {
+              maxItems: 100,
+              description: 'AYON clients send [{key, values}]: the values are regular expressions',
+            },
+          ),
+        ],
+        { description: 'Conditions on data.context; every key must match' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const RepreContextAnswer = Type.Object({
+  ids: Type.Array(Id, { description: 'What AYON clients read' }),
+  representations: Type.Array(Type.Object({ id: Id }, { additionalProperties: true })),
 });

@@ -30,7 +30,13 @@ const CHANGE_TOPICS: Record<string, string> = {
 };
 
 /** An event about the entity whose row (its columns as stored, or as written now) is given. */
-export function entityEvent(batch: Batch, type: EntityType, action: string, row: Json, summary: Json): EventInput {
+export function entityEvent(
+  batch: Batch,
+  type: EntityType,
+  action: string,
+  row: Json,
+  summary: Json,
+): EventInput {
   for (const key in summary) if (summary[key] === undefined) delete summary[key];
   return {
     topic: `entity.${type}.${action}`,

@@ -46,7 +46,8 @@ export async function fieldsToWrite(
   mode: 'create' | 'update',
 ): Promise<Json> {
   const data = { ...(fields ? givenFields(fields) : {}) };
-  const problems = fields && 'sent' in fields ? check(mode === 'create' ? spec.create : spec.update, data, ['data']) : [];
+  const problems =
+    fields && 'sent' in fields ? check(mode === 'create' ? spec.create : spec.update, data, ['data']) : [];
   if (data.attrib && typeof data.attrib === 'object')
     problems.push(...(await batch.attributes.validate(spec.type, data.attrib as Json, ['data', 'attrib'])));
   if (problems.length) throw new ValidationFailed(problems, `Invalid ${spec.type} data`);

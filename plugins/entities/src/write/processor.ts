@@ -235,8 +235,7 @@ export class EntityProcessor {
     // Updates and deletes read and lock rows: everything created before them must be written first.
     if (operation.type !== 'create') await flush(batch);
     try {
-      if (operation.type === 'create')
-        return { entityId: await create(batch, spec, operation), status: 201 };
+      if (operation.type === 'create') return { entityId: await create(batch, spec, operation), status: 201 };
       if (operation.type === 'update') await update(batch, spec, operation);
       else await remove(batch, spec, operation);
       return { entityId: operation.entityId!, status: 204 };

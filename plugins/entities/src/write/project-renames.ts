@@ -6,7 +6,11 @@ import { SPECS } from '../entity-types.js';
  * Carry renamed statuses and types over to the project's entities. Project attribute values are overlaid when
  * entities are read: nothing stored depends on them.
  */
-export async function carryProjectRenames(db: Database, schema: string, change: ProjectChange): Promise<void> {
+export async function carryProjectRenames(
+  db: Database,
+  schema: string,
+  change: ProjectChange,
+): Promise<void> {
   for (const [column, renames] of [
     ['status', change.renamed.statuses],
     ['folder_type', change.renamed.folderTypes],

@@ -26,7 +26,11 @@ export async function row(batch: Batch, type: EntityType, id: string, lock = fal
 }
 
 /** The path and id of the folder an entity lives in (a folder's own). */
-export async function folderOf(batch: Batch, type: EntityType, entity: Row): Promise<{ path: string; id: string }> {
+export async function folderOf(
+  batch: Batch,
+  type: EntityType,
+  entity: Row,
+): Promise<{ path: string; id: string }> {
   switch (type) {
     case 'folder':
       return { path: entity.path, id: entity.id };
