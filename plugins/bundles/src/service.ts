@@ -7,14 +7,13 @@ import {
   type BundleDirectory,
   type BundleRecord,
   type Database,
-  type DatabaseTransaction,
   type EventBus,
   type Sender,
 } from '@pipewright/sdk';
 import type { FastifyBaseLogger } from 'fastify';
 import { checkBundle, failureMessage, indispensableAddons, lockedOut } from './check.js';
 import type { BundleCreate, BundleIssue, BundlePatch } from './schemas.js';
-import { bundleStore, isUniqueViolation } from './store.js';
+import { BundleStore, isUniqueViolation } from './store.js';
 
 type PromoteHook = (bundle: BundleRecord) => Promise<void>;
 
@@ -54,6 +53,7 @@ const sameAddons = (a: Record<string, string | null>, b: Record<string, string |
  */
 export class BundleService implements BundleDirectory {
   private readonly promoteHooks: PromoteHook[] = [];
+  private readonly store: BundleStore;
 
   constructor(
     private readonly db: Database,
@@ -61,19 +61,20 @@ export class BundleService implements BundleDirectory {
     private readonly runtime: AddonRuntime,
     private readonly self: string,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.store = new BundleStore(db);
+  }
 
   // BundleDirectory, for the settings addon and others
 
   // Inside a unit of work (a promote hook), these read through its transaction.
   get(name: string): Promise<BundleRecord | null> {
-    return bundleStore.get(this.db, name);
+    return this.store.get(name);
   }
 
   async forVariant(variant: string): Promise<BundleRecord | null> {
-    const db = this.db;
-    if (variant === 'production' || variant === 'staging') return bundleStore.withRole(db, variant);
-    const bundle = await bundleStore.get(db, variant);
+    if (variant === 'production' || variant === 'staging') return this.store.withRole(variant);
+    const bundle = await this.store.get(variant);
     return bundle?.isDev ? bundle : null;
   }
 
@@ -84,7 +85,7 @@ export class BundleService implements BundleDirectory {
   // Reading and checking
 
   list(archived: boolean): Promise<BundleRecord[]> {
-    return bundleStore.list(this.db, { archived });
+    return this.store.list({ archived });
   }
 
   check(bundle: BundleCreate): { success: boolean; issues: BundleIssue[] } {
@@ -102,14 +103,14 @@ export class BundleService implements BundleDirectory {
     if (bundle.isProject && bundle.isDev)
       throw new BadRequest('Project bundles cannot be set as development');
     this.verify(bundle, force);
-    await this.write(async (trx) => {
-      if (await bundleStore.get(trx, bundle.name, { lock: true })) {
+    await this.write(async () => {
+      if (await this.store.get(bundle.name, { lock: true })) {
         throw new Conflict(`Bundle ${bundle.name} already exists`);
       }
-      await this.claimUser(trx, bundle.activeUser, bundle.name);
-      if (bundle.isProduction) await bundleStore.clearRole(trx, 'production', bundle.name);
-      if (bundle.isStaging) await bundleStore.clearRole(trx, 'staging', bundle.name);
-      await bundleStore.insert(trx, bundle);
+      await this.claimUser(bundle.activeUser, bundle.name);
+      if (bundle.isProduction) await this.store.clearRole('production', bundle.name);
+      if (bundle.isStaging) await this.store.clearRole('staging', bundle.name);
+      await this.store.insert(bundle);
     });
     const role = bundle.isProduction
       ? ' production'
@@ -128,8 +129,8 @@ export class BundleService implements BundleDirectory {
   async patch(name: string, patch: BundlePatch, force: boolean, actor: Actor): Promise<void> {
     let next: BundleRecord | undefined;
     const versionChanges: VersionChange[] = [];
-    await this.write(async (trx) => {
-      const current = await bundleStore.get(trx, name, { lock: true });
+    await this.write(async () => {
+      const current = await this.store.get(name, { lock: true });
       if (!current) throw new NotFound(`Bundle ${name} not found`);
       if (current.isProject && (patch.isProduction || patch.isStaging)) {
         throw new BadRequest('Project bundles cannot be set as production or staging');
@@ -181,10 +182,10 @@ export class BundleService implements BundleDirectory {
         (bundle.isProduction && !current.isProduction) ||
         (bundle.isStaging && !current.isStaging);
       if (needsCheck) this.verify(bundle, force);
-      if (bundle.activeUser !== current.activeUser) await this.claimUser(trx, bundle.activeUser, name);
-      if (bundle.isProduction && !current.isProduction) await bundleStore.clearRole(trx, 'production', name);
-      if (bundle.isStaging && !current.isStaging) await bundleStore.clearRole(trx, 'staging', name);
-      await bundleStore.update(trx, bundle);
+      if (bundle.activeUser !== current.activeUser) await this.claimUser(bundle.activeUser, name);
+      if (bundle.isProduction && !current.isProduction) await this.store.clearRole('production', name);
+      if (bundle.isStaging && !current.isStaging) await this.store.clearRole('staging', name);
+      await this.store.update(bundle);
       next = bundle;
     });
     const changedFields = Object.entries(patch)
@@ -210,16 +211,16 @@ export class BundleService implements BundleDirectory {
   /** Make the staging bundle the production bundle; the promote hooks (settings) run in the same transaction. */
   async promote(name: string, actor: Actor): Promise<void> {
     let promoted: BundleRecord | undefined;
-    await this.write(async (trx) => {
-      const current = await bundleStore.get(trx, name, { lock: true });
+    await this.write(async () => {
+      const current = await this.store.get(name, { lock: true });
       if (!current) throw new NotFound(`Bundle ${name} not found`);
       if (current.isArchived) throw new BadRequest('Archived bundles cannot be modified');
       if (!current.isStaging) throw new BadRequest('Only staging bundles can be promoted');
       if (current.isDev) throw new BadRequest('Dev bundles cannot be promoted');
       const bundle = { ...current, isProduction: true };
       this.refuseLockout(bundle);
-      await bundleStore.clearRole(trx, 'production', name);
-      await bundleStore.update(trx, bundle);
+      await this.store.clearRole('production', name);
+      await this.store.update(bundle);
       for (const hook of this.promoteHooks) await hook(bundle);
       promoted = bundle;
     });
@@ -235,15 +236,15 @@ export class BundleService implements BundleDirectory {
 
   async remove(name: string, actor: Actor): Promise<void> {
     let removed: BundleRecord | undefined;
-    await this.write(async (trx) => {
-      const current = await bundleStore.get(trx, name, { lock: true });
+    await this.write(async () => {
+      const current = await this.store.get(name, { lock: true });
       if (!current) throw new NotFound(`Bundle ${name} not found`);
       if (current.isProduction || current.isStaging) {
         throw new BadRequest(
           `Bundle ${name} is the ${current.isProduction ? 'production' : 'staging'} bundle and cannot be deleted`,
         );
       }
-      await bundleStore.remove(trx, name);
+      await this.store.remove(name);
       removed = current;
     });
     await this.announce('bundle.deleted', actor, `Bundle '${name}' deleted`, removed!, {});
@@ -299,13 +300,13 @@ export class BundleService implements BundleDirectory {
   }
 
   /** One dev bundle per user: a user already working with another bundle is a conflict. */
-  private async claimUser(trx: DatabaseTransaction, user: string | null, bundle: string): Promise<void> {
+  private async claimUser(user: string | null, bundle: string): Promise<void> {
     if (!user) return;
-    const other = await bundleStore.devBundleOf(trx, user, bundle);
+    const other = await this.store.devBundleOf(user, bundle);
     if (other) throw new Conflict(`User ${user} already has the dev bundle ${other}`);
   }
 
-  private async write(change: (trx: DatabaseTransaction) => Promise<void>): Promise<void> {
+  private async write(change: () => Promise<void>): Promise<void> {
     try {
       await this.db.transaction().execute(change);
     } catch (error) {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { BundleRecord, Database, DatabaseTransaction } from '@pipewright/sdk';
+import type { BundleRecord, Database } from '@pipewright/sdk';
 
 // Bundles live in the core's public.bundles table (the core reads the production bundle from it to decide which
 // addons answer). Flags are columns, so the database keeps one production and one staging bundle; the rest is
@@ -22,8 +22,6 @@ interface Row {
   >;
   created_at: Date | string;
 }
-
-type Db = Database | DatabaseTransaction;
 
 function toRecord(row: Row): BundleRecord {
   const data = row.data ?? {};
@@ -65,66 +63,68 @@ export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string }).code === '23505';
 }
 
-/** Reads and writes of the bundles table; every write runs in the caller's transaction. */
-export const bundleStore = {
-  async list(db: Db, options: { archived: boolean }): Promise<BundleRecord[]> {
-    let query = db.selectFrom(TABLE).selectAll();
+/** Reads and writes of the bundles table; inside a unit of work they join its transaction. */
+export class BundleStore {
+  constructor(private readonly db: Database) {}
+
+  async list(options: { archived: boolean }): Promise<BundleRecord[]> {
+    let query = this.db.selectFrom(TABLE).selectAll();
     if (!options.archived) query = query.where('is_archived', '=', false);
     const rows = await query.orderBy('created_at', 'desc').orderBy('name').execute();
     return rows.map((row) => toRecord(row as Row));
-  },
+  }
 
-  async get(db: Db, name: string, options: { lock?: boolean } = {}): Promise<BundleRecord | null> {
-    let query = db.selectFrom(TABLE).selectAll().where('name', '=', name);
+  async get(name: string, options: { lock?: boolean } = {}): Promise<BundleRecord | null> {
+    let query = this.db.selectFrom(TABLE).selectAll().where('name', '=', name);
     if (options.lock) query = query.forUpdate();
     const row = await query.executeTakeFirst();
     return row ? toRecord(row as Row) : null;
-  },
+  }
 
-  async withRole(db: Db, role: 'production' | 'staging'): Promise<BundleRecord | null> {
-    const row = await db
+  async withRole(role: 'production' | 'staging'): Promise<BundleRecord | null> {
+    const row = await this.db
       .selectFrom(TABLE)
       .selectAll()
       .where(role === 'production' ? 'is_production' : 'is_staging', '=', true)
       .executeTakeFirst();
     return row ? toRecord(row as Row) : null;
-  },
+  }
 
   /** The dev bundle a user works with, other than the one named (if any). */
-  async devBundleOf(db: Db, user: string, except: string | null): Promise<string | null> {
-    let query = db.selectFrom(TABLE).select('name').where('active_user', '=', user);
+  async devBundleOf(user: string, except: string | null): Promise<string | null> {
+    let query = this.db.selectFrom(TABLE).select('name').where('active_user', '=', user);
     if (except) query = query.where('name', '!=', except);
     const row = await query.executeTakeFirst();
     return (row?.name as string | undefined) ?? null;
-  },
+  }
 
   /** Take a role away from whichever bundle has it, so another can take it in the same transaction. */
-  async clearRole(trx: DatabaseTransaction, role: 'production' | 'staging', except: string): Promise<void> {
+  async clearRole(role: 'production' | 'staging', except: string): Promise<void> {
     const column = role === 'production' ? 'is_production' : 'is_staging';
-    await trx
+    await this.db
       .updateTable(TABLE)
       .set({ [column]: false, updated_at: sql`now()` })
       .where(column, '=', true)
       .where('name', '!=', except)
       .execute();
-  },
+  }
 
-  async insert(trx: DatabaseTransaction, bundle: BundleRecord): Promise<void> {
-    await trx
+  async insert(bundle: BundleRecord): Promise<void> {
+    await this.db
       .insertInto(TABLE)
       .values({ name: bundle.name, created_at: bundle.createdAt, ...toColumns(bundle) })
       .execute();
-  },
+  }
 
-  async update(trx: DatabaseTransaction, bundle: BundleRecord): Promise<void> {
-    await trx
+  async update(bundle: BundleRecord): Promise<void> {
+    await this.db
       .updateTable(TABLE)
       .set({ ...toColumns(bundle), updated_at: sql`now()` })
       .where('name', '=', bundle.name)
       .execute();
-  },
+  }
 
-  async remove(trx: DatabaseTransaction, name: string): Promise<void> {
-    await trx.deleteFrom(TABLE).where('name', '=', name).execute();
-  },
-};
+  async remove(name: string): Promise<void> {
+    await this.db.deleteFrom(TABLE).where('name', '=', name).execute();
+  }
+}
