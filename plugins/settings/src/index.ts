@@ -23,7 +23,7 @@ export default defineAddon({
   dependsOn: ['auth', 'bundles', 'projects'],
   migrations: { studio: studioMigrations },
   async setup(ctx) {
-    const store = new OverrideStore();
+    const store = new OverrideStore(ctx.db);
     const bundles = ctx.use('bundles');
     const settings = new SettingsService(ctx.db, store, ctx.events, ctx.addons, ctx.use('projects'));
     const all = new BundleSettings(ctx.db, settings, bundles, ctx.addons);
@@ -37,23 +37,22 @@ export default defineAddon({
     });
 
     // Promoting the staging bundle makes its staging settings the production ones, in the same transaction.
-    bundles.onPromote(copyStagingToProduction(store, ctx.db));
+    bundles.onPromote(copyStagingToProduction(store));
 
     // Overrides of a deleted project or user go with them; a renamed user keeps their site settings.
     const quietly = (what: string, work: () => Promise<void>) =>
       work().catch((error) => ctx.log.error({ err: error }, `Could not update settings after ${what}`));
     ctx.events.subscribe('entity.project.deleted', (message) => {
-      if (message.project)
-        return quietly('a project deletion', () => store.forgetProject(ctx.db, message.project!));
+      if (message.project) return quietly('a project deletion', () => store.forgetProject(message.project!));
     });
     ctx.events.subscribe('user.deleted', (message) => {
       const name = message.summary.userName;
-      if (typeof name === 'string') return quietly('a user deletion', () => store.forgetUser(ctx.db, name));
+      if (typeof name === 'string') return quietly('a user deletion', () => store.forgetUser(name));
     });
     ctx.events.subscribe('user.renamed', (message) => {
       const { userName, oldName } = message.summary;
       if (typeof userName === 'string' && typeof oldName === 'string') {
-        return quietly('a user rename', () => store.renameUser(ctx.db, oldName, userName));
+        return quietly('a user rename', () => store.renameUser(oldName, userName));
       }
     });
 

@@ -5,7 +5,6 @@ import {
   check,
   type AddonInfo,
   type Database,
-  type DatabaseTransaction,
   type EventBus,
   type ProjectDirectory,
   type RequestUser,
@@ -137,7 +136,7 @@ export class SettingsService {
   async values(info: AddonInfo, variant: string, level: Level): Promise<Json | null> {
     const schema = schemaOf(info);
     if (!schema) return null;
-    const layers = await this.store.layers(this.db, info.name, info.version, scopeOf(variant, level));
+    const layers = await this.store.layers(info.name, info.version, scopeOf(variant, level));
     return stateAt(schema, layers, level).current;
   }
 
@@ -145,7 +144,7 @@ export class SettingsService {
   async valuesOf(infos: AddonInfo[], scope: LayerScope): Promise<Map<string, EffectiveSettings>> {
     const withSettings = infos.filter((info) => schemaOf(info));
     const pairs = withSettings.map((info): [string, string] => [info.name, info.version]);
-    const all = await this.store.layersOf(this.db, pairs, scope);
+    const all = await this.store.layersOf(pairs, scope);
     const level: Level = !scope.project
       ? STUDIO
       : scope.site && scope.user
@@ -167,7 +166,7 @@ export class SettingsService {
   async overrideMap(info: AddonInfo, variant: string, level: Level): Promise<Record<string, OverrideEntry>> {
     const schema = schemaOf(info);
     if (!schema) return {};
-    const layers = await this.store.layers(this.db, info.name, info.version, scopeOf(variant, level));
+    const layers = await this.store.layers(info.name, info.version, scopeOf(variant, level));
     const studio = stateAt(schema, layers, STUDIO);
     const map = listOverrides(schema, studio.current, studio.own, 'studio');
     if (level.kind === 'studio') return map;
@@ -191,13 +190,12 @@ export class SettingsService {
     actor: Actor,
   ): Promise<void> {
     const schema = this.requireSchema(info);
-    await this.db.transaction().execute(async (trx) => {
-      const state = await this.stateOf(trx, info, schema, variant, level);
+    await this.db.transaction().execute(async () => {
+      const state = await this.stateOf(info, schema, variant, level);
       const next = applyOverrides(schema, state.current, body);
       requireValid(schema, next);
       const marked = markedKeys(state.own, marks.pins, marks.unpins);
       await this.store.write(
-        trx,
         this.keyOf(info, variant, level),
         extractOverrides(schema, state.inherited, next, marked),
       );
@@ -215,8 +213,8 @@ export class SettingsService {
     actor: Actor,
   ): Promise<void> {
     const schema = this.requireSchema(info);
-    const changed = await this.db.transaction().execute(async (trx) => {
-      const state = await this.stateOf(trx, info, schema, variant, level);
+    const changed = await this.db.transaction().execute(async () => {
+      const state = await this.stateOf(info, schema, variant, level);
       let overrides: Json;
       if (action === 'pin') {
         const pinned = pinPath(schema, state.current, state.own, path);
@@ -238,7 +236,7 @@ export class SettingsService {
         // Nothing overridden there: nothing to do, as AYON answers.
         if (!removePath(overrides, path)) return false;
       }
-      await this.store.write(trx, this.keyOf(info, variant, level), overrides);
+      await this.store.write(this.keyOf(info, variant, level), overrides);
       return true;
     });
     if (changed)
@@ -253,13 +251,13 @@ export class SettingsService {
 
   /** Remove every override of the level. */
   async clear(info: AddonInfo, variant: string, level: Level, actor: Actor): Promise<void> {
-    await this.store.remove(this.db, this.keyOf(info, variant, level));
+    await this.store.remove(this.keyOf(info, variant, level));
     await this.changed(info, variant, level, actor, 'overrides removed');
   }
 
   /** The stored overrides of the level, as they are. */
   rawOverrides(info: AddonInfo, variant: string, level: Level): Promise<Json> {
-    return this.store.read(this.db, this.keyOf(info, variant, level));
+    return this.store.read(this.keyOf(info, variant, level));
   }
 
   /** Replace the stored overrides of the level as they are, without validation (admins repairing data). */
@@ -270,7 +268,7 @@ export class SettingsService {
     data: Json,
     actor: Actor,
   ): Promise<void> {
-    await this.store.write(this.db, this.keyOf(info, variant, level), data);
+    await this.store.write(this.keyOf(info, variant, level), data);
     await this.changed(info, variant, level, actor, 'overrides changed using the low-level API');
   }
 
@@ -278,9 +276,7 @@ export class SettingsService {
   async siteSettings(info: AddonInfo, site: string | null, user: string): Promise<Json> {
     const schema = info.siteSettingsSchema as SchemaNode | null;
     if (!schema) return {};
-    const stored = site
-      ? await this.store.read(this.db, overrideKeys.site(info.name, info.version, site, user))
-      : {};
+    const stored = site ? await this.store.read(overrideKeys.site(info.name, info.version, site, user)) : {};
     return applyOverrides(schema, settingsDefaults(schema), stored);
   }
 
@@ -288,9 +284,7 @@ export class SettingsService {
   async siteSettingsOf(infos: AddonInfo[], site: string | null, user: string): Promise<Map<string, Json>> {
     const withSchema = infos.filter((info) => info.siteSettingsSchema);
     const pairs = withSchema.map((info): [string, string] => [info.name, info.version]);
-    const stored = site
-      ? await this.store.siteSettingsOf(this.db, pairs, site, user)
-      : new Map<string, Json>();
+    const stored = site ? await this.store.siteSettingsOf(pairs, site, user) : new Map<string, Json>();
     return new Map(
       withSchema.map((info) => {
         const key = pairKey(info.name, info.version);
@@ -314,7 +308,6 @@ export class SettingsService {
     const next = applyOverrides(schema, defaults, body);
     requireValid(schema, next);
     await this.store.write(
-      this.db,
       overrideKeys.site(info.name, info.version, site, user),
       extractOverrides(schema, defaults, next, {}),
     );
@@ -372,14 +365,13 @@ export class SettingsService {
 
   /** The level's state, read under the addon version's lock (held until the transaction ends). */
   private async stateOf(
-    trx: DatabaseTransaction,
     info: AddonInfo,
     schema: SchemaNode,
     variant: string,
     level: Level,
   ): Promise<LevelState> {
-    await this.store.lock(trx, info.name, info.version);
-    const layers = await this.store.layers(trx, info.name, info.version, scopeOf(variant, level));
+    await this.store.lock(info.name, info.version);
+    const layers = await this.store.layers(info.name, info.version, scopeOf(variant, level));
     return stateAt(schema, layers, level);
   }
 

@@ -1,8 +1,6 @@
 import { sql } from 'kysely';
-import type { Database, DatabaseTransaction } from '@pipewright/sdk';
+import type { Database } from '@pipewright/sdk';
 import { isObject, type Json } from './overrides.js';
-
-type Db = Database | DatabaseTransaction;
 
 /** Which stored row: an addon version and one level (see the migration for how the columns tell levels apart). */
 export interface OverrideKey {
@@ -86,27 +84,29 @@ const asJson = (data: unknown): Json =>
 const pairKey = (addon: string, version: string) => `${addon}\u0000${version}`;
 
 export class OverrideStore {
+  constructor(private readonly db: Database) {}
+
   /**
    * Serialise changes of one addon version's overrides until the transaction ends: a save reads the levels, then
    * writes a difference computed from them, and two saves interleaving would lose one of the changes.
    */
-  async lock(trx: DatabaseTransaction, addon: string, version: string): Promise<void> {
-    await sql`SELECT pg_advisory_xact_lock(hashtext(${`settings:${addon}@${version}`}))`.execute(trx);
+  async lock(addon: string, version: string): Promise<void> {
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`settings:${addon}@${version}`}))`.execute(this.db);
   }
 
   /** The stored overrides of one level, {} when nothing is stored. */
-  async read(db: Db, key: OverrideKey): Promise<Json> {
-    const row = await this.where(db.selectFrom(TABLE).select('data'), key).executeTakeFirst();
+  async read(key: OverrideKey): Promise<Json> {
+    const row = await this.where(this.db.selectFrom(TABLE).select('data'), key).executeTakeFirst();
     return row ? asJson(row.data) : {};
   }
 
   /** Replace the overrides of one level; an empty object removes the row (nothing is overridden). */
-  async write(db: Db, key: OverrideKey, data: Json): Promise<void> {
+  async write(key: OverrideKey, data: Json): Promise<void> {
     if (Object.keys(data).length === 0) {
-      await this.remove(db, key);
+      await this.remove(key);
       return;
     }
-    await db
+    await this.db
       .insertInto(TABLE)
       .values({
         addon_name: key.addon,
@@ -126,23 +126,23 @@ export class OverrideStore {
   }
 
   /** Remove the overrides of one level; answers whether anything was stored. */
-  async remove(db: Db, key: OverrideKey): Promise<boolean> {
-    const result = await this.where(db.deleteFrom(TABLE), key).executeTakeFirst();
+  async remove(key: OverrideKey): Promise<boolean> {
+    const result = await this.where(this.db.deleteFrom(TABLE), key).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
   /** The studio, project and project site overrides of one addon version. */
-  async layers(db: Db, addon: string, version: string, scope: LayerScope): Promise<Layers> {
-    return (await this.layersOf(db, [[addon, version]], scope)).get(pairKey(addon, version))!;
+  async layers(addon: string, version: string, scope: LayerScope): Promise<Layers> {
+    return (await this.layersOf([[addon, version]], scope)).get(pairKey(addon, version))!;
   }
 
   /** The layers of many addon versions in one query (GET /api/settings reads every addon of a bundle). */
-  async layersOf(db: Db, pairs: [string, string][], scope: LayerScope): Promise<Map<string, Layers>> {
+  async layersOf(pairs: [string, string][], scope: LayerScope): Promise<Map<string, Layers>> {
     const found = new Map<string, Layers>(
       pairs.map(([a, v]) => [pairKey(a, v), { studio: {}, project: {}, projectSite: {} }]),
     );
     if (pairs.length === 0) return found;
-    const rows = (await db
+    const rows = (await this.db
       .selectFrom(TABLE)
       .selectAll()
       .where(({ eb, or, and }) => {
@@ -186,15 +186,10 @@ export class OverrideStore {
   }
 
   /** Stored site settings of one site and user for many addon versions. */
-  async siteSettingsOf(
-    db: Db,
-    pairs: [string, string][],
-    site: string,
-    user: string,
-  ): Promise<Map<string, Json>> {
+  async siteSettingsOf(pairs: [string, string][], site: string, user: string): Promise<Map<string, Json>> {
     const found = new Map<string, Json>();
     if (pairs.length === 0) return found;
-    const rows = (await db
+    const rows = (await this.db
       .selectFrom(TABLE)
       .selectAll()
       .where(({ eb, or, and }) =>
@@ -213,13 +208,12 @@ export class OverrideStore {
 
   /** Studio and project rows of one addon version and variant (project '' is the studio row). */
   async variantRows(
-    db: Db,
     addon: string,
     version: string,
     variant: string,
     withProjects: boolean,
   ): Promise<Map<string, Json>> {
-    let query = db
+    let query = this.db
       .selectFrom(TABLE)
       .select(['project_name', 'data'])
       .where('addon_name', '=', addon)
@@ -233,11 +227,10 @@ export class OverrideStore {
 
   /** Project site rows of one addon version. */
   async projectSiteRows(
-    db: Db,
     addon: string,
     version: string,
   ): Promise<{ project: string; site: string; user: string; data: Json }[]> {
-    const rows = (await db
+    const rows = (await this.db
       .selectFrom(TABLE)
       .selectAll()
       .where('addon_name', '=', addon)
@@ -255,18 +248,18 @@ export class OverrideStore {
   }
 
   /** A project was deleted: its overrides go with it. */
-  async forgetProject(db: Db, project: string): Promise<void> {
-    await db.deleteFrom(TABLE).where('project_name', '=', project).execute();
+  async forgetProject(project: string): Promise<void> {
+    await this.db.deleteFrom(TABLE).where('project_name', '=', project).execute();
   }
 
   /** A user was renamed: their site settings follow them. */
-  async renameUser(db: Db, oldName: string, newName: string): Promise<void> {
-    await db.updateTable(TABLE).set({ user_name: newName }).where('user_name', '=', oldName).execute();
+  async renameUser(oldName: string, newName: string): Promise<void> {
+    await this.db.updateTable(TABLE).set({ user_name: newName }).where('user_name', '=', oldName).execute();
   }
 
   /** A user was deleted: their site settings go with them. */
-  async forgetUser(db: Db, name: string): Promise<void> {
-    await db.deleteFrom(TABLE).where('user_name', '=', name).execute();
+  async forgetUser(name: string): Promise<void> {
+    await this.db.deleteFrom(TABLE).where('user_name', '=', name).execute();
   }
 
   private where<Q extends { where: (...args: any[]) => Q }>(query: Q, key: OverrideKey): Q {

@@ -23,15 +23,14 @@ export interface VariantRef {
  */
 export async function copyOverrides(
   store: OverrideStore,
-  trx: Database,
   addon: string,
   from: VariantRef,
   to: VariantRef,
   withProjects: boolean,
 ): Promise<string[]> {
   if (from.version === to.version && from.variant === to.variant) return [];
-  const source = await store.variantRows(trx, addon, from.version, from.variant, withProjects);
-  const target = await store.variantRows(trx, addon, to.version, to.variant, withProjects);
+  const source = await store.variantRows(addon, from.version, from.variant, withProjects);
+  const target = await store.variantRows(addon, to.version, to.variant, withProjects);
   const changed: string[] = [];
   for (const project of new Set([...source.keys(), ...target.keys()])) {
     const data = source.get(project) ?? {};
@@ -40,13 +39,12 @@ export async function copyOverrides(
     const key = project
       ? overrideKeys.project(addon, to.version, to.variant, project)
       : overrideKeys.studio(addon, to.version, to.variant);
-    await store.write(trx, key, data);
+    await store.write(key, data);
     changed.push(project);
   }
   if (withProjects && from.version !== to.version) {
-    for (const row of await store.projectSiteRows(trx, addon, from.version)) {
+    for (const row of await store.projectSiteRows(addon, from.version)) {
       await store.write(
-        trx,
         overrideKeys.projectSite(addon, to.version, row.project, row.site, row.user),
         row.data,
       );
@@ -75,18 +73,18 @@ export async function carryProductionForward(
   actor: Actor,
 ): Promise<void> {
   const written: { addon: string; version: string; projects: string[] }[] = [];
-  await db.transaction().execute(async (trx) => {
+  await db.transaction().execute(async () => {
     for (const { addonName: addon, fromVersion, toVersion } of changes) {
       if (fromVersion === toVersion || !settings.find(addon, toVersion)) continue;
-      const source = await store.variantRows(trx, addon, fromVersion, 'production', true);
-      const target = await store.variantRows(trx, addon, toVersion, 'production', true);
+      const source = await store.variantRows(addon, fromVersion, 'production', true);
+      const target = await store.variantRows(addon, toVersion, 'production', true);
       const projects: string[] = [];
       for (const [project, data] of source) {
         if (target.has(project)) continue;
         const key = project
           ? overrideKeys.project(addon, toVersion, 'production', project)
           : overrideKeys.studio(addon, toVersion, 'production');
-        await store.write(trx, key, data);
+        await store.write(key, data);
         projects.push(project);
       }
       if (projects.length) written.push({ addon, version: toVersion, projects });
@@ -147,7 +145,6 @@ export async function migrateSettingsByBundle(
       );
     }
   }
-  // Read before the transaction: the bundles service may use its own connection.
   const source = await bundles.get(request.sourceBundle);
   if (!source) throw new NotFound(`Source bundle ${request.sourceBundle} not found`);
   const target = await bundles.get(request.targetBundle);
@@ -160,7 +157,7 @@ export async function migrateSettingsByBundle(
     throw new NotFound(`Target bundle ${target.name} has no addons`);
 
   const changes: { addon: string; version: string; projects: string[] }[] = [];
-  await db.transaction().execute(async (trx) => {
+  await db.transaction().execute(async () => {
     for (const [addon, sourceVersion] of Object.entries(sourceAddons)) {
       const targetVersion = targetAddons[addon];
       if (!targetVersion || (request.only && !request.only.includes(addon))) continue;
@@ -170,7 +167,6 @@ export async function migrateSettingsByBundle(
       }
       const projects = await copyOverrides(
         store,
-        trx,
         addon,
         { version: sourceVersion, variant: request.sourceVariant },
         { version: targetVersion, variant: request.targetVariant },
@@ -198,12 +194,11 @@ export async function migrateSettingsByBundle(
  * Promotion makes the staging bundle production: the staging settings of its addon versions become the production
  * ones, studio-wide and for every project, inside the promote transaction.
  */
-export function copyStagingToProduction(store: OverrideStore, db: Database) {
+export function copyStagingToProduction(store: OverrideStore) {
   return async (bundle: BundleRecord): Promise<void> => {
     for (const [addon, version] of Object.entries(addonsOf(bundle))) {
       await copyOverrides(
         store,
-        db,
         addon,
         { version, variant: 'staging' },
         { version, variant: 'production' },
