@@ -214,6 +214,28 @@ describe('entity lists', () => {
     expect(list).toMatchObject({ entityType: 'task', entityListType: 'generic' });
     expect(new Set(await itemsOf(list!.id))).toEqual(new Set([ids.comp, ids.anim]));
     await dialog.getByRole('button', { name: 'Done' }).click();
+    ids.delivery = list!.id;
+  });
+
+  it('adds an entity found by name in the lists screen', async () => {
+    await nav('Lists').click();
+    await page
+      .getByRole('region', { name: 'Lists of tasks' })
+      .getByRole('button', { name: /Client delivery/ })
+      .click();
+    const detail = page.getByRole('region', { name: 'List Client delivery' });
+    const adding = detail.getByRole('region', { name: 'Add tasks' });
+    await adding.getByLabel('Find tasks to add').fill('light');
+    await adding.getByRole('button', { name: 'Find' }).click();
+    await adding.getByRole('button', { name: 'Add /sq010/sh020/lighting' }).click();
+    await until(
+      () => itemsOf(ids.delivery),
+      (order) => order.length === 3,
+    );
+    expect((await itemsOf(ids.delivery))[2]).toBe(ids.lighting);
+    await detail.getByRole('listitem', { name: '/sq010/sh020/lighting' }).waitFor();
+    // What is listed already is said so rather than offered again.
+    await adding.getByText('in the list').waitFor();
   });
 
   it('reorders and renames a list', async () => {
@@ -311,5 +333,24 @@ describe('entity lists', () => {
     const gone = await core.request('GET', `/api/projects/demo/lists/${ids.dailies}`, { token });
     expect(gone.status).toBe(404);
     expect(session.pageErrors).toEqual([]);
+  });
+
+  it("says in words why a change failed: a list deleted elsewhere can't be renamed", async () => {
+    await page
+      .getByRole('region', { name: 'Lists of tasks' })
+      .getByRole('button', { name: /Client delivery/ })
+      .click();
+    const detail = page.getByRole('region', { name: 'List Client delivery' });
+    await detail.getByRole('button', { name: 'Rename' }).click();
+    // Deleted behind the screen's back while the name is being typed: the screen learns of it only on saving.
+    const gone = await core.request('DELETE', `/api/projects/demo/lists/${ids.delivery}`, { token });
+    expect(gone.status).toBe(204);
+    await detail.getByLabel('New name').fill('Delivery Monday');
+    await detail.getByRole('button', { name: 'Save name' }).click();
+    await detail
+      .getByRole('alert')
+      .filter({ hasText: `Entity list ${ids.delivery} not found` })
+      .first()
+      .waitFor();
   });
 });

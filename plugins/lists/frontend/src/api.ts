@@ -176,11 +176,11 @@ export async function searchEntities(
   const query = `
 query Search($project: String!, $search: String) {
   project(name: $project) {
-    ${field}(first: 30, search: $search) { edges { node { id ${ENTITY_NODE} } } }
+    ${field}(first: 30, search: $search) { edges { node { id name path } } }
   }
 }`;
   const answer = await client.graphql<{
-    project: Record<string, { edges: { node: FoundEntity & { version?: number } }[] }>;
+    project: Record<string, { edges: { node: FoundEntity }[] }>;
   }>(query, { project, search: text || null });
   return answer.project[field]!.edges.map(({ node }) => ({
     id: node.id,
