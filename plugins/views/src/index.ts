@@ -16,7 +16,7 @@ export default defineAddon({
   dependsOn: ['projects', 'users'],
   migrations: { studio: studioMigrations, project: projectMigrations },
   async setup(ctx) {
-    const store = new ViewStore();
+    const store = new ViewStore(ctx.db);
     const views = new ViewService(
       ctx.db,
       store,

@@ -93,7 +93,7 @@ export class ViewService {
     const scope = await this.scope(caller, projectName);
     const views: ViewListItem[] = [];
     for (const where of this.searchOrder(scope)) {
-      const rows = await this.store.visible(this.db, where, viewType, caller.name);
+      const rows = await this.store.visible(where, viewType, caller.name);
       views.push(...rows.map((row) => listItem(caller, where, row)));
     }
     return { views };
@@ -102,7 +102,7 @@ export class ViewService {
   /** The caller's working view of a type in the request's scope, or 404. */
   async working(caller: RequestUser, viewType: ViewType, projectName?: string): Promise<View> {
     const scope = await this.scope(caller, projectName);
-    const row = await this.store.working(this.db, scope, viewType, caller.name);
+    const row = await this.store.working(scope, viewType, caller.name);
     if (!row) throw new NotFound(`Working ${viewType} view not found`);
     return present(caller, scope, row);
   }
@@ -113,13 +113,13 @@ export class ViewService {
    */
   async getDefault(caller: RequestUser, viewType: ViewType, projectName?: string): Promise<View> {
     const scope = await this.scope(caller, projectName);
-    const chosen = await this.store.defaultId(this.db, scope, viewType, caller.name);
+    const chosen = await this.store.defaultId(scope, viewType, caller.name);
     if (chosen) {
       const found = await this.find(caller, scope, viewType, chosen);
       if (found) return present(caller, found.scope, found.row);
     }
     for (const where of this.searchOrder(scope)) {
-      const row = await this.store.working(this.db, where, viewType, caller.name);
+      const row = await this.store.working(where, viewType, caller.name);
       if (row) return present(caller, where, row);
     }
     throw new NotFound(`Default ${viewType} view not found`);
@@ -134,7 +134,7 @@ export class ViewService {
   ): Promise<void> {
     const scope = await this.scope(caller, projectName);
     if (!(await this.find(caller, scope, viewType, viewId))) throw new NotFound(`View ${viewId} not found`);
-    await this.store.setDefault(this.db, scope, viewType, caller.name, viewId);
+    await this.store.setDefault(scope, viewType, caller.name, viewId);
   }
 
   /** A view the caller can see, or 404. */
@@ -173,8 +173,8 @@ export class ViewService {
       settings,
     };
     try {
-      if (working) return await this.store.saveWorking(this.db, scope, row);
-      const id = await this.store.insert(this.db, scope, {
+      if (working) return await this.store.saveWorking(scope, row);
+      const id = await this.store.insert(scope, {
         ...row,
         visibility: body.visibility ?? 'private',
         working: false,
@@ -202,9 +202,9 @@ export class ViewService {
         : validateSettings(viewType, patch.settings, ['body', 'settings']);
     const newOwner = patch.owner === undefined ? undefined : await this.checkOwner(caller, patch.owner);
 
-    await this.db.transaction().execute(async (trx) => {
+    await this.db.transaction().execute(async () => {
       // Locked, so a concurrent change or delete cannot slip between the checks and the write.
-      const found = await this.find(caller, scope, viewType, viewId, trx, true);
+      const found = await this.find(caller, scope, viewType, viewId, true);
       if (!found) throw new NotFound('View not found');
       const { row } = found;
       if (!isOwner(caller, row)) throw new Forbidden('Only the owner of a view may change it');
@@ -214,7 +214,7 @@ export class ViewService {
         ]);
       }
       try {
-        await this.store.update(trx, found.scope, viewId, {
+        await this.store.update(found.scope, viewId, {
           label: patch.label,
           owner: newOwner,
           visibility: patch.visibility,
@@ -232,14 +232,14 @@ export class ViewService {
   /** Delete a view: its owner may, and administrators may delete any view. */
   async remove(caller: RequestUser, viewType: ViewType, viewId: string, projectName?: string): Promise<void> {
     const scope = await this.scope(caller, projectName);
-    await this.db.transaction().execute(async (trx) => {
+    await this.db.transaction().execute(async () => {
       // Administrators reach private views too (AYON lets them delete any view).
-      const found = await this.find(caller, scope, viewType, viewId, trx, true, caller.isAdmin);
+      const found = await this.find(caller, scope, viewType, viewId, true, caller.isAdmin);
       if (!found) throw new NotFound('View not found');
       if (!isOwner(caller, found.row) && !caller.isAdmin) {
         throw new Forbidden('Only the owner of a view or an administrator may delete it');
       }
-      await this.store.remove(trx, found.scope, viewId);
+      await this.store.remove(found.scope, viewId);
     });
   }
 
@@ -262,12 +262,11 @@ export class ViewService {
     scope: Scope,
     viewType: ViewType,
     viewId: string,
-    db: Database = this.db,
     forUpdate = false,
     includePrivate = false,
   ): Promise<{ scope: Scope; row: ViewRow } | null> {
     for (const where of this.searchOrder(scope)) {
-      const row = await this.store.get(db, where, viewId, forUpdate);
+      const row = await this.store.get(where, viewId, forUpdate);
       if (row && row.view_type === viewType && (includePrivate || canSee(caller, row)))
         return { scope: where, row };
     }

@@ -35,9 +35,11 @@ export const isUniqueViolation = (error: unknown) => (error as { code?: string }
 
 /** The SQL of views and default views in one scope. */
 export class ViewStore {
+  constructor(private readonly db: Database) {}
+
   /** Views of a type the user may see in a scope (their own and public ones), by position then label. */
-  async visible(db: Database, scope: Scope, viewType: ViewType, userName: string): Promise<ViewRow[]> {
-    return db
+  async visible(scope: Scope, viewType: ViewType, userName: string): Promise<ViewRow[]> {
+    return this.db
       .withSchema(schemaOf(scope))
       .selectFrom('views')
       .select(COLUMNS)
@@ -52,20 +54,15 @@ export class ViewStore {
   }
 
   /** One view by id, whoever owns it. */
-  async get(db: Database, scope: Scope, id: string, forUpdate = false): Promise<ViewRow | undefined> {
-    let query = db.withSchema(schemaOf(scope)).selectFrom('views').select(COLUMNS).where('id', '=', id);
+  async get(scope: Scope, id: string, forUpdate = false): Promise<ViewRow | undefined> {
+    let query = this.db.withSchema(schemaOf(scope)).selectFrom('views').select(COLUMNS).where('id', '=', id);
     if (forUpdate) query = query.forUpdate();
     return query.executeTakeFirst() as Promise<ViewRow | undefined>;
   }
 
   /** The user's working view of a type in a scope. */
-  async working(
-    db: Database,
-    scope: Scope,
-    viewType: ViewType,
-    userName: string,
-  ): Promise<ViewRow | undefined> {
-    return db
+  async working(scope: Scope, viewType: ViewType, userName: string): Promise<ViewRow | undefined> {
+    return this.db
       .withSchema(schemaOf(scope))
       .selectFrom('views')
       .select(COLUMNS)
@@ -76,8 +73,8 @@ export class ViewStore {
   }
 
   /** Add a view; answers its id. A duplicate id is refused by the primary key (unique violation). */
-  async insert(db: Database, scope: Scope, row: Omit<ViewRow, 'position'>): Promise<string> {
-    const created = await db
+  async insert(scope: Scope, row: Omit<ViewRow, 'position'>): Promise<string> {
+    const created = await this.db
       .withSchema(schemaOf(scope))
       .insertInto('views')
       .values({ ...row, settings: JSON.stringify(row.settings) })
@@ -91,7 +88,6 @@ export class ViewStore {
    * is created with this id. One statement, so two saves at once cannot make two working views.
    */
   async saveWorking(
-    db: Database,
     scope: Scope,
     row: Pick<ViewRow, 'id' | 'view_type' | 'label' | 'owner' | 'settings'>,
   ): Promise<{ id: string; created: boolean }> {
@@ -102,19 +98,18 @@ export class ViewStore {
       VALUES (${row.id}, ${row.view_type}, ${row.label}, ${row.owner}, 'private', true, ${settings}::jsonb)
       ON CONFLICT (view_type, lower(owner)) WHERE working
       DO UPDATE SET label = EXCLUDED.label, settings = EXCLUDED.settings, updated_at = now()
-      RETURNING id, (xmax = 0) AS created`.execute(db);
+      RETURNING id, (xmax = 0) AS created`.execute(this.db);
     return rows[0];
   }
 
   /** Change a view's fields. */
   async update(
-    db: Database,
     scope: Scope,
     id: string,
     changes: Partial<Pick<ViewRow, 'label' | 'owner' | 'visibility' | 'settings'>>,
   ): Promise<void> {
     const { settings, ...rest } = changes;
-    await db
+    await this.db
       .withSchema(schemaOf(scope))
       .updateTable('views')
       .set({
@@ -127,19 +122,14 @@ export class ViewStore {
   }
 
   /** Remove a view and every default of this scope that names it. */
-  async remove(db: Database, scope: Scope, id: string): Promise<void> {
-    await db.withSchema(schemaOf(scope)).deleteFrom('view_defaults').where('view_id', '=', id).execute();
-    await db.withSchema(schemaOf(scope)).deleteFrom('views').where('id', '=', id).execute();
+  async remove(scope: Scope, id: string): Promise<void> {
+    await this.db.withSchema(schemaOf(scope)).deleteFrom('view_defaults').where('view_id', '=', id).execute();
+    await this.db.withSchema(schemaOf(scope)).deleteFrom('views').where('id', '=', id).execute();
   }
 
   /** The id of the view the user chose as default for a type in a scope. */
-  async defaultId(
-    db: Database,
-    scope: Scope,
-    viewType: ViewType,
-    userName: string,
-  ): Promise<string | undefined> {
-    const row = await db
+  async defaultId(scope: Scope, viewType: ViewType, userName: string): Promise<string | undefined> {
+    const row = await this.db
       .withSchema(schemaOf(scope))
       .selectFrom('view_defaults')
       .select('view_id')
@@ -150,35 +140,35 @@ export class ViewStore {
   }
 
   /** Remember the user's default view of a type in a scope (replacing an earlier choice). */
-  async setDefault(db: Database, scope: Scope, viewType: ViewType, userName: string, viewId: string) {
+  async setDefault(scope: Scope, viewType: ViewType, userName: string, viewId: string) {
     const table = sql.table(`${schemaOf(scope)}.view_defaults`);
     await sql`
       INSERT INTO ${table} (user_name, view_type, view_id) VALUES (${userName}, ${viewType}, ${viewId})
       ON CONFLICT (view_type, lower(user_name))
       DO UPDATE SET view_id = EXCLUDED.view_id, user_name = EXCLUDED.user_name, updated_at = now()`.execute(
-      db,
+      this.db,
     );
   }
 
   /** Schemas holding views: public and every project schema these migrations ran in. */
-  async schemas(db: Database): Promise<string[]> {
+  async schemas(): Promise<string[]> {
     const { rows } = await sql<{ schema: string }>`
       SELECT n.nspname AS schema FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE c.relname = 'view_defaults' AND c.relkind = 'r'
         AND (n.nspname = 'public' OR n.nspname LIKE 'project\\_%')
-      ORDER BY 1`.execute(db);
+      ORDER BY 1`.execute(this.db);
     return rows.map((row) => row.schema);
   }
 
   /** Give a renamed user's views and defaults, in one schema, their new name. */
-  async renameUser(db: Database, schema: string, oldName: string, newName: string): Promise<void> {
-    await db
+  async renameUser(schema: string, oldName: string, newName: string): Promise<void> {
+    await this.db
       .withSchema(schema)
       .updateTable('views')
       .set({ owner: newName })
       .where(sql`lower(owner)`, '=', oldName.toLowerCase())
       .execute();
-    await db
+    await this.db
       .withSchema(schema)
       .updateTable('view_defaults')
       .set({ user_name: newName })

@@ -11,8 +11,8 @@ export function followUserRenames(ctx: Pick<AddonContext, 'db' | 'events' | 'log
     const { userName, oldName } = message.summary;
     if (typeof userName !== 'string' || typeof oldName !== 'string') return;
     try {
-      await ctx.db.transaction().execute(async (trx) => {
-        for (const schema of await store.schemas(trx)) await store.renameUser(trx, schema, oldName, userName);
+      await ctx.db.transaction().execute(async () => {
+        for (const schema of await store.schemas()) await store.renameUser(schema, oldName, userName);
       });
     } catch (error) {
       ctx.log.error({ err: error }, `Could not give the views of ${oldName} to ${userName}`);
