@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Migration } from '@pipewright/sdk';
+import { inSubtree } from './subtree.js';
 
 // Columns every entity table shares. attrib holds the entity's own values only; inherited ones are derived.
 const common = sql.raw(`
@@ -125,6 +126,37 @@ export const projectMigrations: Migration[] = [
           db,
         );
       }
+    },
+  },
+  {
+    // A folder's hasVersions, hasChildren and hasTasks as functions, for reads of one or a few folders: PostgreSQL
+    // plans the three lookups inline on every query, which costs more than running them for one row, while a
+    // plpgsql function plans its query once per connection. Listings keep the inline lookups (see read/select.ts).
+    name: '0003_folder_flag_functions',
+    async up(db) {
+      const { schema } = (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db))
+        .rows[0];
+      const t = (table: string) => `"${schema}".${table}`;
+      const subtree = inSubtree(sql.ref('d.path'), sql.raw('folder_path')).compile(db).sql;
+      const define = (name: string, parameter: string, condition: string) =>
+        sql`CREATE FUNCTION ${sql.raw(name)}(${sql.raw(parameter)}) RETURNS boolean LANGUAGE plpgsql STABLE AS ${sql.lit(
+          `BEGIN RETURN EXISTS (${condition}); END`,
+        )}`.execute(db);
+      await define(
+        'folder_has_versions',
+        'folder_path text',
+        `SELECT 1 FROM ${t('versions')} v JOIN ${t('products')} p ON p.id = v.product_id JOIN ${t('folders')} d ON d.id = p.folder_id WHERE ${subtree}`,
+      );
+      await define(
+        'folder_has_children',
+        'folder uuid',
+        `SELECT 1 FROM ${t('folders')} c WHERE c.parent_id = folder`,
+      );
+      await define(
+        'folder_has_tasks',
+        'folder uuid',
+        `SELECT 1 FROM ${t('tasks')} k WHERE k.folder_id = folder`,
+      );
     },
   },
 ];

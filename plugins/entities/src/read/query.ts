@@ -14,6 +14,8 @@ import { inSubtree } from '../subtree.js';
 import { present, selectEntities } from './select.js';
 
 const INVALID_REGEX = '2201B';
+/** Up to this many folders by id, their has* flags come from functions that keep their plans (see select.ts). */
+const FEW_FOLDERS = 10;
 
 /** The column naming each type's parent, and the column holding its "type" where it has one. */
 const PARENT: Record<EntityType, string> = {
@@ -331,7 +333,7 @@ export async function queryEntities(
     type,
     inheritable,
     base,
-    q.folderFlags ?? true,
+    q.folderFlags === false ? 'skip' : q.ids && q.ids.length <= FEW_FOLDERS ? 'functions' : 'subqueries',
     q.folderCounts ?? false,
   );
   const query = q.per

@@ -12,6 +12,13 @@ const versionName = (v: string) =>
   sql.raw(`CASE WHEN ${v}.version < 0 THEN 'HERO' ELSE 'v' || lpad(${v}.version::text, 3, '0') END`);
 
 /**
+ * How a folder's hasVersions, hasChildren and hasTasks are worked out: not at all (readers that do not show them),
+ * as subqueries (cheapest per row, for listings) or through the schema's folder_has_* functions (cheapest to plan,
+ * for reads of a few folders by id: see migration 0003).
+ */
+export type FolderFlags = 'skip' | 'subqueries' | 'functions';
+
+/**
  * One SELECT per type that yields the stored columns plus what the API derives: the full path, the effective
  * attributes and hasVersions, and for access checks the path and id of the folder the entity lives in
  * (access_path, access_folder). Folders and tasks inherit: the project's values (base) overlaid with what the
@@ -23,7 +30,7 @@ export function selectEntities(
   type: EntityType,
   inheritable: string[],
   base: Record<string, unknown> = {},
-  folderFlags = true,
+  folderFlags: FolderFlags = 'subqueries',
   folderCounts = false,
 ): RawBuilder<Row> {
   const t = (table: string) => sql.table(`${schema}.${table}`);
@@ -33,7 +40,7 @@ export function selectEntities(
       if (folderCounts) {
         return sql<Row>`
           SELECT c.*, c.child_count > 0 AS has_children, c.task_count > 0 AS has_tasks${
-            folderFlags
+            folderFlags !== 'skip'
               ? sql`, EXISTS (
                   SELECT 1 FROM ${t('versions')} v JOIN ${t('products')} p ON p.id = v.product_id JOIN ${t('folders')} d ON d.id = p.folder_id
                   WHERE ${inSubtree(sql`d.path`, sql`c.path`)}
@@ -49,9 +56,17 @@ export function selectEntities(
           ) c`;
       }
       // The has* flags cost three lookups per folder; readers that do not show them (GraphQL pages) skip them.
-      if (!folderFlags) {
+      if (folderFlags === 'skip') {
         return sql<Row>`
           SELECT f.*, '/' || f.path AS full_path, ${json(base)} || f.inherited || f.attrib AS all_attrib, f.path AS access_path, f.id AS access_folder
+          FROM ${t('folders')} f`;
+      }
+      if (folderFlags === 'functions') {
+        const call = (name: string, argument: string) => sql.raw(`"${schema}".${name}(f.${argument})`);
+        return sql<Row>`
+          SELECT f.*, '/' || f.path AS full_path, ${json(base)} || f.inherited || f.attrib AS all_attrib, f.path AS access_path, f.id AS access_folder,
+            ${call('folder_has_versions', 'path')} AS has_versions, ${call('folder_has_children', 'id')} AS has_children,
+            ${call('folder_has_tasks', 'id')} AS has_tasks
           FROM ${t('folders')} f`;
       }
       return sql<Row>`
