@@ -67,6 +67,8 @@ export function useWorkingView(
   }, [client, project]);
 
   const settings = JSON.stringify(toSettings(current));
+  // The same refusal is said once, not at every change of a filter (a server without the views addon, say).
+  const lastRefusal = useRef<string | null>(null);
   useEffect(() => {
     if (!restored || settings === saved.current) return;
     const timer = setTimeout(() => {
@@ -76,10 +78,15 @@ export function useWorkingView(
           params: { path, query: { project_name: project } },
           body: { label: 'Working view', working: true, settings: JSON.parse(settings) },
         })
-        .catch((failure) => {
-          saved.current = null;
-          report.current(`Your view of ${project} could not be kept: ${messageOf(failure)}.`);
-        });
+        .then(
+          () => (lastRefusal.current = null),
+          (failure) => {
+            saved.current = null;
+            const text = `Your view of ${project} could not be kept: ${messageOf(failure)}.`;
+            if (text !== lastRefusal.current) report.current(text);
+            lastRefusal.current = text;
+          },
+        );
     }, SAVE_AFTER_MS);
     return () => clearTimeout(timer);
   }, [client, project, restored, settings]);
