@@ -8,6 +8,9 @@ import { parentKey, ROOT, type Entity } from './model';
 // needs it. Components subscribe and re-render when the version number moves.
 
 const FOLDER_FIELDS = `id name label folderType status tags parentId path thumbnailId hasChildren hasTasks allAttrib ownAttrib`;
+// The whole project's folders without hasChildren and hasTasks: the lists built from the read tell those, and the
+// server answers a third faster without them.
+const ALL_FOLDER_FIELDS = FOLDER_FIELDS.replace(' hasChildren hasTasks', '');
 const TASK_FIELDS = `id name label taskType status tags folderId path thumbnailId assignees allAttrib ownAttrib`;
 const PAGE = 2000;
 
@@ -247,13 +250,24 @@ export class ProjectStore {
     try {
       const collect = (nodes: Entity[]) => {
         read.push(...nodes);
+        // Kept as they arrive, so a filter lists the matches read so far while the rest loads; a folder keeps
+        // what a level read said of its children until the lists below are built.
+        for (const entity of nodes) {
+          const known = this.entities.get(entity.id);
+          if (known?.kind === 'folder')
+            this.keep({ ...entity, hasChildren: known.hasChildren, hasTasks: known.hasTasks }, started);
+          else this.keep(entity, started);
+        }
         this.full = { state: 'loading', count: read.length };
         this.changed();
       };
-      await this.page<FolderNode>('folders', FOLDER_FIELDS, '', {}, (nodes) =>
-        collect(nodes.map(folderEntity)),
-      );
-      await this.page<TaskNode>('tasks', TASK_FIELDS, '', {}, (nodes) => collect(nodes.map(taskEntity)));
+      // Folders and tasks are read side by side: the server answers two requests at once nearly as fast as one.
+      await Promise.all([
+        this.page<FolderNode>('folders', ALL_FOLDER_FIELDS, '', {}, (nodes) =>
+          collect(nodes.map(folderEntity)),
+        ),
+        this.page<TaskNode>('tasks', TASK_FIELDS, '', {}, (nodes) => collect(nodes.map(taskEntity))),
+      ]);
       // Everything is known now, so every folder's children are too: opening folders no longer waits.
       const lists = new Map<string, ChildList>();
       const listOf = (key: string) => {
@@ -267,7 +281,6 @@ export class ProjectStore {
       for (const entity of read) {
         if (seen.has(entity.id)) continue;
         seen.add(entity.id);
-        this.keep(entity, started);
         const now = this.entities.get(entity.id);
         if (now) current.push(now);
       }
@@ -277,7 +290,14 @@ export class ProjectStore {
         if (entity.kind === 'folder') listOf(entity.parentId ?? ROOT).folders.push(entity.id);
         else listOf(entity.parentId!).tasks.push(entity.id);
       }
-      for (const entity of current) if (entity.kind === 'folder') listOf(entity.id);
+      for (const entity of current)
+        if (entity.kind === 'folder') {
+          const list = listOf(entity.id);
+          const hasChildren = list.folders.length > 0;
+          const hasTasks = list.tasks.length > 0;
+          if (entity.hasChildren !== hasChildren || entity.hasTasks !== hasTasks)
+            this.entities.set(entity.id, { ...entity, hasChildren, hasTasks });
+        }
       listOf(ROOT);
       this.children.clear();
       for (const [key, list] of lists) this.children.set(key, list);
@@ -397,8 +417,8 @@ export class ProjectStore {
         ...folder,
         ...(kind === 'folder' ? { hasChildren: true } : { hasTasks: true }),
       });
-    // The project-wide index misses the new entity: the next filter reads it again.
-    this.forgetIndex();
+    // The level read again brings the new entity into the project-wide index too: it stays, so the next filter
+    // on a big project does not read everything again.
     await this.loadChildren(parent, true);
   }
   /** Read every level read so far again (and the whole project if it was read): after a reconnect or Refresh. */
