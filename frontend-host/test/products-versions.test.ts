@@ -158,11 +158,13 @@ describe('products and versions from the overview', () => {
 
     await screenshot(page, 'overview-new-version');
     await done.getByRole('button', { name: 'Open in review' }).click();
-    await page.waitForURL(`**/addon/reviewables/reviewables_screens?version=${v1.id}`);
-    const video = page.getByLabel('Video: shot.mp4');
-    await video.waitFor();
-    await page.getByRole('group', { name: 'Playback' }).getByRole('button', { name: 'Play' }).click();
+    // The review screen opens on the version and plays its video without another click.
+    await page.getByLabel('Video: shot.mp4').waitFor();
     await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 0.2);
+    await page.getByRole('group', { name: 'Playback' }).getByRole('button', { name: 'Pause' }).waitFor();
+    // The address names the version (a reload reopens it) and no longer asks to play.
+    expect(new URL(page.url()).searchParams.get('version')).toBe(v1.id);
+    expect(new URL(page.url()).searchParams.get('play')).toBeNull();
     expect(session.pageErrors).toEqual([]);
   });
 

@@ -131,9 +131,9 @@ export async function createVersion(
 
 const REVIEW_PATH = '/addon/reviewables/reviewables_screens';
 
-/** The review screen's address for a version (the reviewables addon opens ?version= directly). */
+/** The review screen's address for a version (?version= opens it, ?play=1 starts its first video). */
 export const reviewLink = (project: string, versionId: string) =>
-  `${REVIEW_PATH}?${new URLSearchParams({ project, version: versionId })}`;
+  `${REVIEW_PATH}?${new URLSearchParams({ project, version: versionId, play: '1' })}`;
 
 /**
  * Go to another page of the web app without reloading it: popstate is how the shell and every screen hear of a

@@ -118,6 +118,16 @@ export function VideoPlayer({
     } else element.pause();
   }, [onFailed]);
 
+  // A link may ask for the video to start at once (?play=1: the overview's Open in review). Once: the address
+  // forgets it, so another reviewable chosen later, or a reload, does not start by itself.
+  useEffect(() => {
+    const address = new URL(location.href);
+    if (address.searchParams.get('play') !== '1') return;
+    address.searchParams.delete('play');
+    history.replaceState(history.state, '', address);
+    toggle();
+  }, [toggle]);
+
   const seekFrame = useCallback((wanted: number) => {
     const element = video.current;
     if (!element) return;
