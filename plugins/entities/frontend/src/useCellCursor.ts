@@ -90,11 +90,15 @@ export function useCellCursor(options: Options) {
 
   // A double-click starts editing the cell its first click chose, even when that click opened the detail panel and
   // the grid narrowed under the pointer, so the second click landed elsewhere.
-  const lastClick = useRef<{ entity: Entity; column: Column; at: number } | null>(null);
+  const lastClick = useRef<{ entity: Entity; column: Column; at: number; x: number; y: number } | null>(null);
   useEffect(() => {
     const onDoubleClick = (event: globalThis.MouseEvent) => {
       const click = lastClick.current;
-      if (!click || Date.now() - click.at > 800 || box.current?.contains(event.target as Node)) return;
+      // Only a second click where the first one was: the layout moved under a pointer that stayed put.
+      const samePlace =
+        click && Math.abs(click.x - event.clientX) < 5 && Math.abs(click.y - event.clientY) < 5;
+      if (!click || !samePlace || Date.now() - click.at > 800 || box.current?.contains(event.target as Node))
+        return;
       event.preventDefault();
       event.stopPropagation();
       const { editable, startEditing } = latest.current;
@@ -106,7 +110,7 @@ export function useCellCursor(options: Options) {
 
   const onCellClick = (entity: Entity, column: Column, event: MouseEvent) => {
     const pos = { id: entity.id, column: column.key };
-    lastClick.current = { entity, column, at: Date.now() };
+    lastClick.current = { entity, column, at: Date.now(), x: event.clientX, y: event.clientY };
     setCursor(pos);
     if (!event.shiftKey || !anchor) setAnchor(pos);
   };
