@@ -335,22 +335,45 @@ describe('entity lists', () => {
     expect(session.pageErrors).toEqual([]);
   });
 
-  it("says in words why a change failed: a list deleted elsewhere can't be renamed", async () => {
+  it('closes a list deleted elsewhere with a word, and says why adding to a list gone failed', async () => {
     await page
       .getByRole('region', { name: 'Lists of tasks' })
       .getByRole('button', { name: /Client delivery/ })
       .click();
-    const detail = page.getByRole('region', { name: 'List Client delivery' });
-    await detail.getByRole('button', { name: 'Rename' }).click();
-    // Deleted behind the screen's back while the name is being typed: the screen learns of it only on saving.
+    await page.getByRole('region', { name: 'List Client delivery' }).waitFor();
+
+    // The overview's dialog read the lists when it opened; the list goes before Add is pressed.
+    await nav('Overview').click();
+    await openFolders('sq010', 'sh010');
+    await gridRow('comp').click();
+    await page
+      .getByRole('toolbar', { name: 'Grid tools' })
+      .getByRole('button', { name: 'Add to list' })
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Add to a list' });
+    await dialog.getByLabel('List', { exact: true }).selectOption({ label: 'Client delivery' });
     const gone = await core.request('DELETE', `/api/projects/demo/lists/${ids.delivery}`, { token });
     expect(gone.status).toBe(204);
-    await detail.getByLabel('New name').fill('Delivery Monday');
-    await detail.getByRole('button', { name: 'Save name' }).click();
-    await detail
+    await dialog.getByRole('button', { name: 'Add to list' }).click();
+    await dialog
       .getByRole('alert')
-      .filter({ hasText: `Entity list ${ids.delivery} not found` })
-      .first()
+      .filter({ hasText: `Nothing was added: Entity list ${ids.delivery} not found` })
       .waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // The lists screen, open on a list another user then deletes, closes it and says so.
+    await api('POST', '/api/projects/demo/lists', { label: 'Short-lived', entityType: 'task' });
+    await nav('Lists').click();
+    await page
+      .getByRole('region', { name: 'Lists of tasks' })
+      .getByRole('button', { name: /Short-lived/ })
+      .click();
+    await page.getByRole('region', { name: 'List Short-lived' }).waitFor();
+    const doomed = (await listNamed('Short-lived'))!;
+    await api('DELETE', `/api/projects/demo/lists/${doomed.id}`);
+    await page.getByRole('status').filter({ hasText: 'Short-lived was deleted by admin.' }).waitFor();
+    await page.getByRole('region', { name: 'List Short-lived' }).waitFor({ state: 'detached' });
+    expect(new URL(page.url()).searchParams.get('list')).toBeNull();
+    expect(session.pageErrors).toEqual([]);
   });
 });
