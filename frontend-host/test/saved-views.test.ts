@@ -154,6 +154,7 @@ describe('saved views of the overview', () => {
     await width.fill('210');
     await width.press('Enter');
     await chooser.getByLabel('Pin Status').check();
+    await screenshot(page, 'overview-column-chooser');
     await tools(page).getByRole('button', { name: 'Columns', exact: true }).click();
 
     const arranged = async () => {
@@ -222,6 +223,7 @@ describe('saved views of the overview', () => {
     // Someone else's view may be restored, not deleted.
     await expect(shared.getByRole('button', { name: /^Delete/ }).count()).resolves.toBe(0);
     await expect(menu.locator('li[data-view="Just mine"]').count()).resolves.toBe(0);
+    await screenshot(artist, 'overview-saved-views');
     await menu.getByRole('button', { name: 'Restore In progress by type' }).click();
 
     await gridRow(artist, 'sh030').waitFor();
