@@ -150,7 +150,13 @@ async function arrives(name: string, change: () => Promise<unknown>, shown: () =
 
 describe('the overview follows other users live', () => {
   it("shows another user's status change within 2 s, without Refresh", async () => {
-    // The first event may race the socket's start: retry the change until the page is subscribed.
+    // The toolbar says when changes made elsewhere arrive by themselves.
+    await page
+      .getByRole('toolbar', { name: 'Grid tools' })
+      .locator('[data-live="live"]')
+      .filter({ hasText: 'Live' })
+      .waitFor();
+    // The first event may still race the socket's subscription: retry the change until the page shows it.
     await poll(
       async () => {
         const status = (await cell('sh020', 'status').textContent())?.includes('In progress')

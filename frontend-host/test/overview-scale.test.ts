@@ -150,11 +150,13 @@ describe('the overview on 10,000 folders and 30,000 tasks', () => {
     await summary('4 found').waitFor({ timeout: 120_000 });
     timings.firstFilter = Date.now() - filtered;
 
-    // Once read, another filter is work in the page alone.
+    // Once read, another filter is work in the page alone, typed a key at a time as people do.
+    await page.getByLabel('Filter by name or path').fill('');
+    await summary(`${SEQUENCES} shown`).waitFor();
     const again = Date.now();
-    await page.getByLabel('Filter by name or path').fill('sq007_sh09');
+    await page.getByLabel('Filter by name or path').pressSequentially('sq007_sh09');
     await summary('36 found').waitFor();
-    timings.secondFilter = Date.now() - again;
+    timings.secondFilterTyped = Date.now() - again;
     const status = Date.now();
     await page.getByLabel('Filter by name or path').fill('');
     await page.getByLabel('Status filter').selectOption('In progress');
@@ -171,6 +173,6 @@ describe('the overview on 10,000 folders and 30,000 tasks', () => {
 
     expect(timings.firstRows).toBeLessThan(10_000);
     expect(timings.firstFilter).toBeLessThan(60_000);
-    expect(timings.secondFilter).toBeLessThan(5_000);
+    expect(timings.secondFilterTyped).toBeLessThan(10_000);
   }, 400_000);
 });

@@ -10,6 +10,7 @@ import { CsvTools } from './CsvTools';
 import { DetailPanel } from './DetailPanel';
 import { FolderTree } from './FolderTree';
 import { useLiveOverview } from './live';
+import { LiveBadge } from './LiveBadge';
 import { savePaste } from './paste';
 import { undoCreate, undoDelete, undoUpdate, type UndoStep } from './hierarchy';
 import { BulkCreateDialog, DeleteDialog, MoveDialog, RenameDialog, type Planned } from './HierarchyDialogs';
@@ -195,7 +196,7 @@ function ProjectOverview({
     // version: the store changed underneath (reads, edits).
     [store, meta, flat, scope, scopeEntity, filter, groupBy, sort, collapsed, gridOpen, version],
   );
-  useLiveOverview(client, project, store, rows);
+  const live = useLiveOverview(client, project, store, rows);
   const allColumns = useMemo(() => columnsFor(attributes), [attributes]);
   const columns = useMemo(() => arrangeColumns(allColumns, columnLayout), [allColumns, columnLayout]);
   const focused = focusId ? (store.entities.get(focusId) ?? null) : null;
@@ -613,6 +614,7 @@ function ProjectOverview({
                 onNotice={setNotice}
               />
               <CsvTools {...{ client, project, store, meta, rows, columns, people }} onNotice={setNotice} />
+              <LiveBadge state={live} />
               <AddToList client={client} project={project} chosen={chosen()} />
             </>
           }
