@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import type { ScreenProps } from '@pipewright/sdk/screen';
 import { ErrorBox, Panel, useLoaded } from '@pipewright/sdk/ui';
 import { ActivityChart } from './ActivityChart';
@@ -21,6 +22,7 @@ export default function Dashboard(props: ScreenProps) {
 function ProjectDashboard({ client, project }: ScreenProps & { project: string }) {
   const loaded = useLoaded(() => readDashboard(client, project), [client, project]);
   const { data } = loaded;
+  useFollowChanges(client, project, loaded.reload);
   return (
     <section className="pw-screen pwd-screen" aria-label={`Dashboard of ${project}`}>
       <header className="pw-header">
@@ -37,6 +39,32 @@ function ProjectDashboard({ client, project }: ScreenProps & { project: string }
       {data && <Figures data={data} />}
     </section>
   );
+}
+
+/** How long after a change the figures are read again: a burst of changes (a batch of 200 folders) is one read. */
+const SETTLE_MS = 1500;
+
+/** Read the figures again when the project's folders, tasks, products or versions change, anywhere. */
+function useFollowChanges(client: ScreenProps['client'], project: string, reload: () => void) {
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const subscription = client.subscribe({
+      topics: ['entity.'],
+      project,
+      onEvent: (event) => {
+        // The project's own record (entity.project.*) changes no figure here.
+        if (event.topic.startsWith('entity.project.') || timer) return;
+        timer = setTimeout(() => {
+          timer = undefined;
+          reload();
+        }, SETTLE_MS);
+      },
+    });
+    return () => {
+      clearTimeout(timer);
+      void subscription.close();
+    };
+  }, [client, project, reload]);
 }
 
 /** A number with what it counts, found by that name (a group labelled "Folders"). */
