@@ -234,9 +234,15 @@ describe('saved views of the overview', () => {
     expect(titles).not.toContain('Assignees');
     await expect(gridRow(artist, 'sh020').count()).resolves.toBe(0);
 
-    // The owner deletes it: gone for everyone.
+    // The owner shares the private one afterwards: the artist sees it when their menu next opens.
     await tools(page).getByRole('button', { name: 'Views', exact: true }).click();
     menu = page.getByRole('dialog', { name: 'Saved views' });
+    await menu.getByRole('button', { name: 'Share Just mine' }).click();
+    await menu.getByRole('button', { name: 'Make private Just mine' }).waitFor();
+    await tools(artist).getByRole('button', { name: 'Views', exact: true }).click();
+    await artist.getByRole('dialog', { name: 'Saved views' }).locator('li[data-view="Just mine"]').waitFor();
+
+    // The owner deletes the first: gone for everyone.
     await menu.getByRole('button', { name: 'Delete In progress by type' }).click();
     await menu.getByRole('button', { name: 'Restore In progress by type' }).waitFor({ state: 'detached' });
     const left = await api('GET', '/api/views/overview?project_name=show');

@@ -116,6 +116,17 @@ function ViewsPanel({
       onNotice(`Restored the view ${view.label}.`);
     }, `The view ${view.label} could not be restored`);
 
+  /** Share one's own view with everyone, or make it private again. */
+  const share = (view: SavedView, shared: boolean) =>
+    act(
+      () =>
+        client.PATCH('/api/views/{view_type}/{view_id}', {
+          params: { path: { ...path, view_id: view.id }, query: { project_name: project } },
+          body: { visibility: shared ? 'public' : 'private' },
+        }),
+      `The view ${view.label} was not ${shared ? 'shared' : 'made private'}`,
+    );
+
   const remove = (view: SavedView) =>
     act(
       () =>
@@ -150,14 +161,24 @@ function ViewsPanel({
                 {view.scope === 'studio' ? ' · studio' : ''}
               </span>
               {view.accessLevel >= 30 && (
-                <button
-                  type="button"
-                  disabled={busy}
-                  aria-label={`Delete ${view.label}`}
-                  onClick={() => void remove(view)}
-                >
-                  Delete
-                </button>
+                <>
+                  <button
+                    type="button"
+                    disabled={busy}
+                    aria-label={`${view.visibility === 'public' ? 'Make private' : 'Share'} ${view.label}`}
+                    onClick={() => void share(view, view.visibility !== 'public')}
+                  >
+                    {view.visibility === 'public' ? 'Make private' : 'Share'}
+                  </button>
+                  <button
+                    type="button"
+                    disabled={busy}
+                    aria-label={`Delete ${view.label}`}
+                    onClick={() => void remove(view)}
+                  >
+                    Delete
+                  </button>
+                </>
               )}
             </li>
           ))}
