@@ -89,6 +89,8 @@ beforeAll(async () => {
   ids.sequence = await create('folders', { name: 'sq010', folderType: 'Sequence' });
   ids.shot = await create('folders', { name: 'sh010', folderType: 'Shot', parentId: ids.sequence });
   ids.comp = await create('tasks', { name: 'comp', taskType: 'Compositing', folderId: ids.shot });
+  // A product type of this project's own, elsewhere in it: offered first.
+  await create('products', { name: 'mattePaint', productType: 'matte', folderId: ids.sequence });
 
   session = await openBrowser(base);
   page = session.page;
@@ -126,8 +128,13 @@ describe('products and versions from the overview', () => {
     const product = page.getByRole('dialog', { name: 'New product' });
     await product.getByText('In /sq010/sh010').waitFor();
     await product.getByLabel('Product name').fill('renderMain');
-    // The anatomy's and the usual product types are offered; any may be typed.
-    await expect(product.locator('datalist option[value="render"]').count()).resolves.toBe(1);
+    // The project's own product types are offered first, then the usual ones; any may be typed.
+    await product.locator('datalist option[value="matte"]').waitFor({ state: 'attached' });
+    const offered = await product
+      .locator('datalist option')
+      .evaluateAll((options) => options.map((o) => o.getAttribute('value')));
+    expect(offered[0]).toBe('matte');
+    expect(offered).toContain('render');
     await product.getByLabel('Product type').fill('render');
     await product.getByRole('button', { name: 'Create product' }).click();
 
