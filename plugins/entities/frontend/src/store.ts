@@ -437,6 +437,7 @@ export class ProjectStore {
   async applyNews(events: LiveEvent[]): Promise<void> {
     const reread = { folder: new Set<string>(), task: new Set<string>() };
     const before = new Map<string, string | null>();
+    const deleted: string[] = [];
     for (const event of events) {
       const [, kind, action] = event.topic.split('.');
       const id = event.summary.entityId;
@@ -445,7 +446,7 @@ export class ProjectStore {
       this.touched.set(id, ++this.seq);
       if (!before.has(id)) before.set(id, known ? parentKey(known) : null);
       if (action === 'deleted') {
-        this.drop(id);
+        deleted.push(id);
         reread[kind].delete(id);
         continue;
       }
@@ -472,6 +473,7 @@ export class ProjectStore {
       below.folders.forEach((f) => reread.folder.add(f));
       below.tasks.forEach((t) => reread.task.add(t));
     }
+    this.dropAll(deleted);
     const started = this.seq;
     const wanted = [...reread.folder, ...reread.task];
     if (wanted.length) {
@@ -494,52 +496,86 @@ export class ProjectStore {
       await read('folders', [...reread.folder]);
       await read('tasks', [...reread.task]);
       // Not found: deleted since, or no longer visible to this user.
-      for (const id of wanted) if (!found.has(id)) this.drop(id);
-      for (const id of wanted) if (found.has(id)) this.place(id, before.get(id) ?? null);
+      this.dropAll(wanted.filter((id) => !found.has(id)));
+      this.placeAll(wanted.filter((id) => found.has(id)).map((id) => ({ id, from: before.get(id) ?? null })));
     }
     this.changed();
   }
 
-  /** Put an entity in the list of the level it belongs to now (if that level is read), out of its old one. */
-  private place(id: string, from: string | null): void {
-    const entity = this.entities.get(id);
-    if (!entity) return;
-    const to = parentKey(entity);
-    const field = entity.kind === 'folder' ? 'folders' : 'tasks';
-    if (from !== null && from !== to) {
-      const old = this.children.get(from);
-      if (old) this.children.set(from, { ...old, [field]: old[field].filter((other) => other !== id) });
+  /**
+   * Put entities in the lists of the levels they belong to now (where those levels are read), out of their old ones.
+   * Each list changed is rebuilt once: a burst of thousands into a level of thousands stays linear.
+   */
+  private placeAll(moves: { id: string; from: string | null }[]): void {
+    const leaving = new Map<string, Set<string>>();
+    const arriving = new Map<string, Entity[]>();
+    for (const { id, from } of moves) {
+      const entity = this.entities.get(id);
+      if (!entity) continue;
+      const to = parentKey(entity);
+      if (from !== null && from !== to) groupIn(leaving, from, id);
+      if (this.children.has(to)) {
+        const list = arriving.get(to);
+        if (list) list.push(entity);
+        else arriving.set(to, [entity]);
+      }
+      // The new parent opens now, whether or not its level was read.
+      const parent = this.entities.get(to);
+      if (parent && !(entity.kind === 'folder' ? parent.hasChildren : parent.hasTasks))
+        this.entities.set(to, {
+          ...parent,
+          ...(entity.kind === 'folder' ? { hasChildren: true } : { hasTasks: true }),
+        });
     }
-    const list = this.children.get(to);
-    if (list && !list[field].includes(id)) this.children.set(to, { ...list, [field]: [...list[field], id] });
-    // The new parent opens now, whether or not its level was read.
-    const parent = this.entities.get(to);
-    if (parent && !(entity.kind === 'folder' ? parent.hasChildren : parent.hasTasks))
-      this.entities.set(to, {
-        ...parent,
-        ...(entity.kind === 'folder' ? { hasChildren: true } : { hasTasks: true }),
-      });
-  }
-
-  /** Forget an entity and what is known below it. */
-  private drop(id: string): void {
-    const entity = this.entities.get(id);
-    if (!entity) return;
-    const below = this.subtree(entity);
-    for (const gone of [...below.folders, ...below.tasks]) {
-      this.touched.set(gone, ++this.seq);
-      this.entities.delete(gone);
-      this.children.delete(gone);
-    }
-    const key = parentKey(entity);
-    const list = this.children.get(key);
-    if (list)
+    this.withoutIds(leaving);
+    for (const [key, entities] of arriving) {
+      const list = this.children.get(key)!;
+      const present = new Set([...list.folders, ...list.tasks]);
+      const fresh = entities.filter((e) => !present.has(e.id));
+      if (!fresh.length) continue;
       this.children.set(key, {
         ...list,
-        folders: list.folders.filter((other) => other !== id),
-        tasks: list.tasks.filter((other) => other !== id),
+        folders: [...list.folders, ...fresh.filter((e) => e.kind === 'folder').map((e) => e.id)],
+        tasks: [...list.tasks, ...fresh.filter((e) => e.kind === 'task').map((e) => e.id)],
       });
+    }
   }
+
+  /** Forget entities and what is known below them; each level they leave is rebuilt once. */
+  private dropAll(ids: string[]): void {
+    const leaving = new Map<string, Set<string>>();
+    for (const id of ids) {
+      const entity = this.entities.get(id);
+      if (!entity) continue;
+      const below = this.subtree(entity);
+      for (const gone of [...below.folders, ...below.tasks]) {
+        this.touched.set(gone, ++this.seq);
+        this.entities.delete(gone);
+        this.children.delete(gone);
+      }
+      groupIn(leaving, parentKey(entity), id);
+    }
+    this.withoutIds(leaving);
+  }
+
+  /** Take ids out of level lists, one pass per list. */
+  private withoutIds(leaving: Map<string, Set<string>>): void {
+    for (const [key, gone] of leaving) {
+      const list = this.children.get(key);
+      if (list)
+        this.children.set(key, {
+          ...list,
+          folders: list.folders.filter((id) => !gone.has(id)),
+          tasks: list.tasks.filter((id) => !gone.has(id)),
+        });
+    }
+  }
+}
+
+function groupIn(groups: Map<string, Set<string>>, key: string, id: string): void {
+  const group = groups.get(key);
+  if (group) group.add(id);
+  else groups.set(key, new Set([id]));
 }
 
 /** Event topics whose summary carries the new value of one field, so nothing needs to be read again. */
