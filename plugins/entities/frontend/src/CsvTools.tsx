@@ -132,11 +132,11 @@ function ImportDialog({
     return () => {
       current = false;
     };
-    // The plan is of the file as the project stood when the dialog opened.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The plan is of the file as the project stood when the dialog opened: later renders do not plan again.
   }, [store, text]);
 
-  const count = (action: PlannedRow['action']) => plan?.plan.rows.filter((r) => r.action === action).length ?? 0;
+  const count = (action: PlannedRow['action']) =>
+    plan?.plan.rows.filter((r) => r.action === action).length ?? 0;
   const errors = count('error');
   const changes = count('create') + count('update');
 
@@ -174,14 +174,20 @@ function ImportDialog({
       return;
     }
     onClose();
-    onNotice({ kind: 'info', text: `Imported ${file}: ${count('create')} created, ${count('update')} updated.` });
+    onNotice({
+      kind: 'info',
+      text: `Imported ${file}: ${count('create')} created, ${count('update')} updated.`,
+    });
     store.forgetIndex();
     await store.reloadEverything().catch(() => undefined);
   };
 
   const listed = (action: PlannedRow['action']) => plan?.plan.rows.filter((r) => r.action === action) ?? [];
   return (
-    <div className="pwo-dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && !busy && onClose()}>
+    <div
+      className="pwo-dialog-backdrop"
+      onMouseDown={(e) => e.target === e.currentTarget && !busy && onClose()}
+    >
       <div
         className="pwo-dialog pwo-csv-dialog"
         role="dialog"
@@ -238,8 +244,8 @@ function ImportDialog({
             </div>
             {errors > 0 && (
               <p className="pwo-error-text">
-                Correct the {errors === 1 ? 'line' : 'lines'} in error in the file and import it again: nothing is
-                applied while a line is wrong.
+                Correct the {errors === 1 ? 'line' : 'lines'} in error in the file and import it again:
+                nothing is applied while a line is wrong.
               </p>
             )}
           </>

@@ -141,7 +141,9 @@ export function planImport(
       if ('error' in parsed) errors.push(`${column.title}: ${parsed.error}`);
       else if (parsed.change) {
         change = mergeChange(change, parsed.change);
-        said.push(`${column.title} ${cellText(entity, column, people) || '(empty)'} → ${fields[at]!.trim() || '(inherited)'}`);
+        said.push(
+          `${column.title} ${cellText(entity, column, people) || '(empty)'} → ${fields[at]!.trim() || '(inherited)'}`,
+        );
       }
     }
     if (errors.length) {
@@ -158,10 +160,12 @@ export function planImport(
     }
     const name = entity.name;
     const parentPath = path.slice(0, path.lastIndexOf('/')) || '/';
-    const parentKind = parentPath === '/' ? 'folder' : (creating.get(parentPath) ?? byPath.get(parentPath)?.kind);
+    const parentKind =
+      parentPath === '/' ? 'folder' : (creating.get(parentPath) ?? byPath.get(parentPath)?.kind);
     const types = kind === 'folder' ? meta.folderTypes : meta.taskTypes;
     const type = types.find((t) => t.name.toLowerCase() === typeText.toLowerCase());
-    if (!NAME.test(name)) fail(`"${name}" is not a valid name (letters, digits and _; dots and hyphens inside)`);
+    if (!NAME.test(name))
+      fail(`"${name}" is not a valid name (letters, digits and _; dots and hyphens inside)`);
     else if (parentKind !== 'folder')
       fail(parentPath === '/' ? 'a task needs a folder' : `there is no folder ${parentPath} to create it in`);
     else if (kind === 'task' && parentPath === '/') fail('a task needs a folder');
