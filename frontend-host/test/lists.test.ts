@@ -261,6 +261,10 @@ describe('entity lists', () => {
       () => items.nth(1).getAttribute('aria-label'),
       (label) => label === first,
     );
+    await detail
+      .getByRole('status')
+      .filter({ hasText: `Moved ${first} to place 2.` })
+      .waitFor();
     // ...and drag and drop put it back.
     await items.nth(1).dragTo(items.nth(0));
     await until(

@@ -1,6 +1,6 @@
 import { useEffect, useState, type MouseEvent } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ConfirmButton, ErrorBox, Saved, messageOf, useAction, useLoaded } from '@pipewright/sdk/ui';
+import { ConfirmButton, ErrorBox, Saved, useAction, useLoaded } from '@pipewright/sdk/ui';
 import {
   deleteList,
   itemName,
@@ -55,7 +55,8 @@ export function ListDetailView({
   };
 
   const reorder = (from: number, to: number) => {
-    if (to < 0 || to >= items.length || from === to) return;
+    // One move at a time: the next one starts from the order the server holds.
+    if (action.busy || to < 0 || to >= items.length || from === to) return;
     const next = [...items];
     const [moved] = next.splice(from, 1);
     next.splice(to, 0, moved!);
@@ -215,7 +216,7 @@ export function ListDetailView({
         listed={new Set(items.map((item) => item.entityId))}
         onAdded={changed}
       />
-      {list.error && <p className="error-box">The list could not be read again: {messageOf(list.error)}</p>}
+      <ErrorBox error={list.error && `The list could not be read again: ${list.error}`} />
     </section>
   );
 }
