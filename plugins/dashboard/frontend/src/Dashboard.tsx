@@ -116,8 +116,8 @@ function Figures({ data }: { data: DashboardData }) {
         </div>
         {(health.completion.behind > 0 || health.completion.ahead > 0) && (
           <p className="muted">
-            Unfinished tasks are {health.completion.behind} days behind their end dates in all; finished ones
-            were {health.completion.ahead} days ahead.
+            Unfinished tasks are {health.completion.behind.toLocaleString()} days behind their end dates in
+            all; finished ones were {health.completion.ahead.toLocaleString()} days ahead.
           </p>
         )}
         {byStatus.length > 0 ? (
