@@ -315,7 +315,8 @@ describe("the coordinator's day", () => {
           .map((t) => t.id)
           .sort(),
       ).toEqual(['sh030/animation', 'sh030/lighting', 'sh030/compositing'].map((k) => ids[k]).sort());
-      // The other changes stay.
+      // The other changes stay, and the next one back is offered for undo.
+      await tool('Undo: move sh050 to /ep01/sq020').waitFor();
       expect((await folderById(ids.sh100!)).name).toBe('sh110');
       expect((await folderById(ids.sh050!)).parentId).toBe(ids.sq020);
     });
@@ -446,6 +447,10 @@ describe("the coordinator's day", () => {
       await artist.getByLabel('Password').fill(ARTIST.password);
       await artist.getByRole('button', { name: 'Log in' }).click();
       await artist.getByRole('heading', { name: /^Welcome/ }).waitFor();
+      // Their Home lists the two tasks they were given.
+      const mine = artist.getByRole('table', { name: 'My tasks' });
+      await mine.getByRole('link', { name: 'compositing' }).waitFor();
+      await expect(mine.getByRole('link', { name: 'animation' }).count()).resolves.toBe(1);
       // The link carries the unread count: "Inbox" and a badge.
       await artist
         .getByRole('navigation', { name: 'Main' })
@@ -557,7 +562,11 @@ describe("the coordinator's day", () => {
       await expect(tools.getByLabel('Status filter').inputValue()).resolves.toBe('');
       await tool('Views').click();
       await menu.getByRole('button', { name: 'Restore In progress by type' }).click();
-      await expect(tools.getByLabel('Status filter').inputValue()).resolves.toBe('In progress');
+      await until(
+        () => tools.getByLabel('Status filter').inputValue(),
+        (value) => value === 'In progress',
+        3000,
+      );
       await expect(tools.getByLabel('Group by').inputValue()).resolves.toBe('type');
       await gridRow('sh010').waitFor();
       await expect(gridRow('sh020').count()).resolves.toBe(0);
