@@ -641,20 +641,30 @@ function parseCsv(text: string): Sheet {
   let row: string[] = [];
   let field = '';
   let quoted = false;
+  const endField = () => {
+    row.push(field);
+    field = '';
+  };
+  const endRow = () => {
+    endField();
+    rows.push(row);
+    row = [];
+  };
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') ((field += '"'), i++);
-      else if (c === '"') quoted = false;
-      else field += c;
+      if (c !== '"') field += c;
+      else if (text[i + 1] === '"') field += text[++i];
+      else quoted = false;
     } else if (c === '"') quoted = true;
-    else if (c === ',') (row.push(field), (field = ''));
-    else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      (row.push(field), rows.push(row), (row = []), (field = ''));
+    else if (c === ',') endField();
+    else if (c === '\n') endRow();
+    else if (c === '\r') {
+      if (text[i + 1] === '\n') i++;
+      endRow();
     } else field += c;
   }
-  if (field || row.length) (row.push(field), rows.push(row));
+  if (field || row.length) endRow();
   const [header, ...rest] = rows;
   return { header: header!, rows: rest };
 }
