@@ -627,6 +627,8 @@ describe("the coordinator's day", () => {
       await gridRow('sh120').waitFor();
       expect(await folders()).toHaveLength(14);
       expect(session.pageErrors).toEqual([]);
+      // The app asked nothing of any other server all day.
+      expect(session.foreignRequests).toEqual([]);
     });
   }, 600_000);
 });
