@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, serve, type BrowserSession } from './browser';
+import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
 
 // A coordinator opens the project dashboard from the project's navigation: the figures it shows are the ones a
 // seeded project has (counts, tasks by status, overdue tasks, people), and a change made elsewhere shows
@@ -160,7 +160,7 @@ describe('the project dashboard', () => {
     await page.getByRole('img', { name: /^Changes on 1 of the last 30 days/ }).waitFor();
     // The content scrolls inside the layout: a taller window shows all of it in the screenshot.
     await page.setViewportSize({ width: 1400, height: 1150 });
-    await page.screenshot({ path: '/work/screens/dashboard.png' });
+    await screenshot(page, 'dashboard-figures');
     expect(session.pageErrors).toEqual([]);
   });
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, serve, type BrowserSession } from './browser';
+import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
 
 // A coordinator makes a review session in the lists screen, fills it from the overview's selection with the
 // latest versions of two tasks, reorders it (arrows and drag and drop), renames it, removes an item, opens it in
@@ -285,7 +285,7 @@ describe('entity lists', () => {
       (list) => list?.id === ids.dailies,
     );
     await page.setViewportSize({ width: 1400, height: 700 });
-    await page.screenshot({ path: '/work/screens/list.png' });
+    await screenshot(page, 'list-detail');
     await page.setViewportSize({ width: 1400, height: 900 });
   });
 
@@ -304,7 +304,7 @@ describe('entity lists', () => {
     expect(new URL(page.url()).searchParams.get('version')).toBe(ids.lightV1);
     expect(await strip.getByRole('button', { name: 'Next in list' }).isDisabled()).toBe(true);
     await page.setViewportSize({ width: 1400, height: 700 });
-    await page.screenshot({ path: '/work/screens/list-in-review.png' });
+    await screenshot(page, 'list-in-review');
     await page.setViewportSize({ width: 1400, height: 900 });
   });
 

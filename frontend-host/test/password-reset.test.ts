@@ -28,13 +28,11 @@ beforeAll(async () => {
     config: { smtpUrl: sink.url, mailFrom: 'Studio <pipeline@studio.test>', publicUrl: base },
   });
   const users = core.services.get('users') as UserDirectory;
-  await core.db.transaction().execute(async (trx) => {
-    await users.create(trx, { name: 'admin', password: 'an admin password', data: { isAdmin: true } });
-    await users.create(trx, {
-      name: USER.name,
-      password: USER.password,
-      attrib: { email: USER.email, fullName: 'Dana Scully' },
-    });
+  await users.create({ name: 'admin', password: 'an admin password', data: { isAdmin: true } });
+  await users.create({
+    name: USER.name,
+    password: USER.password,
+    attrib: { email: USER.email, fullName: 'Dana Scully' },
   });
   await core.app.listen({ port, host: '127.0.0.1' });
   session = await openBrowser(base);
