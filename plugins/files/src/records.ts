@@ -33,8 +33,8 @@ export class FileRecords {
     private readonly schemaName: (project: string) => string,
   ) {}
 
-  private table(project: string, db: Database = this.db) {
-    return db.withSchema(this.schemaName(project));
+  private table(project: string) {
+    return this.db.withSchema(this.schemaName(project));
   }
 
   /** Reserve an id for an upload about to stream in; Conflict when the project already has a file with it. */
@@ -112,23 +112,18 @@ export class FileRecords {
   }
 
   /** Point files at an activity (null: at none). */
-  async attach(
-    project: string,
-    ids: string[],
-    activityId: string | null,
-    db: Database = this.db,
-  ): Promise<void> {
+  async attach(project: string, ids: string[], activityId: string | null): Promise<void> {
     if (ids.length === 0) return;
-    await this.table(project, db)
+    await this.table(project)
       .updateTable('files')
       .set({ activity_id: activityId, updated_at: new Date() })
       .where('id', 'in', ids)
       .execute();
   }
 
-  /** Delete a record inside a transaction; false when there was none. */
-  async delete(project: string, id: string, db: Database): Promise<boolean> {
-    const result = await this.table(project, db).deleteFrom('files').where('id', '=', id).executeTakeFirst();
+  /** Delete a record (inside the caller's unit of work, with what refers to it); false when there was none. */
+  async delete(project: string, id: string): Promise<boolean> {
+    const result = await this.table(project).deleteFrom('files').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 

@@ -104,8 +104,8 @@ export class FileService implements ProjectFiles {
   async remove(project: string, id: string): Promise<boolean> {
     // The record goes first, in one transaction with whatever refers to it: if removing the bytes failed after
     // that, only unreachable bytes would remain, never a record pointing at nothing.
-    const removed = await this.db.transaction().execute(async (trx) => {
-      if (!(await this.records.delete(project, id, trx))) return false;
+    const removed = await this.db.transaction().execute(async () => {
+      if (!(await this.records.delete(project, id))) return false;
       for (const hook of this.removeHooks) await hook(project, id);
       return true;
     });
