@@ -7,7 +7,6 @@ import {
   type AttributeLibrary,
   type AttributeScope,
   type Database,
-  type DatabaseTransaction,
   type EventBus,
   type Problem,
   type Sender,
@@ -264,13 +263,22 @@ export class AttributeService implements AttributeLibrary {
   }
 
   /** Definitions straight from the database, in position order. */
-  async read(db: Database = this.db): Promise<AttributeDefinition[]> {
-    const rows = await db.selectFrom('attributes').selectAll().orderBy('position').orderBy('name').execute();
+  async read(): Promise<AttributeDefinition[]> {
+    const rows = await this.db
+      .selectFrom('attributes')
+      .selectAll()
+      .orderBy('position')
+      .orderBy('name')
+      .execute();
     return rows.map(toDefinition);
   }
 
-  async get(name: string, db: Database = this.db): Promise<AttributeDefinition | null> {
-    const row = await db.selectFrom('attributes').selectAll().where('name', '=', name).executeTakeFirst();
+  async get(name: string): Promise<AttributeDefinition | null> {
+    const row = await this.db
+      .selectFrom('attributes')
+      .selectAll()
+      .where('name', '=', name)
+      .executeTakeFirst();
     return row ? toDefinition(row) : null;
   }
 
@@ -330,7 +338,7 @@ export class AttributeService implements AttributeLibrary {
     options: { deleteMissing?: boolean } = {},
   ): Promise<{ saved: string[]; deleted: string[] }> {
     const result = await this.db.transaction().execute(async (trx) => {
-      for (const input of inputs) await this.upsert(trx, input);
+      for (const input of inputs) await this.upsert(input);
       let deleted: string[] = [];
       if (options.deleteMissing) {
         let query = trx.deleteFrom('attributes').where('builtin', '=', false);
@@ -377,9 +385,9 @@ export class AttributeService implements AttributeLibrary {
     }
   }
 
-  private async upsert(trx: DatabaseTransaction, input: AttributeInput): Promise<void> {
+  private async upsert(input: AttributeInput): Promise<void> {
     const data = normaliseData(input.data);
-    const existing = await trx
+    const existing = await this.db
       .selectFrom('attributes')
       .select(['builtin', 'data'])
       .where('name', '=', input.name)
@@ -387,7 +395,7 @@ export class AttributeService implements AttributeLibrary {
       .executeTakeFirst();
     if (existing) refuseRetype(input.name, existing.builtin, existing.data.type, data.type);
     const values = { position: input.position, scope: scopeArray(input.scope), data: JSON.stringify(data) };
-    await trx
+    await this.db
       .insertInto('attributes')
       .values({ name: input.name, builtin: false, ...values })
       .onConflict((oc) => oc.column('name').doUpdateSet(values))
