@@ -156,8 +156,8 @@ export class ServerConfigStore {
     this.defaults = defaults as ServerConfig;
   }
 
-  async overrides(db: Database = this.db): Promise<Json> {
-    const row = await db.selectFrom('server_config').select('overrides').executeTakeFirst();
+  async overrides(): Promise<Json> {
+    const row = await this.db.selectFrom('server_config').select('overrides').executeTakeFirst();
     return (row?.overrides as Json | undefined) ?? {};
   }
 
@@ -178,7 +178,7 @@ export class ServerConfigStore {
 
   /** Replace the configuration with a complete one (already validated, defaults filled in). */
   async replace(config: ServerConfig, actor: string, sender: Sender): Promise<void> {
-    await this.write(this.db, overridesOf(config, this.defaults as Json));
+    await this.write(overridesOf(config, this.defaults as Json));
     await this.changed(actor, sender);
   }
 
@@ -187,12 +187,12 @@ export class ServerConfigStore {
    * result when it is valid; problems are located in the patch as sent.
    */
   async patch(patch: Json, actor: string, sender: Sender): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const current = this.resolve(await this.lock(trx));
+    await this.db.transaction().execute(async () => {
+      const current = this.resolve(await this.lock());
       const merged = mergePatch(current, patch);
       const problems = check(this.schema, merged, ['body']);
       if (problems.length) throw new ValidationFailed(problems);
-      await this.write(trx, overridesOf(merged, this.defaults as Json));
+      await this.write(overridesOf(merged, this.defaults as Json));
     });
     await this.changed(actor, sender);
   }
@@ -204,11 +204,11 @@ export class ServerConfigStore {
     actor: string,
     sender: Sender,
   ): Promise<string> {
-    const previous = await this.db.transaction().execute(async (trx) => {
-      const current = this.resolve(await this.lock(trx));
+    const previous = await this.db.transaction().execute(async () => {
+      const current = this.resolve(await this.lock());
       const before = current.customization[key];
       current.customization[key] = fileName;
-      await this.write(trx, overridesOf(current, this.defaults as Json));
+      await this.write(overridesOf(current, this.defaults as Json));
       return before;
     });
     await this.changed(actor, sender);
@@ -230,13 +230,13 @@ export class ServerConfigStore {
     return check(this.schema, retried, []).length ? clone(this.defaults) : (retried as ServerConfig);
   }
 
-  private async lock(trx: Database): Promise<Json> {
-    const row = await trx.selectFrom('server_config').select('overrides').forUpdate().executeTakeFirst();
+  private async lock(): Promise<Json> {
+    const row = await this.db.selectFrom('server_config').select('overrides').forUpdate().executeTakeFirst();
     return (row?.overrides as Json | undefined) ?? {};
   }
 
-  private async write(db: Database, overrides: Json): Promise<void> {
-    await db
+  private async write(overrides: Json): Promise<void> {
+    await this.db
       .updateTable('server_config')
       .set({ overrides: JSON.stringify(overrides), updated_at: new Date() })
       .execute();
