@@ -43,13 +43,13 @@ export class TeamService {
     private readonly schemaName: (projectName: string) => string,
   ) {}
 
-  private teams(db: Database, projectName: string) {
-    return db.withSchema(this.schemaName(projectName));
+  private teams(projectName: string) {
+    return this.db.withSchema(this.schemaName(projectName));
   }
 
   /** Names of the project's teams that list the user as a member. */
   async teamsOf(projectName: string, userName: string): Promise<string[]> {
-    const rows: Row[] = await this.teams(this.db, projectName)
+    const rows: Row[] = await this.teams(projectName)
       .selectFrom('teams')
       .select(['name', 'members'])
       .execute();
@@ -60,7 +60,7 @@ export class TeamService {
 
   /** Names of everyone in at least one of the project's teams (each user once). */
   async members(projectName: string): Promise<string[]> {
-    const rows: Row[] = await this.teams(this.db, projectName)
+    const rows: Row[] = await this.teams(projectName)
       .selectFrom('teams')
       .select(['name', 'members'])
       .execute();
@@ -71,7 +71,7 @@ export class TeamService {
   }
 
   async list(projectName: string, showMembers: boolean) {
-    const rows: Row[] = await this.teams(this.db, projectName)
+    const rows: Row[] = await this.teams(projectName)
       .selectFrom('teams')
       .select(['name', 'members'])
       .orderBy('name')
@@ -100,13 +100,13 @@ export class TeamService {
     });
     if (problems.length) throw new ValidationFailed(problems);
 
-    await this.db.transaction().execute(async (trx) => {
+    await this.db.transaction().execute(async () => {
       const names = teams.map((team) => team.name);
-      let removal = this.teams(trx, projectName).deleteFrom('teams');
+      let removal = this.teams(projectName).deleteFrom('teams');
       if (names.length) removal = removal.where('name', 'not in', names);
       await removal.execute();
       // Teams that stay keep their data column; only their members are replaced.
-      for (const team of teams) await this.upsert(trx, projectName, team.name, team.members.map(normalise));
+      for (const team of teams) await this.upsert(projectName, team.name, team.members.map(normalise));
     });
   }
 
@@ -114,11 +114,11 @@ export class TeamService {
   async save(projectName: string, teamName: string, members: TeamMember[]): Promise<void> {
     const problems = duplicateMembers(members, ['body', 'members']);
     if (problems.length) throw new ValidationFailed(problems);
-    await this.upsert(this.db, projectName, teamName, members.map(normalise));
+    await this.upsert(projectName, teamName, members.map(normalise));
   }
 
   async remove(projectName: string, teamName: string): Promise<void> {
-    const deleted = await this.teams(this.db, projectName)
+    const deleted = await this.teams(projectName)
       .deleteFrom('teams')
       .where('name', '=', teamName)
       .executeTakeFirst();
@@ -177,15 +177,15 @@ export class TeamService {
     teamName: string,
     change: (members: TeamMember[]) => TeamMember[],
   ): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const row: Row | undefined = await this.teams(trx, projectName)
+    await this.db.transaction().execute(async () => {
+      const row: Row | undefined = await this.teams(projectName)
         .selectFrom('teams')
         .select(['name', 'members'])
         .where('name', '=', teamName)
         .forUpdate()
         .executeTakeFirst();
       if (!row) throw new NotFound(`Team ${teamName} not found`);
-      await this.teams(trx, projectName)
+      await this.teams(projectName)
         .updateTable('teams')
         .set({ members: JSON.stringify(change(row.members)) })
         .where('name', '=', teamName)
@@ -193,13 +193,8 @@ export class TeamService {
     });
   }
 
-  private async upsert(
-    db: Database,
-    projectName: string,
-    teamName: string,
-    members: TeamMember[],
-  ): Promise<void> {
-    await this.teams(db, projectName)
+  private async upsert(projectName: string, teamName: string, members: TeamMember[]): Promise<void> {
+    await this.teams(projectName)
       .insertInto('teams')
       .values({ name: teamName, members: JSON.stringify(members) })
       .onConflict((conflict) => conflict.column('name').doUpdateSet({ members: JSON.stringify(members) }))
