@@ -198,9 +198,9 @@ export class ProjectService implements ProjectDirectory {
   }
 
   /** The project as the caller may see it: 404 when it does not exist, 403 when the caller has no access. */
-  async requireRow(caller: RequestUser, name: string, db: Database = this.db): Promise<Row> {
+  async requireRow(caller: RequestUser, name: string): Promise<Row> {
     if (!this.canSee(caller, name)) throw new Forbidden(`You have no access to project ${name}`);
-    const row = await db.selectFrom('projects').selectAll().where(byName(name)).executeTakeFirst();
+    const row = await this.db.selectFrom('projects').selectAll().where(byName(name)).executeTakeFirst();
     if (!row) throw new NotFound(`Project ${name} not found`);
     return row;
   }
