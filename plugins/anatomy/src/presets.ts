@@ -225,7 +225,7 @@ export class AnatomyPresetService implements AnatomyPresets {
     if (isReference(name)) name = BUILTIN_NAME;
     try {
       await this.db.transaction().execute(async (trx) => {
-        if (name !== BUILTIN_NAME) await this.requireExists(name, trx);
+        if (name !== BUILTIN_NAME) await this.requireExists(name);
         await trx
           .updateTable('anatomy_presets')
           .set({ is_primary: false })
@@ -287,8 +287,8 @@ export class AnatomyPresetService implements AnatomyPresets {
     if (result.numDeletedRows === 0n) throw new NotFound(`Anatomy preset ${name} not found`);
   }
 
-  private async requireExists(name: string, db: Database): Promise<void> {
-    const row = await db
+  private async requireExists(name: string): Promise<void> {
+    const row = await this.db
       .selectFrom('anatomy_presets')
       .select('name')
       .where('name', '=', name)
