@@ -72,8 +72,8 @@ export class LinkService {
     private readonly schemaName: (project: string) => string,
   ) {}
 
-  private links(project: string, db: Database = this.db) {
-    return db.withSchema(this.schemaName(project));
+  private links(project: string) {
+    return this.db.withSchema(this.schemaName(project));
   }
 
   async listTypes(caller: RequestUser, projectName: string): Promise<LinkTypeRecord[]> {
