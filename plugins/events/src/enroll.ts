@@ -4,7 +4,6 @@ import {
   eventRowMessage,
   newOrderedId,
   type Database,
-  type DatabaseTransaction,
   type EventMessage,
   type EventRow,
 } from '@pipewright/sdk';
@@ -138,11 +137,8 @@ const asJob = (row: EventRow): EnrolledJob => ({
   status: row.status,
 });
 
-async function attempt(
-  trx: DatabaseTransaction,
-  options: EnrollOptions,
-): Promise<EnrollResult | null | 'retry'> {
-  const { rows } = await candidateQuery(options).execute(trx);
+async function attempt(db: Database, options: EnrollOptions): Promise<EnrollResult | null | 'retry'> {
+  const { rows } = await candidateQuery(options).execute(db);
   const source = rows[0];
   if (!source) return null;
   // Lost this candidate to another worker: a sequential worker waits, others look again with a fresh snapshot.
@@ -161,7 +157,7 @@ async function attempt(
         WHERE id = ${source.target_id}
           AND status IN ${RETRYABLE}
           AND NOT (status = 'failed' AND retries >= ${options.maxRetries}::int)
-        RETURNING *`.execute(trx);
+        RETURNING *`.execute(db);
     if (taken.rows[0]) return { job: asJob(taken.rows[0]), changed: eventRowMessage(taken.rows[0]) };
     return missed;
   }
@@ -181,7 +177,7 @@ async function attempt(
       changed: null,
     };
   }
-  const created = await trx
+  const created = await db
     .insertInto('public.events')
     .values({
       id: newOrderedId(),
@@ -205,15 +201,16 @@ async function attempt(
 
 /** Find or create the next job for this worker; null when none is available. Announcing is left to the caller. */
 export async function enroll(db: Database, options: EnrollOptions): Promise<EnrollResult | null> {
-  return db.transaction().execute(async (trx) => {
+  // One unit of work: every statement of attempt() runs in it through db.
+  return db.transaction().execute(async () => {
     if (options.sequential) {
       await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`pipewright.enroll:${options.targetTopic}`}, 0))`.execute(
-        trx,
+        db,
       );
     }
     for (let round = 0; round < ROUNDS; round++) {
       // Each statement of a READ COMMITTED transaction sees what other workers committed meanwhile.
-      const result = await attempt(trx, options);
+      const result = await attempt(db, options);
       if (result !== 'retry') return result;
     }
     return null;
