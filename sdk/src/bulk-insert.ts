@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Database, DatabaseTransaction } from './addon.js';
+import type { Database } from './addon.js';
 import { Utf8Writer } from './utf8-writer.js';
 
 /**
@@ -10,7 +10,7 @@ import { Utf8Writer } from './utf8-writer.js';
  * rows written.
  */
 export async function insertJsonRows(
-  db: Database | DatabaseTransaction,
+  db: Database,
   table: string,
   rows: Record<string, unknown>[],
   options: { defaults?: Record<string, unknown> } = {},
