@@ -59,13 +59,13 @@ export class ListFolderService {
     private readonly schemaName: (projectName: string) => string,
   ) {}
 
-  private in(db: Database, projectName: string) {
-    return db.withSchema(this.schemaName(projectName));
+  private in(projectName: string) {
+    return this.db.withSchema(this.schemaName(projectName));
   }
 
-  /** True when the project has this folder (read through db when given, e.g. a transaction). */
-  async exists(projectName: string, id: string, db: Database = this.db): Promise<boolean> {
-    const row = await this.in(db, projectName)
+  /** True when the project has this folder (inside a unit of work, as its transaction sees it). */
+  async exists(projectName: string, id: string): Promise<boolean> {
+    const row = await this.in(projectName)
       .selectFrom('entity_list_folders')
       .select('id')
       .where('id', '=', id)
@@ -76,7 +76,7 @@ export class ListFolderService {
   /** Every list folder of the project, siblings by position then label. */
   async list(caller: RequestUser, projectName: string): Promise<{ folders: ListFolder[] }> {
     const project = await this.projects.require(caller, projectName);
-    const rows = (await this.in(this.db, project.name)
+    const rows = (await this.in(project.name)
       .selectFrom('entity_list_folders')
       .selectAll()
       .orderBy('parent_id')
@@ -93,7 +93,7 @@ export class ListFolderService {
     if (body.parentId && !(await this.exists(project.name, body.parentId)))
       throw new NotFound(`List folder ${body.parentId} not found in project ${project.name}`);
     try {
-      await this.in(this.db, project.name)
+      await this.in(project.name)
         .insertInto('entity_list_folders')
         .values({
           id,
@@ -118,7 +118,7 @@ export class ListFolderService {
     if (parentId && parentId !== row.parent_id) await this.checkNewParent(project.name, id, parentId);
     const data = body.data ? withoutNulls(mergePatch(row.data, body.data)) : row.data;
     try {
-      await this.in(this.db, project.name)
+      await this.in(project.name)
         .updateTable('entity_list_folders')
         .set({
           label: body.label ?? row.label,
@@ -137,7 +137,7 @@ export class ListFolderService {
   async remove(caller: RequestUser, projectName: string, id: string): Promise<void> {
     const project = await this.projects.require(caller, projectName);
     await this.ownFolder(caller, project.name, id, 'delete');
-    await this.in(this.db, project.name).deleteFrom('entity_list_folders').where('id', '=', id).execute();
+    await this.in(project.name).deleteFrom('entity_list_folders').where('id', '=', id).execute();
   }
 
   /** Positions follow the order given (AYON sorts siblings by position); one transaction. */
@@ -145,7 +145,7 @@ export class ListFolderService {
     const project = await this.projects.require(caller, projectName);
     const known = new Set(
       (
-        await this.in(this.db, project.name)
+        await this.in(project.name)
           .selectFrom('entity_list_folders')
           .select('id')
           .where('id', 'in', order)
@@ -174,7 +174,7 @@ export class ListFolderService {
     id: string,
     verb: string,
   ): Promise<FolderRow> {
-    const row = (await this.in(this.db, projectName)
+    const row = (await this.in(projectName)
       .selectFrom('entity_list_folders')
       .selectAll()
       .where('id', '=', id)

@@ -22,7 +22,7 @@ export default defineAddon({
     const projects = ctx.use('projects');
     const entities = ctx.use('entities');
     const schemaName = ctx.projects.schemaName;
-    const store = new ListStore(schemaName);
+    const store = new ListStore(ctx.db, schemaName);
     const folders = new ListFolderService(ctx.db, projects, schemaName);
     const lookup = new EntityLookup(entities);
     const lists = new EntityListService(
@@ -40,7 +40,6 @@ export default defineAddon({
     // Items of deleted entities go in the same transaction, so a list never points at nothing.
     entities.onDelete((projectName, removed) =>
       store.dropEntityItems(
-        ctx.db,
         projectName,
         removed.map((entity) => entity.id),
       ),

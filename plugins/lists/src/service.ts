@@ -7,7 +7,6 @@ import {
   newId,
   type AttributeLibrary,
   type Database,
-  type DatabaseTransaction,
   type EntityDirectory,
   type EventBus,
   type ProjectDirectory,
@@ -113,7 +112,7 @@ export class EntityListService implements EntityListDirectory {
    */
   private async open(caller: RequestUser, projectName: string, id: string, needed: Level): Promise<Opened> {
     const project = await this.projects.require(caller, projectName);
-    const row = await this.store.findList(this.db, project.name, id);
+    const row = await this.store.findList(project.name, id);
     if (!row) throw new NotFound(`Entity list ${id} not found`);
     const level = await this.levelOn(caller, project.name, row);
     if (level < LEVEL.read) throw new Forbidden(`Access denied to entity list ${row.label}`);
@@ -193,10 +192,10 @@ export class EntityListService implements EntityListDirectory {
       tags: body.tags ?? [],
       active: body.active ?? true,
     };
-    const row = await this.db.transaction().execute(async (trx) => {
-      await this.store.insertList(trx, project, id, columns, caller.name);
-      await this.store.writeItems(trx, project, id, [], planned, caller.name);
-      return (await this.store.findList(trx, project, id)) as ListRow;
+    const row = await this.db.transaction().execute(async () => {
+      await this.store.insertList(project, id, columns, caller.name);
+      await this.store.writeItems(project, id, [], planned, caller.name);
+      return (await this.store.findList(project, id)) as ListRow;
     });
     await this.emit('entity_list.created', project, caller, sender, row, planned.length);
     return summaryOf(row, planned.length);
@@ -206,10 +205,10 @@ export class EntityListService implements EntityListDirectory {
   async get(caller: RequestUser, projectName: string, id: string, metadataOnly = false): Promise<EntityList> {
     const { project, row, level } = await this.open(caller, projectName, id, LEVEL.read);
     if (metadataOnly) {
-      const count = (await this.store.counts(this.db, project, [id])).get(id) ?? 0;
+      const count = (await this.store.counts(project, [id])).get(id) ?? 0;
       return presentList(row, [], count, level);
     }
-    const items = await this.store.items(this.db, project, id);
+    const items = await this.store.items(project, id);
     const paths = await this.lookup.folderPaths(
       project,
       row.entity_type,
@@ -226,7 +225,7 @@ export class EntityListService implements EntityListDirectory {
   /** Lists the caller may read, with their level: see EntityListDirectory.visible. */
   async visible(caller: RequestUser, projectName: string): Promise<VisibleList[]> {
     const project = (await this.projects.require(caller, projectName)).name;
-    const rows = await this.store.allLists(this.db, project);
+    const rows = await this.store.allLists(project);
     const teams =
       !isManagerOrAbove(caller) && rows.some((row) => namesTeams(row.access))
         ? await this.teams.teamsOf(project, caller.name)
@@ -235,7 +234,6 @@ export class EntityListService implements EntityListDirectory {
       .map((row) => ({ row, level: levelOf(caller, project, row, teams) }))
       .filter(({ level }) => level >= LEVEL.read);
     const counts = await this.store.counts(
-      this.db,
       project,
       readable.map(({ row }) => row.id),
     );
@@ -259,8 +257,8 @@ export class EntityListService implements EntityListDirectory {
     const { project } = await this.open(caller, projectName, id, LEVEL.manage);
     await this.checkOwner(caller, body.owner, false);
     await this.checkFolder(project, body.entityListFolderId);
-    const { row, count } = await this.db.transaction().execute(async (trx) => {
-      const current = await this.lockList(trx, project, id);
+    const { row, count } = await this.db.transaction().execute(async () => {
+      const current = await this.lockList(project, id);
       const columns: ListColumns = {};
       if (body.label !== undefined && body.label !== null) columns.label = body.label;
       if (body.access !== undefined) columns.access = body.access;
@@ -271,9 +269,9 @@ export class EntityListService implements EntityListDirectory {
       if (body.owner !== undefined) columns.owner = body.owner;
       if (body.active !== undefined && body.active !== null) columns.active = body.active;
       if (body.entityListFolderId !== undefined) columns.entity_list_folder_id = body.entityListFolderId;
-      await this.store.updateList(trx, project, id, columns, caller.name);
-      const changed = (await this.store.findList(trx, project, id)) as ListRow;
-      return { row: changed, count: (await this.store.counts(trx, project, [id])).get(id) ?? 0 };
+      await this.store.updateList(project, id, columns, caller.name);
+      const changed = (await this.store.findList(project, id)) as ListRow;
+      return { row: changed, count: (await this.store.counts(project, [id])).get(id) ?? 0 };
     });
     await this.emit('entity_list.changed', project, caller, sender, row, count);
   }
@@ -281,17 +279,17 @@ export class EntityListService implements EntityListDirectory {
   /** Delete the list and its items (level 30). */
   async remove(caller: RequestUser, projectName: string, id: string, sender: Sender): Promise<void> {
     const { project } = await this.open(caller, projectName, id, LEVEL.manage);
-    const { row, count } = await this.db.transaction().execute(async (trx) => {
-      const current = await this.lockList(trx, project, id);
-      const counted = (await this.store.counts(trx, project, [id])).get(id) ?? 0;
-      await this.store.deleteList(trx, project, id);
+    const { row, count } = await this.db.transaction().execute(async () => {
+      const current = await this.lockList(project, id);
+      const counted = (await this.store.counts(project, [id])).get(id) ?? 0;
+      await this.store.deleteList(project, id);
       return { row: current, count: counted };
     });
     await this.emit('entity_list.deleted', project, caller, sender, row, count);
   }
 
-  private async lockList(trx: DatabaseTransaction, project: string, id: string): Promise<ListRow> {
-    const row = await this.store.findList(trx, project, id, true);
+  private async lockList(project: string, id: string): Promise<ListRow> {
+    const row = await this.store.findList(project, id, true);
     if (!row) throw new NotFound(`Entity list ${id} not found`);
     return row;
   }
@@ -312,12 +310,12 @@ export class EntityListService implements EntityListDirectory {
   ): Promise<{ row: ListRow; items: PlannedItem[] }> {
     const opened = await this.open(caller, projectName, id, needed);
     await this.lookup.requireOfType(caller, opened.project, opened.row.entity_type, refs);
-    const result = await this.db.transaction().execute(async (trx) => {
-      const row = await this.lockList(trx, opened.project, id);
-      const before = await this.store.items(trx, opened.project, id);
+    const result = await this.db.transaction().execute(async () => {
+      const row = await this.lockList(opened.project, id);
+      const before = await this.store.items(opened.project, id);
       const after = plan(fromStored(before), row);
-      await this.store.writeItems(trx, opened.project, id, before, after, caller.name);
-      await this.store.updateList(trx, opened.project, id, {}, caller.name);
+      await this.store.writeItems(opened.project, id, before, after, caller.name);
+      await this.store.updateList(opened.project, id, {}, caller.name);
       return { row, items: after };
     });
     await this.emit('entity_list.changed', opened.project, caller, sender, result.row, result.items.length);
@@ -469,17 +467,16 @@ export class EntityListService implements EntityListDirectory {
     const { project } = await this.open(caller, projectName, id, LEVEL.manage);
     const studio = (await this.attributes.list()).map((attribute) => attribute.name);
     const stored = checkDefinitions(definitions, studio);
-    const { row, count } = await this.db.transaction().execute(async (trx) => {
-      const current = await this.lockList(trx, project, id);
+    const { row, count } = await this.db.transaction().execute(async () => {
+      const current = await this.lockList(project, id);
       await this.store.updateList(
-        trx,
         project,
         id,
         { data: { ...current.data, attributes: stored } },
         caller.name,
       );
-      const changed = (await this.store.findList(trx, project, id)) as ListRow;
-      return { row: changed, count: (await this.store.counts(trx, project, [id])).get(id) ?? 0 };
+      const changed = (await this.store.findList(project, id)) as ListRow;
+      return { row: changed, count: (await this.store.counts(project, [id])).get(id) ?? 0 };
     });
     await this.emit('entity_list.changed', project, caller, sender, row, count);
   }
@@ -494,7 +491,7 @@ export class EntityListService implements EntityListDirectory {
     id: string,
   ): Promise<{ entityType: ListEntityType; entityIds: string[]; entities: Record<string, unknown>[] }> {
     const { project, row } = await this.open(caller, projectName, id, LEVEL.read);
-    const ids = [...new Set((await this.store.items(this.db, project, id)).map((item) => item.entity_id))];
+    const ids = [...new Set((await this.store.items(project, id)).map((item) => item.entity_id))];
     const readable = await this.lookup.byIds(project, row.entity_type, ids, caller);
     const shown = ids.filter((entityId) => readable.has(entityId));
     return {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { Conflict, type Database, type DatabaseTransaction } from '@pipewright/sdk';
+import { Conflict, type Database } from '@pipewright/sdk';
 import type { PlannedItem } from './item-plan.js';
 import type { ListEntityType } from './schemas.js';
 
@@ -77,22 +77,25 @@ function encode(columns: ListColumns): Record<string, unknown> {
 
 /** Reads and writes of the lists tables of one project schema; every write runs in the caller's transaction. */
 export class ListStore {
-  constructor(private readonly schemaName: (projectName: string) => string) {}
+  constructor(
+    private readonly db: Database,
+    private readonly schemaName: (projectName: string) => string,
+  ) {}
 
-  private in(db: Database, projectName: string) {
-    return db.withSchema(this.schemaName(projectName));
+  private in(projectName: string) {
+    return this.db.withSchema(this.schemaName(projectName));
   }
 
   /** One list, locked against concurrent item changes when asked (inside a transaction). */
-  async findList(db: Database, projectName: string, id: string, lock = false): Promise<ListRow | undefined> {
-    let query = this.in(db, projectName).selectFrom('entity_lists').selectAll().where('id', '=', id);
+  async findList(projectName: string, id: string, lock = false): Promise<ListRow | undefined> {
+    let query = this.in(projectName).selectFrom('entity_lists').selectAll().where('id', '=', id);
     if (lock) query = query.forUpdate();
     return (await query.executeTakeFirst()) as ListRow | undefined;
   }
 
   /** Every list of the project in creation order. */
-  async allLists(db: Database, projectName: string): Promise<ListRow[]> {
-    return (await this.in(db, projectName)
+  async allLists(projectName: string): Promise<ListRow[]> {
+    return (await this.in(projectName)
       .selectFrom('entity_lists')
       .selectAll()
       .orderBy('creation_order')
@@ -100,9 +103,9 @@ export class ListStore {
   }
 
   /** Item counts of lists by id. */
-  async counts(db: Database, projectName: string, ids: string[]): Promise<Map<string, number>> {
+  async counts(projectName: string, ids: string[]): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.in(db, projectName)
+    const rows = await this.in(projectName)
       .selectFrom('entity_list_items')
       .select(['entity_list_id', (eb) => eb.fn.countAll<string>().as('count')])
       .where('entity_list_id', 'in', ids)
@@ -112,8 +115,8 @@ export class ListStore {
   }
 
   /** A list's items in list order. */
-  async items(db: Database, projectName: string, listId: string): Promise<ItemRow[]> {
-    return (await this.in(db, projectName)
+  async items(projectName: string, listId: string): Promise<ItemRow[]> {
+    return (await this.in(projectName)
       .selectFrom('entity_list_items')
       .selectAll()
       .where('entity_list_id', '=', listId)
@@ -124,15 +127,9 @@ export class ListStore {
   }
 
   /** Insert a list row; a label or id already used answers 409. */
-  async insertList(
-    trx: DatabaseTransaction,
-    projectName: string,
-    id: string,
-    columns: ListColumns,
-    user: string,
-  ): Promise<void> {
+  async insertList(projectName: string, id: string, columns: ListColumns, user: string): Promise<void> {
     try {
-      await this.in(trx, projectName)
+      await this.in(projectName)
         .insertInto('entity_lists')
         .values({ id, ...encode(columns), created_by: user, updated_by: user })
         .execute();
@@ -142,15 +139,9 @@ export class ListStore {
   }
 
   /** Change a list's columns (none given: only mark it updated, as any change of its items does). */
-  async updateList(
-    trx: DatabaseTransaction,
-    projectName: string,
-    id: string,
-    columns: ListColumns,
-    user: string,
-  ): Promise<void> {
+  async updateList(projectName: string, id: string, columns: ListColumns, user: string): Promise<void> {
     try {
-      await this.in(trx, projectName)
+      await this.in(projectName)
         .updateTable('entity_lists')
         .set({ ...encode(columns), updated_by: user, updated_at: sql`now()` })
         .where('id', '=', id)
@@ -161,8 +152,8 @@ export class ListStore {
   }
 
   /** Delete a list row; its items go with it (foreign key cascade). */
-  async deleteList(trx: DatabaseTransaction, projectName: string, id: string): Promise<void> {
-    await this.in(trx, projectName).deleteFrom('entity_lists').where('id', '=', id).execute();
+  async deleteList(projectName: string, id: string): Promise<void> {
+    await this.in(projectName).deleteFrom('entity_lists').where('id', '=', id).execute();
   }
 
   /**
@@ -170,7 +161,6 @@ export class ListStore {
    * deleted, new ones inserted, changed ones rewritten, and positions moved where they differ from the plan.
    */
   async writeItems(
-    trx: DatabaseTransaction,
     projectName: string,
     listId: string,
     before: ItemRow[],
@@ -183,7 +173,7 @@ export class ListStore {
     const gone = before.filter((row) => !kept.has(row.id)).map((row) => row.id);
     if (gone.length)
       await sql`DELETE FROM ${items} WHERE entity_list_id = ${listId} AND id = ANY(${gone}::uuid[])`.execute(
-        trx,
+        this.db,
       );
 
     const fresh = after.map((item, position) => ({ item, position })).filter(({ item }) => item.isNew);
@@ -201,7 +191,7 @@ export class ListStore {
         updated_by: user,
       }));
       try {
-        await this.in(trx, projectName).insertInto('entity_list_items').values(rows).execute();
+        await this.in(projectName).insertInto('entity_list_items').values(rows).execute();
       } catch (error) {
         if (uniqueViolation(error) === null) throw error;
         throw new Conflict('An item with one of the given ids already exists', 'unique-violation');
@@ -223,7 +213,7 @@ export class ListStore {
           tags = v.tags, updated_by = ${user}, updated_at = now()
         FROM jsonb_to_recordset(${JSON.stringify(slice)}::jsonb)
           AS v(id uuid, entity_id uuid, label text, attrib jsonb, data jsonb, tags text[])
-        WHERE i.id = v.id AND i.entity_list_id = ${listId}`.execute(trx);
+        WHERE i.id = v.id AND i.entity_list_id = ${listId}`.execute(this.db);
     }
 
     const storedAt = new Map(before.map((row) => [row.id, row.position]));
@@ -235,7 +225,7 @@ export class ListStore {
       await sql`
         UPDATE ${items} i SET position = v.position
         FROM unnest(${slice.map((m) => m.id)}::uuid[], ${slice.map((m) => m.position)}::int[]) AS v(id, position)
-        WHERE i.id = v.id AND i.entity_list_id = ${listId}`.execute(trx);
+        WHERE i.id = v.id AND i.entity_list_id = ${listId}`.execute(this.db);
     }
   }
 
@@ -243,11 +233,13 @@ export class ListStore {
    * Entities delete hook: their items go, and the lists they were in close the gaps so positions stay 0..n-1.
    * Runs in the delete's transaction.
    */
-  async dropEntityItems(db: Database, projectName: string, entityIds: string[]): Promise<void> {
+  async dropEntityItems(projectName: string, entityIds: string[]): Promise<void> {
     if (entityIds.length === 0) return;
     const items = sql.table(`${this.schemaName(projectName)}.entity_list_items`);
     const { rows } = await sql<{ entity_list_id: string }>`
-      DELETE FROM ${items} WHERE entity_id = ANY(${entityIds}::uuid[]) RETURNING entity_list_id`.execute(db);
+      DELETE FROM ${items} WHERE entity_id = ANY(${entityIds}::uuid[]) RETURNING entity_list_id`.execute(
+      this.db,
+    );
     const lists = [...new Set(rows.map((row) => row.entity_list_id))];
     if (lists.length === 0) return;
     await sql`
@@ -256,7 +248,7 @@ export class ListStore {
         SELECT id, (row_number() OVER (PARTITION BY entity_list_id ORDER BY position, created_at, id) - 1)::int AS position
         FROM ${items} WHERE entity_list_id = ANY(${lists}::uuid[])
       ) r
-      WHERE i.id = r.id AND i.position <> r.position`.execute(db);
+      WHERE i.id = r.id AND i.position <> r.position`.execute(this.db);
   }
 
   /** A unique violation of entity_lists as a 409 that says what clashed; null for other errors. */
