@@ -1,4 +1,4 @@
-import { ValidationFailed, type DatabaseTransaction, type ProjectFiles } from '@pipewright/sdk';
+import { ValidationFailed, type ProjectFiles } from '@pipewright/sdk';
 
 /** A file as an activity lists it in data.files (AYON's keys, which its web app reads). */
 export interface AttachedFile {
@@ -51,13 +51,7 @@ export class Attachments {
   }
 
   /** Link files to an activity, and unlink those it no longer lists, inside the activity's transaction. */
-  async link(
-    trx: DatabaseTransaction,
-    projectName: string,
-    activityId: string,
-    now: string[],
-    before: string[] = [],
-  ): Promise<void> {
+  async link(projectName: string, activityId: string, now: string[], before: string[] = []): Promise<void> {
     if (!this.files) return;
     const dropped = before.filter((id) => !now.includes(id));
     // Inside the caller's unit of work: the files service's writes join its transaction.

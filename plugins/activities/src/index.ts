@@ -1,4 +1,4 @@
-import { defineAddon, type DatabaseTransaction, type ProjectEntityType, type Sender } from '@pipewright/sdk';
+import { defineAddon, type ProjectEntityType, type Sender } from '@pipewright/sdk';
 import { Attachments } from './attachments.js';
 import { EntityReader } from './entity-context.js';
 import { ActivityFeeds } from './feed.js';
@@ -52,9 +52,9 @@ export interface ActivityFeed {
     activity: ServerActivity,
   ): Promise<string>;
   /**
-   * The reads of create (the entity, the files, the mentions), done before the caller opens the transaction that
-   * write() uses: on PGlite a read through another service would wait for that transaction. authorWatches makes
-   * the author a watcher of the entity in the same write.
+   * The reads of create (the entity, the files, the mentions), kept apart from write() so the caller can do them
+   * before opening its unit of work and hold the transaction only for the writes. authorWatches makes the author
+   * a watcher of the entity in the same write.
    */
   prepare(
     projectName: string,
@@ -62,19 +62,15 @@ export interface ActivityFeed {
     entityId: string,
     activity: ServerActivity & { authorWatches?: boolean; sender?: Sender | null },
   ): Promise<PreparedActivity>;
-  /** Write a prepared activity inside the caller's transaction; publish() sends its events after the commit. */
-  write(
-    trx: DatabaseTransaction,
-    prepared: PreparedActivity,
-  ): Promise<{ id: string; publish(): Promise<void> }>;
+  /** Write a prepared activity in the caller's unit of work; publish() sends its events after the commit. */
+  write(prepared: PreparedActivity): Promise<{ id: string; publish(): Promise<void> }>;
   /** Activities of one type on these entities, oldest first (no permission checks: the caller decided). */
   list(projectName: string, type: ActivityType, entityIds: string[]): Promise<ActivityRecord[]>;
   /**
-   * Merge keys into an activity's data inside the caller's transaction (keys the server owns are ignored);
+   * Merge keys into an activity's data in the caller's unit of work (keys the server owns are ignored);
    * touch marks it edited (updatedAt). False when the activity does not exist.
    */
   mergeData(
-    trx: DatabaseTransaction,
     projectName: string,
     id: string,
     data: Record<string, unknown>,
@@ -114,7 +110,7 @@ export default defineAddon({
     const projects = ctx.use('projects');
     const entities = ctx.use('entities');
     const users = ctx.use('users');
-    const store = new ActivityStore(ctx.projects.schemaName);
+    const store = new ActivityStore(ctx.db, ctx.projects.schemaName);
     const reader = new EntityReader(entities);
     const files = ctx.use('files');
     const attachments = new Attachments(files);
@@ -129,7 +125,6 @@ export default defineAddon({
     // (the files addon removes files no activity holds).
     entities.onDelete(async (projectName, removed) => {
       const gone = await store.forgetEntities(
-        ctx.db,
         projectName,
         removed.map((entity) => entity.id),
       );
@@ -140,7 +135,7 @@ export default defineAddon({
       );
     });
     // A deleted file is no longer listed by the activities it was attached to.
-    files.onRemove((projectName, fileId) => store.forgetFile(ctx.db, projectName, fileId));
+    files.onRemove((projectName, fileId) => store.forgetFile(projectName, fileId));
 
     ctx.provide('activities', {
       async create(projectName, entityType, entityId, activity) {
@@ -162,12 +157,12 @@ export default defineAddon({
             authorWatches: activity.authorWatches ?? false,
           },
         ),
-      async write(trx, prepared) {
-        const result = await service.write(trx, prepared as PreparedCreate);
+      async write(prepared) {
+        const result = await service.write(prepared as PreparedCreate);
         return { id: result.id, publish: () => service.publish(result.events) };
       },
       async list(projectName, type, entityIds) {
-        const rows = await store.ofEntities(ctx.db, projectName, type, entityIds);
+        const rows = await store.ofEntities(projectName, type, entityIds);
         return rows.map((row) => ({
           id: row.id,
           type: row.activity_type,
@@ -178,8 +173,8 @@ export default defineAddon({
           updatedAt: new Date(row.updated_at),
         }));
       },
-      mergeData: (trx, projectName, id, data, options = {}) =>
-        service.mergeData(trx, projectName, id, data, options.touch ?? false),
+      mergeData: (projectName, id, data, options = {}) =>
+        service.mergeData(projectName, id, data, options.touch ?? false),
       ensureWatching: (projectName, entityType, entityId, userName) =>
         service.ensureWatching(projectName, entityType, entityId, userName),
       settled: () => hook.settled(),

@@ -66,7 +66,7 @@ export class ActivityOperations {
       for (const [index, operation] of operations.entries()) {
         try {
           const prepared = await this.prepare(caller, projectName, operation, index, created, sender);
-          const result = await this.db.transaction().execute((trx) => this.service.write(trx, prepared));
+          const result = await this.db.transaction().execute(() => this.service.write(prepared));
           await this.service.publish(result.events);
           if (operation.type === 'create') created.add(result.id);
           results.push(this.succeeded(operation, result.id));
@@ -92,12 +92,12 @@ export class ActivityOperations {
       const rollback = new Error('rollback');
       const events: EventInput[] = [];
       try {
-        await this.db.transaction().execute(async (trx) => {
+        await this.db.transaction().execute(async () => {
           for (const [index, ready] of prepared.entries()) {
             const operation = operations[index];
             try {
               if ('error' in ready) throw ready.error;
-              const result = await this.service.write(trx, ready);
+              const result = await this.service.write(ready);
               events.push(...result.events);
               results.push(this.succeeded(operation, result.id));
             } catch (error) {

@@ -6,7 +6,6 @@ import {
   isManagerOrAbove,
   newId,
   type Database,
-  type DatabaseTransaction,
   type EventBus,
   type EventInput,
   type ProjectDirectory,
@@ -268,7 +267,7 @@ export class ActivityService {
    * on entities outside a user's reach cannot be probed.
    */
   async requireVisible(caller: RequestUser, projectName: string, id: string): Promise<ActivityRow> {
-    const row = await this.store.get(this.db, projectName, id);
+    const row = await this.store.get(projectName, id);
     const origin = row?.data.origin as { type?: ProjectEntityType; id?: string } | undefined;
     const visible =
       row &&
@@ -299,11 +298,11 @@ export class ActivityService {
   // ---------------------------------------------------------------- writing
 
   /** Apply one prepared write inside a transaction. */
-  async write(trx: DatabaseTransaction, prepared: PreparedWrite): Promise<WriteResult> {
+  async write(prepared: PreparedWrite): Promise<WriteResult> {
     try {
-      if (prepared.kind === 'create') return await this.writeCreate(trx, prepared);
-      if (prepared.kind === 'update') return await this.writeUpdate(trx, prepared);
-      return await this.writeDelete(trx, prepared);
+      if (prepared.kind === 'create') return await this.writeCreate(prepared);
+      if (prepared.kind === 'update') return await this.writeUpdate(prepared);
+      return await this.writeDelete(prepared);
     } catch (error) {
       throw translate(error);
     }
@@ -311,7 +310,7 @@ export class ActivityService {
 
   /** Prepare nothing more: write one prepared change in its own transaction, then send its events. */
   async commit(prepared: PreparedWrite): Promise<string> {
-    const result = await this.db.transaction().execute((trx) => this.write(trx, prepared));
+    const result = await this.db.transaction().execute(() => this.write(prepared));
     await this.publish(result.events);
     return result.id;
   }
@@ -320,16 +319,15 @@ export class ActivityService {
     if (events.length) await this.events.emitMany(events);
   }
 
-  private async writeCreate(trx: DatabaseTransaction, p: PreparedCreate): Promise<WriteResult> {
+  private async writeCreate(p: PreparedCreate): Promise<WriteResult> {
     const inserted = await this.store.insert(
-      trx,
       p.projectName,
       { id: p.id, type: p.type, body: p.body, tags: p.tags, data: p.data, at: p.at },
       p.onConflict,
     );
     if (!inserted) return { id: p.id, events: [] };
     const origin = p.context.origin;
-    const watchers = p.type === 'watch' ? [] : await this.store.watchers(trx, p.projectName, origin.id);
+    const watchers = p.type === 'watch' ? [] : await this.store.watchers(p.projectName, origin.id);
     const references: ReferenceInput[] = [
       { referenceType: 'origin', entityType: origin.type, entityId: origin.id },
     ];
@@ -374,8 +372,8 @@ export class ActivityService {
     for (const [name, { type, data }] of addressed)
       references.push({ referenceType: type, entityType: 'user', entityName: name, data });
 
-    await this.store.addReferences(trx, p.projectName, p.id, references, p.at);
-    await this.attachments.link(trx, p.projectName, p.id, p.fileIds);
+    await this.store.addReferences(p.projectName, p.id, references, p.at);
+    await this.attachments.link(p.projectName, p.id, p.fileIds);
 
     const events = [
       activityEvent('created', p.projectName, p, references, p.author, p.sender),
@@ -388,7 +386,6 @@ export class ActivityService {
     ];
     if (p.authorWatches && p.author && !watchers.includes(p.author)) {
       const watch = await this.writeCreate(
-        trx,
         this.watchOf(p.context, p.author, p.author, p.sender, p.projectName),
       );
       events.push(...watch.events);
@@ -425,8 +422,8 @@ export class ActivityService {
     };
   }
 
-  private async writeUpdate(trx: DatabaseTransaction, p: PreparedUpdate): Promise<WriteResult> {
-    const row = await this.store.get(trx, p.projectName, p.id, true);
+  private async writeUpdate(p: PreparedUpdate): Promise<WriteResult> {
+    const row = await this.store.get(p.projectName, p.id, true);
     if (!row) throw new NotFound(`Activity ${p.id} not found`);
     const owner = row.data.author === p.caller.name;
     let patch = p.patch;
@@ -453,7 +450,7 @@ export class ActivityService {
       if (list.length) data.files = list;
       else delete data.files;
     }
-    await this.store.update(trx, p.projectName, p.id, { body, tags: patch.tags ?? row.tags, data });
+    await this.store.update(p.projectName, p.id, { body, tags: patch.tags ?? row.tags, data });
 
     let newlyMentioned: string[] = [];
     if (p.mentions && patch.body !== undefined) {
@@ -461,16 +458,16 @@ export class ActivityService {
       const author = row.data.author as string | undefined;
       const users = p.mentions.users.filter((name) => name !== author);
       const entities = p.mentions.entities.filter((entity) => entity.id !== origin.id);
-      await this.store.dropMentions(trx, p.projectName, p.id, {
+      await this.store.dropMentions(p.projectName, p.id, {
         users,
         entityIds: entities.map((entity) => entity.id),
       });
-      newlyMentioned = await this.store.mentionUsers(trx, p.projectName, p.id, users);
-      await this.store.mentionEntities(trx, p.projectName, p.id, entities);
+      newlyMentioned = await this.store.mentionUsers(p.projectName, p.id, users);
+      await this.store.mentionEntities(p.projectName, p.id, entities);
     }
-    if (files) await this.attachments.link(trx, p.projectName, p.id, fileIds, before);
+    if (files) await this.attachments.link(p.projectName, p.id, fileIds, before);
 
-    const references = await this.store.references(trx, p.projectName, p.id);
+    const references = await this.store.references(p.projectName, p.id);
     const activity = { id: p.id, type: row.activity_type, body };
     return {
       id: p.id,
@@ -486,25 +483,24 @@ export class ActivityService {
     };
   }
 
-  private async writeDelete(trx: DatabaseTransaction, p: PreparedDelete): Promise<WriteResult> {
-    const row = await this.store.get(trx, p.projectName, p.id, true);
+  private async writeDelete(p: PreparedDelete): Promise<WriteResult> {
+    const row = await this.store.get(p.projectName, p.id, true);
     if (!row) throw new NotFound(`Activity ${p.id} not found`);
     if (row.data.author !== p.caller.name && !isAdmin(p.caller))
       throw new Forbidden('Only the author or an administrator deletes an activity');
-    return this.removeActivity(trx, p.projectName, row, p.caller.name, p.sender);
+    return this.removeActivity(p.projectName, row, p.caller.name, p.sender);
   }
 
   private async removeActivity(
-    trx: DatabaseTransaction,
     projectName: string,
     row: ActivityRow,
     user: string | null,
     sender: Sender | null,
   ): Promise<WriteResult> {
-    const references = await this.store.references(trx, projectName, row.id);
+    const references = await this.store.references(projectName, row.id);
     const files = ((row.data.files ?? []) as AttachedFile[]).map((file) => file.id);
-    await this.attachments.link(trx, projectName, row.id, [], files);
-    await this.store.remove(trx, projectName, [row.id]);
+    await this.attachments.link(projectName, row.id, [], files);
+    await this.store.remove(projectName, [row.id]);
     return {
       id: row.id,
       events: [
@@ -533,8 +529,8 @@ export class ActivityService {
   ): Promise<void> {
     await this.requireVisible(caller, projectName, id);
     const fullName = action === 'add' ? ((await this.users.get(caller.name))?.attrib.fullName ?? null) : null;
-    const result = await this.db.transaction().execute(async (trx) => {
-      const row = await this.store.get(trx, projectName, id, true);
+    const result = await this.db.transaction().execute(async () => {
+      const row = await this.store.get(projectName, id, true);
       if (!row) throw new NotFound(`Activity ${id} not found`);
       const reactions = (row.data.reactions ?? []) as { reaction: string; userName: string }[];
       const mine = (r: { reaction: string; userName: string }) =>
@@ -547,8 +543,8 @@ export class ActivityService {
         ];
       if (action === 'remove') next = reactions.filter((r) => !mine(r));
       if (next === reactions || next.length === reactions.length) return null;
-      await this.store.setData(trx, projectName, id, { ...row.data, reactions: next });
-      return { row, references: await this.store.references(trx, projectName, id) };
+      await this.store.setData(projectName, id, { ...row.data, reactions: next });
+      return { row, references: await this.store.references(projectName, id) };
     });
     if (!result) return;
     const { row, references } = result;
@@ -576,7 +572,7 @@ export class ActivityService {
   ): Promise<string[]> {
     if (!(await this.reader.find(projectName, type, id, caller)))
       throw new NotFound(`${type} ${id} not found`);
-    return this.store.watchers(this.db, projectName, id);
+    return this.store.watchers(projectName, id);
   }
 
   /**
@@ -615,17 +611,16 @@ export class ActivityService {
         if (versionContext) versions.push(versionContext);
       }
     }
-    const events = await this.db.transaction().execute(async (trx) => {
+    const events = await this.db.transaction().execute(async () => {
       const out: EventInput[] = [];
       for (const target of [context, ...versions]) {
-        const now = await this.store.watchers(trx, projectName, target.origin.id);
+        const now = await this.store.watchers(projectName, target.origin.id);
         const removed = now.filter((name) => !wanted.includes(name));
-        for (const row of await this.store.watchActivities(trx, projectName, target.origin.id, removed))
-          out.push(...(await this.removeActivity(trx, projectName, row, caller.name, sender)).events);
+        for (const row of await this.store.watchActivities(projectName, target.origin.id, removed))
+          out.push(...(await this.removeActivity(projectName, row, caller.name, sender)).events);
         for (const name of wanted.filter((n) => !now.includes(n)))
           out.push(
-            ...(await this.writeCreate(trx, this.watchOf(target, name, caller.name, sender, projectName)))
-              .events,
+            ...(await this.writeCreate(this.watchOf(target, name, caller.name, sender, projectName))).events,
           );
       }
       return out;
@@ -635,13 +630,12 @@ export class ActivityService {
 
   /** Merge client keys into an activity's data inside a transaction (keys the server owns are ignored). */
   mergeData(
-    trx: DatabaseTransaction,
     projectName: string,
     id: string,
     data: Record<string, unknown>,
     touch: boolean,
   ): Promise<boolean> {
-    return this.store.mergeData(trx, projectName, id, clientData(data), touch);
+    return this.store.mergeData(projectName, id, clientData(data), touch);
   }
 
   /** Make one user watch an entity, if they do not already (another addon's uploader, a commenter). */
@@ -653,10 +647,9 @@ export class ActivityService {
   ): Promise<void> {
     const context = await this.reader.context(projectName, type, id);
     if (!context) throw new NotFound(`${type} ${id} not found`);
-    const events = await this.db.transaction().execute(async (trx) => {
-      if ((await this.store.watchers(trx, projectName, id)).includes(userName)) return [];
-      return (await this.writeCreate(trx, this.watchOf(context, userName, userName, null, projectName)))
-        .events;
+    const events = await this.db.transaction().execute(async () => {
+      if ((await this.store.watchers(projectName, id)).includes(userName)) return [];
+      return (await this.writeCreate(this.watchOf(context, userName, userName, null, projectName))).events;
     });
     await this.publish(events);
   }

@@ -59,7 +59,7 @@ export class Suggestions {
 
     // People who may open the project; those the entity concerns first, then its watchers.
     const related = new Set(context.relatedUsers.map((user) => user.name));
-    const watchers = new Set(await this.store.watchers(this.db, projectName, id));
+    const watchers = new Set(await this.store.watchers(projectName, id));
     const people = (await this.users.list({ active: true }))
       .filter((user) => !user.data.isService && !user.data.isGuest && hasProjectAccess(user, projectName))
       .map((user) => ({

@@ -97,7 +97,7 @@ export class ReviewableService {
         authorWatches: !caller.isService,
         sender: input.sender,
       });
-      written = await this.db.transaction().execute((trx) => this.activities.write(trx, prepared));
+      written = await this.db.transaction().execute(() => this.activities.write(prepared));
     } catch (error) {
       await this.files.remove(project, file.id).catch(() => undefined);
       throw error;
@@ -172,9 +172,9 @@ export class ReviewableService {
       throw new Forbidden('Only managers reorder reviewables uploaded by others');
     if (order === null || order === undefined) return;
     checkOrder(order, reviewables);
-    await this.db.transaction().execute(async (trx) => {
+    await this.db.transaction().execute(async () => {
       for (const [position, id] of order.entries())
-        await this.activities.mergeData(trx, project, id, { reviewableOrder: position });
+        await this.activities.mergeData(project, id, { reviewableOrder: position });
     });
   }
 
@@ -194,8 +194,8 @@ export class ReviewableService {
     if (label === null || label === undefined) return;
     await this.db
       .transaction()
-      .execute((trx) =>
-        this.activities.mergeData(trx, project, activityId, { reviewableLabel: label }, { touch: true }),
+      .execute(() =>
+        this.activities.mergeData(project, activityId, { reviewableLabel: label }, { touch: true }),
       );
   }
 }
