@@ -3,7 +3,6 @@ import {
   Forbidden,
   NotFound,
   type Database,
-  type DatabaseTransaction,
   type ProjectDirectory,
   type ProjectRecord,
   type RequestUser,
@@ -64,7 +63,7 @@ function versionCondition(
 
 /** The entities one parsed URI names, at most MAX_ENTITIES_PER_URI of them, in a stable order. */
 async function resolveEntities(
-  trx: DatabaseTransaction,
+  db: Database,
   schema: string,
   uri: ParsedUri,
   scope: ProjectScope,
@@ -116,7 +115,7 @@ async function resolveEntities(
       ${limit}`;
   }
 
-  const rows = (await query.execute(trx)).rows;
+  const rows = (await query.execute(db)).rows;
   return rows.map((row) => {
     const filePath =
       uri.target === 'representation' ? representationPath(row, scope.roots, options.platform) : null;
@@ -217,7 +216,7 @@ export async function resolveUris(
   }
 
   // One snapshot for every URI, so a publish landing mid-request cannot make two answers disagree.
-  return db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async () => {
     const answers = [];
     for (const item of parsed) {
       if (!item.parsed) {
@@ -229,13 +228,7 @@ export async function resolveUris(
         answers.push({ uri: item.uri, entities: [], error: scope });
         continue;
       }
-      const entities = await resolveEntities(
-        trx,
-        schemaName(scope.project.name),
-        item.parsed,
-        scope,
-        options,
-      );
+      const entities = await resolveEntities(db, schemaName(scope.project.name), item.parsed, scope, options);
       answers.push({ uri: item.uri, entities, error: null });
     }
     return answers;
