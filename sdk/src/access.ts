@@ -73,8 +73,8 @@ export interface AccessControl {
 
 /**
  * What the entities addon asks before reading or writing (registered by the access addon when it runs). It is
- * asked inside the caller's write transaction, so it must answer from memory: on PGlite (one connection) a
- * database read there would wait for the transaction that waits for it.
+ * asked inside the caller's write transaction, for every operation of a batch: answers come from memory, and a
+ * database read made there joins that transaction (the unit of work).
  */
 export type FolderAccessPolicy = Pick<AccessControl, 'folderScope' | 'attributeAccess'>;
 
