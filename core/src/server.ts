@@ -275,6 +275,10 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
       const owner = (request.routeOptions.config as { addon?: string } | undefined)?.addon;
       if (owner && !runtime.isServed(owner))
         throw new NotFound(`Addon ${owner.replace('@', ' ')} is not enabled`);
+      // An upgrade request answered by a route that is not a websocket (the web app answers any path) holds a
+      // socket Node has handed over to the upgrade: nothing else would close it, and stopping the server would
+      // wait for the client. It is closed once its answer is sent.
+      if (request.headers.upgrade) reply.raw.once('finish', () => request.raw.socket.destroy());
       readSender(request);
       for (const hooks of runtime.requestHooks()) for (const hook of hooks) await hook(request, reply);
     });

@@ -1,3 +1,4 @@
+import { connect as connectTcp, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { UserDirectory } from '@pipewright/sdk';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
@@ -208,6 +209,21 @@ describe('the /ws websocket', () => {
     await client.next((m) => m.topic === 'server.started');
     const { id } = await core.events.emit({ topic: 'test.marker', project: 'demo' });
     expect(await client.next((m) => m.id === id)).toMatchObject({ project: 'demo' });
+  });
+
+  it('closes the socket of an upgrade request to another path once it is answered', async () => {
+    const { port } = core.app.server.address() as AddressInfo;
+    const socket = connectTcp(port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(
+      'GET /api/users/me HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+        'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+    );
+    const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('still open'), 3000));
+    expect(await Promise.race([closed.then(() => 'closed'), timeout])).toBe('closed');
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
   });
 
   it('answers a plain HTTP GET /ws with 400 and keeps it out of the OpenAPI document', async () => {
