@@ -1,9 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { PGlite, types } from '@electric-sql/pglite';
 import { PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { unitOfWorkDatabase, type Database } from '@pipewright/sdk';
+
+// Node 24.21's V8 can free a wasm import wrapper twice when wasm code GC races a tier-up (nodejs/node#66366): the
+// process dies on "Check failed: jit_page_->allocations_.erase(addr) == 1". PGlite is wasm, so its dead code is
+// kept instead; a server opens one PGlite for its whole life, so nothing piles up. (Node refuses this flag in
+// NODE_OPTIONS; set here, before any PGlite exists, it holds for the process.)
+setFlagsFromString('--no-wasm-code-gc');
 
 const INT8 = 20;
 const UUID = 2950;
