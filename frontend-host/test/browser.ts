@@ -46,11 +46,14 @@ export async function openBrowser(base: string): Promise<BrowserSession> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const foreignRequests: string[] = [];
   const pageErrors: string[] = [];
+  // A request settled meanwhile (the page navigated, or a test's own page.route answered it) refuses a second
+  // answer with "Route is already handled!": nothing is left to do for it then.
+  const settled = () => undefined;
   await context.route('**/*', (route) => {
     const url = route.request().url();
-    if (url.startsWith(`${base}/`)) return route.continue();
+    if (url.startsWith(`${base}/`)) return route.continue().catch(settled);
     foreignRequests.push(url);
-    return route.abort();
+    return route.abort().catch(settled);
   });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
