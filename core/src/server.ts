@@ -1,6 +1,10 @@
 import { join } from 'node:path';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import cookie from '@fastify/cookie';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -29,7 +33,9 @@ import { answerFrameworkError, installErrorHandling, invalidInput } from './http
 import { inputProblems } from './http/input-checks.js';
 import { documentRoute } from './http/openapi.js';
 import { readSender } from './http/sender.js';
-import { applySecurityHeaders } from './http/security-headers.js';
+import { securityHeaders } from './http/security-headers.js';
+import { readCookiesOnDemand } from './http/cookies.js';
+import { requestLogger } from './http/request-logger.js';
 
 export interface ServerOptions {
   config: ServerConfig;
@@ -94,54 +100,41 @@ const fastifyOptions = (config: ServerConfig) => ({
   // No log line per request unless the operator asks for an access log (ACCESS_LOG): two lines per request cost
   // about a third of a light route's throughput. Failed requests are logged by the error handler either way.
   logController: new LogController({ disableRequestLogging: !config.accessLog }),
+  childLoggerFactory: requestLogger,
 });
 
-/**
- * Security headers on every answer. Scripts only from the server itself (the web app, addon screens and the GraphQL
- * explorer are files it serves; the explorer's one inline script carries its own policy); inline styles are allowed
- * because React and the screens set style attributes. Pages may be framed only by the server's own pages (addon
- * screens). HSTS is left to the TLS proxy in front, which knows whether the studio serves HTTPS at all.
- */
-const SECURITY_HEADERS = {
-  contentSecurityPolicy: {
-    useDefaults: false,
-    directives: {
-      defaultSrc: ["'self'"],
-      baseUri: ["'self'"],
-      objectSrc: ["'none'"],
-      frameAncestors: ["'self'"],
-      formAction: ["'self'"],
-      scriptSrc: ["'self'"],
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:', 'blob:'],
-      mediaSrc: ["'self'", 'data:', 'blob:'],
-      fontSrc: ["'self'", 'data:'],
-      connectSrc: ["'self'"],
-      workerSrc: ["'self'", 'blob:'],
-    },
-  },
-  strictTransportSecurity: false,
-  referrerPolicy: { policy: 'same-origin' as const },
-};
+/** Who is calling, and anything else an instance works out about a request before its route runs. */
+type Identify = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  route: FastifyRequest['routeOptions'],
+) => Promise<void>;
 
 /**
  * What every Fastify instance serving the API shares: AYON's 422 and error shapes, the caller on the request,
  * cookies, and anonymous callers refused before their input is read (as AYON does) unless a route is open to them
  * (security: [] in its OpenAPI description). Routes still check who else may call them. Without an addon that
- * authenticates (the 'auth' service) there are no users to require.
+ * authenticates (the 'auth' service) there are no users to require. What runs on every request runs in one hook:
+ * each hook costs Fastify's runner a promise and a turn, a noticeable part of a light route's answer.
  */
-async function applyHttpConventions(app: FastifyInstance, services: ServiceRegistry): Promise<void> {
+async function applyHttpConventions(
+  app: FastifyInstance,
+  services: ServiceRegistry,
+  identify: Identify,
+): Promise<void> {
   app.setValidatorCompiler(createValidatorCompiler());
   installErrorHandling(app);
   readEmptyJsonAsNoBody(app);
+  readCookiesOnDemand(app);
   app.decorateRequest('user', null);
   app.decorateRequest('sender', null as any);
-  await app.register(cookie);
-  applySecurityHeaders(app, SECURITY_HEADERS);
-  app.addHook('preValidation', async (request) => {
-    const url = request.routeOptions.url;
-    if (request.user || !url?.startsWith('/api/') || !services.get('auth')) return;
-    if ((request.routeOptions.schema as { security?: unknown[] } | undefined)?.security?.length === 0) return;
+  const secure = securityHeaders();
+  app.addHook('onRequest', async (request, reply) => {
+    secure(request, reply);
+    const route = request.routeOptions;
+    await identify(request, reply, route);
+    if (request.user || !route.url?.startsWith('/api/') || !services.get('auth')) return;
+    if ((route.schema as { security?: unknown[] } | undefined)?.security?.length === 0) return;
     throw new Unauthorized('Not logged in');
   });
   // JSON bodies are checked as they are parsed (below); text from the URL here, before any route reads it.
@@ -250,7 +243,20 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
     const dependsOn = (name: string) =>
       runtime.list().find((addon) => addon.name === name)?.dependsOn ?? undefined;
 
-    await applyHttpConventions(app, services);
+    // The caller, for routes of addons loaded with the server: a route of an addon the production bundle switched
+    // off answers 404 before anything else runs; then each addon's request hooks, in setup order, so a hook added
+    // by a later addon still covers routes of earlier ones.
+    await applyHttpConventions(app, services, async (request, reply, route) => {
+      const owner = (route.config as { addon?: string } | undefined)?.addon;
+      if (owner && !runtime.isServed(owner))
+        throw new NotFound(`Addon ${owner.replace('@', ' ')} is not enabled`);
+      // An upgrade request answered by a route that is not a websocket (the web app answers any path) holds a
+      // socket Node has handed over to the upgrade: nothing else would close it, and stopping the server would
+      // wait for the client. It is closed once its answer is sent.
+      if (request.headers.upgrade) reply.raw.once('finish', () => request.raw.socket.destroy());
+      readSender(request);
+      for (const hooks of runtime.requestHooks()) for (const hook of hooks) await hook(request, reply);
+    });
     await app.register(fastifyStatic, { root: config.dataDir, serve: false });
     await app.register(swagger, {
       transform: documentRoute,
@@ -269,25 +275,13 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
         security: [{ bearer: [] }, { apiKey: [] }],
       },
     });
-    // One hook runs the addons' request hooks, so a hook added by a later addon still covers routes of earlier ones.
-    // A route of an addon the production bundle switched off answers 404 before anything else runs.
-    app.addHook('onRequest', async (request, reply) => {
-      const owner = (request.routeOptions.config as { addon?: string } | undefined)?.addon;
-      if (owner && !runtime.isServed(owner))
-        throw new NotFound(`Addon ${owner.replace('@', ' ')} is not enabled`);
-      // An upgrade request answered by a route that is not a websocket (the web app answers any path) holds a
-      // socket Node has handed over to the upgrade: nothing else would close it, and stopping the server would
-      // wait for the client. It is closed once its answer is sent.
-      if (request.headers.upgrade) reply.raw.once('finish', () => request.raw.socket.destroy());
-      readSender(request);
-      for (const hooks of runtime.requestHooks()) for (const hook of hooks) await hook(request, reply);
-    });
     app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
-    // Installed addons answer from their own Fastify instance: the caller is resolved here, then handed over.
+    // Installed addons answer from their own Fastify instance: the caller is resolved here, then handed over. That
+    // instance refuses anonymous callers by its own route's schema, so this route is open (security: []).
     app.all(
       '/api/addons/:addon_name/:addon_version/*',
       {
-        schema: { hide: true },
+        schema: { hide: true, security: [] },
         onRequest: async (request, reply) => {
           const { addon_name: name, addon_version: version } = request.params as Record<string, string>;
           const entry = runtime.servedEntry(name, version);
@@ -355,8 +349,7 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
           loggerInstance: app.log.child({ addon: name, version }),
         });
         try {
-          await applyHttpConventions(host, services);
-          host.addHook('onRequest', async (request) => {
+          await applyHttpConventions(host, services, async (request) => {
             const caller = (request.raw as any)[CALLER];
             request.user = caller?.user ?? null;
             request.sender = caller?.sender ?? { sender: null, senderType: 'api' };

@@ -66,6 +66,16 @@ describe('the access log', () => {
     expect(output).toContain('/api/info?token=[hidden]');
     expect(output).toContain('/api/no-such-route');
     expect(output).not.toContain('s3cret');
+    // Each request's lines carry its own id (the request logger is made only when something is logged).
+    const lines = output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+    const incoming = lines.filter((line) => line.msg === 'incoming request').map((line) => line.reqId);
+    const completed = lines.filter((line) => line.msg === 'request completed').map((line) => line.reqId);
+    expect(incoming).toHaveLength(2);
+    expect(new Set(incoming).size).toBe(2);
+    expect(completed).toEqual(incoming);
   }, 60_000);
 
   it('refuses a value that is neither true nor false', () => {

@@ -191,13 +191,16 @@ describe('the kernel with a fixture addon', () => {
   });
 
   it('sends security headers on pages and API answers', async () => {
-    for (const url of ['/api/info', '/api/addons/widgets/1.2.0/api/widgets-crash', '/no-such-page']) {
+    for (const url of ['/api/info', '/api/addons/widgets/1.2.0/api/widgets-crash', '/api/no-such-route']) {
       const res = await core.request('GET', url);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
-      expect(res.headers['referrer-policy']).toBe('same-origin');
-      expect(res.headers['content-security-policy']).toMatch(/frame-ancestors 'self'/);
-      expect(res.headers['content-security-policy']).toMatch(/script-src 'self'(;|$)/);
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
     }
+    const page = await core.request('GET', '/no-such-page');
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['referrer-policy']).toBe('same-origin');
+    expect(page.headers['content-security-policy']).toMatch(/frame-ancestors 'self'/);
+    expect(page.headers['content-security-policy']).toMatch(/script-src 'self'(;|$)/);
   });
 
   it('reports path parameter and malformed JSON problems as 422', async () => {

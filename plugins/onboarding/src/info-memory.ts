@@ -1,4 +1,6 @@
-import type { EventBus, UserDirectory, UserRecord } from '@pipewright/sdk';
+import type { EventBus, UserDirectory } from '@pipewright/sdk';
+
+type PresentedUser = ReturnType<UserDirectory['present']>;
 
 // GET /api/info is what every client calls first and polls: three queries per call held it to a few hundred answers
 // a second on PGlite. What it reads is remembered here until something it depends on changes: any user change
@@ -15,7 +17,7 @@ export class InfoMemory {
   /** Only "an administrator exists" is remembered: the first one may be created by any process. */
   private adminSeenUntil = 0;
   private finished: { value: boolean; until: number } | null = null;
-  private readonly users = new Map<string, { user: UserRecord | null; until: number }>();
+  private readonly users = new Map<string, { user: PresentedUser | null; until: number }>();
 
   constructor(
     private readonly events: EventBus,
@@ -33,11 +35,13 @@ export class InfoMemory {
     return exists;
   }
 
-  async user(name: string): Promise<UserRecord | null> {
+  /** The user as /api/info shows them (presented once, not on every call). */
+  async user(name: string): Promise<PresentedUser | null> {
     const entry = this.users.get(name);
     if (entry && entry.until > Date.now()) return entry.user;
     const generation = this.generation;
-    const user = await this.directory.get(name);
+    const record = await this.directory.get(name);
+    const user = record && this.directory.present(record);
     if (generation === this.generation) {
       if (this.users.size >= MAX_USERS) this.users.clear();
       this.users.set(name, { user, until: Date.now() + REMEMBER_MS });

@@ -52,7 +52,7 @@ export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: 
           ...base,
           onboarding: request.user.isAdmin && !finished,
           uptime: (Date.now() - ctx.server.startedAt.getTime()) / 1000,
-          user: me ? users.present(me) : undefined,
+          user: me ?? undefined,
         };
         if (!request.query.full) return info;
         const addons = Object.fromEntries(
