@@ -1,8 +1,8 @@
 // The baseline of the concurrency bench: a bare Fastify process doing the least each measured answer needs.
 //   GET /info          answers BARE_INFO_BODY (the JSON Pipewright's /api/info answered in the same run)
 //   GET /folders/:id   one SELECT of that folder's row over a pool of DATABASE_POOL_SIZE connections of the same
-//                      PostgreSQL database (DATABASE_URL), or over the same PGlite data directory (BARE_PGLITE_DIR,
-//                      one connection, as Pipewright has: it opens the directory once Pipewright has stopped).
+//                      PostgreSQL database (DATABASE_URL), or over a copy of Pipewright's PGlite data directory
+//                      (BARE_PGLITE_DIR: one connection, as Pipewright has).
 // Prints "bare listening" once it answers.
 import Fastify from 'fastify';
 import pg from 'pg';
