@@ -24,3 +24,4 @@ export { Type, type Static, type TSchema } from '@sinclair/typebox';
 export * from './access.js';
 export * from './event-rows.js';
 export * from './unit-of-work.js';
+export * from './prepared.js';

@@ -4,6 +4,7 @@ import { setFlagsFromString } from 'node:v8';
 import { PGlite, types } from '@electric-sql/pglite';
 import { PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { prepareMarkedStatements } from './prepared-statements.js';
 import { unitOfWorkDatabase, type Database } from '@pipewright/sdk';
 
 // Node 24.21's V8 can free a wasm import wrapper twice when wasm code GC races a tier-up (nodejs/node#66366): the
@@ -77,6 +78,7 @@ export async function openPostgres(
   // An idle connection the server ends (restart, failover, a dropped database) is discarded by the pool and the
   // next query opens a new one; without a listener the pool's 'error' event would crash the process.
   pool.on('error', () => {});
+  pool.on('connect', prepareMarkedStatements);
   const db = unitOfWorkDatabase(new PostgresDialect({ pool }), { singleConnection: false });
   return {
     db,

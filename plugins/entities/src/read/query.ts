@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import {
   compileFilter,
+  prepared,
   ValidationFailed,
   type Database,
   type EntityPage,
@@ -14,8 +15,11 @@ import { inSubtree } from '../subtree.js';
 import { present, selectEntities } from './select.js';
 
 const INVALID_REGEX = '2201B';
-/** Up to this many folders by id, their has* flags come from functions that keep their plans (see select.ts). */
-const FEW_FOLDERS = 10;
+/**
+ * Up to this many entities by id, the read is a prepared statement on PostgreSQL, and folders' has* flags come
+ * from functions that keep their plans on PGlite too (see select.ts).
+ */
+const FEW_BY_ID = 10;
 
 /** The column naming each type's parent, and the column holding its "type" where it has one. */
 const PARENT: Record<EntityType, string> = {
@@ -327,13 +331,15 @@ export async function queryEntities(
     ? sql`, ${key.kind === 'timestamp' ? sql`(${key.expr})::text` : key.expr} AS sort_value`
     : sql``;
   const group = q.per === 'task' ? 'task_id' : PARENT[type];
+  // A read of a few entities by id (GET of one entity, the detail panel) is the same text call after call.
+  const fewById = q.ids !== undefined && q.ids.length <= FEW_BY_ID;
   const inner = selectEntities(
     db,
     schema,
     type,
     inheritable,
     base,
-    q.folderFlags === false ? 'skip' : q.ids && q.ids.length <= FEW_FOLDERS ? 'functions' : 'subqueries',
+    q.folderFlags === false ? 'skip' : fewById ? 'functions' : 'subqueries',
     q.folderCounts ?? false,
   );
   const query = q.per
@@ -346,7 +352,7 @@ export async function queryEntities(
         Record<string, any>
       >`SELECT e.*${sortColumn} FROM (${inner}) e ${whereSql} ORDER BY ${order} LIMIT ${q.limit + 1}`;
   let rows = (
-    await query.execute(db).catch((error) => {
+    await (fewById ? prepared(query) : query).execute(db).catch((error) => {
       // pathEx and nameEx are the client's regular expressions: one PostgreSQL cannot read is theirs to fix.
       if ((error as { code?: string }).code === INVALID_REGEX)
         throw new ValidationFailed([
