@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { defineAddon, newId, type AddonDefinition, type UserRecord } from '@pipewright/sdk';
+import { defineAddon, newId, presentUser, type AddonDefinition, type UserRecord } from '@pipewright/sdk';
 import { readConfig, type ServerConfig } from './config.js';
 import { createServer, type PipewrightServer } from './server.js';
 import { openPGlite, openPostgres, type OpenDatabase } from './storage/database.js';
@@ -118,7 +118,7 @@ export function fixedUserSource(
           credentials.serviceKey && key === credentials.serviceKey
             ? (records.find((u) => u.data.isService === true) ?? null)
             : null,
-        present: (u) => ({ name: u.name, data: u.data }),
+        present: presentUser,
       });
     },
   });

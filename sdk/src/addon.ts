@@ -127,8 +127,11 @@ export interface ProjectStorage {
   drop(projectName: string): Promise<void>;
 }
 
-/** Hook that runs on every request of the server before the route, whichever addon owns the route. */
-export type RequestHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+/**
+ * Hook that runs on every request of the server before the route, whichever addon owns the route. It answers a
+ * promise only when it has something to wait for: a hook that returns at once spares every request a turn.
+ */
+export type RequestHook = (request: FastifyRequest, reply: FastifyReply) => void | Promise<void>;
 
 /** Facts about the running server that addons report (GET /api/info, ...). */
 export interface ServerIdentity {

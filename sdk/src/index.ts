@@ -25,3 +25,4 @@ export * from './access.js';
 export * from './event-rows.js';
 export * from './unit-of-work.js';
 export * from './prepared.js';
+export * from './user-view.js';

@@ -1,4 +1,6 @@
 import type { FastifyRequest } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import type { User } from './user-view.js';
 import type { AccessControl, Permissions } from './access.js';
 import type { BundleDirectory } from './bundles.js';
 import type { AddonSettings } from './settings.js';
@@ -34,8 +36,8 @@ export interface UserSource {
   authenticate(name: string, password: string): Promise<UserRecord | null>;
   /** The active user owning this API key, if the key is valid and not expired. */
   findByApiKey(key: string): Promise<UserRecord | null>;
-  /** The user as the API shows it to the user themself. */
-  present(user: UserRecord): Record<string, unknown>;
+  /** The user as the API shows it to the user themself (presentUser unless the source hides more). */
+  present(user: UserRecord): Static<typeof User>;
 }
 
 /** The studio section of a user's permissions. */

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import semver from 'semver';
 import type { AddonInfo, AddonRuntime, EventBus, Migration, RequestHook } from '@pipewright/sdk';
 import { importAddon, type DiscoveredAddon } from './discover.js';
@@ -75,11 +75,12 @@ export class AddonRegistry implements AddonRuntime {
   }
 
   /**
-   * The request hooks of the addons that answer, in setup order: one list per addon, kept by reference so hooks an
-   * addon adds later are included. Worked out when what answers changes (refresh), not on every request.
+   * Run the request hooks of the addons that answer, in setup order, each after the one before has finished; a
+   * promise only from the first hook that has to wait. The lists (one per addon) are worked out when what answers
+   * changes (refresh), and kept by reference so hooks an addon adds later are included.
    */
-  requestHooks(): readonly RequestHook[][] {
-    return this.servedHooks;
+  runRequestHooks(request: FastifyRequest, reply: FastifyReply): void | Promise<void> {
+    return runInOrder(this.servedHooks, request, reply, 0, 0);
   }
 
   isServed(key: string): boolean {
@@ -265,4 +266,20 @@ export function describe(
     // A broken addon was never set up, so it offers no actions.
     ...(d.actions && !broken ? { actions: d.actions } : {}),
   };
+}
+
+/** Run hooks from lists[list][next] on, each after the one before; a promise only once one has to wait. */
+function runInOrder(
+  lists: readonly RequestHook[][],
+  request: FastifyRequest,
+  reply: FastifyReply,
+  list: number,
+  next: number,
+): void | Promise<void> {
+  for (; list < lists.length; list++, next = 0) {
+    for (; next < lists[list].length; next++) {
+      const waiting = lists[list][next](request, reply);
+      if (waiting) return waiting.then(() => runInOrder(lists, request, reply, list, next + 1));
+    }
+  }
 }

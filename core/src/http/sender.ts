@@ -19,7 +19,7 @@ export function readSender(request: FastifyRequest): void {
       msg: 'must be letters, digits, underscore, with inner dots and hyphens',
       type: 'pattern',
     });
-  if (!SENDER.test(senderType))
+  if (senderType !== 'api' && !SENDER.test(senderType))
     problems.push({
       loc: ['header', 'x-sender-type'],
       msg: 'must be letters, digits, underscore, with inner dots and hyphens',

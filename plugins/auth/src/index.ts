@@ -24,8 +24,10 @@ export default defineAddon({
     ctx.provide('oneTimeTokens', tokens);
     const guesses = new LoginThrottle();
     ctx.provide('passwordGuesses', guesses);
-    ctx.addRequestHook(async (request) => {
-      request.user = await auth.identify(request);
+    ctx.addRequestHook((request) => {
+      const caller = auth.identify(request);
+      if (!(caller instanceof Promise)) request.user = caller;
+      else return caller.then((found) => void (request.user = found));
     });
     await ctx.app.register(authRoutes(auth, sessions, tokens, guesses));
   },

@@ -85,14 +85,23 @@ export class Authenticator implements AuthService {
     return this.memory.forget();
   }
 
-  /** Who is calling: a live session or a valid API key of an active user, else nobody. */
-  async identify(request: FastifyRequest): Promise<RequestUser | null> {
+  /**
+   * Who is calling: a live session or a valid API key of an active user, else nobody. Answered at once for a
+   * credential seen recently, which is almost every request; a promise when it has to be looked up.
+   */
+  identify(request: FastifyRequest): RequestUser | null | Promise<RequestUser | null> {
     const credentials = readCredentials(request);
     if (!credentials || !this.source) return null;
     const asUser = request.headers['x-as-user'];
     const key = `${credentials.kind}\n${credentials.kind === 'apiKey' ? credentials.key : credentials.token}\n${asUser ?? ''}`;
-    const known = this.memory.recall(key);
-    if (known) return known;
+    return this.memory.recall(key) ?? this.lookUpAndRemember(request, credentials, key);
+  }
+
+  private async lookUpAndRemember(
+    request: FastifyRequest,
+    credentials: NonNullable<ReturnType<typeof readCredentials>>,
+    key: string,
+  ): Promise<RequestUser | null> {
     const caller = await this.lookup(request, credentials);
     if (caller) this.memory.remember(key, caller);
     return caller;

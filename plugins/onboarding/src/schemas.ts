@@ -1,4 +1,4 @@
-import { JsonObject, Type, UserName } from '@pipewright/sdk';
+import { JsonObject, Type, User, UserName } from '@pipewright/sdk';
 
 export const InfoQuery = Type.Object(
   {
@@ -18,7 +18,7 @@ export const Info = Type.Object({
     Type.Boolean({ description: 'True while an administrator should see the setup wizard' }),
   ),
   uptime: Type.Optional(Type.Number({ description: 'Seconds since the server process started' })),
-  user: Type.Optional(JsonObject),
+  user: Type.Optional(User),
   serverTime: Type.Optional(Type.String({ format: 'date-time' })),
   addons: Type.Optional(
     Type.Record(Type.String(), Type.String(), { description: 'Loaded addons: name to version' }),

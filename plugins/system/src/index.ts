@@ -59,7 +59,7 @@ export default defineAddon({
     // Every request of the server: count it when it is answered, and note the client site it comes from.
     const counters = new RequestCounters();
     const lag = new EventLoopLag();
-    ctx.addRequestHook(async (request, reply) => {
+    ctx.addRequestHook((request, reply) => {
       const started = process.hrtime.bigint();
       const route = request.routeOptions.url;
       reply.raw.once('finish', () => {
@@ -70,12 +70,10 @@ export default defineAddon({
           Number(process.hrtime.bigint() - started) / 1e9,
         );
       });
-      try {
-        await sites.seen(request);
-      } catch (error) {
-        // Bookkeeping must never cost the request itself.
-        request.log.warn({ err: error }, 'could not record the client site');
-      }
+      // Bookkeeping must never cost the request itself.
+      return sites
+        .seen(request)
+        ?.catch((error) => request.log.warn({ err: error }, 'could not record the client site'));
     });
     ctx.onClose(() => {
       unsubscribe();

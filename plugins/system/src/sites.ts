@@ -48,12 +48,15 @@ export class SiteRegistry {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Register the site a request comes from, if it names one and a user is logged in. */
-  async seen(request: FastifyRequest): Promise<void> {
+  /**
+   * Register the site a request comes from, if it names one and a user is logged in; a promise only when it is
+   * written (at most once a minute for the same details).
+   */
+  seen(request: FastifyRequest): Promise<void> | undefined {
     // Read whole: a long id is refused, not cut down to another site's id.
     const id = header(request, 'x-ayon-site-id', 1024);
     const user = request.user?.name;
-    if (!id || !user || !SITE_ID.test(id)) return;
+    if (!id || !user || !SITE_ID.test(id)) return undefined;
     const site = {
       id,
       platform: platformOf(request),
@@ -63,14 +66,12 @@ export class SiteRegistry {
     const key = JSON.stringify([site.id, user, site.platform, site.hostname, site.version]);
     const now = this.now();
     const last = this.written.get(key);
-    if (last !== undefined && now - last < REFRESH_MS) return;
+    if (last !== undefined && now - last < REFRESH_MS) return undefined;
     this.remember(key, now);
-    try {
-      await this.upsert(site, user);
-    } catch (error) {
+    return this.upsert(site, user).catch((error: unknown) => {
       this.written.delete(key);
       throw error;
-    }
+    });
   }
 
   private async upsert(

@@ -1,4 +1,4 @@
-import { Id, JsonObject, Type, UserName } from '@pipewright/sdk';
+import { Id, JsonObject, Type, User, UserName } from '@pipewright/sdk';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);
@@ -59,16 +59,6 @@ export const UserPatch = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export const User = Type.Object({
-  name: Type.String(),
-  active: Type.Boolean(),
-  attrib: JsonObject,
-  data: JsonObject,
-  hasPassword: Type.Boolean(),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-});
 
 export const UserList = Type.Object({ count: Type.Integer(), users: Type.Array(User) });
 export const UserListQuery = Type.Object(

@@ -6,6 +6,7 @@ import {
   isManagerOrAbove,
   mergePatch,
   newId,
+  presentUser,
   type AuthService,
   type Database,
   type EventBus,
@@ -15,9 +16,8 @@ import {
   type UserDirectory,
   type UserRecord,
 } from '@pipewright/sdk';
-import type { Static } from '@pipewright/sdk';
+import type { Static, User } from '@pipewright/sdk';
 import { requireUserWithinLimits } from './limits.js';
-import type { User } from './schemas.js';
 import {
   hashApiKey,
   hashPassword,
@@ -317,15 +317,7 @@ export class UserService implements UserDirectory {
   }
 
   present(user: UserRecord): Static<typeof User> {
-    return {
-      name: user.name,
-      active: user.active,
-      attrib: user.attrib,
-      data: user.data,
-      hasPassword: user.hasPassword,
-      createdAt: user.createdAt.toISOString(),
-      updatedAt: user.updatedAt.toISOString(),
-    };
+    return presentUser(user);
   }
 
   /**
