@@ -2,6 +2,14 @@ import type { EventBus, UserDirectory } from '@pipewright/sdk';
 
 type PresentedUser = ReturnType<UserDirectory['present']>;
 
+/** What GET /api/info shows beyond the server's own facts. */
+export interface InfoFacts {
+  hasAdmin: boolean;
+  /** The caller as presented (null when anonymous or gone). */
+  user: PresentedUser | null;
+  onboardingFinished: boolean;
+}
+
 // GET /api/info is what every client calls first and polls: three queries per call held it to a few hundred answers
 // a second on PGlite. What it reads is remembered here until something it depends on changes: any user change
 // (user.* events and the auth addon's identities notice, which reach every server process through Redis) or the
@@ -9,6 +17,8 @@ type PresentedUser = ReturnType<UserDirectory['present']>;
 const REMEMBER_MS = 5000;
 const ONBOARDING_CHANGED = 'onboarding.state_changed';
 const MAX_USERS = 10_000;
+
+const fresh = (entry: { until: number } | null | undefined, now: number) => !!entry && entry.until > now;
 
 /** The answers GET /api/info reads, remembered per process. */
 export class InfoMemory {
@@ -22,12 +32,35 @@ export class InfoMemory {
   constructor(
     private readonly events: EventBus,
     private readonly directory: UserDirectory,
+    private readonly readFinished: () => Promise<boolean>,
   ) {
     for (const topic of ['user.*', 'auth.identities_changed', ONBOARDING_CHANGED])
       events.subscribe(topic, () => this.clear());
   }
 
-  async hasAdmin(): Promise<boolean> {
+  /**
+   * What GET /api/info shows the caller (null when anonymous): answered at once when everything is remembered,
+   * which is almost every call, else once the missing parts are read.
+   */
+  facts(userName: string | null): InfoFacts | Promise<InfoFacts> {
+    const now = Date.now();
+    const user = userName === null ? undefined : this.users.get(userName);
+    const remembered =
+      this.adminSeenUntil > now && (userName === null || (fresh(user, now) && fresh(this.finished, now)));
+    if (!remembered) return this.read(userName);
+    return { hasAdmin: true, user: user?.user ?? null, onboardingFinished: this.finished?.value ?? false };
+  }
+
+  private async read(userName: string | null): Promise<InfoFacts> {
+    const [hasAdmin, user, onboardingFinished] = await Promise.all([
+      this.hasAdmin(),
+      userName === null ? null : this.user(userName),
+      userName === null ? false : this.onboardingFinished(),
+    ]);
+    return { hasAdmin, user, onboardingFinished };
+  }
+
+  private async hasAdmin(): Promise<boolean> {
     if (this.adminSeenUntil > Date.now()) return true;
     const generation = this.generation;
     const exists = await this.directory.hasAdmin();
@@ -36,7 +69,7 @@ export class InfoMemory {
   }
 
   /** The user as /api/info shows them (presented once, not on every call). */
-  async user(name: string): Promise<PresentedUser | null> {
+  private async user(name: string): Promise<PresentedUser | null> {
     const entry = this.users.get(name);
     if (entry && entry.until > Date.now()) return entry.user;
     const generation = this.generation;
@@ -49,10 +82,10 @@ export class InfoMemory {
     return user;
   }
 
-  async onboardingFinished(read: () => Promise<boolean>): Promise<boolean> {
+  private async onboardingFinished(): Promise<boolean> {
     if (this.finished && this.finished.until > Date.now()) return this.finished.value;
     const generation = this.generation;
-    const value = await read();
+    const value = await this.readFinished();
     if (generation === this.generation) this.finished = { value, until: Date.now() + REMEMBER_MS };
     return value;
   }

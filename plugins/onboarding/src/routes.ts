@@ -5,16 +5,20 @@ import {
   requireAdmin,
   type AddonContext,
   type AuthService,
+  type RequestUser,
   type UserDirectory,
 } from '@pipewright/sdk';
-import { InfoMemory } from './info-memory.js';
+import { InfoMemory, type InfoFacts } from './info-memory.js';
 import { Info, InfoQuery, InitializeRequest, LoginResponse } from './schemas.js';
 
 // Serialises initialize calls of every server process, so two people racing through the form make one admin.
 const INITIALIZE_LOCK = 7_140_002;
 
 export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: AuthService) {
-  const memory = new InfoMemory(ctx.events, users);
+  const memory = new InfoMemory(ctx.events, users, async () => {
+    const state = await ctx.db.selectFrom('onboarding_state').select('finished').executeTakeFirstOrThrow();
+    return state.finished;
+  });
   const setFinished = async (finished: boolean) => {
     await ctx.db
       .updateTable('onboarding_state')
@@ -22,8 +26,30 @@ export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: 
       .execute();
     await memory.onboardingChanged();
   };
-  const readFinished = async () =>
-    (await ctx.db.selectFrom('onboarding_state').select('finished').executeTakeFirstOrThrow()).finished;
+  const info = (caller: RequestUser | null, full: boolean | undefined, facts: InfoFacts) => {
+    const base = {
+      motd: ctx.server.loginMessage,
+      version: ctx.server.apiVersion,
+      noAdminUser: !facts.hasAdmin,
+      // The login page offers "forgot your password" only when a reset link can be mailed.
+      passwordRecoveryAvailable: Boolean(ctx.server.mail && ctx.server.publicUrl),
+    };
+    if (!caller) return base;
+    const known = {
+      ...base,
+      onboarding: caller.isAdmin && !facts.onboardingFinished,
+      uptime: (Date.now() - ctx.server.startedAt.getTime()) / 1000,
+      user: facts.user ?? undefined,
+    };
+    if (!full) return known;
+    const addons = Object.fromEntries(
+      ctx
+        .addons()
+        .filter((a) => a.production)
+        .map((a) => [a.name, a.version]),
+    );
+    return { ...known, serverTime: new Date().toISOString(), addons };
+  };
 
   return async (app: AddonContext['app']) => {
     app.get(
@@ -37,31 +63,14 @@ export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: 
           response: { 200: Info },
         },
       },
-      async (request) => {
-        const base = {
-          motd: ctx.server.loginMessage,
-          version: ctx.server.apiVersion,
-          noAdminUser: !(await memory.hasAdmin()),
-          // The login page offers "forgot your password" only when a reset link can be mailed.
-          passwordRecoveryAvailable: Boolean(ctx.server.mail && ctx.server.publicUrl),
-        };
-        if (!request.user) return base;
-        const me = await memory.user(request.user.name);
-        const finished = await memory.onboardingFinished(readFinished);
-        const info = {
-          ...base,
-          onboarding: request.user.isAdmin && !finished,
-          uptime: (Date.now() - ctx.server.startedAt.getTime()) / 1000,
-          user: me ?? undefined,
-        };
-        if (!request.query.full) return info;
-        const addons = Object.fromEntries(
-          ctx
-            .addons()
-            .filter((a) => a.production)
-            .map((a) => [a.name, a.version]),
-        );
-        return { ...info, serverTime: new Date().toISOString(), addons };
+      // Most calls are answered from memory, without waiting for anything.
+      (request) => {
+        const { user } = request;
+        const { full } = request.query;
+        const facts = memory.facts(user?.name ?? null);
+        return facts instanceof Promise
+          ? facts.then((read) => info(user, full, read))
+          : info(user, full, facts);
       },
     );
 
