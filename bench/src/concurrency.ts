@@ -4,9 +4,10 @@
 //   GET /api/projects/{p}/folders/{id}     vs a bare route doing one SELECT of that row over a pool of the same size.
 // Both processes are warmed up first (BENCH_WARMUP seconds per URL, default 10: a server that has just started runs
 // its request path several times slower until V8 has optimised it, and a studio's server runs for days). Then
-// BENCH_ROUNDS rounds (default 3) load the server and the baseline in turn for BENCH_DURATION seconds each (default
-// 10), only one of them at a time, so a machine whose speed drifts moves both figures of a round alike; the ratio
-// printed is the median of the rounds' ratios, with each round's ratio beside it.
+// BENCH_ROUNDS rounds (default 5) load the server and the baseline in turn for BENCH_DURATION seconds each (default
+// 6), only one of them at a time, so a machine whose speed drifts moves both figures of a round alike; the ratio
+// printed is the median of the rounds' ratios, with each round's ratio beside it. Short rounds keep the two figures
+// of a round close in time, and five of them give a median that one stray round cannot move.
 // Storages: PGlite always, and PostgreSQL when DATABASE_URL is set (a fresh database is created on that server;
 // REDIS_URL, when set, is given to the server as a multi-process deployment has it). The load generator is this
 // process. Run: [DATABASE_URL=postgres://... REDIS_URL=redis://...] npm run bench:concurrency -w @pipewright/bench
@@ -21,9 +22,9 @@ import { createTestDatabase, freePort } from '@pipewright/core/testing';
 import { newId } from '@pipewright/sdk';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const DURATION = Number(process.env.BENCH_DURATION ?? 6);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const POOL_SIZE = Number(process.env.DATABASE_POOL_SIZE ?? 20);
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
