@@ -192,7 +192,9 @@ const any = (column: string, values: unknown[], cast: string) =>
 function conditions(type: EntityType, schema: string, q: EntityQuery): RawBuilder<boolean>[] {
   const where: RawBuilder<boolean>[] = [];
   const parent = PARENT[type];
-  if (q.ids) where.push(any('id', q.ids, 'uuid[]'));
+  // One id (GET of one entity) is an equality, which plans and runs a little faster than = ANY on PGlite.
+  if (q.ids?.length === 1) where.push(sql<boolean>`e.id = ${q.ids[0]}::uuid`);
+  else if (q.ids) where.push(any('id', q.ids, 'uuid[]'));
   if (q.parentIds && type === 'task' && q.includeFolderChildren) {
     // The tasks of those folders and of every folder below them, by path range (see inSubtree).
     const ids = q.parentIds.filter((id): id is string => id !== null);
@@ -333,6 +335,8 @@ export async function queryEntities(
   const group = q.per === 'task' ? 'task_id' : PARENT[type];
   // A read of a few entities by id (GET of one entity, the detail panel) is the same text call after call.
   const fewById = q.ids !== undefined && q.ids.length <= FEW_BY_ID;
+  // At most one row can match one id: nothing to sort, and no row beyond the limit to look for.
+  const single = q.ids?.length === 1 && q.limit >= 1;
   const inner = selectEntities(
     db,
     schema,
@@ -348,9 +352,11 @@ export async function queryEntities(
           SELECT e.*${sortColumn}, row_number() OVER (PARTITION BY ${sql.ref(`e.${group}`)} ORDER BY ${order}) AS rank_in_group
           FROM (${inner}) e ${whereSql}
         ) e WHERE rank_in_group <= ${q.limit + 1} ORDER BY ${order}`
-    : sql<
-        Record<string, any>
-      >`SELECT e.*${sortColumn} FROM (${inner}) e ${whereSql} ORDER BY ${order} LIMIT ${q.limit + 1}`;
+    : single
+      ? sql<Record<string, any>>`SELECT e.*${sortColumn} FROM (${inner}) e ${whereSql}`
+      : sql<
+          Record<string, any>
+        >`SELECT e.*${sortColumn} FROM (${inner}) e ${whereSql} ORDER BY ${order} LIMIT ${q.limit + 1}`;
   let rows = (
     await (fewById ? prepared(query) : query).execute(db).catch((error) => {
       // pathEx and nameEx are the client's regular expressions: one PostgreSQL cannot read is theirs to fix.
