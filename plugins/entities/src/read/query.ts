@@ -248,12 +248,15 @@ function conditions(type: EntityType, schema: string, q: EntityQuery): RawBuilde
   }
   if (type === 'folder') {
     const t = (table: string) => sql.table(`${schema}.${table}`);
-    const flag = (value: boolean | undefined, exists: RawBuilder<boolean>) => {
-      if (value !== undefined) where.push(value ? exists : sql<boolean>`NOT ${exists}`);
+    // Built only when asked for: a read by id asks for none, and building them all cost it microseconds.
+    const flag = (value: boolean | undefined, table: string, column: string) => {
+      if (value === undefined) return;
+      const exists = sql<boolean>`EXISTS (SELECT 1 FROM ${t(table)} x WHERE ${sql.ref(`x.${column}`)} = e.id)`;
+      where.push(value ? exists : sql<boolean>`NOT ${exists}`);
     };
-    flag(q.hasChildren, sql<boolean>`EXISTS (SELECT 1 FROM ${t('folders')} x WHERE x.parent_id = e.id)`);
-    flag(q.hasProducts, sql<boolean>`EXISTS (SELECT 1 FROM ${t('products')} x WHERE x.folder_id = e.id)`);
-    flag(q.hasTasks, sql<boolean>`EXISTS (SELECT 1 FROM ${t('tasks')} x WHERE x.folder_id = e.id)`);
+    flag(q.hasChildren, 'folders', 'parent_id');
+    flag(q.hasProducts, 'products', 'folder_id');
+    flag(q.hasTasks, 'tasks', 'folder_id');
     if (q.taskAssignees)
       where.push(
         sql<boolean>`EXISTS (SELECT 1 FROM ${t('tasks')} x WHERE x.folder_id = e.id AND x.assignees @> ${q.taskAssignees}::text[])`,
@@ -269,12 +272,13 @@ function conditions(type: EntityType, schema: string, q: EntityQuery): RawBuilde
     if (q.taskIds) where.push(any('task_id', q.taskIds, 'uuid[]'));
     if (q.authors) where.push(any('author', q.authors, 'text[]'));
     const versions = sql.table(`${schema}.versions`);
-    const latest = sql<boolean>`e.version = (SELECT max(l.version) FROM ${versions} l WHERE l.product_id = e.product_id AND l.version >= 0)`;
+    const latest = () =>
+      sql<boolean>`e.version = (SELECT max(l.version) FROM ${versions} l WHERE l.product_id = e.product_id AND l.version >= 0)`;
     if (q.heroOnly) where.push(sql<boolean>`e.version < 0`);
-    if (q.latestOnly) where.push(latest);
+    if (q.latestOnly) where.push(latest());
     if (q.heroOrLatestOnly) {
       where.push(
-        sql<boolean>`(e.version < 0 OR (${latest} AND NOT EXISTS (SELECT 1 FROM ${versions} h WHERE h.product_id = e.product_id AND h.version < 0)))`,
+        sql<boolean>`(e.version < 0 OR (${latest()} AND NOT EXISTS (SELECT 1 FROM ${versions} h WHERE h.product_id = e.product_id AND h.version < 0)))`,
       );
     }
   }
