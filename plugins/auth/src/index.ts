@@ -26,8 +26,8 @@ export default defineAddon({
     ctx.provide('passwordGuesses', guesses);
     ctx.addRequestHook((request) => {
       const caller = auth.identify(request);
-      if (!(caller instanceof Promise)) request.user = caller;
-      else return caller.then((found) => void (request.user = found));
+      if (caller instanceof Promise) return caller.then((found) => void (request.user = found));
+      request.user = caller;
     });
     await ctx.app.register(authRoutes(auth, sessions, tokens, guesses));
   },
