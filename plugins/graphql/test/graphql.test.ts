@@ -560,6 +560,8 @@ describe('explorer', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('/graphiql/assets/graphiql.js');
     expect(page.text).not.toMatch(/https?:\/\//);
+    // Its own policy replaces the pages' one, which would block its inline start script.
+    expect(page.headers['content-security-policy']).toMatch(/script-src 'self' 'sha256-/);
     for (const asset of ['react.js', 'react-dom.js', 'graphiql.js', 'graphiql.css']) {
       const res = await core.request('GET', `/graphiql/assets/${asset}`);
       expect(res.status).toBe(200);
