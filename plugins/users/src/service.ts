@@ -14,9 +14,10 @@ import {
   type Sender,
   type StudioPermissions,
   type UserDirectory,
+  type Static,
+  type User,
   type UserRecord,
 } from '@pipewright/sdk';
-import type { Static, User } from '@pipewright/sdk';
 import { requireUserWithinLimits } from './limits.js';
 import {
   hashApiKey,
