@@ -37,6 +37,8 @@ export interface ServerConfig {
   graphqlMaxCost: number;
   /** Most aliased fields one GraphQL query may have (GRAPHQL_MAX_ALIASES). */
   graphqlMaxAliases: number;
+  /** The Python that runs AYON packages' server code (ADDON_PYTHON): it needs pydantic 1.10. */
+  addonPython: string;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -117,5 +119,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     statementTimeoutMs: integer(env, 'STATEMENT_TIMEOUT', 60_000, 0, 86_400_000),
     graphqlMaxCost: integer(env, 'GRAPHQL_MAX_COST', 200_000, 1, 1e9),
     graphqlMaxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 100, 1, 1e6),
+    addonPython: env.ADDON_PYTHON || '/usr/bin/python3',
   };
 }

@@ -251,6 +251,7 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
         publicUrl: config.publicUrl,
         passwordMinLength: config.passwordMinLength,
         graphql: { maxCost: config.graphqlMaxCost, maxAliases: config.graphqlMaxAliases },
+        addonPython: config.addonPython,
       },
     };
     const dependsOn = (name: string) =>

@@ -6,6 +6,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AddonActions } from './actions.js';
 import type { EventBus } from './events.js';
 import type { ServiceMap } from './services.js';
+import type { SettingsModel, SiteSettingsModel } from './settings.js';
 
 /** The Fastify instance an addon registers its routes on, with TypeBox typing of request and reply. */
 export type AddonApp = FastifyInstance<
@@ -57,8 +58,12 @@ export interface AddonDefinition {
   /** Names of addons that must be set up before this one (their services become usable). */
   dependsOn?: string[];
   migrations?: { studio?: Migration[]; project?: Migration[] };
-  /** TypeBox schemas with defaults; overrides are merged by the settings addon. */
-  settings?: { studio?: TObject; site?: TObject };
+  /**
+   * TypeBox schemas with defaults; overrides are merged by the settings addon. An addon whose settings are computed
+   * by code of its own (AYON packages' pydantic models) gives that code as model and siteModel, and the schemas as
+   * they stand without a project (what lists read: which levels the fields offer).
+   */
+  settings?: { studio?: TObject; site?: TObject; model?: SettingsModel; siteModel?: SiteSettingsModel };
   /** Scope name (project, settings, dashboard, ...) to its options. */
   frontendScopes?: Record<string, FrontendScope>;
   /** Module Federation remote name to the modules it exposes (./Component, ...). */
@@ -89,6 +94,9 @@ export interface AddonInfo {
   /** The settings schemas with their defaults (studio and project settings, site settings). */
   settingsSchema: TObject | null;
   siteSettingsSchema: TObject | null;
+  /** The addon's own settings code, when its settings are not computed from the schema alone. */
+  settingsModel: SettingsModel | null;
+  siteSettingsModel: SiteSettingsModel | null;
   isBroken: boolean;
   reason: string | null;
   /** Its routes answer: set up, not switched off by the production bundle, and its dependencies are enabled. */
@@ -115,7 +123,18 @@ export interface AddonRuntime {
   load(directory: string): Promise<AddonInfo>;
   /** Stop an installed addon version and forget it; false when no such installed version is loaded. */
   unload(name: string, version: string): Promise<boolean>;
+  /**
+   * Read installed packages of another format than Pipewright's own (AYON packages: package.py and Python server
+   * code) with this reader from now on; the readers added first are asked first.
+   */
+  addPackageReader(reader: PackageReader): void;
 }
+
+/**
+ * Turns a package folder of some other format into an addon definition, or answers null when the folder is not of
+ * its format. Throwing marks the package broken with the error's message.
+ */
+export type PackageReader = (directory: string) => Promise<AddonDefinition | null>;
 
 /** Project schemas: every project's data lives in its own PostgreSQL schema. */
 export interface ProjectStorage {
@@ -148,6 +167,8 @@ export interface ServerIdentity {
   passwordMinLength: number;
   /** Limits on one GraphQL query (GRAPHQL_MAX_COST, GRAPHQL_MAX_ALIASES). */
   graphql: { maxCost: number; maxAliases: number };
+  /** The Python interpreter that runs AYON packages' server code (ADDON_PYTHON). */
+  addonPython: string;
 }
 
 /** The operator's outgoing mail server (SMTP_URL, MAIL_FROM). */

@@ -20,7 +20,7 @@ export * from './settings.js';
 export * from './uploads.js';
 export * from './utf8-writer.js';
 export * from './version.js';
-export { Type, type Static, type TSchema } from '@sinclair/typebox';
+export { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 export * from './access.js';
 export * from './event-rows.js';
 export * from './unit-of-work.js';

@@ -2,7 +2,12 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { existsSync } from 'node:fs';
-import { AYON_PACKAGE_FILE, readAyonPackagePy, type AddonDefinition } from '@pipewright/sdk';
+import {
+  AYON_PACKAGE_FILE,
+  readAyonPackagePy,
+  type AddonDefinition,
+  type PackageReader,
+} from '@pipewright/sdk';
 
 /** An addon package found on disk, with its definition loaded. */
 export interface DiscoveredAddon {
@@ -16,10 +21,23 @@ export interface DiscoveredAddon {
 /** The folder holding the server's internal addons (plugins/ at the repository root). */
 export const INTERNAL_ADDONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../plugins');
 
-/** Import an addon package from its folder: the "." export of its package.json is its entry. */
-export async function importAddon(directory: string, internal: boolean): Promise<DiscoveredAddon> {
-  if (!existsSync(join(directory, 'package.json')) && existsSync(join(directory, AYON_PACKAGE_FILE))) {
-    return { definition: await ayonPackageDefinition(directory), directory, internal };
+/**
+ * Import an addon package from its folder: the "." export of its package.json is its entry. A folder without one
+ * is of another format: the readers addons added are asked in turn; an AYON package none of them reads is served as
+ * files alone.
+ */
+export async function importAddon(
+  directory: string,
+  internal: boolean,
+  readers: readonly PackageReader[] = [],
+): Promise<DiscoveredAddon> {
+  if (!existsSync(join(directory, 'package.json'))) {
+    for (const read of readers) {
+      const definition = await read(directory);
+      if (definition) return { definition, directory, internal };
+    }
+    if (existsSync(join(directory, AYON_PACKAGE_FILE)))
+      return { definition: await ayonPackageDefinition(directory), directory, internal };
   }
   const manifest = JSON.parse(await readFile(join(directory, 'package.json'), 'utf8'));
   const entry =
@@ -48,7 +66,8 @@ async function ayonPackageDefinition(directory: string): Promise<AddonDefinition
     name: info.name,
     version: info.version,
     title: info.title ?? info.name,
-    description: 'AYON addon package: its client files are served; its Python server code does not run here',
+    description:
+      'AYON addon package: its client files are served; its Python server code does not run (ayon-host is off)',
   };
 }
 

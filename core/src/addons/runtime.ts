@@ -2,7 +2,14 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import semver from 'semver';
-import type { AddonInfo, AddonRuntime, EventBus, Migration, RequestHook } from '@pipewright/sdk';
+import type {
+  AddonInfo,
+  AddonRuntime,
+  EventBus,
+  Migration,
+  PackageReader,
+  RequestHook,
+} from '@pipewright/sdk';
 import { importAddon, type DiscoveredAddon } from './discover.js';
 
 // Which addons the server runs, kept while it runs. Addons given at boot (the internal areas, test fixtures) are
@@ -48,6 +55,7 @@ export class AddonRegistry implements AddonRuntime {
   private infos: AddonInfo[] = [];
   private servedHooks: RequestHook[][] = [];
   private loader: DynamicLoader | null = null;
+  private readonly readers: PackageReader[] = [];
 
   /** Addons set up in the main app at boot (or refused at boot, with the reason). */
   addStatic(addon: DiscoveredAddon, problem: string | null, lifetime: Lifetime): void {
@@ -97,6 +105,10 @@ export class AddonRegistry implements AddonRuntime {
       }));
   }
 
+  addPackageReader(reader: PackageReader): void {
+    this.readers.push(reader);
+  }
+
   async applyProductionBundle(): Promise<void> {
     if (!this.loader) return;
     this.bundle = await this.loader.readProductionBundle();
@@ -107,7 +119,7 @@ export class AddonRegistry implements AddonRuntime {
     if (!this.loader) throw new Error('The server is not started yet');
     let addon: DiscoveredAddon;
     try {
-      addon = await importAddon(directory, false);
+      addon = await importAddon(directory, false, this.readers);
     } catch (error) {
       const name = directory.split('/').slice(-2);
       addon = {
@@ -173,9 +185,9 @@ export class AddonRegistry implements AddonRuntime {
       }
     }
     // Load in rounds: an addon whose dependency is installed too waits for it.
-    const pending = (await Promise.all(folders.map((f) => importAddon(f, false).catch(() => null)))).map(
-      (a, i) => ({ dir: folders[i]!, addon: a }),
-    );
+    const pending = (
+      await Promise.all(folders.map((f) => importAddon(f, false, this.readers).catch(() => null)))
+    ).map((a, i) => ({ dir: folders[i]!, addon: a }));
     while (pending.length) {
       const loaded = new Set(this.entries.filter((e) => e.mount).map((e) => e.addon.definition.name));
       const ready = pending.findIndex(
@@ -255,10 +267,12 @@ export function describe(
     frontendScopes: d.frontendScopes ?? {},
     frontendModules: d.frontendModules ?? {},
     services: d.services ?? {},
-    hasSettings: Boolean(d.settings?.studio),
-    hasSiteSettings: Boolean(d.settings?.site),
+    hasSettings: Boolean(d.settings?.studio ?? d.settings?.model),
+    hasSiteSettings: Boolean(d.settings?.site ?? d.settings?.siteModel),
     settingsSchema: d.settings?.studio ?? null,
     siteSettingsSchema: d.settings?.site ?? null,
+    settingsModel: d.settings?.model ?? null,
+    siteSettingsModel: d.settings?.siteModel ?? null,
     isBroken: broken,
     reason: state.reason,
     enabled: state.enabled,

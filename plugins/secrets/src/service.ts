@@ -13,6 +13,8 @@ export interface RevealedSecret {
 
 /** What other addons may use: a secret's value by name (null when missing or unreadable), and storing one. */
 export interface SecretStore {
+  /** Every secret's name, sorted. */
+  names(): Promise<string[]>;
   get(name: string): Promise<string | null>;
   /** Create or replace a value; answers whether the secret already existed. */
   set(name: string, value: string): Promise<boolean>;

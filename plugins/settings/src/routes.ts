@@ -109,7 +109,7 @@ export function addonSettingsRoutes(settings: SettingsService) {
   /** The addon version, variant and level a request addresses, once the guard admitted the caller. */
   async function target(request: FastifyRequest, guard: Guard) {
     const { addon_name, addon_version, project_name } = request.params as Record<string, string>;
-    const query = request.query as SiteQueryValues & { variant: string };
+    const query = request.query as SiteQueryValues & { variant: string; as?: string };
     const site = siteOf(query);
     const caller = guard(request, site);
     const info = settings.addon(addon_name!, addon_version!);
@@ -119,7 +119,7 @@ export function addonSettingsRoutes(settings: SettingsService) {
       const project = await settings.project(project_name, caller);
       level = site ? { kind: 'projectSite', project, site, user: caller.name } : { kind: 'project', project };
     }
-    return { info, variant: query.variant, level, actor: actorOf(request, caller) };
+    return { info, variant: query.variant, level, actor: actorOf(request, caller), asVersion: query.as };
   }
 
   return async (app: AddonApp) => {
@@ -136,7 +136,16 @@ export function addonSettingsRoutes(settings: SettingsService) {
             response: { 200: SettingsValue },
           },
         },
-        async (request) => settings.schemaDocument((await target(request, anyUser)).info),
+        async (request) => {
+          const { info, variant, level, actor } = await target(request, anyUser);
+          // Enums resolve for the request: the project's task types, the variant's own settings, the caller.
+          return settings.schemaDocument(info, {
+            projectName: level.kind === 'studio' ? null : level.project,
+            variant,
+            userName: actor.user,
+            siteId: level.kind === 'projectSite' ? level.site : null,
+          });
+        },
       );
 
       app.get(
@@ -150,8 +159,8 @@ export function addonSettingsRoutes(settings: SettingsService) {
           },
         },
         async (request) => {
-          const { info, variant, level } = await target(request, anyUser);
-          const values = await settings.values(info, variant, level);
+          const { info, variant, level, asVersion } = await target(request, anyUser);
+          const values = await settings.values(info, variant, level, asVersion);
           if (values) return values;
           // As AYON: an addon without settings has empty studio settings, and no project settings at all.
           if (name === 'studio') return {};
@@ -193,8 +202,8 @@ export function addonSettingsRoutes(settings: SettingsService) {
           },
         },
         async (request) => {
-          const { info, variant, level } = await target(request, scope.listOverrides);
-          return settings.overrideMap(info, variant, level);
+          const { info, variant, level, asVersion } = await target(request, scope.listOverrides);
+          return settings.overrideMap(info, variant, level, asVersion);
         },
       );
 
@@ -282,7 +291,7 @@ export function addonSettingsRoutes(settings: SettingsService) {
       async (request) => {
         requireUser(request);
         const info = settings.addon(request.params.addon_name, request.params.addon_version);
-        return settings.schemaDocument(info, true);
+        return settings.siteSchemaDocument(info);
       },
     );
 

@@ -36,7 +36,11 @@ export const AddonProjectParams = Type.Object({
 export const StudioQuery = Type.Object({
   variant: Variant,
   as: Type.Optional(
-    Type.String({ maxLength: 64, description: 'Accepted for AYON clients; no conversion happens' }),
+    Type.String({
+      maxLength: 64,
+      description:
+        'Read the overrides stored for this version of the addon, converted for the one in the path',
+    }),
   ),
 });
 export const ProjectQuery = Type.Object({ ...StudioQuery.properties, ...siteQuery });

@@ -2,27 +2,19 @@ import {
   BadRequest,
   NotFound,
   ValidationFailed,
-  check,
   type AddonInfo,
   type Database,
   type EventBus,
   type ProjectDirectory,
   type RequestUser,
   type Sender,
-  type TSchema,
+  type SettingsContext,
+  type SettingsLevel,
+  type SettingsModel,
+  type SiteSettingsModel,
 } from '@pipewright/sdk';
-import {
-  applyOverrides,
-  extractOverrides,
-  listOverrides,
-  markedKeys,
-  pinPath,
-  removePath,
-  settingsDefaults,
-  type Json,
-  type OverrideEntry,
-  type SchemaNode,
-} from './overrides.js';
+import { removePath, type Json, type OverrideEntry, type SchemaNode } from './overrides.js';
+import { schemaSettingsModel, schemaSiteSettingsModel } from './schema-model.js';
 import {
   overrideKeys,
   pairKey,
@@ -46,54 +38,28 @@ export interface Actor {
   sender: Sender;
 }
 
-/** The settings of an addon at one level: what it inherits, what it is, and what the level itself stores. */
-interface LevelState {
-  inherited: Json;
-  current: Json;
-  own: Json;
-}
-
 /** The effective settings of one addon version for a studio, project or project site request. */
 export interface EffectiveSettings {
   values: Json;
   layers: Layers;
 }
 
-const schemaOf = (info: AddonInfo) => info.settingsSchema as SchemaNode | null;
-
-/** Stack the stored layers over the schema defaults, up to the level asked for. */
-function stateAt(schema: SchemaNode, layers: Layers, level: Level): LevelState {
-  const defaults = settingsDefaults(schema);
-  const studio = applyOverrides(schema, defaults, layers.studio);
-  if (level.kind === 'studio') return { inherited: defaults, current: studio, own: layers.studio };
-  const project = applyOverrides(schema, studio, layers.project);
-  if (level.kind === 'project') return { inherited: studio, current: project, own: layers.project };
-  return {
-    inherited: project,
-    current: applyOverrides(schema, project, layers.projectSite),
-    own: layers.projectSite,
-  };
+/** The stored layers that reach a level, studio first, each with the level it belongs to. */
+function layersAt(layers: Layers, level: Level): { level: SettingsLevel; data: Json }[] {
+  const reached: { level: SettingsLevel; data: Json }[] = [{ level: 'studio', data: layers.studio }];
+  if (level.kind !== 'studio') reached.push({ level: 'project', data: layers.project });
+  if (level.kind === 'projectSite') reached.push({ level: 'site', data: layers.projectSite });
+  return reached;
 }
 
-/** 422 with AYON's problem list when the value does not fit the schema (loc: the path inside the settings). */
-function requireValid(schema: SchemaNode, value: Json): void {
-  let problems;
-  try {
-    // The shared validator fills in defaults as it goes: give it a copy.
-    problems = check(schema as TSchema, structuredClone(value), []);
-  } catch (error) {
-    // The addon's schema itself is unusable (an unknown format, a broken $ref): say so rather than fail with a 500.
-    throw new BadRequest(`The settings schema cannot be used to check values: ${(error as Error).message}`);
-  }
-  if (problems.length === 0) return;
-  const first = problems[0]!;
-  throw new ValidationFailed(
-    problems,
-    `Invalid settings: ${first.loc.join('.') || 'settings'}: ${first.msg}`,
-  );
-}
+const dataOf = (reached: { data: Json }[]) => reached.map((layer) => layer.data);
+const last = (stages: Json[]) => stages[stages.length - 1]!;
 
 export class SettingsService {
+  /** The models of addons that compute settings from their schema, built once per loaded addon version. */
+  private readonly schemaModels = new WeakMap<AddonInfo, SettingsModel>();
+  private readonly siteSchemaModels = new WeakMap<AddonInfo, SiteSettingsModel>();
+
   constructor(
     private readonly db: Database,
     private readonly store: OverrideStore,
@@ -125,24 +91,81 @@ export class SettingsService {
     return project.name;
   }
 
-  /** The settings schema as JSON Schema, titled after the addon ({} for an addon without settings). */
-  schemaDocument(info: AddonInfo, site = false): Json {
-    const schema = site ? info.siteSettingsSchema : info.settingsSchema;
-    if (!schema) return {};
-    return { ...(JSON.parse(JSON.stringify(schema)) as Json), title: info.title };
+  /** How the addon version's settings are computed; null for an addon without settings. */
+  model(info: AddonInfo): SettingsModel | null {
+    if (info.settingsModel) return info.settingsModel;
+    if (!info.settingsSchema) return null;
+    let model = this.schemaModels.get(info);
+    if (!model) {
+      model = schemaSettingsModel(info.settingsSchema as SchemaNode, info.title);
+      this.schemaModels.set(info, model);
+    }
+    return model;
   }
 
-  /** The effective settings at a level, or null for an addon without settings. */
-  async values(info: AddonInfo, variant: string, level: Level): Promise<Json | null> {
-    const schema = schemaOf(info);
-    if (!schema) return null;
-    const layers = await this.store.layers(info.name, info.version, scopeOf(variant, level));
-    return stateAt(schema, layers, level).current;
+  siteModel(info: AddonInfo): SiteSettingsModel | null {
+    if (info.siteSettingsModel) return info.siteSettingsModel;
+    if (!info.siteSettingsSchema) return null;
+    let model = this.siteSchemaModels.get(info);
+    if (!model) {
+      model = schemaSiteSettingsModel(info.siteSettingsSchema as SchemaNode, info.title);
+      this.siteSchemaModels.set(info, model);
+    }
+    return model;
+  }
+
+  /** The settings schema for a request's context, titled after the addon ({} for an addon without settings). */
+  async schemaDocument(info: AddonInfo, context: SettingsContext): Promise<Json> {
+    return (await this.model(info)?.schema(context)) ?? {};
+  }
+
+  async siteSchemaDocument(info: AddonInfo): Promise<Json> {
+    return (await this.siteModel(info)?.schema()) ?? {};
+  }
+
+  /**
+   * Overrides stored for another version of the addon, converted for this one by its model (an AYON package's
+   * convert_settings_overrides); as they are when the model has no conversion or the versions are the same.
+   */
+  async convert(
+    info: AddonInfo,
+    fromVersion: string,
+    overrides: Json,
+    project: string | null,
+  ): Promise<Json> {
+    const model = this.model(info);
+    if (fromVersion === info.version || !model?.convert || Object.keys(overrides).length === 0)
+      return overrides;
+    return model.convert(fromVersion, overrides, project);
+  }
+
+  /**
+   * The effective settings at a level, or null for an addon without settings. With asVersion, the overrides stored
+   * for that version of the addon are read, converted for this one (how a settings editor previews a copy).
+   */
+  async values(info: AddonInfo, variant: string, level: Level, asVersion?: string): Promise<Json | null> {
+    const model = this.model(info);
+    if (!model) return null;
+    const layers = await this.layers(info, variant, level, asVersion);
+    return last(await model.stack(dataOf(layers)));
+  }
+
+  /** The stored layers that reach a level, read for asVersion (converted) or this version. */
+  private async layers(info: AddonInfo, variant: string, level: Level, asVersion = info.version) {
+    const stored = layersAt(await this.store.layers(info.name, asVersion, scopeOf(variant, level)), level);
+    if (asVersion === info.version) return stored;
+    const project = level.kind === 'studio' ? null : level.project;
+    return Promise.all(
+      stored.map(async (layer) => ({
+        ...layer,
+        data: await this.convert(info, asVersion, layer.data, project),
+      })),
+    );
   }
 
   /** Effective settings of many addon versions at once (GET /api/settings), keyed by name and version. */
   async valuesOf(infos: AddonInfo[], scope: LayerScope): Promise<Map<string, EffectiveSettings>> {
-    const withSettings = infos.filter((info) => schemaOf(info));
+    const withSettings = infos.filter((info) => this.model(info));
     const pairs = withSettings.map((info): [string, string] => [info.name, info.version]);
     const all = await this.store.layersOf(pairs, scope);
     const level: Level = !scope.project
@@ -150,31 +173,34 @@ export class SettingsService {
       : scope.site && scope.user
         ? { kind: 'projectSite', project: scope.project, site: scope.site, user: scope.user }
         : { kind: 'project', project: scope.project };
-    const result = new Map<string, EffectiveSettings>();
-    for (const info of withSettings) {
-      const key = pairKey(info.name, info.version);
-      const layers = all.get(key)!;
-      result.set(key, { values: stateAt(schemaOf(info)!, layers, level).current, layers });
-    }
-    return result;
+    // Each addon's model answers on its own (an AYON package's in the sidecar): asked all at once.
+    const computed = await Promise.all(
+      withSettings.map(async (info): Promise<[string, EffectiveSettings]> => {
+        const key = pairKey(info.name, info.version);
+        const layers = all.get(key)!;
+        const values = last(await this.model(info)!.stack(dataOf(layersAt(layers, level))));
+        return [key, { values, layers }];
+      }),
+    );
+    return new Map(computed);
   }
 
   /**
    * The override map of a level in AYON's shape. A project level lists the studio overrides too, then its own
    * over them; a project site level adds the site's own.
    */
-  async overrideMap(info: AddonInfo, variant: string, level: Level): Promise<Record<string, OverrideEntry>> {
-    const schema = schemaOf(info);
-    if (!schema) return {};
-    const layers = await this.store.layers(info.name, info.version, scopeOf(variant, level));
-    const studio = stateAt(schema, layers, STUDIO);
-    const map = listOverrides(schema, studio.current, studio.own, 'studio');
-    if (level.kind === 'studio') return map;
-    const project = stateAt(schema, layers, { kind: 'project', project: level.project });
-    Object.assign(map, listOverrides(schema, project.current, project.own, 'project'));
-    if (level.kind === 'project') return map;
-    const site = stateAt(schema, layers, level);
-    return Object.assign(map, listOverrides(schema, site.current, site.own, 'site'));
+  async overrideMap(
+    info: AddonInfo,
+    variant: string,
+    level: Level,
+    asVersion?: string,
+  ): Promise<Record<string, OverrideEntry>> {
+    const model = this.model(info);
+    if (!model) return {};
+    return (await model.overrides(await this.layers(info, variant, level, asVersion))) as Record<
+      string,
+      OverrideEntry
+    >;
   }
 
   /**
@@ -189,15 +215,12 @@ export class SettingsService {
     marks: { pins?: string[][]; unpins?: string[][] },
     actor: Actor,
   ): Promise<void> {
-    const schema = this.requireSchema(info);
+    const model = this.requireModel(info);
     await this.db.transaction().execute(async () => {
-      const state = await this.stateOf(info, schema, variant, level);
-      const next = applyOverrides(schema, state.current, body);
-      requireValid(schema, next);
-      const marked = markedKeys(state.own, marks.pins, marks.unpins);
+      const state = await this.stateOf(info, variant, level);
       await this.store.write(
         this.keyOf(info, variant, level),
-        extractOverrides(schema, state.inherited, next, marked),
+        await model.extract(state.below, state.own, body, marks),
       );
     });
     await this.changed(info, variant, level, actor, 'overrides changed');
@@ -212,12 +235,12 @@ export class SettingsService {
     path: string[],
     actor: Actor,
   ): Promise<void> {
-    const schema = this.requireSchema(info);
+    const model = this.requireModel(info);
     const changed = await this.db.transaction().execute(async () => {
-      const state = await this.stateOf(info, schema, variant, level);
+      const state = await this.stateOf(info, variant, level);
       let overrides: Json;
       if (action === 'pin') {
-        const pinned = pinPath(schema, state.current, state.own, path);
+        const pinned = await model.pin(state.below, state.own, path);
         if (!pinned) {
           throw new ValidationFailed(
             [
@@ -274,23 +297,24 @@ export class SettingsService {
 
   /** Site settings of one site and user: the site schema's defaults with what they saved ({} without a schema). */
   async siteSettings(info: AddonInfo, site: string | null, user: string): Promise<Json> {
-    const schema = info.siteSettingsSchema as SchemaNode | null;
-    if (!schema) return {};
+    const model = this.siteModel(info);
+    if (!model) return {};
     const stored = site ? await this.store.read(overrideKeys.site(info.name, info.version, site, user)) : {};
-    return applyOverrides(schema, settingsDefaults(schema), stored);
+    return model.values(stored);
   }
 
   /** Site settings of many addons for one site and user, keyed by name and version. */
   async siteSettingsOf(infos: AddonInfo[], site: string | null, user: string): Promise<Map<string, Json>> {
-    const withSchema = infos.filter((info) => info.siteSettingsSchema);
-    const pairs = withSchema.map((info): [string, string] => [info.name, info.version]);
+    const withModel = infos.filter((info) => this.siteModel(info));
+    const pairs = withModel.map((info): [string, string] => [info.name, info.version]);
     const stored = site ? await this.store.siteSettingsOf(pairs, site, user) : new Map<string, Json>();
     return new Map(
-      withSchema.map((info) => {
-        const key = pairKey(info.name, info.version);
-        const schema = info.siteSettingsSchema as SchemaNode;
-        return [key, applyOverrides(schema, settingsDefaults(schema), stored.get(key) ?? {})];
-      }),
+      await Promise.all(
+        withModel.map(async (info): Promise<[string, Json]> => {
+          const key = pairKey(info.name, info.version);
+          return [key, await this.siteModel(info)!.values(stored.get(key) ?? {})];
+        }),
+      ),
     );
   }
 
@@ -302,15 +326,9 @@ export class SettingsService {
     body: Json,
     actor: Actor,
   ): Promise<void> {
-    const schema = info.siteSettingsSchema as SchemaNode | null;
-    if (!schema) throw new BadRequest(`Addon ${info.name} ${info.version} has no site settings`);
-    const defaults = settingsDefaults(schema);
-    const next = applyOverrides(schema, defaults, body);
-    requireValid(schema, next);
-    await this.store.write(
-      overrideKeys.site(info.name, info.version, site, user),
-      extractOverrides(schema, defaults, next, {}),
-    );
+    const model = this.siteModel(info);
+    if (!model) throw new BadRequest(`Addon ${info.name} ${info.version} has no site settings`);
+    await this.store.write(overrideKeys.site(info.name, info.version, site, user), await model.save(body));
     await this.events.emit({
       topic: 'settings.changed',
       user: actor.user,
@@ -357,22 +375,22 @@ export class SettingsService {
     });
   }
 
-  private requireSchema(info: AddonInfo): SchemaNode {
-    const schema = schemaOf(info);
-    if (!schema) throw new BadRequest(`Addon ${info.name} ${info.version} has no settings`);
-    return schema;
+  private requireModel(info: AddonInfo): SettingsModel {
+    const model = this.model(info);
+    if (!model) throw new BadRequest(`Addon ${info.name} ${info.version} has no settings`);
+    return model;
   }
 
   /** The level's state, read under the addon version's lock (held until the transaction ends). */
   private async stateOf(
     info: AddonInfo,
-    schema: SchemaNode,
     variant: string,
     level: Level,
-  ): Promise<LevelState> {
+  ): Promise<{ below: Json[]; own: Json }> {
     await this.store.lock(info.name, info.version);
     const layers = await this.store.layers(info.name, info.version, scopeOf(variant, level));
-    return stateAt(schema, layers, level);
+    const reached = dataOf(layersAt(layers, level));
+    return { below: reached.slice(0, -1), own: reached[reached.length - 1]! };
   }
 
   private keyOf(info: AddonInfo, variant: string, level: Level): OverrideKey {

@@ -6,9 +6,20 @@ import {
   type Database,
 } from '@pipewright/sdk';
 import type { FastifyBaseLogger } from 'fastify';
-import { deepEqual } from './overrides.js';
+import { deepEqual, type Json } from './overrides.js';
 import { overrideKeys, type OverrideStore } from './store.js';
 import type { Actor, SettingsService } from './service.js';
+
+/** Overrides of one version made fit for another (the target version's model converts them). */
+export type Conversion = (overrides: Json, project: string | null) => Promise<Json>;
+const keep: Conversion = async (overrides) => overrides;
+
+/** The conversion of overrides from one version of an addon to another, by the target version's model. */
+export function conversion(settings: SettingsService, addon: string, from: string, to: string): Conversion {
+  const target = settings.find(addon, to);
+  if (!target || from === to) return keep;
+  return (overrides, project) => settings.convert(target, from, overrides, project);
+}
 
 /** One addon version's settings in one variant. */
 export interface VariantRef {
@@ -27,13 +38,14 @@ export async function copyOverrides(
   from: VariantRef,
   to: VariantRef,
   withProjects: boolean,
+  convert: Conversion = keep,
 ): Promise<string[]> {
   if (from.version === to.version && from.variant === to.variant) return [];
   const source = await store.variantRows(addon, from.version, from.variant, withProjects);
   const target = await store.variantRows(addon, to.version, to.variant, withProjects);
   const changed: string[] = [];
   for (const project of new Set([...source.keys(), ...target.keys()])) {
-    const data = source.get(project) ?? {};
+    const data = await convert(source.get(project) ?? {}, project || null);
     const existing = target.get(project);
     if (deepEqual(data, existing ?? {})) continue;
     const key = project
@@ -46,7 +58,7 @@ export async function copyOverrides(
     for (const row of await store.projectSiteRows(addon, from.version)) {
       await store.write(
         overrideKeys.projectSite(addon, to.version, row.project, row.site, row.user),
-        row.data,
+        await convert(row.data, row.project),
       );
     }
   }
@@ -79,12 +91,13 @@ export async function carryProductionForward(
       const source = await store.variantRows(addon, fromVersion, 'production', true);
       const target = await store.variantRows(addon, toVersion, 'production', true);
       const projects: string[] = [];
+      const convert = conversion(settings, addon, fromVersion, toVersion);
       for (const [project, data] of source) {
         if (target.has(project)) continue;
         const key = project
           ? overrideKeys.project(addon, toVersion, 'production', project)
           : overrideKeys.studio(addon, toVersion, 'production');
-        await store.write(key, data);
+        await store.write(key, await convert(data, project || null));
         projects.push(project);
       }
       if (projects.length) written.push({ addon, version: toVersion, projects });
@@ -171,6 +184,7 @@ export async function migrateSettingsByBundle(
         { version: sourceVersion, variant: request.sourceVariant },
         { version: targetVersion, variant: request.targetVariant },
         request.withProjects,
+        conversion(settings, addon, sourceVersion, targetVersion),
       );
       if (projects.length) changes.push({ addon, version: targetVersion, projects });
     }
