@@ -22,9 +22,10 @@ export interface ActionContext {
 /** A Material Symbols icon by name, or an image by URL. */
 export interface ActionIcon {
   type: 'material-symbols' | 'url';
-  name?: string;
-  color?: string;
-  url?: string;
+  name?: string | null;
+  color?: string | null;
+  /** May name the addon's own files as {addon_url} (/addons/{name}/{version}), filled in when listed. */
+  url?: string | null;
 }
 
 /** What every action declares about itself; defaults are filled in by the actions addon. */

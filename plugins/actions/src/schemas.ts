@@ -70,11 +70,12 @@ export const ListQuery = Type.Object({
 
 export const ManageQuery = Type.Object({ variant: Variant });
 
+// AYON's icon model sends its unset members as null.
 const Icon = Type.Object({
   type: Type.String(),
-  name: Type.Optional(Type.String()),
-  color: Type.Optional(Type.String()),
-  url: Type.Optional(Type.String()),
+  name: Type.Optional(Nullable(Type.String())),
+  color: Type.Optional(Nullable(Type.String())),
+  url: Type.Optional(Nullable(Type.String())),
 });
 
 /** An action as the list and the manager view show it. */

@@ -9,6 +9,7 @@ import {
   type ActionContext,
   type ActionEntityType,
   type ActionExecutor,
+  type ActionIcon,
   type ActionLookup,
   type ActionManifest,
   type ActionResponse,
@@ -413,7 +414,7 @@ function item(
     groupLabel: action.groupLabel ?? null,
     category: action.category ?? 'General',
     order: action.order ?? 100,
-    icon: action.icon ?? null,
+    icon: action.icon ? withAddonUrl(action.icon, addon) : null,
     featured: action.featured ?? false,
     adminOnly: action.adminOnly ?? false,
     managerOnly: action.managerOnly ?? false,
@@ -423,6 +424,12 @@ function item(
     variant,
     mode,
   };
+}
+
+/** An icon's URL may name its addon's own files as {addon_url} (as AYON's actions do): filled in for the client. */
+function withAddonUrl(icon: ActionIcon, addon: AddonInfo): ActionIcon {
+  if (!icon.url?.includes('{addon_url}')) return icon;
+  return { ...icon, url: icon.url.replaceAll('{addon_url}', `/addons/${addon.name}/${addon.version}`) };
 }
 
 function sortActions(actions: ActionItem[]): ActionItem[] {

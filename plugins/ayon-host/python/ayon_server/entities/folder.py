@@ -1,0 +1,3 @@
+__all__ = ["FolderEntity"]
+
+from ayon_server.entities.project_level import FolderEntity

@@ -1,0 +1,3 @@
+__all__ = ["ProductEntity"]
+
+from ayon_server.entities.project_level import ProductEntity

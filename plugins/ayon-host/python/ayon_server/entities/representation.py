@@ -1,0 +1,3 @@
+__all__ = ["RepresentationEntity"]
+
+from ayon_server.entities.project_level import RepresentationEntity

@@ -1,0 +1,3 @@
+__all__ = ["TaskEntity"]
+
+from ayon_server.entities.project_level import TaskEntity

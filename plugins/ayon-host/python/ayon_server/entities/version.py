@@ -1,0 +1,3 @@
+__all__ = ["VersionEntity"]
+
+from ayon_server.entities.project_level import VersionEntity

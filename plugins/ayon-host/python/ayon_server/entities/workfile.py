@@ -1,0 +1,3 @@
+__all__ = ["WorkfileEntity"]
+
+from ayon_server.entities.project_level import WorkfileEntity

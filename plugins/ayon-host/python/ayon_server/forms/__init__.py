@@ -1,0 +1,3 @@
+__all__ = ["FormSelectOption", "SimpleForm", "SimpleFormField"]
+
+from .simple_form import FormSelectOption, SimpleForm, SimpleFormField

@@ -1,0 +1,144 @@
+import {
+  BadRequest,
+  Forbidden,
+  NotFound,
+  type AddonContext,
+  type ProjectEntityType,
+  type RequestUser,
+} from '@pipewright/sdk';
+import type { CallbackHandler } from './sidecar.js';
+import type { CallOrigin } from './origin.js';
+
+// What addon code may ask of the server while it answers (README.md, "Sidecar to server"). Every answer is checked
+// against the request the callback is made for: a user's request reads what that user may read; the server's own
+// calls (computing settings) read the studio's configuration only.
+
+const ENTITY_TYPES = new Set(['folder', 'task', 'product', 'version', 'representation', 'workfile']);
+
+const text = (params: Record<string, unknown>, key: string): string => {
+  const value = params[key];
+  if (typeof value !== 'string' || value === '') throw new BadRequest(`${key} must be a non-empty string`);
+  return value;
+};
+const optionalText = (params: Record<string, unknown>, key: string): string | null =>
+  params[key] === null || params[key] === undefined ? null : text(params, key);
+
+function userOf(origin: CallOrigin, what: string): RequestUser {
+  if (!origin.user) throw new Forbidden(`${what} is read only for a user's request`);
+  return origin.user;
+}
+
+export function serverCallbacks(ctx: AddonContext): CallbackHandler {
+  const projects = ctx.use('projects');
+  const anatomy = ctx.use('anatomy');
+
+  /** The project, as the origin may see it: any for the server's own calls, an accessible one for a user's. */
+  const projectFor = async (origin: CallOrigin, name: string) => {
+    if (origin.user) return projects.require(origin.user, name);
+    const project = await projects.find(name);
+    if (!project) throw new NotFound(`Project ${name} not found`);
+    return project;
+  };
+
+  const handlers: Record<string, (params: Record<string, unknown>, origin: CallOrigin) => Promise<unknown>> =
+    {
+      async settings(params, origin) {
+        const project = optionalText(params, 'projectName');
+        if (project) await projectFor(origin, project);
+        return ctx.use('settings').values(text(params, 'addonName'), text(params, 'addonVersion'), {
+          variant: optionalText(params, 'variant') ?? 'production',
+          ...(project ? { project } : {}),
+        });
+      },
+      async anatomy(params, origin) {
+        const name = optionalText(params, 'projectName');
+        if (!name) return anatomy.get('_');
+        return anatomy.fromProject(await projectFor(origin, name));
+      },
+      async project(params, origin) {
+        return projectFor(origin, text(params, 'projectName'));
+      },
+      async projects(_params, origin) {
+        const user = userOf(origin, 'The project list');
+        const names = await projects.visibleNames(user);
+        const found = await Promise.all(names.map((name) => projects.find(name)));
+        return found.flatMap((project) =>
+          project
+            ? [
+                {
+                  name: project.name,
+                  code: project.code,
+                  active: project.active,
+                  library: project.library,
+                  createdAt: project.createdAt,
+                },
+              ]
+            : [],
+        );
+      },
+      async entity(params, origin) {
+        const user = userOf(origin, 'An entity');
+        const type = text(params, 'entityType');
+        if (!ENTITY_TYPES.has(type)) throw new BadRequest(`${type} is not an entity type`);
+        const project = (await projects.require(user, text(params, 'projectName'))).name;
+        const entity = await ctx
+          .use('entities')
+          .get(project, type as ProjectEntityType, text(params, 'entityId'), user);
+        if (!entity) throw new NotFound(`${type} ${String(params.entityId)} not found`);
+        return entity;
+      },
+      async secrets() {
+        return ctx.use('secrets').names();
+      },
+      async secret(params, origin) {
+        const user = userOf(origin, 'A secret value');
+        // As AYON's own Secrets API: values are for administrators and services.
+        if (!user.isAdmin && !user.isService)
+          throw new Forbidden('Only administrators and services read secrets');
+        return ctx.use('secrets').get(text(params, 'name'));
+      },
+      async dispatchEvent(params, origin) {
+        const user = userOf(origin, 'An event');
+        const summary = params.summary && typeof params.summary === 'object' ? params.summary : {};
+        const payload = params.payload && typeof params.payload === 'object' ? params.payload : {};
+        const project = optionalText(params, 'project');
+        if (project) await projects.require(user, project);
+        return ctx.events.emit({
+          topic: text(params, 'topic'),
+          description: optionalText(params, 'description') ?? undefined,
+          summary: summary as Record<string, unknown>,
+          payload: payload as Record<string, unknown>,
+          project,
+          user: user.name,
+          senderType: 'addon',
+          ...(params.status ? { status: params.status as 'finished' } : {}),
+        });
+      },
+      async launcher(params, origin) {
+        if (!origin.executor) throw new Forbidden('Only an action being executed hands over to the launcher');
+        const args = params.args;
+        if (!Array.isArray(args) || args.some((arg) => typeof arg !== 'string'))
+          throw new BadRequest('args must be a list of strings');
+        const message = optionalText(params, 'message');
+        return origin.executor.launcher(args as string[], message ? { message } : {});
+      },
+      async actionConfig(_params, origin) {
+        if (!origin.executor) throw new Forbidden('Only an action being executed reads its configuration');
+        return origin.executor.getConfig();
+      },
+      async bundles() {
+        const bundles = ctx.use('bundles');
+        const [production, staging] = await Promise.all([
+          bundles.forVariant('production'),
+          bundles.forVariant('staging'),
+        ]);
+        return { production: production?.addons ?? {}, staging: staging?.addons ?? {}, dev: {} };
+      },
+    };
+
+  return (method, params, origin) => {
+    const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
+    if (!handler) return Promise.reject(new NotFound(`The server has no callback ${method}`));
+    return handler(params, origin);
+  };
+}
