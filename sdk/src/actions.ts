@@ -111,6 +111,21 @@ export interface AddonActions {
   dynamic?(context: ActionContext, lookup: ActionLookup): MaybePromise<DynamicActionManifest[]>;
   /** Run one of this addon's actions (simple or dynamic); throw a typed error to refuse. */
   execute(executor: ActionExecutor): MaybePromise<ActionResponse>;
+  /**
+   * Keep the per-user settings of the addon's actions itself (AYON packages key them their own way): read them
+   * when value is null, else save value first; answers the settings. Absent: the actions addon keeps them per
+   * user, action and project.
+   */
+  config?(request: ActionConfigRequest): MaybePromise<Record<string, unknown>>;
+}
+
+/** POST /api/actions/config, for an addon that keeps its actions' settings itself. */
+export interface ActionConfigRequest {
+  identifier: string;
+  variant: string;
+  context: ActionContext;
+  user: RequestUser;
+  value: Record<string, unknown> | null;
 }
 
 /** A form the client shows before running the action again with formData. */

@@ -214,7 +214,17 @@ export class ActionService {
     value: Record<string, unknown> | null | undefined,
   ): Promise<Record<string, unknown>> {
     requireProjectAccess(user, context.projectName);
-    const { addon } = this.provider(which.addonName, which.addonVersion);
+    const { addon, actions } = this.provider(which.addonName, which.addonVersion);
+    if (actions.config) {
+      const request = {
+        identifier: which.identifier,
+        variant: which.variant,
+        context,
+        user,
+        value: value ?? null,
+      };
+      return actions.config(request);
+    }
     if (value === undefined || value === null) {
       return this.readConfig(addon.name, which.identifier, user.name, context.projectName);
     }

@@ -1,8 +1,11 @@
+import { sql } from 'kysely';
 import {
   BadRequest,
   Forbidden,
   NotFound,
+  isManagerOrAbove,
   type AddonContext,
+  type EventChanges,
   type ProjectEntityType,
   type RequestUser,
 } from '@pipewright/sdk';
@@ -122,9 +125,67 @@ export function serverCallbacks(ctx: AddonContext): CallbackHandler {
         const message = optionalText(params, 'message');
         return origin.executor.launcher(args as string[], message ? { message } : {});
       },
-      async actionConfig(_params, origin) {
-        if (!origin.executor) throw new Forbidden('Only an action being executed reads its configuration');
-        return origin.executor.getConfig();
+      async actionConfig(params, origin) {
+        const user = userOf(origin, "An action's settings");
+        const hash = text(params, 'hash');
+        const own = ctx.db
+          .selectFrom('ayon_action_config')
+          .where('hash', '=', hash)
+          .where('user_name', '=', user.name);
+        if (params.config === null || params.config === undefined) {
+          return (await own.select('data').executeTakeFirst())?.data ?? {};
+        }
+        // Stored only as the user the request is for: an addon cannot write someone else's settings.
+        if (text(params, 'userName') !== user.name)
+          throw new Forbidden("Only the caller's own settings are stored");
+        const config = params.config;
+        if (typeof config !== 'object' || Array.isArray(config))
+          throw new BadRequest('config must be an object');
+        if (Object.keys(config).length === 0) {
+          // {} deletes, as AYON's set_action_config does.
+          await ctx.db
+            .deleteFrom('ayon_action_config')
+            .where('hash', '=', hash)
+            .where('user_name', '=', user.name)
+            .execute();
+          return null;
+        }
+        const data = JSON.stringify(config);
+        // One statement: another user's row under the same key is never overwritten.
+        await ctx.db
+          .insertInto('ayon_action_config')
+          .values({
+            hash,
+            addon_name: text(params, 'addonName'),
+            addon_version: text(params, 'addonVersion'),
+            identifier: text(params, 'identifier'),
+            project_name: optionalText(params, 'projectName'),
+            user_name: user.name,
+            data,
+          })
+          .onConflict((conflict) =>
+            conflict
+              .column('hash')
+              .doUpdateSet({ data, updated_at: sql`now()` })
+              .where('ayon_action_config.user_name', '=', user.name),
+          )
+          .execute();
+        return null;
+      },
+      async updateEvent(params, origin) {
+        const user = userOf(origin, 'An event');
+        const id = text(params, 'eventId');
+        const event = await ctx.events.get(id);
+        if (!event) return false;
+        // As PATCH /api/events: one's own events, or any for managers and services.
+        if (event.user !== user.name && !isManagerOrAbove(user))
+          throw new Forbidden('Not your event to change');
+        const changes: Record<string, unknown> = {};
+        for (const key of ['status', 'description', 'summary', 'payload', 'progress', 'retries']) {
+          if (params[key] !== null && params[key] !== undefined) changes[key] = params[key];
+        }
+        await ctx.events.update(id, changes as EventChanges);
+        return true;
       },
       async bundles() {
         const bundles = ctx.use('bundles');

@@ -2,6 +2,7 @@ import { defineAddon } from '@pipewright/sdk';
 import { AyonHost } from './host.js';
 import { serverCallbacks } from './callbacks.js';
 import { ayonPackageReader } from './package-reader.js';
+import { studioMigrations } from './migrations.js';
 
 // AYON's own addons (ayon-core, ayon-applications, one per application) carry Python server code written on AYON's
 // ayon_server package. This addon runs it in a Python sidecar with Pipewright's own ayon_server (python/), so their
@@ -13,6 +14,7 @@ export default defineAddon({
   description:
     'Runs the server code of AYON addon packages (settings, actions, endpoints) in a Python sidecar',
   dependsOn: ['auth', 'projects', 'entities', 'anatomy', 'secrets', 'bundles', 'settings'],
+  migrations: { studio: studioMigrations },
   async setup(ctx) {
     const host = await AyonHost.start(ctx.server.addonPython, ctx.dataDir, serverCallbacks(ctx), ctx.log);
     if ('unavailable' in host) {

@@ -71,5 +71,16 @@ export function pythonActions(host: AyonHost, description: PackageDescription): 
         { user: executor.user, executor },
         TIMEOUTS.actions,
       ),
+    // The package keys its actions' settings itself (create_action_config_hash) and stores them through the
+    // actionConfig callback.
+    config: ({ identifier, variant, context, user, value }) =>
+      host.call<Record<string, unknown>>(
+        name,
+        version,
+        'actionConfig',
+        { identifier, variant, context, user: userForAddon(user), config: value },
+        { user },
+        TIMEOUTS.actions,
+      ),
   };
 }

@@ -254,6 +254,8 @@ describe('conversions between addon versions', () => {
 });
 
 describe('applications: launching from the AYON launcher', () => {
+  let taskId: string;
+
   it('lists launch actions for a task and hands the launch to the launcher', async () => {
     const folder = await as('mia')('POST', '/api/projects/show/folders', {
       name: 'sh010',
@@ -264,6 +266,7 @@ describe('applications: launching from the AYON launcher', () => {
       taskType: 'Animation',
       folderId: folder.body.id,
     });
+    taskId = task.body.id;
     const context = {
       projectName: 'show',
       entityType: 'task',
@@ -301,6 +304,31 @@ describe('applications: launching from the AYON launcher', () => {
       expect.arrayContaining(['launch-by-id', '--app', maya.identifier.slice('application.launch.'.length)]),
     );
     expect(taken.body.args).toEqual(expect.arrayContaining(['--project', 'show', '--task-id', task.body.id]));
+  });
+
+  it('keeps a user’s launch option per task, as the addon keys it, and launches with it', async () => {
+    const context = {
+      projectName: 'show',
+      entityType: 'task',
+      entityIds: [taskId],
+      entitySubtypes: ['Animation'],
+    };
+    const query = `addonName=applications&addonVersion=${PACKAGES.applications}&identifier=${encodeURIComponent(
+      'application.launch.maya/2026',
+    )}&variant=production`;
+    const saved = await as('ann')('POST', `/api/actions/config?${query}`, {
+      ...context,
+      value: { skip_last_workfile: true },
+    });
+    expect(saved.status).toBe(200);
+    const read = await as('ann')('POST', `/api/actions/config?${query}`, context);
+    expect(read.body).toEqual({ skip_last_workfile: true });
+    // Another user has settings of their own.
+    expect((await as('mia')('POST', `/api/actions/config?${query}`, context)).body).toEqual({});
+    const executed = await as('ann')('POST', `/api/actions/execute?${query}`, context);
+    const token = /token=([0-9a-f]+)/.exec(executed.body.payload.uri)![1];
+    const taken = await as('ann')('GET', `/api/actions/take/${token}`);
+    expect(taken.body.args.join(' ')).toContain('--use-last-workfile 0');
   });
 
   it('serves its endpoints under its path with the caller', async () => {
