@@ -35,6 +35,7 @@ export const groups = [
     pages: {
       dev_addon_intro: 'Addons: the contract',
       dev_addon_creation: 'Building an addon',
+      dev_ayon_addons: 'AYON addons on Pipewright',
       dev_event_system: 'Event system',
       dev_publishing: 'Publishing',
       dev_host_implementation: 'Host integrations',

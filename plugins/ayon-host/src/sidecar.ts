@@ -66,6 +66,10 @@ export class Sidecar {
   private ready: Promise<void> | null = null;
   private retryMs = FIRST_RETRY_MS;
   private startedAt = 0;
+  /** Once it ran, a sidecar that stops is started again (with back-off); one that never started is reported. */
+  private keepRunning = false;
+  /** The last line the sidecar logged: why it stopped, when it stops before answering. */
+  private lastLine = '';
   private restartTimer: NodeJS.Timeout | null = null;
   private closing = false;
   /** Run after each start, before any other call: loads again what the previous process had loaded. */
@@ -167,19 +171,25 @@ export class Sidecar {
     child.stderr!.on('data', (chunk: Buffer) => {
       const lines = (line + chunk.toString('utf8')).split('\n');
       line = lines.pop() ?? '';
-      for (const text of lines) if (text.trim()) this.log.info(`[ayon-host] ${text}`);
+      for (const text of lines) {
+        if (!text.trim()) continue;
+        this.lastLine = text.trim();
+        this.log.info(`[ayon-host] ${text}`);
+      }
     });
     child.stdin!.on('error', () => undefined); // a dead pipe shows as the exit below
     const failed = new Promise<never>((_, reject) => {
       child.once('error', (error) =>
         reject(new ServiceUnavailable(`The AYON addon host cannot start: ${error.message}`)),
       );
-      child.once('exit', (code, signal) =>
-        reject(new ServiceUnavailable(`The AYON addon host stopped (${signal ?? `exit ${code}`})`)),
-      );
+      child.once('exit', (code, signal) => {
+        const said = this.lastLine ? `: ${this.lastLine}` : '';
+        reject(new ServiceUnavailable(`The AYON addon host stopped (${signal ?? `exit ${code}`})${said}`));
+      });
     });
     failed.catch(() => undefined);
     child.once('exit', (code, signal) => this.exited(child, code, signal));
+    this.lastLine = '';
     try {
       await Promise.race([this.send('hello', {}, { user: null }, 15_000), failed]);
       const call: DirectCall = (method, params, timeoutMs) =>
@@ -189,6 +199,7 @@ export class Sidecar {
       child.kill('SIGKILL');
       throw error;
     }
+    this.keepRunning = true;
   }
 
   private exited(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
@@ -201,10 +212,10 @@ export class Sidecar {
       clearTimeout(call.timer);
       call.reject(new ServiceUnavailable('The AYON addon host stopped while answering; try again'));
     }
-    if (this.closing) return;
+    if (this.closing || !this.keepRunning) return;
     if (Date.now() - this.startedAt > HEALTHY_AFTER_MS) this.retryMs = FIRST_RETRY_MS;
     this.log.error(
-      `AYON addon host stopped (${signal ?? `exit ${code}`}); ${lost.length} call(s) answered 503; restarting in ${this.retryMs} ms`,
+      `AYON addon host stopped (${signal ?? `exit ${code}`}); ${lost.length} call(s) answered 503; starting it again in ${this.retryMs} ms`,
     );
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;

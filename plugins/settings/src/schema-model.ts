@@ -21,6 +21,18 @@ import {
 // The settings model of an addon that declares a TypeBox schema (Pipewright's own addons, and AYON packages while
 // their Python cannot run, from the schema and defaults saved at install): everything follows from the schema.
 
+/**
+ * The schema values are checked against: an empty enum (a choice whose options come from data, none yet, as an AYON
+ * package's schema saved at install may hold) restricts nothing rather than refusing every value.
+ */
+function checkable(schema: SchemaNode): SchemaNode {
+  return JSON.parse(JSON.stringify(schema), (_key, value) => {
+    if (!Array.isArray(value?.enum) || value.enum.length > 0) return value;
+    const { enum: _none, ...unrestricted } = value;
+    return unrestricted;
+  });
+}
+
 /** 422 with AYON's problem list when the value does not fit the schema (loc: the path inside the settings). */
 function requireValid(schema: SchemaNode, value: Json): void {
   let problems;
@@ -47,10 +59,16 @@ function stackOf(schema: SchemaNode, layers: Json[]): Json[] {
 
 const last = (stages: Json[]) => stages[stages.length - 1]!;
 
+/** The schema as the editor shows it: titled after the addon, unless it carries a title of its own. */
+function titled(schema: SchemaNode, title: string): SettingsDocument {
+  return { ...(structuredClone(schema) as SettingsDocument), title: schema.title ?? title };
+}
+
 export function schemaSettingsModel(schema: SchemaNode, title: string): SettingsModel {
+  const rules = checkable(schema);
   return {
     async schema() {
-      return { ...(structuredClone(schema) as SettingsDocument), title };
+      return titled(schema, title);
     },
     async stack(layers) {
       return stackOf(schema, layers);
@@ -58,7 +76,7 @@ export function schemaSettingsModel(schema: SchemaNode, title: string): Settings
     async extract(layers, own, payload, marks) {
       const inherited = last(stackOf(schema, layers));
       const next = applyOverrides(schema, applyOverrides(schema, inherited, own), payload);
-      requireValid(schema, next);
+      requireValid(rules, next);
       return extractOverrides(schema, inherited, next, markedKeys(own, marks.pins, marks.unpins));
     },
     async overrides(layers) {
@@ -79,9 +97,10 @@ export function schemaSettingsModel(schema: SchemaNode, title: string): Settings
 }
 
 export function schemaSiteSettingsModel(schema: SchemaNode, title: string): SiteSettingsModel {
+  const rules = checkable(schema);
   return {
     async schema() {
-      return { ...(structuredClone(schema) as SettingsDocument), title };
+      return titled(schema, title);
     },
     async values(stored) {
       return applyOverrides(schema, settingsDefaults(schema), stored);
@@ -89,7 +108,7 @@ export function schemaSiteSettingsModel(schema: SchemaNode, title: string): Site
     async save(payload) {
       const defaults = settingsDefaults(schema);
       const values = applyOverrides(schema, defaults, payload);
-      requireValid(schema, values);
+      requireValid(rules, values);
       // Only what differs from the defaults: a new default in a new version reaches sites that kept the old one.
       return extractOverrides(schema, defaults, values, {});
     },

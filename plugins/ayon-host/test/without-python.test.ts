@@ -1,0 +1,89 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { bootTestCore, type TestCore } from '@pipewright/core/testing';
+import type { UserDirectory } from '@pipewright/sdk';
+import { PACKAGES, packageZip } from './packages.js';
+
+// A server whose Python cannot run (no python3, no pydantic) still starts, lists the AYON packages installed while it
+// could, and serves their settings from the schema and defaults saved at install; it says why their actions and
+// endpoints are off.
+
+const PASSWORD = 'a long test password';
+const ADDONS = ['addons', 'settings', 'bundles', 'actions', 'ayon-host', 'users'];
+let dataDir: string;
+let offline: TestCore;
+let token: string;
+let savedDefaults: unknown;
+
+async function login(core: TestCore) {
+  await (core.services.get('users') as UserDirectory).create({
+    name: 'root',
+    password: PASSWORD,
+    data: { isAdmin: true },
+  });
+  return (await core.request('POST', '/api/auth/login', { body: { name: 'root', password: PASSWORD } })).body
+    .token as string;
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'pipewright-ayon-offline-'));
+  const online = await bootTestCore({ addons: ADDONS, config: { dataDir } });
+  const admin = await login(online);
+  const install = await online.request('POST', '/api/addons/install', {
+    token: admin,
+    body: packageZip('deadline'),
+    headers: { 'content-type': 'application/zip' },
+  });
+  for (let i = 0; i < 2400; i++) {
+    const event = await online.events.get(install.body.eventId);
+    if (event?.status === 'finished') break;
+    if (event?.status === 'failed') throw new Error(event.description);
+    await new Promise((done) => setTimeout(done, 25));
+  }
+  savedDefaults = (
+    await online.request('GET', `/api/addons/deadline/${PACKAGES.deadline}/settings`, { token: admin })
+  ).body;
+  await online.close();
+
+  offline = await bootTestCore({
+    addons: ADDONS,
+    config: { dataDir, addonPython: join(dataDir, 'no-such-python3') },
+  });
+  token = await login(offline);
+}, 120_000);
+
+afterAll(async () => {
+  await offline?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+it('lists the package with its settings and says why its actions and endpoints are off', async () => {
+  const res = await offline.request('GET', '/api/addons', { token });
+  const deadline = res.body.addons.find((addon: any) => addon.name === 'deadline');
+  expect(deadline.versions[PACKAGES.deadline]).toMatchObject({
+    hasSettings: true,
+    hasSiteSettings: true,
+    isBroken: false,
+  });
+  expect(deadline.description).toMatch(
+    /actions and endpoints are off: The AYON addon host stopped .*no-such-python3/,
+  );
+});
+
+it('serves the settings saved at install, and takes overrides', async () => {
+  const url = `/api/addons/deadline/${PACKAGES.deadline}/settings`;
+  const settings = await offline.request('GET', url, { token });
+  expect(settings.status).toBe(200);
+  expect(settings.body).toEqual(savedDefaults);
+  const schema = await offline.request('GET', `/api/addons/deadline/${PACKAGES.deadline}/schema`, { token });
+  expect(schema.body.title).toBe(`Deadline ${PACKAGES.deadline}`);
+  const changed = structuredClone(settings.body);
+  changed.deadline_urls[0].value = 'http://farm.example:8082';
+  const saved = await offline.request('POST', url, { token, body: changed });
+  expect(saved.status).toBe(204);
+  expect((await offline.request('GET', url, { token })).body.deadline_urls[0].value).toBe(
+    'http://farm.example:8082',
+  );
+});
