@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
 import type { UserDirectory } from '@pipewright/sdk';
 import type { AyonHost } from '../src/host.js';
-import { PACKAGES, extractedByPython, packageZip, relabelledZip } from './packages.js';
+import { PACKAGES, extractedByPython, fixturePackage, packageZip, relabelledZip } from './packages.js';
 
 // Six real AYON addons (core, applications, maya, houdini, deadline, blender), built by their own create_package.py,
 // installed as an operator installs them and put in the production bundle. Their server code runs in the sidecar:
@@ -117,6 +117,26 @@ describe('AYON packages listed', () => {
     }
     const deadline = res.body.addons.find((addon: any) => addon.name === 'deadline');
     expect(deadline.versions[PACKAGES.deadline].hasSiteSettings).toBe(true);
+  });
+});
+
+describe('packages of every kind', () => {
+  it('runs package.py to read its services, and lists a package whose code fails with the reason', async () => {
+    expect((await install(fixturePackage('studio-tools', '1.0.0', false)))?.status).toBe('finished');
+    const failed = await install(fixturePackage('studio-tools', '1.0.1', true));
+    expect(failed?.status).toBe('failed');
+    expect(failed?.description).toMatch(/broken: .*the studio database is not configured/);
+    const res = await as('root')('GET', '/api/addons');
+    const tools = res.body.addons.find((addon: any) => addon.name === 'studio-tools');
+    expect(tools.versions['1.0.0']).toMatchObject({
+      isBroken: false,
+      hasSettings: false,
+      services: { sync: { image: 'studio/studio-tools-sync:1.0.0' } },
+    });
+    expect(tools.versions['1.0.1']).toMatchObject({ isBroken: true });
+    expect(tools.versions['1.0.1'].reason).toMatch(/the studio database is not configured/);
+    // The others keep working.
+    expect((await as('ann')('GET', `/api/addons/core/${PACKAGES.core}/settings`)).status).toBe(200);
   });
 });
 

@@ -76,3 +76,31 @@ export function extractedByPython(
   );
   return JSON.parse(output);
 }
+
+/**
+ * A hand-made AYON package (a fixture, not a real addon): package.py with services, as ayon-ftrack's declares them
+ * (an f-string, so package.py must be run to read it), and server code that raises at import when broken is set.
+ */
+export function fixturePackage(name: string, version: string, broken: boolean): Buffer {
+  const zip = new AdmZip();
+  const packagePy = [
+    `name = "${name}"`,
+    `title = "Studio tools"`,
+    `version = "${version}"`,
+    `services = {"sync": {"image": f"studio/{name}-sync:{version}"}}`,
+    '',
+  ].join('\n');
+  const server = broken
+    ? 'raise RuntimeError("the studio database is not configured")\n'
+    : [
+        'from ayon_server.addons import BaseServerAddon',
+        '',
+        '',
+        'class StudioTools(BaseServerAddon):',
+        '    pass',
+        '',
+      ].join('\n');
+  zip.addFile('package.py', Buffer.from(packagePy));
+  zip.addFile('server/__init__.py', Buffer.from(server));
+  return zip.toBuffer();
+}
