@@ -174,7 +174,7 @@ export class Sidecar {
       for (const text of lines) {
         if (!text.trim()) continue;
         this.lastLine = text.trim();
-        this.log.info(`[ayon-host] ${text}`);
+        this.logLine(text);
       }
     });
     child.stdin!.on('error', () => undefined); // a dead pipe shows as the exit below
@@ -200,6 +200,20 @@ export class Sidecar {
       throw error;
     }
     this.keepRunning = true;
+  }
+
+  /** A line of the sidecar's log, at the level it starts with (DEBUG, INFO, WARNING, ...; anything else: info). */
+  private logLine(text: string): void {
+    const level = /^(TRACE|DEBUG|INFO|SUCCESS|WARNING|ERROR|CRITICAL)\s+/.exec(text)?.[1];
+    const pino = {
+      TRACE: 'trace',
+      DEBUG: 'debug',
+      WARNING: 'warn',
+      ERROR: 'error',
+      CRITICAL: 'fatal',
+    } as const;
+    const method = (level && level in pino ? pino[level as keyof typeof pino] : 'info') as 'info';
+    this.log[method](`[ayon-host] ${level ? text.slice(level.length).trimStart() : text}`);
   }
 
   private exited(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
