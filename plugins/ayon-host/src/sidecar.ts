@@ -39,7 +39,8 @@ interface Pending {
 
 interface WireError {
   status?: number;
-  detail?: string;
+  /** A sentence; an endpoint's HTTPException may carry any JSON value, as FastAPI answers it. */
+  detail?: unknown;
   traceback?: string;
 }
 
@@ -250,7 +251,9 @@ export class Sidecar {
     clearTimeout(call.timer);
     if (message.error) {
       const error = message.error as WireError;
-      call.reject(new SidecarError(error.status ?? 500, error.detail ?? 'The addon failed', error.traceback));
+      const detail =
+        typeof error.detail === 'string' ? error.detail : JSON.stringify(error.detail ?? 'The addon failed');
+      call.reject(new SidecarError(error.status ?? 500, detail, error.traceback));
     } else call.resolve(message.result);
   }
 
