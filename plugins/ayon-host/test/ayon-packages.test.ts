@@ -371,6 +371,14 @@ describe('the real AYON client', () => {
       `print(json.dumps(con.get_addon_settings("core", "${PACKAGES.core}", project_name="show")))`,
     );
     expect(project.publish.ExtractBurnin.options.font_size).toBe(30);
+    // Site settings are each user's own: the client reads the administrator's, saved through the site model.
+    const site = `/api/addons/deadline/${PACKAGES.deadline}/siteSettings?site_id=root-workstation`;
+    const credentials = { local_settings: [{ server_name: 'default', username: 'root', password: 'pw' }] };
+    expect((await as('root')('PUT', site, credentials)).status).toBe(204);
+    const read = await ayonApi(
+      `print(json.dumps(con.get_addon_site_settings("deadline", "${PACKAGES.deadline}", site_id="root-workstation")))`,
+    );
+    expect(read).toEqual(credentials);
   });
 });
 
