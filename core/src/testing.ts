@@ -175,6 +175,28 @@ export async function bootTestCore(options: {
   };
 }
 
+/** The event once it has ended (neither pending nor in progress): how a test waits for a background job. */
+export async function endedEvent(core: TestCore, eventId: string, timeoutMs = 60_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const event = await core.events.get(eventId);
+    if (event && event.status !== 'in_progress' && event.status !== 'pending') return event;
+    if (Date.now() > until) throw new Error(`event ${eventId} did not end in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Install an addon package (POST /api/addons/install) as the token's user; answers its ended install event. */
+export async function installPackage(core: TestCore, token: string, zip: Buffer) {
+  const res = await core.request('POST', '/api/addons/install', {
+    token,
+    body: zip,
+    headers: { 'content-type': 'application/zip' },
+  });
+  if (res.status !== 200) throw new Error(`install answered ${res.status}: ${res.text}`);
+  return endedEvent(core, res.body.eventId);
+}
+
 /** A TCP port nothing listens on right now, for servers started by a test. */
 export function freePort(): Promise<number> {
   return new Promise((done) => {

@@ -62,6 +62,7 @@ export interface SettingsModel {
 
 /** Site settings (one machine's, per user): a separate, flat model. */
 export interface SiteSettingsModel {
+  /** The JSON schema of the site settings, as the editor shows it. */
   schema(): Promise<SettingsDocument>;
   /** The values of a site: the stored ones completed by the model (defaults for what is missing). */
   values(stored: SettingsDocument): Promise<SettingsDocument>;

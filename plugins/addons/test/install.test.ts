@@ -5,7 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bootTestCore, fixedUserSource, type TestCore } from '@pipewright/core/testing';
+import {
+  bootTestCore,
+  endedEvent,
+  fixedUserSource,
+  installPackage,
+  type TestCore,
+} from '@pipewright/core/testing';
 import { addonZip, buildShotNotes, zipOf, zipWithRawName } from './packages.js';
 
 const PASSWORD = 'a long test password';
@@ -41,25 +47,8 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/** Install a package as the administrator and wait for its event to end; answers the event. */
-async function install(zip: Buffer) {
-  const res = await core.request('POST', '/api/addons/install', {
-    token: tokens.root,
-    body: zip,
-    headers: ZIP,
-  });
-  expect(res.status).toBe(200);
-  return settled(res.body.eventId);
-}
-
-async function settled(eventId: string) {
-  for (let i = 0; i < 200; i++) {
-    const event = await core.events.get(eventId);
-    if (event && event.status !== 'in_progress' && event.status !== 'pending') return event;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`install event ${eventId} did not end`);
-}
+const install = (zip: Buffer) => installPackage(core, tokens.root!, zip);
+const settled = (eventId: string) => endedEvent(core, eventId, 5000);
 
 const listed = async (name: string) =>
   (await core.request('GET', '/api/addons', { token: tokens.ann })).body.addons.find(

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
+import { bootTestCore, installPackage, type TestCore } from '@pipewright/core/testing';
 import type { UserDirectory } from '@pipewright/sdk';
 import type { AyonHost } from '../src/host.js';
 import { PACKAGES, extractedByPython, fixturePackage, packageZip, relabelledZip } from './packages.js';
@@ -20,7 +20,6 @@ const USERS = {
   mia: { isManager: true },
   ann: { accessGroups: { show: ['artist'] } },
 };
-const ZIP = { 'content-type': 'application/zip' };
 const CLIENT = resolve(process.cwd(), '../../../shared/compat/ayon-python-api');
 
 let core: TestCore;
@@ -32,20 +31,7 @@ const tokens: Record<string, string> = {};
 const as = (user: string) => (method: string, url: string, body?: unknown) =>
   core.request(method, url, { token: tokens[user], body });
 
-async function install(zip: Buffer) {
-  const res = await core.request('POST', '/api/addons/install', {
-    token: tokens.root,
-    body: zip,
-    headers: ZIP,
-  });
-  expect(res.status).toBe(200);
-  for (let i = 0; i < 2400; i++) {
-    const event = await core.events.get(res.body.eventId);
-    if (event && event.status !== 'in_progress' && event.status !== 'pending') return event;
-    await new Promise((done) => setTimeout(done, 25));
-  }
-  throw new Error('install did not finish');
-}
+const install = (zip: Buffer) => installPackage(core, tokens.root!, zip);
 
 /** The real AYON client, unmodified, run by Debian's python3 against the listening server. */
 async function ayonApi(script: string): Promise<any> {

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
+import { bootTestCore, installPackage, type TestCore } from '@pipewright/core/testing';
 import type { UserDirectory } from '@pipewright/sdk';
 import { PACKAGES, packageZip } from './packages.js';
 
@@ -31,17 +31,8 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'pipewright-ayon-offline-'));
   const online = await bootTestCore({ addons: ADDONS, config: { dataDir } });
   const admin = await login(online);
-  const install = await online.request('POST', '/api/addons/install', {
-    token: admin,
-    body: packageZip('deadline'),
-    headers: { 'content-type': 'application/zip' },
-  });
-  for (let i = 0; i < 2400; i++) {
-    const event = await online.events.get(install.body.eventId);
-    if (event?.status === 'finished') break;
-    if (event?.status === 'failed') throw new Error(event.description);
-    await new Promise((done) => setTimeout(done, 25));
-  }
+  const installed = await installPackage(online, admin, packageZip('deadline'));
+  if (installed.status !== 'finished') throw new Error(installed.description);
   savedDefaults = (
     await online.request('GET', `/api/addons/deadline/${PACKAGES.deadline}/settings`, { token: admin })
   ).body;

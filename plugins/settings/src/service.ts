@@ -55,6 +55,19 @@ function layersAt(layers: Layers, level: Level): { level: SettingsLevel; data: J
 const dataOf = (reached: { data: Json }[]) => reached.map((layer) => layer.data);
 const last = (stages: Json[]) => stages[stages.length - 1]!;
 
+/** The model of settings that follow from a schema alone, built once per loaded addon version. */
+function fromSchema<M>(
+  cache: WeakMap<AddonInfo, M>,
+  info: AddonInfo,
+  schema: unknown,
+  build: (schema: SchemaNode, title: string) => M,
+): M | null {
+  if (!schema) return null;
+  let model = cache.get(info);
+  if (!model) cache.set(info, (model = build(schema as SchemaNode, info.title)));
+  return model;
+}
+
 export class SettingsService {
   /** The models of addons that compute settings from their schema, built once per loaded addon version. */
   private readonly schemaModels = new WeakMap<AddonInfo, SettingsModel>();
@@ -93,25 +106,16 @@ export class SettingsService {
 
   /** How the addon version's settings are computed; null for an addon without settings. */
   model(info: AddonInfo): SettingsModel | null {
-    if (info.settingsModel) return info.settingsModel;
-    if (!info.settingsSchema) return null;
-    let model = this.schemaModels.get(info);
-    if (!model) {
-      model = schemaSettingsModel(info.settingsSchema as SchemaNode, info.title);
-      this.schemaModels.set(info, model);
-    }
-    return model;
+    return (
+      info.settingsModel ?? fromSchema(this.schemaModels, info, info.settingsSchema, schemaSettingsModel)
+    );
   }
 
   siteModel(info: AddonInfo): SiteSettingsModel | null {
-    if (info.siteSettingsModel) return info.siteSettingsModel;
-    if (!info.siteSettingsSchema) return null;
-    let model = this.siteSchemaModels.get(info);
-    if (!model) {
-      model = schemaSiteSettingsModel(info.siteSettingsSchema as SchemaNode, info.title);
-      this.siteSchemaModels.set(info, model);
-    }
-    return model;
+    return (
+      info.siteSettingsModel ??
+      fromSchema(this.siteSchemaModels, info, info.siteSettingsSchema, schemaSiteSettingsModel)
+    );
   }
 
   /** The settings schema for a request's context, titled after the addon ({} for an addon without settings). */
