@@ -46,6 +46,13 @@ function choicesOf(schema: JsonSchema): unknown[] | null {
   return null;
 }
 
+/** How a choice is shown: its label when the schema gives one (AYON's enumLabels), else the value itself. */
+function labelOf(schema: JsonSchema, choice: unknown): string {
+  const labels = schema.enumLabels as Record<string, unknown> | undefined;
+  const label = labels?.[String(choice)];
+  return typeof label === 'string' ? label : String(choice);
+}
+
 type Kind = 'object' | 'enum' | 'boolean' | 'number' | 'integer' | 'string' | 'strings' | 'choices' | 'json';
 
 function kindOf(schema: JsonSchema): Kind {
@@ -229,7 +236,7 @@ function Input({
           {at < 0 && <option value={-1}>Choose…</option>}
           {choices.map((choice, i) => (
             <option key={i} value={i}>
-              {String(choice)}
+              {labelOf(schema, choice)}
             </option>
           ))}
         </select>

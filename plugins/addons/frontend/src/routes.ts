@@ -1,5 +1,6 @@
 import type { PipewrightClient, ResponseData } from '@pipewright/sdk/client';
 import { callRoute } from '@pipewright/sdk/ui';
+import { inlineReferences } from './schema-refs';
 
 // The server routes this screen uses (addons, bundles and settings addons), through the session's typed client.
 
@@ -80,7 +81,7 @@ const inVariant = (name: string, version: string, variant: string) => ({
 export const readSettingsSchema = (client: PipewrightClient, name: string, version: string) =>
   client
     .GET('/api/addons/{addon_name}/{addon_version}/schema', { params: versionPath(name, version) })
-    .then((schema) => schema as JsonSchema);
+    .then((schema) => inlineReferences(schema as JsonSchema));
 
 export const readSettings = (client: PipewrightClient, name: string, version: string, variant: string) =>
   client.GET('/api/addons/{addon_name}/{addon_version}/settings', inVariant(name, version, variant));
