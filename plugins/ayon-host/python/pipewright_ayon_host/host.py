@@ -1,6 +1,8 @@
 """The methods the server calls, and the addon versions they act on."""
 
+import inspect
 import platform
+import traceback
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -8,12 +10,12 @@ import pydantic
 
 import ayon_server
 from ayon_server.addons import BaseServerAddon
-from ayon_server.exceptions import NotFoundException
+from ayon_server.exceptions import AyonException, NotFoundException
 
 from . import action_methods, endpoint_methods, settings_methods
 from .description import describe
-from .errors import ProtocolError
-from .loader import LoadedAddon, load_package, unload
+from .errors import ProtocolError, one_line
+from .loader import LoadedAddon, LoadError, load_package, unload
 
 AddonMethod = Callable[[BaseServerAddon, dict[str, Any]], Awaitable[Any]]
 
@@ -62,6 +64,14 @@ class Host:
         if (previous := self.loaded.pop(key, None)) is not None:
             unload(previous)
         loaded = load_package(directory, expected=key)
+        try:
+            await _set_up(loaded.addon)
+        except BaseException as error:  # noqa: BLE001 - addon code may raise anything
+            unload(loaded)
+            raise LoadError(
+                f"Addon {key[0]} {key[1]} failed to set up: {error.detail if isinstance(error, AyonException) else one_line(error)}",
+                "".join(traceback.format_exception(type(error), error, error.__traceback__)),
+            ) from error
         self.loaded[key] = loaded
         return await describe(loaded)
 
@@ -71,6 +81,15 @@ class Host:
         if loaded is None:
             raise NotFoundException(f"Addon {key[0]} {key[1]} is not loaded")
         return loaded.addon
+
+
+async def _set_up(addon: BaseServerAddon) -> None:
+    """AYON runs pre_setup, then setup, once an addon is loaded (awaited when they are coroutines); a failure makes
+    the addon broken, as on AYON."""
+    for hook in (addon.pre_setup, addon.setup):
+        result = hook()
+        if inspect.isawaitable(result):
+            await result
 
 
 def _addon_key(params: dict[str, Any]) -> tuple[str, str]:

@@ -90,6 +90,40 @@ def test_a_package_whose_initialize_raises_is_not_loaded(host, tmp_path):
     assert failure.value.detail == "Addon badinit 2.0.0 failed to load: ValueError: no such endpoint handler"
 
 
+def test_pre_setup_and_setup_run_once_loaded_and_a_failing_setup_breaks_the_addon(host, tmp_path):
+    directory = write_package(tmp_path, "hooks", "1.0.0", """
+        from ayon_server.addons import BaseServerAddon
+        class Hooks(BaseServerAddon):
+            calls = []
+            def initialize(self):
+                self.add_endpoint("calls", self.report, method="GET")
+            def pre_setup(self):
+                self.calls.append("pre_setup")
+            async def setup(self):
+                self.calls.append("setup")
+            async def report(self):
+                return self.calls
+    """)
+    host.call("load", {"name": "hooks", "version": "1.0.0", "directory": str(directory)})
+    answer = host.call("endpoint", {"name": "hooks", "version": "1.0.0", "method": "GET", "path": "calls",
+                                    "pathParams": {}, "query": {}, "headers": {}, "body": None, "user": None})  # fmt: skip
+    assert answer["json"] == ["pre_setup", "setup"]
+
+    directory = write_package(tmp_path, "badsetup", "1.0.0", """
+        from ayon_server.addons import BaseServerAddon
+        from ayon_server.lib.postgres import Postgres
+        class BadSetup(BaseServerAddon):
+            async def setup(self):
+                await Postgres.execute("CREATE TABLE IF NOT EXISTS public.addon_data (key text)")
+    """)
+    with pytest.raises(SidecarError) as failure:
+        host.call("load", {"name": "badsetup", "version": "1.0.0", "directory": str(directory)})
+    assert failure.value.detail.startswith("Addon badsetup 1.0.0 failed to set up: ")
+    assert "not available on Pipewright" in failure.value.detail
+    with pytest.raises(SidecarError):
+        host.call("defaults", {"name": "badsetup", "version": "1.0.0"})
+
+
 def test_a_directory_holding_another_version_is_refused(host, addons_dir):
     params = {**addon_params(addons_dir, "blender"), "version": "9.9.9"}
     with pytest.raises(SidecarError) as failure:
