@@ -4,6 +4,8 @@ export interface SettingsScope {
   variant?: string;
   /** Read the project's settings (studio values with the project's overrides on top). */
   project?: string;
+  /** With a project: one user's machine in it, whose own overrides go on top of the project's. */
+  site?: { id: string; user: string };
 }
 
 /** Provided by the settings addon: the effective settings of an addon version, as its own code reads them. */

@@ -48,9 +48,12 @@ export function serverCallbacks(ctx: AddonContext): CallbackHandler {
       async settings(params, origin) {
         const project = optionalText(params, 'projectName');
         if (project) await projectFor(origin, project);
+        // A site's overrides are its user's own: read for the user the request is for.
+        const site = optionalText(params, 'siteId');
         return ctx.use('settings').values(text(params, 'addonName'), text(params, 'addonVersion'), {
           variant: optionalText(params, 'variant') ?? 'production',
           ...(project ? { project } : {}),
+          ...(project && site && origin.user ? { site: { id: site, user: origin.user.name } } : {}),
         });
       },
       async anatomy(params, origin) {

@@ -29,9 +29,12 @@ export default defineAddon({
     const all = new BundleSettings(ctx.db, settings, bundles, ctx.addons);
     ctx.provide('settings', {
       values: async (addon, version, scope = {}) => {
-        const level: Level = scope.project
-          ? { kind: 'project', project: await settings.project(scope.project) }
-          : STUDIO;
+        const project = scope.project ? await settings.project(scope.project) : null;
+        const level: Level = !project
+          ? STUDIO
+          : scope.site
+            ? { kind: 'projectSite', project, site: scope.site.id, user: scope.site.user }
+            : { kind: 'project', project };
         return settings.values(settings.addon(addon, version), scope.variant ?? 'production', level);
       },
     });
