@@ -378,8 +378,11 @@ describe('a crashed sidecar', () => {
     const answer = await dropped;
     expect(answer.status).toBe(503);
     expect(answer.body).toEqual({ code: 503, detail: expect.stringMatching(/stopped/) });
-    const next = await as('ann')('GET', `/api/addons/maya/${PACKAGES.maya}/settings`);
+    // The schema is computed anew each time: answering it takes the sidecar, started again.
+    const next = await as('ann')('GET', `/api/addons/maya/${PACKAGES.maya}/schema`);
     expect(next.status).toBe(200);
+    expect(next.body.title).toBe(`Maya ${PACKAGES.maya}`);
+    expect(host.pid).toEqual(expect.any(Number));
     expect(host.pid).not.toBe(pid);
   }, 60_000);
 });
