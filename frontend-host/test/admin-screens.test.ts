@@ -1,10 +1,11 @@
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
 import { Type, defineAddon } from '@pipewright/sdk';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
+import { bootTestCore, installPackage, type TestCore } from '@pipewright/core/testing';
 import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
 
 // The administration screens (events, users, addons) in the built app, in chromium, against a real server: what an
@@ -124,6 +125,7 @@ beforeAll(async () => {
       'projects',
       'bundles',
       'settings',
+      'ayon-host',
       'settings-probe',
     ],
     extraAddons: [settingsProbe],
@@ -417,6 +419,41 @@ describe('the administration screens', () => {
         .click();
       await editor.getByText('greeting is back to its default.').waitFor();
       expect((await api('GET', '/api/addons/settings-probe/1.0.0/settings')).body.greeting).toBe('Hello');
+    });
+  });
+
+  describe('an AYON package', () => {
+    it('edits its settings field by field, its sub-models as groups and its choices by their labels', async () => {
+      // The real ayon-blender, built by its own create_package.py; its settings are its pydantic models'.
+      const built = execFileSync(resolve(repo, 'scripts/build-ayon-addons.sh'), { encoding: 'utf8' }).trim();
+      const installed = await installPackage(core, token, readFileSync(`${built}/zips/blender-1.1.8.zip`));
+      expect(installed.status).toBe('finished');
+      await page.reload();
+      await page.getByRole('tab', { name: 'Settings' }).click();
+      await page.getByLabel('Addon', { exact: true }).selectOption('blender');
+      const editor = page.getByRole('region', { name: 'Settings of blender 1.1.8' });
+      await editor.getByRole('heading', { name: 'Blender 1.1.8 (production)' }).waitFor();
+      const field = (path: string) => editor.locator(`[data-field="${path}"]`);
+      await field('unit_scale_settings/base_file_unit_scale').getByRole('spinbutton').fill('0.01');
+      const renderer = field('RenderSettings/renderer').getByRole('combobox');
+      await expect(renderer.locator('option').allTextContents()).resolves.toEqual(['Cycles', 'Eevee']);
+      await renderer.selectOption({ label: 'Eevee' });
+      await editor.getByRole('button', { name: 'Save settings' }).click();
+      await editor.getByText('Settings saved.', { exact: false }).waitFor();
+      await screenshot(page, 'settings-ayon-package');
+      const settings = await api('GET', '/api/addons/blender/1.1.8/settings');
+      expect(settings.body.unit_scale_settings).toEqual({
+        enabled: true,
+        apply_on_opening: false,
+        base_file_unit_scale: 0.01,
+      });
+      expect(settings.body.RenderSettings.renderer).toBe('BLENDER_EEVEE');
+      // Only what changed is stored, as AYON stores it.
+      const raw = await api('GET', '/api/addons/blender/1.1.8/rawOverrides');
+      expect(raw.body).toEqual({
+        unit_scale_settings: { base_file_unit_scale: 0.01 },
+        RenderSettings: { renderer: 'BLENDER_EEVEE' },
+      });
     });
   });
 

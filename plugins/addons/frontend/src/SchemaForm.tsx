@@ -287,7 +287,7 @@ function Input({
                   onChange(e.target.checked ? [...chosen, choice] : chosen.filter((c) => c !== choice))
                 }
               />
-              {String(choice)}
+              {labelOf(schema.enumLabels ? schema : schema.items!, choice)}
             </label>
           ))}
         </div>

@@ -201,7 +201,7 @@ function SettingsEditor({
     <section className="pw-panel" aria-label={`Settings of ${addon} ${version}`}>
       <header className="pw-row">
         <h2 className="pw-grow">
-          {schema?.title ?? addon} {version} <span className="muted">({variant})</span>
+          {titleOf(schema?.title ?? addon, version)} <span className="muted">({variant})</span>
         </h2>
         <ConfirmButton
           label="Reset all to defaults"
@@ -231,4 +231,9 @@ function SettingsEditor({
       </div>
     </section>
   );
+}
+
+/** "Blender 1.1.8": AYON packages' schemas carry the version in their title already. */
+function titleOf(title: string, version: string): string {
+  return title.endsWith(` ${version}`) ? title : `${title} ${version}`;
 }
