@@ -1,9 +1,11 @@
 // The baseline of the concurrency bench: a bare Fastify process doing the least each measured answer needs.
 //   GET /info          answers BARE_INFO_BODY (the JSON Pipewright's /api/info answered in the same run)
+//   GET /settings      answers the file BARE_SETTINGS_FILE (what Pipewright's /api/settings answered)
 //   GET /folders/:id   one SELECT of that folder's row over a pool of DATABASE_POOL_SIZE connections of the same
 //                      PostgreSQL database (DATABASE_URL), or over a copy of Pipewright's PGlite data directory
 //                      (BARE_PGLITE_DIR: one connection, as Pipewright has).
 // Prints "bare listening" once it answers.
+import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
@@ -29,6 +31,10 @@ if (process.env.DATABASE_URL) {
 
 const app = Fastify({ logger: false });
 app.get('/info', (_request, reply) => reply.type('application/json').send(infoBody));
+const settingsBody = process.env.BARE_SETTINGS_FILE
+  ? readFileSync(process.env.BARE_SETTINGS_FILE, 'utf8')
+  : '{}';
+app.get('/settings', (_request, reply) => reply.type('application/json').send(settingsBody));
 app.get('/folders/:id', async (request, reply) => {
   const row = await queryRow((request.params as { id: string }).id);
   if (!row) return reply.code(404).send({ code: 404, detail: 'Folder not found' });

@@ -1,7 +1,11 @@
 // The request path under concurrency (issue 25): real HTTP from BENCH_CONNECTIONS clients (default 50) against one
 // server process started as `npm start` starts it, each figure next to a bare Fastify process (bare-server.ts):
 //   authenticated GET /api/info            vs a bare route answering the same JSON body;
-//   GET /api/projects/{p}/folders/{id}     vs a bare route doing one SELECT of that row over a pool of the same size.
+//   GET /api/projects/{p}/folders/{id}     vs a bare route doing one SELECT of that row over a pool of the same size;
+//   GET /api/settings of a bundle of the six real AYON addons (ayon-core, ayon-applications, ...), with a project,
+//                                          as every launcher and pipeline start reads it: the addons' own pydantic
+//                                          models compute it in the ayon-host sidecar; vs a bare route answering the
+//                                          same JSON body.
 // Both processes are warmed up first (BENCH_WARMUP seconds per URL, default 10: a server that has just started runs
 // its request path several times slower until V8 has optimised it, and a studio's server runs for days). Then
 // BENCH_ROUNDS rounds (default 5) load the server and the baseline in turn for BENCH_DURATION seconds each (default
@@ -12,8 +16,8 @@
 // REDIS_URL, when set, is given to the server as a multi-process deployment has it). The load generator is this
 // process. Run: [DATABASE_URL=postgres://... REDIS_URL=redis://...] npm run bench:concurrency -w @pipewright/bench
 // BENCH_CPU_PROF=<dir> writes a --cpu-prof profile of the server process there.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,6 +97,38 @@ async function compare(pair: Pair, headers: Record<string, string>) {
   return { ...middle, ratios: rounds.map((r) => r.ratio) };
 }
 
+/**
+ * Install the six real AYON addons (built by scripts/build-ayon-addons.sh) and make them the production bundle;
+ * answers the URL of their settings in a project.
+ */
+async function installAyonBundle(base: string, headers: Record<string, string>): Promise<string> {
+  const built = execFileSync(join(root, 'scripts/build-ayon-addons.sh'), { encoding: 'utf8' }).trim();
+  const addons: Record<string, string> = {};
+  for (const file of await readdir(join(built, 'zips'))) {
+    const [, name, version] = /^(.+)-(\d+\.\d+\.\d+)\.zip$/.exec(file)!;
+    const answer = await fetch(`${base}/api/addons/install`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/zip' },
+      body: new Uint8Array(await readFile(join(built, 'zips', file))),
+    });
+    const { eventId } = (await answer.json()) as { eventId: string };
+    for (;;) {
+      const event = (await (await fetch(`${base}/api/events/${eventId}`, { headers })).json()) as any;
+      if (event.status === 'finished') break;
+      if (event.status === 'failed') throw new Error(`${file}: ${event.description}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    addons[name!] = version!;
+  }
+  const bundle = await fetch(`${base}/api/bundles`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench-ayon', addons, isProduction: true }),
+  });
+  if (!bundle.ok) throw new Error(`POST /api/bundles answered ${bundle.status}: ${await bundle.text()}`);
+  return `${base}/api/settings?bundle_name=bench-ayon&project_name=bench`;
+}
+
 async function benchStorage(storage: 'pglite' | 'postgres'): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'pipewright-concurrency-'));
   const bareDir = await mkdtemp(join(tmpdir(), 'pipewright-concurrency-bare-'));
@@ -149,7 +185,11 @@ async function benchStorage(storage: 'pglite' | 'postgres'): Promise<void> {
       token,
     );
     const headers = { authorization: `Bearer ${token}` };
+    const settingsUrl = await installAyonBundle(base, headers);
     const infoBody = await (await fetch(`${base}/api/info`, { headers })).text();
+    // Too large for an environment variable: the baseline reads the body from a file.
+    const settingsFile = join(bareDir, 'settings.json');
+    await writeFile(settingsFile, await (await fetch(settingsUrl, { headers })).text());
     if (storage === 'pglite') {
       // PGlite is one process's: the baseline reads a copy of the server's data directory, taken while it is shut.
       await stopProcess(server);
@@ -164,6 +204,7 @@ async function benchStorage(storage: 'pglite' | 'postgres'): Promise<void> {
           ...env,
           PORT: String(barePort),
           BARE_INFO_BODY: infoBody,
+          BARE_SETTINGS_FILE: settingsFile,
           BARE_PGLITE_DIR: join(bareDir, 'pglite'),
         },
         `${bareBase}/info`,
@@ -181,6 +222,12 @@ async function benchStorage(storage: 'pglite' | 'postgres'): Promise<void> {
         baseline: 'bare Fastify route, one SELECT (baseline)',
         url: `${base}/api/projects/bench/folders/${folderId}`,
         bareUrl: `${bareBase}/folders/${folderId}`,
+      },
+      {
+        label: 'GET /api/settings, six AYON addons',
+        baseline: 'bare Fastify route, same body (baseline)',
+        url: settingsUrl,
+        bareUrl: `${bareBase}/settings`,
       },
     ];
     for (const pair of pairs) {
