@@ -34,12 +34,12 @@ const as = (user: string) => (method: string, url: string, body?: unknown) =>
 const install = (zip: Buffer) => installPackage(core, tokens.root!, zip);
 
 /** The real AYON client, unmodified, run by Debian's python3 against the listening server. */
-async function ayonApi(script: string): Promise<any> {
+async function ayonApi(script: string, user = 'root'): Promise<any> {
   const { stdout } = await promisify(execFile)(
     '/usr/bin/python3',
     [
       '-c',
-      `import json, ayon_api\ncon = ayon_api.ServerAPI(${JSON.stringify(baseUrl)}, token=${JSON.stringify(tokens.root)})\n${script}`,
+      `import json, ayon_api\ncon = ayon_api.ServerAPI(${JSON.stringify(baseUrl)}, token=${JSON.stringify(tokens[user])})\n${script}`,
     ],
     {
       env: { PATH: process.env.PATH, PYTHONPATH: CLIENT, PYTHONDONTWRITEBYTECODE: '1' },
@@ -357,6 +357,12 @@ describe('the real AYON client', () => {
       `print(json.dumps(con.get_addon_settings("core", "${PACKAGES.core}", project_name="show")))`,
     );
     expect(project.publish.ExtractBurnin.options.font_size).toBe(30);
+    // An artist's own machine in the project: the project's settings with the site overrides they saved.
+    const onSite = await ayonApi(
+      `print(json.dumps(con.get_addon_settings("core", "${PACKAGES.core}", project_name="show", site_id="ann-laptop")))`,
+      'ann',
+    );
+    expect(onSite.publish.ExtractBurnin.options.font_size).toBe(24);
     // Site settings are each user's own: the client reads the administrator's, saved through the site model.
     const site = `/api/addons/deadline/${PACKAGES.deadline}/siteSettings?site_id=root-workstation`;
     const credentials = { local_settings: [{ server_name: 'default', username: 'root', password: 'pw' }] };
