@@ -82,6 +82,8 @@ interface Pair {
   baseline: string;
   url: string;
   bareUrl: string;
+  /** The ratio the request path is held to (issue 25); absent for a figure followed for its own sake. */
+  target?: number;
 }
 
 /** Load the server and the baseline in turn, ROUNDS times; the figures of each round and their ratio. */
@@ -216,12 +218,14 @@ async function benchStorage(storage: 'pglite' | 'postgres'): Promise<void> {
         baseline: 'bare Fastify JSON route (baseline)',
         url: `${base}/api/info`,
         bareUrl: `${bareBase}/info`,
+        target: 0.5,
       },
       {
         label: 'GET /api/projects/bench/folders/{id}',
         baseline: 'bare Fastify route, one SELECT (baseline)',
         url: `${base}/api/projects/bench/folders/${folderId}`,
         bareUrl: `${bareBase}/folders/${folderId}`,
+        target: 0.5,
       },
       {
         label: 'GET /api/settings, six AYON addons',
@@ -257,7 +261,8 @@ async function benchStorage(storage: 'pglite' | 'postgres'): Promise<void> {
       row(pair.label, figure);
       row(pair.baseline, bare);
       const each = ratios.map((r) => r.toFixed(2)).join(', ');
-      console.log(`  ${'ratio (target >= 0.5x)'.padEnd(44)} ${ratio.toFixed(2)}x   (rounds: ${each})`);
+      const name = pair.target ? `ratio (target >= ${pair.target}x)` : 'ratio';
+      console.log(`  ${name.padEnd(44)} ${ratio.toFixed(2)}x   (rounds: ${each})`);
     }
   } finally {
     for (const child of processes) await stopProcess(child);
