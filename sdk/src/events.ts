@@ -91,6 +91,11 @@ export interface EventBus {
   get(id: string): Promise<(EventMessage & { payload: Record<string, unknown>; retries: number }) | null>;
   /** Listen to topics: an exact topic, a prefix ending in '.*' or '*', or '*' for all. Answers an unsubscribe function. */
   subscribe(pattern: string, handler: EventHandler): () => void;
+  /**
+   * Resolves once every event handed over so far (committed units' events included, which go out just after their
+   * commit) has been written and delivered to this process's subscribers.
+   */
+  delivered(): Promise<void>;
 }
 
 /** The test of topics against a subscription pattern ('*', 'entity.*', 'entity.folder*' or an exact topic). */

@@ -75,6 +75,7 @@ export function createAddonContext(
     announce: (message) => kernel.events.announce(message),
     update: (id, changes) => kernel.events.update(id, changes),
     get: (id) => kernel.events.get(id),
+    delivered: () => kernel.events.delivered(),
     subscribe(pattern, handler) {
       const unsubscribe = kernel.events.subscribe(pattern, handler);
       lifetime.unsubscribes.push(unsubscribe);

@@ -401,6 +401,11 @@ export class CoreEventBus implements EventBus {
     this.log.error({ err: error, topic: message.topic }, 'event subscriber failed');
   }
 
+  async delivered(): Promise<void> {
+    // Hand-overs made while waiting extend the chain; wait for those too.
+    for (let last: Promise<unknown> | null = null; last !== this.writing; ) await (last = this.writing);
+  }
+
   /** Events handed over before closing are still written. */
   async close(): Promise<void> {
     await this.writing;

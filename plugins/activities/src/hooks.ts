@@ -44,8 +44,9 @@ export class EntityEventHook {
     events.subscribe('entity.version.created', hear);
   }
 
-  /** Resolves once every event heard so far is handled. */
+  /** Resolves once every event handed over so far is heard and handled. */
   async settled(): Promise<void> {
+    await this.events.delivered();
     while (this.draining) await this.draining;
   }
 
