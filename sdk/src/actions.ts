@@ -4,9 +4,9 @@ import type { RequestUser } from './request.js';
 // task, "sync to tracker" on a project. Addons contribute them through the `actions` member of their definition;
 // the actions addon lists them, runs them and keeps the launcher hand-over (take/abort) in the event log.
 
-/** Entity types an action context can name. */
+/** Entity types an action context can name: 'project' for project-wide actions (AYON's ActionEntityType). */
 export type ActionEntityType =
-  'folder' | 'task' | 'product' | 'version' | 'representation' | 'workfile' | 'list';
+  'project' | 'folder' | 'task' | 'product' | 'version' | 'representation' | 'workfile' | 'list';
 
 /** Where an action is asked for: the project and entities selected in a client, and a submitted form. */
 export interface ActionContext {

@@ -403,7 +403,7 @@ export class CoreEventBus implements EventBus {
 
   async delivered(): Promise<void> {
     // Hand-overs made while waiting extend the chain; wait for those too.
-    for (let last: Promise<unknown> | null = null; last !== this.writing; ) await (last = this.writing);
+    for (let last: Promise<unknown> | null = null; last !== this.writing;) await (last = this.writing);
   }
 
   /** Events handed over before closing are still written. */

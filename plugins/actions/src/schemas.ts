@@ -1,8 +1,9 @@
-import { Id, JsonObject, ProjectName, Type, type Static, type TSchema } from '@pipewright/sdk';
+import { JsonObject, Type, type Static, type TSchema } from '@pipewright/sdk';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const ENTITY_TYPES = [
+  'project',
   'folder',
   'task',
   'product',
@@ -40,13 +41,14 @@ const AddonVersion = Type.String({
 
 /**
  * The context of a request for actions. Every field may be missing or null (the dashboard has no project, a project
- * page no entity). Clients of several AYON versions send extra fields; they are accepted and ignored.
+ * page no entity). Clients of several AYON versions send extra fields; they are accepted and ignored. As in AYON,
+ * names and ids are plain strings: one that names nothing finds nothing.
  */
 const contextFields = {
-  projectName: Type.Optional(Nullable(ProjectName)),
+  projectName: Type.Optional(Nullable(Type.String())),
   entityType: Type.Optional(Nullable(EntityType)),
-  entityIds: Type.Optional(Nullable(Type.Array(Id, { maxItems: 10000 }))),
-  entitySubtypes: Type.Optional(Nullable(Type.Array(Label(128), { maxItems: 1000 }))),
+  entityIds: Type.Optional(Nullable(Type.Array(Type.String(), { maxItems: 10000 }))),
+  entitySubtypes: Type.Optional(Nullable(Type.Array(Type.String(), { maxItems: 1000 }))),
   formData: Type.Optional(Nullable(JsonObject)),
 };
 export const ActionContextBody = Type.Object(contextFields);

@@ -48,6 +48,14 @@ const contributor = defineAddon({
       { identifier: 'cleanup', label: 'Clean up', adminOnly: true },
       { identifier: 'report', label: 'Report', managerOnly: true, entityType: 'folder' },
       { identifier: 'show-config', label: 'Show settings', configFields: [{ type: 'text', name: 'path' }] },
+      { identifier: 'archive', label: 'Archive project', entityType: 'project' },
+      {
+        identifier: 'play-review',
+        label: 'Play review',
+        entityType: 'list',
+        entitySubtypes: ['version:review'],
+      },
+      { identifier: 'export-list', label: 'Export list', entityType: 'list', entitySubtypes: ['folder'] },
     ],
     dynamic: (context) =>
       context.entityType === 'version' && context.entityIds?.length
@@ -165,6 +173,42 @@ describe('listing', () => {
     expect(identifiers(await list({ projectName: 'demo' }))).toEqual(['sync', 'show-config']);
     expect(identifiers(await list({}))).toEqual(['sync', 'show-config']);
     expect((await list({ projectName: 'demo' })).body.actions[0].label).toBe('Sync demo');
+    // An entity type with nothing selected selects nothing.
+    expect(identifiers(await list({ ...folders, entityIds: [] }))).toEqual([]);
+    expect(identifiers(await list({ ...folders, entityIds: null }))).toEqual([]);
+  });
+
+  it("lists project-wide actions for the project context, as the overview of AYON's web app asks", async () => {
+    expect(identifiers(await list({ projectName: 'demo', entityType: 'project' }))).toEqual(['archive']);
+    expect(identifiers(await list({ projectName: 'demo', entityType: 'project', entityIds: [] }))).toEqual([
+      'archive',
+    ]);
+    // Without a project the entity fields mean nothing: the studio's global actions.
+    expect(identifiers(await list({ projectName: null, entityType: 'project' }))).toEqual([
+      'sync',
+      'show-config',
+    ]);
+  });
+
+  it('matches lists by the entity type of their items and, when the action names one, the list type', async () => {
+    const lists = (entitySubtypes: string[]) =>
+      list({ projectName: 'demo', entityType: 'list', entityIds: [FOLDER_A], entitySubtypes });
+    expect(identifiers(await lists(['version:review']))).toEqual(['play-review']);
+    expect(identifiers(await lists(['version:generic']))).toEqual([]);
+    expect(identifiers(await lists(['folder:generic']))).toEqual(['export-list']);
+    expect(identifiers(await lists(['folder']))).toEqual(['export-list']);
+    expect(identifiers(await lists([]))).toEqual([]);
+  });
+
+  it('takes names and ids as plain strings, as AYON does: one that names nothing finds nothing', async () => {
+    const res = await list({ projectName: 'demo', entityType: 'folder', entityIds: ['not-an-id'] });
+    expect(res.status).toBe(200);
+    expect(identifiers(res)).toEqual(['publish-folders']);
+    const odd = await core.request('POST', '/api/actions/list', {
+      token: tokens.root,
+      body: { projectName: 'no such project', entitySubtypes: ['Any label, even this one'] },
+    });
+    expect(odd.status).toBe(200);
   });
 
   it('lists dynamic actions with mode dynamic, both kinds with mode all', async () => {
@@ -216,7 +260,10 @@ describe('listing', () => {
     expect(identifiers(res)).toEqual([
       'open-nuke',
       'sync',
+      'archive',
       'cleanup',
+      'export-list',
+      'play-review',
       'publish-folders',
       'report',
       'show-config',
@@ -520,12 +567,8 @@ describe('access and validation', () => {
     expect(locs(await call('POST', '/api/actions/list', { entityType: 'shot' }))).toContain(
       'body.entityType',
     );
-    expect(locs(await call('POST', '/api/actions/list', { entityIds: ['not-an-id'] }))).toContain(
-      'body.entityIds.0',
-    );
-    expect(locs(await call('POST', '/api/actions/list', { projectName: 'bad name' }))).toContain(
-      'body.projectName',
-    );
+    expect(locs(await call('POST', '/api/actions/list', { entityIds: [1] }))).toContain('body.entityIds.0');
+    expect(locs(await call('POST', '/api/actions/list', { projectName: 7 }))).toContain('body.projectName');
     expect(locs(await call('POST', '/api/actions/list', { formData: 'text' }))).toContain('body.formData');
     expect(locs(await call('POST', '/api/actions/list', [1]))).toEqual(['body']);
     expect(locs(await call('GET', '/api/actions/manage?variant=no%20spaces'))).toEqual(['query.variant']);
