@@ -135,7 +135,7 @@ beforeAll(async () => {
     token: boss,
     body: { input: ids.v2, output: ids.v1, linkType: 'reference|version|version' },
   });
-  expect(link.status).toBe(201);
+  expect(link.status).toBe(200);
   ids.link = link.body.id;
   await create('folders', { name: 'elsewhere', folderType: 'Folder' }, 'other');
 });

@@ -43,7 +43,13 @@ export function linkRoutes(links: LinkService) {
         },
       },
       async (request) => ({
-        types: await links.listTypes(requireUser(request), request.params.project_name),
+        types: (await links.listTypes(requireUser(request), request.params.project_name)).map((type) => ({
+          name: type.name,
+          linkType: type.link_type,
+          inputType: type.input_type,
+          outputType: type.output_type,
+          data: type.data,
+        })),
       }),
     );
 
@@ -109,18 +115,18 @@ export function linkRoutes(links: LinkService) {
           summary: 'Link two entities with one of the project link types',
           params: ProjectParams,
           body: LinkCreate,
-          response: { 201: CreatedResponse },
+          // 200, not 201: AYON answers a new link with its id and a plain 200.
+          response: { 200: CreatedResponse },
         },
       },
-      async (request, reply) => {
-        const id = await links.create(
+      async (request) => ({
+        id: await links.create(
           requireUser(request),
           request.params.project_name,
           request.body,
           request.sender,
-        );
-        return reply.code(201).send({ id });
-      },
+        ),
+      }),
     );
 
     app.get(

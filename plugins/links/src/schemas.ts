@@ -21,23 +21,15 @@ export const ProjectParams = Type.Object({ project_name: ProjectName });
 export const LinkTypeParams = Type.Object({ project_name: ProjectName, '*': Type.String() });
 export const LinkParams = Type.Object({ project_name: ProjectName, link_id: Id });
 
-/** How a link type is drawn; anything else a client keeps with it rides along. */
-export const LinkTypeData = Type.Object({
-  color: Type.Optional(Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: '#rrggbb' })),
-  // A plain enum rather than a union of literals, so a bad style is one problem, not one per allowed value.
-  style: Type.Optional(Type.Unsafe<'solid' | 'dashed'>({ type: 'string', enum: ['solid', 'dashed'] })),
-});
+/** AYON's model: any data (how the type is drawn, a description, ...); unknown fields beside it are ignored. */
+export const LinkTypeSave = Type.Object({ data: Type.Optional(JsonObject) });
 
-export const LinkTypeSave = Type.Object(
-  { data: Type.Optional(LinkTypeData) },
-  { additionalProperties: false },
-);
-
+/** A link type as AYON's REST answer has it (camelCase; the anatomy keeps snake_case). */
 export const LinkTypeItem = Type.Object({
   name: Type.String(),
-  link_type: Type.String(),
-  input_type: Type.String(),
-  output_type: Type.String(),
+  linkType: Type.String(),
+  inputType: Type.String(),
+  outputType: Type.String(),
   data: JsonObject,
 });
 

@@ -44,11 +44,14 @@ export function splitLinkType(name: string): {
 /** A project's link type item, whole: rows written by hand may carry only the name or only the three parts. */
 function normalise(item: Json): LinkTypeRecord {
   const fromName = typeof item.name === 'string' ? item.name.split('|') : [];
-  const part = (field: string, index: number) =>
-    typeof item[field] === 'string' ? (item[field] as string) : (fromName[index] ?? '');
-  const linkType = part('link_type', 0);
-  const inputType = part('input_type', 1);
-  const outputType = part('output_type', 2);
+  // AYON's model takes its fields by name or by alias: link_type or linkType.
+  const part = (field: string, alias: string, index: number) => {
+    const value = item[field] ?? item[alias];
+    return typeof value === 'string' ? value : (fromName[index] ?? '');
+  };
+  const linkType = part('link_type', 'linkType', 0);
+  const inputType = part('input_type', 'inputType', 1);
+  const outputType = part('output_type', 'outputType', 2);
   const name =
     typeof item.name === 'string' && item.name ? item.name : `${linkType}|${inputType}|${outputType}`;
   const data =
