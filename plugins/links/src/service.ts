@@ -18,11 +18,18 @@ import {
   type Sender,
   type Static,
 } from '@pipewright/sdk';
-import { ENTITY_TYPES, type Link, type LinkCreate, type LinkTypeItem } from './schemas.js';
+import { ENTITY_TYPES, type Link, type LinkCreate } from './schemas.js';
 
 type Json = Record<string, unknown>;
 type Row = Record<string, any>;
-type LinkTypeRecord = Static<typeof LinkTypeItem>;
+/** A project's link type as stored with the project (snake_case, as in AYON's database). */
+type LinkTypeRecord = {
+  name: string;
+  link_type: string;
+  input_type: string;
+  output_type: string;
+  data: Json;
+};
 
 // What the anatomy gives a link type that does not say how it is drawn; kept the same so a type saved here and
 // one deployed from an anatomy look alike.

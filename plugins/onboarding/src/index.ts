@@ -9,7 +9,7 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Onboarding',
   description: 'Server information and the first-run flow',
-  dependsOn: ['users', 'auth'],
+  dependsOn: ['users', 'auth', 'attributes', 'system'],
   migrations: { studio: studioMigrations },
   async setup(ctx) {
     await ctx.app.register(onboardingRoutes(ctx, ctx.use('users'), ctx.use('auth')));

@@ -15,6 +15,8 @@ import { Info, InfoQuery, InitializeRequest, LoginResponse } from './schemas.js'
 const INITIALIZE_LOCK = 7_140_002;
 
 export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: AuthService) {
+  const attributes = ctx.use('attributes');
+  const system = ctx.use('system');
   const memory = new InfoMemory(ctx.events, users, async () => {
     const state = await ctx.db.selectFrom('onboarding_state').select('finished').executeTakeFirstOrThrow();
     return state.finished;
@@ -26,7 +28,20 @@ export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: 
       .execute();
     await memory.onboardingChanged();
   };
-  const info = (caller: RequestUser | null, full: boolean | undefined, facts: InfoFacts) => {
+  // What AYON's web app reads of /api/info once logged in: the attribute definitions (its grids and editors), the
+  // caller's client sites, sign-on options and whether to show the changelog.
+  const loggedInExtras = async (caller: RequestUser, siteId: string | undefined) => ({
+    attributes: (await attributes.list()).map((attribute) => ({ ...attribute, data: { ...attribute.data } })),
+    sites: await system.userSites(caller.name, siteId ?? null),
+    ssoOptions: [],
+    disableChangelog: !caller.isAdmin,
+  });
+  const info = (
+    caller: RequestUser | null,
+    full: boolean | undefined,
+    facts: InfoFacts,
+    extras: Awaited<ReturnType<typeof loggedInExtras>> | null,
+  ) => {
     const base = {
       motd: ctx.server.loginMessage,
       version: ctx.server.apiVersion,
@@ -40,6 +55,7 @@ export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: 
       onboarding: caller.isAdmin && !facts.onboardingFinished,
       uptime: (Date.now() - ctx.server.startedAt.getTime()) / 1000,
       user: facts.user ?? undefined,
+      ...extras,
     };
     if (!full) return known;
     const addons = Object.fromEntries(
@@ -63,14 +79,16 @@ export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: 
           response: { 200: Info },
         },
       },
-      // Most calls are answered from memory, without waiting for anything.
-      (request) => {
+      // What it reads is remembered (users and onboarding here, attributes and sites by their addons), so almost no call waits for a query.
+      async (request) => {
         const { user } = request;
         const { full } = request.query;
-        const facts = memory.facts(user?.name ?? null);
-        return facts instanceof Promise
-          ? facts.then((read) => info(user, full, read))
-          : info(user, full, facts);
+        const siteId = request.headers['x-ayon-site-id'];
+        const [facts, extras] = await Promise.all([
+          memory.facts(user?.name ?? null),
+          user ? loggedInExtras(user, typeof siteId === 'string' ? siteId : undefined) : null,
+        ]);
+        return info(user, full, facts, extras);
       },
     );
 

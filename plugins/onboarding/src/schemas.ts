@@ -19,6 +19,34 @@ export const Info = Type.Object({
   ),
   uptime: Type.Optional(Type.Number({ description: 'Seconds since the server process started' })),
   user: Type.Optional(User),
+  attributes: Type.Optional(
+    Type.Array(
+      Type.Object({
+        name: Type.String(),
+        position: Type.Number(),
+        scope: Type.Array(Type.String()),
+        builtin: Type.Boolean(),
+        data: JsonObject,
+      }),
+      { description: 'The attribute definitions, as GET /api/attributes lists them' },
+    ),
+  ),
+  sites: Type.Optional(
+    Type.Array(
+      Type.Object({
+        id: Type.String(),
+        platform: Type.Union([Type.String(), Type.Null()]),
+        hostname: Type.Union([Type.String(), Type.Null()]),
+        version: Type.Union([Type.String(), Type.Null()]),
+        users: Type.Array(Type.String()),
+      }),
+      { description: "The client sites the caller worked from, the request's own (x-ayon-site-id) first" },
+    ),
+  ),
+  ssoOptions: Type.Optional(Type.Array(JsonObject, { description: 'Single sign-on providers (none here)' })),
+  disableChangelog: Type.Optional(
+    Type.Boolean({ description: 'Whether to hide the changelog from the caller' }),
+  ),
   serverTime: Type.Optional(Type.String({ format: 'date-time' })),
   addons: Type.Optional(
     Type.Record(Type.String(), Type.String(), { description: 'Loaded addons: name to version' }),

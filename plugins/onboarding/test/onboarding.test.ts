@@ -110,7 +110,40 @@ describe('an initialized server', () => {
     expect(info.body.uptime).toBeGreaterThan(0);
     expect(info.body.addons).toBeUndefined();
     const full = await core.request('GET', '/api/info?full=true', { token });
-    expect(full.body.addons).toEqual({ auth: '1.0.0', users: '1.0.0', onboarding: '1.0.0' });
+    expect(full.body.addons).toEqual({
+      auth: '1.0.0',
+      users: '1.0.0',
+      attributes: '1.0.0',
+      system: '1.0.0',
+      onboarding: '1.0.0',
+    });
+  });
+
+  it("gives a logged-in caller what AYON's web app reads: attributes, the caller's sites, sign-on options", async () => {
+    const anonymous = await core.request('GET', '/api/info');
+    for (const field of ['attributes', 'sites', 'ssoOptions', 'disableChangelog'])
+      expect(anonymous.body[field]).toBeUndefined();
+    const site = (id: string, hostname: string) => ({
+      'x-ayon-site-id': id,
+      'x-ayon-platform': 'linux',
+      'x-ayon-hostname': hostname,
+      'x-ayon-version': '1.3.2',
+    });
+    // The launcher's request registers its site; the site a request comes from is listed first.
+    await core.request('GET', '/api/info', { token, headers: site('quiet-green-fox', 'ws-01') });
+    const info = await core.request('GET', '/api/info', { token, headers: site('brave-red-owl', 'ws-02') });
+    expect(info.status).toBe(200);
+    expect(info.body.sites).toEqual([
+      { id: 'brave-red-owl', platform: 'linux', hostname: 'ws-02', version: '1.3.2', users: ['admin'] },
+      { id: 'quiet-green-fox', platform: 'linux', hostname: 'ws-01', version: '1.3.2', users: ['admin'] },
+    ]);
+    expect(info.body.ssoOptions).toEqual([]);
+    expect(info.body.disableChangelog).toBe(false);
+    const fullName = info.body.attributes.find((a: any) => a.name === 'fullName');
+    expect(fullName).toMatchObject({ scope: ['user'], builtin: true, data: { type: 'string' } });
+    expect(info.body.attributes).toEqual(
+      (await core.request('GET', '/api/attributes', { token })).body.attributes,
+    );
   });
 
   it('lets an administrator dismiss and restart the wizard, nobody else', async () => {

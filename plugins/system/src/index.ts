@@ -86,6 +86,7 @@ export default defineAddon({
       restartStatus: () => restart.status(),
       serverConfig: () => config.get(),
       addProjectMetrics: (collector) => metrics.addProjectCollector(collector),
+      userSites: (userName, currentSiteId) => sites.ofUser(userName, currentSiteId),
     };
     ctx.provide('system', system);
 

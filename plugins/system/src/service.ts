@@ -1,6 +1,7 @@
 import type { ProjectMetricsCollector } from './metrics.js';
 import type { RestartStatus } from './restart.js';
 import type { ServerConfig } from './server-config.js';
+import type { UserSite } from './sites.js';
 
 /** What the system addon offers addons that declare it in dependsOn. */
 export interface SystemService {
@@ -15,6 +16,8 @@ export interface SystemService {
   serverConfig(): Promise<ServerConfig>;
   /** Add fields to each project's entry of GET /api/metrics (entity counts, storage used, ...). */
   addProjectMetrics(collector: ProjectMetricsCollector): void;
+  /** The client sites a user worked from, the one named first (GET /api/info). */
+  userSites(userName: string, currentSiteId: string | null): Promise<UserSite[]>;
 }
 
 declare module '@pipewright/sdk' {
@@ -23,4 +26,4 @@ declare module '@pipewright/sdk' {
   }
 }
 
-export type { ProjectMetricsCollector, RestartStatus, ServerConfig };
+export type { ProjectMetricsCollector, RestartStatus, ServerConfig, UserSite };

@@ -20,6 +20,17 @@ const SITE_ID = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}$/;
 const REFRESH_MS = 60_000;
 /** Bound on the memory of recently written sites; past it, old entries are dropped. */
 const MAX_REMEMBERED = 10_000;
+/** How long a user's sites are remembered for GET /api/info, which clients poll. */
+const USER_SITES_MS = 5000;
+
+/** A site as AYON's SiteInfo has it (GET /api/info lists the caller's). */
+export interface UserSite {
+  id: string;
+  platform: string | null;
+  hostname: string | null;
+  version: string | null;
+  users: string[];
+}
 
 function header(request: FastifyRequest, name: string, maxLength: number): string | null {
   const value = request.headers[name];
@@ -42,6 +53,7 @@ function platformOf(request: FastifyRequest): string | null {
  */
 export class SiteRegistry {
   private readonly written = new Map<string, number>();
+  private readonly userSites = new Map<string, { sites: UserSite[]; until: number }>();
 
   constructor(
     private readonly db: Database,
@@ -68,10 +80,36 @@ export class SiteRegistry {
     const last = this.written.get(key);
     if (last !== undefined && now - last < REFRESH_MS) return undefined;
     this.remember(key, now);
-    return this.upsert(site, user).catch((error: unknown) => {
-      this.written.delete(key);
-      throw error;
-    });
+    return this.upsert(site, user).then(
+      () => void this.userSites.delete(user),
+      (error: unknown) => {
+        this.written.delete(key);
+        throw error;
+      },
+    );
+  }
+
+  /**
+   * The sites a user worked from, the one a request comes from first (as AYON's /api/info lists them). Remembered
+   * a few seconds per process; a site this process registers for the user is seen at once.
+   */
+  async ofUser(user: string, currentSiteId: string | null): Promise<UserSite[]> {
+    const now = this.now();
+    let entry = this.userSites.get(user);
+    if (!entry || entry.until <= now) {
+      const sites = (await this.list({ user })).map(({ id, platform, hostname, version, users }) => ({
+        id,
+        platform,
+        hostname,
+        version,
+        users,
+      }));
+      if (this.userSites.size >= MAX_REMEMBERED) this.userSites.clear();
+      entry = { sites, until: now + USER_SITES_MS };
+      this.userSites.set(user, entry);
+    }
+    const current = entry.sites.filter((site) => site.id === currentSiteId);
+    return [...current, ...entry.sites.filter((site) => site.id !== currentSiteId)];
   }
 
   private async upsert(
@@ -122,6 +160,7 @@ export class SiteRegistry {
   /** Forget a site; false when it was not known. Its next request registers it again. */
   async remove(id: string): Promise<boolean> {
     const deleted = await this.db.deleteFrom('sites').where('id', '=', id).executeTakeFirst();
+    this.userSites.clear();
     for (const key of this.written.keys())
       if ((JSON.parse(key) as string[])[0] === id) this.written.delete(key);
     return Number(deleted.numDeletedRows) > 0;
