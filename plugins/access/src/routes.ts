@@ -311,14 +311,17 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
       {
         schema: {
           tags: ['Users'],
-          summary: "A user's level, studio permissions and per-project permissions (managers, or the user)",
+          summary:
+            "A user's permissions outside any project, from their default access groups (managers, or the user)",
+          description:
+            'Managers and administrators may do everything. Per project: .../permissions/{project_name}.',
           params: UserParams,
-          response: { 200: UserPermissions },
+          response: { 200: PermissionsSchema },
         },
       },
       async (request) => {
         requireSelfOrManager(requireUser(request), request.params.user_name);
-        return access.userPermissionsOf(request.params.user_name);
+        return access.defaultPermissionsOf(request.params.user_name);
       },
     );
 

@@ -219,19 +219,29 @@ export class AccessService implements AccessControl {
   }
 
   /**
-   * What a user may do studio-wide (list_all_users, create_projects). As AYON does: what the studio versions of the
-   * groups in the user's defaultAccessGroups grant, not the groups they hold in some project; a project lead is not
-   * thereby allowed to list every user of the studio.
+   * What a user may do outside any project, as AYON reckons it: what the studio versions of the groups in the
+   * user's defaultAccessGroups grant, not the groups they hold in some project (a project lead is not thereby allowed
+   * to list every user of the studio). Managers and administrators may do everything.
    */
-  async studioPermissions(user: RequestUser): Promise<Permissions['studio']> {
-    if (isManagerOrAbove(user)) return unrestrictedPermissions().studio;
+  async defaultPermissions(user: RequestUser): Promise<Permissions> {
+    if (isManagerOrAbove(user)) return unrestrictedPermissions();
     const record = await this.users.get(user.name);
     const defaults = record?.data.defaultAccessGroups;
     const table = await this.groups();
     const held = (Array.isArray(defaults) ? defaults : [])
       .map((name) => (typeof name === 'string' ? table.studio.get(name) : undefined))
       .filter((group): group is Permissions => group !== undefined);
-    return combinePermissions(held).studio;
+    return combinePermissions(held);
+  }
+
+  /** What a user may do studio-wide (list_all_users, create_projects). */
+  async studioPermissions(user: RequestUser): Promise<Permissions['studio']> {
+    return (await this.defaultPermissions(user)).studio;
+  }
+
+  /** What GET /api/users/{name}/permissions answers, as in AYON: the user's permissions outside any project. */
+  async defaultPermissionsOf(userName: string): Promise<Permissions> {
+    return this.defaultPermissions(identityOf(await this.requireUser(userName)));
   }
 
   /** What GET /api/users/{name}/permissions answers: the user's level, studio permissions, and every project's. */
@@ -240,10 +250,6 @@ export class AccessService implements AccessControl {
     const projects: Record<string, Permissions> = {};
     for (const name of names) projects[name] = await this.permissions(user, name);
     return { user_level: userLevel(user), studio: await this.studioPermissions(user), projects };
-  }
-
-  async userPermissionsOf(userName: string) {
-    return this.userPermissions(identityOf(await this.requireUser(userName)));
   }
 
   async projectPermissionsOf(userName: string, projectName: string): Promise<Permissions> {

@@ -535,16 +535,19 @@ describe('user permissions', () => {
     expect((await as(artie)('GET', '/api/users/fran/permissions/show')).status).toBe(403);
     expect((await as(boss)('GET', '/api/users/ghost/permissions')).status).toBe(404);
     expect((await as(boss)('GET', '/api/users/fran/permissions/nowhere')).status).toBe(404);
+    // Without a project, as AYON answers it: what the user may do outside projects (no default groups: nothing).
     const fransOwn = await as(fran)('GET', '/api/users/fran/permissions');
     expect(fransOwn.status).toBe(200);
-    expect(Object.keys(fransOwn.body.projects).sort()).toEqual(['other', 'show']);
+    expect(fransOwn.body.studio).toEqual({ enabled: false, create_projects: false, list_all_users: false });
+    expect(fransOwn.body.read).toEqual({ enabled: true, access_list: [] });
+    expect(fransOwn.body.projects).toBeUndefined();
     const seen = await as(boss)('GET', '/api/users/fran/permissions/show');
     expect(seen.status).toBe(200);
     expect(seen.body).toEqual(await myPermissions(fran));
     // Someone without groups in a project: everything restricted to nothing.
     const none = (await as(boss)('GET', '/api/users/nobody/permissions/show')).body;
     expect(none.read).toEqual({ enabled: true, access_list: [] });
-    expect((await as(root)('GET', '/api/users/boss/permissions')).body.user_level).toBe('manager');
+    expect((await as(root)('GET', '/api/users/boss/permissions')).body).toEqual(await myPermissions(boss));
   });
 });
 
@@ -636,6 +639,8 @@ describe('list_all_users', () => {
     const insider = await seed('insider', { accessGroups: { show: ['directory'] } });
     expect((await as(reader)('GET', '/api/users/me/permissions')).body.studio.list_all_users).toBe(true);
     expect((await as(insider)('GET', '/api/users/me/permissions')).body.studio.list_all_users).toBe(false);
+    expect((await as(boss)('GET', '/api/users/reader/permissions')).body.studio.list_all_users).toBe(true);
+    expect((await as(boss)('GET', '/api/users/insider/permissions')).body.studio.list_all_users).toBe(false);
 
     const names = async (token: string) =>
       ((await as(token)('GET', '/api/users')).body.users as { name: string }[]).map((u) => u.name);
