@@ -58,9 +58,15 @@ export const ServicePut = Type.Object(
 );
 export type ServicePut = Static<typeof ServicePut>;
 
+/**
+ * As AYON 1.11.3 takes it: shouldRun, the host to move the service to, and how it runs as top-level keys (config
+ * and data are the older spellings; the top-level keys win over them).
+ */
 export const ServicePatch = Type.Object(
   {
     shouldRun: Type.Optional(Nullable(Type.Boolean())),
+    hostname: Type.Optional(Nullable(HostName)),
+    ...Type.Omit(ServiceConfig, ['image']).properties,
     data: Type.Optional(Nullable(ServiceConfig)),
     config: Type.Optional(Nullable(ServiceConfig)),
   },

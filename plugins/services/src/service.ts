@@ -45,14 +45,18 @@ function toModel(row: Row): ServiceModel {
   };
 }
 
-/** The keys a request names, "config" over "data" when a client sends both. */
-function configOf(body: {
-  data?: ServiceConfig | null;
-  config?: ServiceConfig | null;
-}): ServiceConfig | null {
-  if (!body.data && !body.config) return null;
+/** The keys a request names: top-level keys over "config" over "data" when a client sends several. */
+function configOf(
+  body: {
+    data?: ServiceConfig | null;
+    config?: ServiceConfig | null;
+  } & ServiceConfig,
+): ServiceConfig | null {
   const merged: ServiceConfig = { ...(body.data ?? {}), ...(body.config ?? {}) };
-  return Object.fromEntries(CONFIG_KEYS.filter((key) => key in merged).map((key) => [key, merged[key]]));
+  for (const key of CONFIG_KEYS)
+    if (key !== 'image' && key in body) Object.assign(merged, { [key]: body[key] });
+  const named = CONFIG_KEYS.filter((key) => key in merged);
+  return named.length ? Object.fromEntries(named.map((key) => [key, merged[key]])) : null;
 }
 
 export class ServiceStore {
@@ -109,6 +113,7 @@ export class ServiceStore {
       if (!row) throw new NotFound(`Service ${name} not found`);
       const values: Record<string, unknown> = {};
       if (patch.shouldRun !== undefined && patch.shouldRun !== null) values.should_run = patch.shouldRun;
+      if (patch.hostname) values.hostname = patch.hostname;
       const config = configOf(patch);
       if (config) values.data = JSON.stringify({ ...(row.data as object), ...config });
       if (Object.keys(values).length)

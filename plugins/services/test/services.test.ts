@@ -144,6 +144,20 @@ describe('managing services', () => {
       shouldRun: false,
       data: { env: { A: '1' }, memLimit: '4g' },
     });
+    // AYON 1.11.3's own fields: top-level settings (winning over config), snake_case too, and the host.
+    const home = (await service('leech.b')).hostname;
+    const moved = await patch('leech.b', {
+      hostname: 'worker-07',
+      ports: ['9090:90'],
+      storage_path: '/mnt/cache',
+      config: { ports: ['1:1'], user: 'farm' },
+    });
+    expect(moved.status).toBe(204);
+    expect(await service('leech.b')).toMatchObject({
+      hostname: 'worker-07',
+      data: { ports: ['9090:90'], storagePath: '/mnt/cache', user: 'farm', memLimit: '4g' },
+    });
+    expect((await patch('leech.b', { hostname: home })).status).toBe(204);
     // An empty patch changes nothing.
     expect((await patch('leech.b', {})).status).toBe(204);
     expect((await service('leech.b')).shouldRun).toBe(false);
@@ -292,10 +306,11 @@ describe('access and validation', () => {
     expect(locs(await patch('bad%20name', {}))).toEqual(['path.service_name']);
     expect(locs(await patch('proc-a', { shouldRun: 'no' }))).toContain('body.shouldRun');
     expect(locs(await patch('proc-a', { data: { env: 'A=1' } }))).toContain('body.data.env');
-    // A service's host is not a field of the patch (as in AYON): it is ignored, and the service stays where it is.
-    const before = await service('proc-a');
-    expect((await patch('proc-a', { hostname: 'other' })).status).toBe(204);
-    expect((await service('proc-a'))?.hostname).toBe(before?.hostname);
+    expect(locs(await patch('proc-a', { hostname: 'has space' }))).toEqual(['body.hostname']);
+    expect(locs(await patch('proc-a', { ports: '80:80' }))).toEqual(['body.ports']);
+    // Unknown keys are ignored, as AYON's models ignore them.
+    expect((await patch('proc-a', { image: 'elsewhere/x:1', colour: 'red' })).status).toBe(204);
+    expect((await service('proc-a'))?.data.image).not.toBe('elsewhere/x:1');
     expect(locs(await core.request('DELETE', '/api/services/bad%20name', { token: tokens.root }))).toEqual([
       'path.name',
     ]);
