@@ -71,6 +71,13 @@ export interface AddonDefinition {
   services?: Record<string, AddonServiceDescription>;
   /** Actions users can run from a context (listed and executed by the actions addon). */
   actions?: AddonActions;
+  /**
+   * AYON's kinds: 'pipeline' addons bring client code the launcher installs (private/client.zip), 'server' addons
+   * run on the server only. Default: 'server'.
+   */
+  addonType?: 'server' | 'pipeline';
+  /** Whether a project may pin its own version of the addon (AYON's project bundles). Default: false. */
+  projectCanOverrideAddonVersion?: boolean;
   /** Registers routes, provides and uses services, subscribes to events. */
   setup?(ctx: AddonContext): void | Promise<void>;
 }
@@ -97,6 +104,8 @@ export interface AddonInfo {
   /** The addon's own settings code, when its settings are not computed from the schema alone. */
   settingsModel: SettingsModel | null;
   siteSettingsModel: SiteSettingsModel | null;
+  addonType: 'server' | 'pipeline';
+  projectCanOverrideAddonVersion: boolean;
   isBroken: boolean;
   reason: string | null;
   /** Its routes answer: set up, not switched off by the production bundle, and its dependencies are enabled. */

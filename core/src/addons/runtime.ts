@@ -273,6 +273,8 @@ export function describe(
     siteSettingsSchema: d.settings?.site ?? null,
     settingsModel: d.settings?.model ?? null,
     siteSettingsModel: d.settings?.siteModel ?? null,
+    addonType: d.addonType ?? 'server',
+    projectCanOverrideAddonVersion: d.projectCanOverrideAddonVersion ?? false,
     isBroken: broken,
     reason: state.reason,
     enabled: state.enabled,

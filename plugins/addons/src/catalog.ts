@@ -1,14 +1,60 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
 import type { AddonInfo, Static } from '@pipewright/sdk';
 import type { AddonListItem, AddonVersionInfo, FrontendModule } from './schemas.js';
 
-function versionInfo(addon: AddonInfo): Static<typeof AddonVersionInfo> {
+type VersionInfo = Static<typeof AddonVersionInfo>;
+
+/**
+ * What AYON's list adds with details=true, read from the package's private/ folder: where the launcher downloads
+ * the client code (private/client.zip, served by this server) and the client's pyproject.toml, which the
+ * dependency tool reads. A package never changes once installed, so each is read once.
+ */
+const clientFiles = new Map<string, Pick<VersionInfo, 'clientPyproject' | 'clientSourceInfo'>>();
+function clientDetails(addon: AddonInfo): Pick<VersionInfo, 'clientPyproject' | 'clientSourceInfo'> {
+  let known = clientFiles.get(addon.directory);
+  if (!known) {
+    const privateDir = join(addon.directory, 'private');
+    const pyproject = join(privateDir, 'pyproject.toml');
+    known = {
+      ...(existsSync(join(privateDir, 'client.zip'))
+        ? { clientSourceInfo: [{ type: 'server', filename: 'client.zip' }] }
+        : {}),
+      ...(existsSync(pyproject) ? { clientPyproject: readPyproject(pyproject) } : {}),
+    };
+    clientFiles.set(addon.directory, known);
+  }
+  return known;
+}
+
+function readPyproject(path: string): Record<string, unknown> {
+  try {
+    return parseToml(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  } catch (error) {
+    return { error: `Unable to parse pyproject.toml: ${(error as Error).message}` };
+  }
+}
+
+/** A version as AYON lists it; a broken one shows only why it is broken ({error}). */
+function versionInfo(addon: AddonInfo, details: boolean): VersionInfo {
+  if (addon.isBroken)
+    return {
+      hasSettings: false,
+      hasSiteSettings: false,
+      frontendScopes: {},
+      projectCanOverrideAddonVersion: false,
+      isBroken: true,
+      reason: { error: addon.reason ?? 'unknown reason' },
+    };
   return {
     hasSettings: addon.hasSettings,
     hasSiteSettings: addon.hasSiteSettings,
     frontendScopes: addon.frontendScopes,
-    services: addon.services,
-    isBroken: addon.isBroken,
-    ...(addon.reason ? { reason: addon.reason } : {}),
+    projectCanOverrideAddonVersion: addon.projectCanOverrideAddonVersion,
+    isBroken: false,
+    ...(details ? clientDetails(addon) : {}),
+    ...(details && Object.keys(addon.services).length ? { services: addon.services } : {}),
   };
 }
 
@@ -20,6 +66,7 @@ function versionInfo(addon: AddonInfo): Static<typeof AddonVersionInfo> {
 export function addonList(
   addons: AddonInfo[],
   staging: Record<string, string | null>,
+  details: boolean,
 ): Static<typeof AddonListItem>[] {
   const byName = new Map<string, AddonInfo[]>();
   for (const addon of addons) byName.set(addon.name, [...(byName.get(addon.name) ?? []), addon]);
@@ -33,14 +80,14 @@ export function addonList(
         name,
         title: shown.title,
         description: shown.description,
-        versions: Object.fromEntries(versions.map((addon) => [addon.version, versionInfo(addon)])),
+        versions: Object.fromEntries(versions.map((addon) => [addon.version, versionInfo(addon, details)])),
         ...(production ? { productionVersion: production.version } : {}),
         ...(versions.some((addon) => addon.version === stagingVersion)
           ? { stagingVersion: stagingVersion! }
           : {}),
-        addonType: 'server' as const,
+        addonType: shown.addonType,
         system: shown.internal,
-        projectCanOverrideAddonVersion: false,
+        projectCanOverrideAddonVersion: shown.projectCanOverrideAddonVersion,
       };
     });
 }

@@ -26,7 +26,7 @@ export function catalogRoutes(
       },
       async (request) => {
         requireUser(request);
-        return { addons: addonList(addons(), await stagingAddons()) };
+        return { addons: addonList(addons(), await stagingAddons(), request.query.details === true) };
       },
     );
 

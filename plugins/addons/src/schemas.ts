@@ -20,20 +20,30 @@ export const AddonListQuery = Type.Object({
   details: Type.Optional(
     Type.Boolean({
       default: false,
-      description: 'Accepted for AYON compatibility; every field is always sent',
+      description: 'Add where the client code comes from, its pyproject.toml and the services',
     }),
   ),
 });
 
 // AYON leaves unset fields out of this list (response_model_exclude_none): clients read them with .get(key, default),
 // which a null would defeat. clientPyproject and clientSourceInfo (the launcher's client code) are never set here.
+/** AYON's VersionInfo; the client files and services come with details=true, and unset fields are left out. */
 export const AddonVersionInfo = Type.Object({
   hasSettings: Type.Boolean(),
   hasSiteSettings: Type.Boolean(),
   frontendScopes: Type.Record(Type.String(), JsonObject),
-  services: Type.Record(Type.String(), JsonObject),
+  clientPyproject: Type.Optional(JsonObject),
+  clientSourceInfo: Type.Optional(
+    Type.Array(JsonObject, { description: 'Where the launcher downloads the client code from' }),
+  ),
+  services: Type.Optional(Type.Record(Type.String(), JsonObject)),
   isBroken: Type.Boolean(),
-  reason: Type.Optional(Type.String({ description: 'Why a broken addon could not be loaded' })),
+  reason: Type.Optional(
+    Type.Record(Type.String(), Type.String(), {
+      description: 'Why a broken addon could not be loaded: {error}',
+    }),
+  ),
+  projectCanOverrideAddonVersion: Type.Boolean(),
 });
 
 export const AddonListItem = Type.Object({
@@ -45,7 +55,9 @@ export const AddonListItem = Type.Object({
     Type.String({ description: 'The version this server runs; absent when it does not run' }),
   ),
   stagingVersion: Type.Optional(Type.String()),
-  addonType: Type.Literal('server'),
+  addonType: Type.Union([Type.Literal('server'), Type.Literal('pipeline')], {
+    description: "'pipeline' addons bring client code for the launcher",
+  }),
   system: Type.Boolean({ description: 'True for the areas built into the server itself' }),
   projectCanOverrideAddonVersion: Type.Boolean(),
 });

@@ -63,8 +63,8 @@ describe('GET /api/addons', () => {
           hasSettings: true,
           hasSiteSettings: false,
           frontendScopes: { project: { sidebar: 'Review' }, settings: { access: 'manager' } },
-          services: { transcoder: { image: 'example/transcoder:1.0', env: { QUALITY: 'high' } } },
           isBroken: false,
+          projectCanOverrideAddonVersion: false,
         },
       },
       productionVersion: '2.1.0',
@@ -74,8 +74,16 @@ describe('GET /api/addons', () => {
     });
   });
 
-  it('accepts ?details and refuses a value that is not a boolean with 422', async () => {
-    expect((await core.request('GET', '/api/addons?details=true', { token })).status).toBe(200);
+  it('adds the services with ?details, and refuses a value that is not a boolean with 422', async () => {
+    const detailed = await core.request('GET', '/api/addons?details=true', { token });
+    expect(detailed.status).toBe(200);
+    const board = detailed.body.addons.find((a: any) => a.name === 'review-board');
+    expect(board.versions['2.1.0'].services).toEqual({
+      transcoder: { image: 'example/transcoder:1.0', env: { QUALITY: 'high' } },
+    });
+    // No private/client.zip or pyproject.toml: nothing to say where client code comes from.
+    expect(board.versions['2.1.0']).not.toHaveProperty('clientSourceInfo');
+    expect(board.versions['2.1.0']).not.toHaveProperty('clientPyproject');
     const bad = await core.request('GET', '/api/addons?details=maybe', { token });
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual([{ loc: ['query', 'details'], msg: expect.any(String), type: 'type' }]);
@@ -340,7 +348,9 @@ describe('with a dependency switched off in the production bundle', () => {
     expect(light).not.toHaveProperty('productionVersion');
     expect(light).toMatchObject({
       system: false,
-      versions: { '0.3.0': { isBroken: true, reason: 'needs review-board, which is not enabled' } },
+      versions: {
+        '0.3.0': { isBroken: true, reason: { error: 'needs review-board, which is not enabled' } },
+      },
     });
     // The switched-off addon stays listed, so an operator can switch it on again; it just has no production version.
     // Unset fields are left out, as AYON leaves them out.

@@ -104,8 +104,8 @@ describe('installing an addon package', () => {
           hasSettings: true,
           hasSiteSettings: true,
           frontendScopes: { project: { sidebar: 'Shot notes' } },
-          services: {},
           isBroken: false,
+          projectCanOverrideAddonVersion: false,
         },
       },
       productionVersion: '1.0.0',
@@ -264,7 +264,7 @@ describe('a broken addon', () => {
     );
     expect((await listed('fragile')).versions['0.1.0']).toMatchObject({
       isBroken: true,
-      reason: 'setup failed: the license file is missing',
+      reason: { error: 'setup failed: the license file is missing' },
     });
     expect((await core.request('GET', '/api/addons/fragile/0.1.0/ping', { token: tokens.ann })).status).toBe(
       404,
@@ -277,7 +277,7 @@ describe('a broken addon', () => {
   it('is reported broken when its code cannot even be imported', async () => {
     const event = await install(addonZip('garbled', '0.1.0', 'export default {{{'));
     expect(event.status).toBe('failed');
-    expect((await listed('garbled')).versions['0.1.0'].reason).toMatch(/^could not be loaded: /);
+    expect((await listed('garbled')).versions['0.1.0'].reason.error).toMatch(/^could not be loaded: /);
   });
 });
 

@@ -39,6 +39,8 @@ function describedAddon(description: PackageDescription, note: string): AddonDef
     description: note,
     dependsOn: ['ayon-host'],
     services: description.services,
+    addonType: description.addonType,
+    projectCanOverrideAddonVersion: description.projectCanOverrideAddonVersion,
   };
 }
 

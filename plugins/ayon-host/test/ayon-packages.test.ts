@@ -104,6 +104,21 @@ describe('AYON packages listed', () => {
     const deadline = res.body.addons.find((addon: any) => addon.name === 'deadline');
     expect(deadline.versions[PACKAGES.deadline].hasSiteSettings).toBe(true);
   });
+
+  it('tells the launcher where their client code is and what it needs, with details=true', async () => {
+    const res = await as('root')('GET', '/api/addons?details=true');
+    const core = res.body.addons.find((addon: any) => addon.name === 'core');
+    // ayon-core's client is installed by the launcher: a pipeline addon, its client.zip served from private/.
+    expect(core.addonType).toBe('pipeline');
+    const version = core.versions[PACKAGES.core];
+    expect(version.clientSourceInfo).toEqual([{ type: 'server', filename: 'client.zip' }]);
+    expect(version.clientPyproject.project.name).toBe('core');
+    const zip = await as('root')('GET', `/addons/core/${PACKAGES.core}/private/client.zip`);
+    expect(zip.status).toBe(200);
+    // Without details, AYON sends neither.
+    const plain = (await as('root')('GET', '/api/addons')).body.addons.find((a: any) => a.name === 'core');
+    expect(plain.versions[PACKAGES.core]).not.toHaveProperty('clientSourceInfo');
+  });
 });
 
 describe('packages of every kind', () => {
@@ -112,7 +127,7 @@ describe('packages of every kind', () => {
     const failed = await install(fixturePackage('studio-tools', '1.0.1', true));
     expect(failed?.status).toBe('failed');
     expect(failed?.description).toMatch(/broken: .*the studio database is not configured/);
-    const res = await as('root')('GET', '/api/addons');
+    const res = await as('root')('GET', '/api/addons?details=true');
     const tools = res.body.addons.find((addon: any) => addon.name === 'studio-tools');
     expect(tools.versions['1.0.0']).toMatchObject({
       isBroken: false,
@@ -120,7 +135,7 @@ describe('packages of every kind', () => {
       services: { sync: { image: 'studio/studio-tools-sync:1.0.0' } },
     });
     expect(tools.versions['1.0.1']).toMatchObject({ isBroken: true });
-    expect(tools.versions['1.0.1'].reason).toMatch(/the studio database is not configured/);
+    expect(tools.versions['1.0.1'].reason.error).toMatch(/the studio database is not configured/);
     // The others keep working.
     expect((await as('ann')('GET', `/api/addons/core/${PACKAGES.core}/settings`)).status).toBe(200);
   });

@@ -51,7 +51,7 @@ export function AddonsTab({
                   <div key={version} className={info.isBroken ? 'ad-version ad-broken' : 'ad-version'}>
                     <span className="pw-mono">{version}</span>
                     {info.isBroken && (
-                      <span className="ad-reason"> broken: {info.reason ?? 'unknown reason'}</span>
+                      <span className="ad-reason"> broken: {info.reason?.error ?? 'unknown reason'}</span>
                     )}
                     {info.hasSettings && !info.isBroken && (
                       <button
