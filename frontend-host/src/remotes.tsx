@@ -107,7 +107,7 @@ function chosenModule(module: unknown, remotes: [string, string[]][]): [string, 
  */
 export async function addonPages(client: PipewrightClient, user: ScreenUser): Promise<AddonPage[]> {
   const [modules, catalog] = await Promise.all([
-    client.GET('/api/frontendModules'),
+    client.GET('/api/frontendModules', { params: { query: { format: 'mf-manifest' } } }),
     // Scopes only place screens in the navigation: without them every screen still works from the main list.
     client.GET('/api/addons').catch((): AddonListAnswer => ({ addons: [] })),
   ]);

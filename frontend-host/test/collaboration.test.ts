@@ -470,7 +470,7 @@ describe('collaboration in the web app', () => {
     const note = 'Comments and the history of this task show here when the activities addon is installed.';
     try {
       // Not installed: the server lists no remote of the activities addon.
-      await context.route('**/api/frontendModules', async (route) => {
+      await context.route('**/api/frontendModules?*', async (route) => {
         const response = await route.fetch();
         const modules = (await response.json()) as { addonName: string }[];
         await route.fulfill({ response, json: modules.filter((m) => m.addonName !== 'activities') });
@@ -481,7 +481,7 @@ describe('collaboration in the web app', () => {
       await expect(navLink(page, 'Inbox').count()).resolves.toBe(0);
 
       // Listed, but its files do not load: the same note, and the rest of the panel works.
-      await context.unroute('**/api/frontendModules');
+      await context.unroute('**/api/frontendModules?*');
       await context.route('**/addons/activities/**', (route) => route.abort());
       await page.goto(deepLink);
       await navLink(page, 'Inbox').waitFor();

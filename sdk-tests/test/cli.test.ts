@@ -207,7 +207,10 @@ describe('pipewright addon', () => {
     expect(invalid.status).toBe(422);
 
     // Its screen is offered to the web app and served.
-    const modules = (await api('/api/frontendModules')).body as { addonName: string; modules: object }[];
+    const modules = (await api('/api/frontendModules?format=mf-manifest')).body as {
+      addonName: string;
+      modules: object;
+    }[];
     expect(modules.find((module) => module.addonName === 'shot-notes')).toMatchObject({
       addonVersion: '0.1.0',
       modules: { shotNotes: ['./Panel'] },

@@ -97,9 +97,26 @@ export function findRunning(addons: AddonInfo[], name: string, version: string):
   return addons.find((addon) => addon.name === name && addon.version === version && addon.enabled);
 }
 
-/** The Module Federation remotes the web app loads at run time: the production version of each addon that has any. */
-export function frontendModules(addons: AddonInfo[]): Static<typeof FrontendModule>[] {
+/**
+ * The Module Federation remotes of the production version of each addon, in the form a web app loads them:
+ * - 'ayon' (AYON's web app): remotes at AYON's path, /addons/{name}/{version}/frontend/modules/{remote}/remoteEntry.js;
+ *   only those the package ships there are listed, so AYON's web app never asks for a file that is not there.
+ * - 'mf-manifest' (Pipewright's web app): every declared remote, addressed by the addon's frontend/mf-manifest.json.
+ */
+export function frontendModules(
+  addons: AddonInfo[],
+  format: 'ayon' | 'mf-manifest',
+): Static<typeof FrontendModule>[] {
+  const listed = (addon: AddonInfo): Record<string, string[]> =>
+    format === 'mf-manifest'
+      ? addon.frontendModules
+      : Object.fromEntries(
+          Object.entries(addon.frontendModules).filter(([remote]) =>
+            existsSync(join(addon.directory, 'frontend', 'dist', 'modules', remote, 'remoteEntry.js')),
+          ),
+        );
   return addons
-    .filter((addon) => addon.production && Object.keys(addon.frontendModules).length > 0)
-    .map((addon) => ({ addonName: addon.name, addonVersion: addon.version, modules: addon.frontendModules }));
+    .filter((addon) => addon.production)
+    .map((addon) => ({ addonName: addon.name, addonVersion: addon.version, modules: listed(addon) }))
+    .filter((module) => Object.keys(module.modules).length > 0);
 }

@@ -6,6 +6,7 @@ import {
   AddonListQuery,
   AddonStaticParams,
   FrontendModuleList,
+  FrontendModulesQuery,
 } from './schemas.js';
 import { locateStaticFile, sendStaticFile, type StaticFolder } from './static-files.js';
 
@@ -35,12 +36,13 @@ export function catalogRoutes(
       {
         schema: {
           summary: 'Module Federation remotes of the running addons',
+          querystring: FrontendModulesQuery,
           response: { 200: FrontendModuleList },
         },
       },
       async (request) => {
         requireUser(request);
-        return frontendModules(addons());
+        return frontendModules(addons(), request.query.format ?? 'ayon');
       },
     );
   };

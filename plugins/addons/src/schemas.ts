@@ -74,6 +74,17 @@ export const FrontendModule = Type.Object({
 
 export const FrontendModuleList = Type.Array(FrontendModule);
 
+export const FrontendModulesQuery = Type.Object({
+  format: Type.Optional(
+    Type.Union([Type.Literal('ayon'), Type.Literal('mf-manifest')], {
+      default: 'ayon',
+      description:
+        "ayon: remotes at AYON's path (frontend/modules/{remote}/remoteEntry.js), as AYON's web app loads them; " +
+        "mf-manifest: every remote, addressed by the addon's frontend/mf-manifest.json (Pipewright's web app)",
+    }),
+  ),
+});
+
 export const AddonStaticParams = Type.Object({
   addon_name: AddonName,
   addon_version: AddonVersion,

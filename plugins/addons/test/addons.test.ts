@@ -97,8 +97,29 @@ describe('GET /api/frontendModules', () => {
     expect(res.body).toEqual(NOT_LOGGED_IN);
   });
 
-  it('lists the remotes of every running addon that has some, and only those', async () => {
+  it("lists to AYON's web app only the remotes shipped at AYON's path, so it never loads a missing file", async () => {
     const res = await core.request('GET', '/api/frontendModules', { token });
+    expect(res.status).toBe(200);
+    // review-board ships frontend/dist/modules/reviewBoard/remoteEntry.js; the addons area's screens are built for
+    // Pipewright's web app only.
+    expect(res.body).toEqual([
+      {
+        addonName: 'review-board',
+        addonVersion: '2.1.0',
+        modules: { reviewBoard: ['./Player', './Timeline'] },
+      },
+    ]);
+    const entry = await core.request(
+      'GET',
+      '/addons/review-board/2.1.0/frontend/modules/reviewBoard/remoteEntry.js',
+    );
+    expect(entry.status).toBe(200);
+    expect((await core.request('GET', '/api/frontendModules?format=ayon', { token })).body).toEqual(res.body);
+    expect((await core.request('GET', '/api/frontendModules?format=other', { token })).status).toBe(422);
+  });
+
+  it('lists the remotes of every running addon that has some, and only those, to Pipewright’s web app', async () => {
+    const res = await core.request('GET', '/api/frontendModules?format=mf-manifest', { token });
     expect(res.status).toBe(200);
     const byName = [...res.body].sort((a: any, b: any) => a.addonName.localeCompare(b.addonName));
     expect(byName).toEqual([
@@ -361,9 +382,11 @@ describe('with a dependency switched off in the production bundle', () => {
   });
 
   it('leaves it out of frontendModules and serves none of its files', async () => {
-    expect((await get('/api/frontendModules')).body.map((m: { addonName: string }) => m.addonName)).toEqual([
-      'addons',
-    ]);
+    expect(
+      (await get('/api/frontendModules?format=mf-manifest')).body.map(
+        (m: { addonName: string }) => m.addonName,
+      ),
+    ).toEqual(['addons']);
     const files = await get('/addons/night-light/0.3.0/frontend/');
     expect(files).toEqual({
       status: 404,

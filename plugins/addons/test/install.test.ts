@@ -113,7 +113,9 @@ describe('installing an addon package', () => {
       system: false,
       projectCanOverrideAddonVersion: false,
     });
-    const modules = await core.request('GET', '/api/frontendModules', { token: tokens.ann });
+    const modules = await core.request('GET', '/api/frontendModules?format=mf-manifest', {
+      token: tokens.ann,
+    });
     expect(modules.body).toContainEqual({
       addonName: 'shot-notes',
       addonVersion: '1.0.0',
@@ -169,9 +171,9 @@ describe('installing an addon package', () => {
       .execute();
     await core.runtime.applyProductionBundle();
     expect((await listed('shot-notes')).productionVersion).toBe('1.0.0');
-    expect((await core.request('GET', '/api/frontendModules', { token: tokens.ann })).body).toContainEqual(
-      expect.objectContaining({ addonName: 'shot-notes', addonVersion: '1.0.0' }),
-    );
+    expect(
+      (await core.request('GET', '/api/frontendModules?format=mf-manifest', { token: tokens.ann })).body,
+    ).toContainEqual(expect.objectContaining({ addonName: 'shot-notes', addonVersion: '1.0.0' }));
 
     await core.db
       .updateTable('bundles')
@@ -183,7 +185,7 @@ describe('installing an addon package', () => {
     expect(off.status).toBe(404);
     expect(await listed('shot-notes')).not.toHaveProperty('productionVersion');
     expect(
-      (await core.request('GET', '/api/frontendModules', { token: tokens.ann })).body.map(
+      (await core.request('GET', '/api/frontendModules?format=mf-manifest', { token: tokens.ann })).body.map(
         (m: { addonName: string }) => m.addonName,
       ),
     ).not.toContain('shot-notes');
