@@ -7,6 +7,7 @@ export * from './download.js';
 export * from './job-owner.js';
 export * from './errors.js';
 export * from './events.js';
+export * from './exclude-none.js';
 export * from './files.js';
 export * from './ids.js';
 export * from './merge.js';

@@ -148,7 +148,7 @@ describe('POST /versions/{id}/reviewables', () => {
 
   it('gives a version without a thumbnail the first frame of a video, and keeps it afterwards', async () => {
     const id = await freshVersion();
-    expect((await version(id)).thumbnailId).toBeNull();
+    expect(await version(id)).not.toHaveProperty('thumbnailId');
     expect((await w.upload('artie', id, media.mp4)).status).toBe(200);
     const thumbnailId = (await version(id)).thumbnailId;
     expect(thumbnailId).toMatch(/^[0-9a-f]{32}$/);
@@ -238,7 +238,7 @@ describe('POST /versions/{id}/reviewables', () => {
     }
     expect(await stored()).toEqual(before);
     expect(await ours()).toBe(activitiesBefore);
-    expect((await version(id)).thumbnailId).toBeNull();
+    expect(await version(id)).not.toHaveProperty('thumbnailId');
     expect((await w.as('artie', 'GET', `${P}/versions/${id}/watchers`)).body.watchers).toEqual([]);
     // The same upload goes through once nothing refuses it.
     expect((await w.upload('artie', id, media.mp4)).status).toBe(200);

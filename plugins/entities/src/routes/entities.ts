@@ -1,7 +1,25 @@
-import { CreatedResponse, Id, NoContent, requireUser, Type, type AddonApp } from '@pipewright/sdk';
-import { SPECS } from '../entity-types.js';
+import {
+  CreatedResponse,
+  excludeNone,
+  Id,
+  NoContent,
+  requireUser,
+  Type,
+  type AddonApp,
+} from '@pipewright/sdk';
+import { SPECS, type EntityType } from '../entity-types.js';
 import type { EntityService } from '../service.js';
 import { AssignRequest, EntityResponse, ForceQuery, ProjectParams } from './schemas.js';
+
+/** Fields AYON's REST model of an entity type does not have (GraphQL has them). */
+const NOT_IN_AYON_MODEL: Partial<Record<EntityType, string[]>> = { version: ['name'], workfile: ['name'] };
+
+/** An entity read back as AYON answers it: no null fields (its response_model_exclude_none), only its model's fields. */
+function asAyonAnswers(type: EntityType, entity: { id: string }): { id: string } {
+  const answer = excludeNone(entity, ['attrib']) as { id: string } & Record<string, unknown>;
+  for (const field of NOT_IN_AYON_MODEL[type] ?? []) delete answer[field];
+  return answer;
+}
 
 /**
  * POST, GET, PATCH and DELETE for each of the six entity types, and task assignment. A body is read once: the
@@ -43,7 +61,13 @@ export function entityRoutes(service: EntityService) {
         { schema: { summary: `One ${label}`, params: ItemParams, response: { 200: EntityResponse } } },
         async (request) => {
           const params = request.params as Record<string, string>;
-          return service.entity(requireUser(request), params.project_name, spec.type, params[idParam]);
+          const entity = await service.entity(
+            requireUser(request),
+            params.project_name,
+            spec.type,
+            params[idParam],
+          );
+          return asAyonAnswers(spec.type, entity);
         },
       );
 
