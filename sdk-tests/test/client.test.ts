@@ -56,8 +56,10 @@ describe('logging in', () => {
     const answer = await api.login('ADMIN', PASSWORD);
     expect(answer).toEqual({
       detail: expect.stringMatching(/^Logged in as /),
+      error: null,
       token: expect.stringMatching(/^[0-9a-f]{64}$/),
       user: expect.objectContaining({ name: 'admin' }),
+      redirectUrl: null,
     });
     expect(api.token).toBe(answer.token);
     expect((await api.GET('/api/users/me')).name).toBe('admin');

@@ -75,11 +75,14 @@ export interface UserDirectory extends UserSource {
   }): Promise<UserRecord>;
 }
 
-/** What login, onboarding and password reset answer. */
+/** What login, onboarding and password reset answer: AYON's LoginResponseModel, its unset fields null. */
 export interface LoginResponse {
   detail: string;
+  error: string | null;
   token: string;
   user: Record<string, unknown>;
+  /** Where the web app should go next (a login link may name it). */
+  redirectUrl: string | null;
 }
 
 /** Information about the client, taken from the request (ip, x-ayon-site-id, x-ayon-platform, ...). */

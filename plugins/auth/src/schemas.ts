@@ -8,13 +8,18 @@ export const LoginRequest = Type.Object(
   { additionalProperties: false },
 );
 
+/** AYON's LoginResponseModel: error and redirectUrl are sent as null when unset. */
 export const LoginResponse = Type.Object({
   detail: Type.String(),
+  error: Type.Union([Type.String(), Type.Null()]),
   token: Type.String({
     pattern: '^[0-9a-f]{64}$',
     description: 'Session token: send it as "Authorization: Bearer <token>"',
   }),
   user: JsonObject,
+  redirectUrl: Type.Union([Type.String(), Type.Null()], {
+    description: 'Where the web app should go after logging in (a login link may name it)',
+  }),
 });
 
 export const DetailResponse = Type.Object({ detail: Type.String() });
@@ -60,11 +65,8 @@ export const TokenAuthQuery = Type.Object({
   q: Type.String({ minLength: 1, maxLength: 512, description: 'The token of the link the user followed' }),
 });
 
-/** A login answer, plus where the link wants the web app to go next. */
-export const TokenLoginResponse = Type.Object({
-  ...LoginResponse.properties,
-  redirectUrl: Type.Optional(Type.String({ description: 'Where the web app should go after logging in' })),
-});
+/** A login answer, with where the link wants the web app to go next. */
+export const TokenLoginResponse = LoginResponse;
 
 /** Seats of a licence: a fixed number, or metered by use. */
 export const UserPool = Type.Object({

@@ -37,7 +37,7 @@ export class Authenticator implements AuthService {
 
   async login(user: UserRecord, request: FastifyRequest): Promise<LoginResponse> {
     const { token, presented } = await this.openSession(user, request);
-    return { detail: `Logged in as ${user.name}`, token, user: presented };
+    return { detail: `Logged in as ${user.name}`, error: null, token, user: presented, redirectUrl: null };
   }
 
   /** Open a session for a user (a login, or one the user or a service asks for), recorded as an auth.login event. */

@@ -6,9 +6,9 @@ import type { Authenticator } from './service.js';
 
 const INVALID = 'This login link is invalid, has expired or was used already';
 
-function redirectOf(link: OneTimeToken | null): { redirectUrl?: string } {
+function redirectOf(link: OneTimeToken | null): { redirectUrl: string | null } {
   const target = link?.data.redirectUrl;
-  return typeof target === 'string' ? { redirectUrl: target } : {};
+  return { redirectUrl: typeof target === 'string' ? target : null };
 }
 
 /**
@@ -40,6 +40,7 @@ export function tokenAuthRoute(app: AddonApp, auth: Authenticator, tokens: OneTi
         if (current) {
           return {
             detail: `User ${current.name} already logged in`,
+            error: null,
             token: credentials.token,
             user: auth.users!.present(current),
             ...redirectOf(await tokens.peek(LOGIN_PURPOSE, q)),

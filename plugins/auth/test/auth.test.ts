@@ -26,15 +26,17 @@ const whoAmI = async (options: Parameters<TestCore['request']>[2]) => {
 };
 
 describe('login', () => {
-  it('answers detail, a 64-hex token and the user', async () => {
+  it('answers detail, a 64-hex token and the user, with error and redirectUrl null as AYON does', async () => {
     const res = await core.request('POST', '/api/auth/login', {
       body: { name: 'Alice', password: PASSWORD },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       detail: 'Logged in as alice',
+      error: null,
       token: expect.stringMatching(/^[0-9a-f]{64}$/),
       user: expect.objectContaining({ name: 'alice' }),
+      redirectUrl: null,
     });
   });
 

@@ -69,6 +69,7 @@ describe('GET /api/auth/tokenauth', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       detail: 'Logged in as alice',
+      error: null,
       token: expect.stringMatching(/^[0-9a-f]{64}$/),
       user: expect.objectContaining({ name: 'alice' }),
       redirectUrl: '/projects/demo/overview',
@@ -137,6 +138,7 @@ describe('GET /api/auth/tokenauth', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       detail: 'User boss already logged in',
+      error: null,
       token: session,
       user: expect.objectContaining({ name: 'boss' }),
       redirectUrl: '/inbox',

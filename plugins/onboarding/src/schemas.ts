@@ -66,4 +66,10 @@ export const InitializeRequest = Type.Object(
   { additionalProperties: false },
 );
 
-export const LoginResponse = Type.Object({ detail: Type.String(), token: Type.String(), user: JsonObject });
+export const LoginResponse = Type.Object({
+  detail: Type.String(),
+  error: Type.Union([Type.String(), Type.Null()]),
+  token: Type.String(),
+  user: JsonObject,
+  redirectUrl: Type.Union([Type.String(), Type.Null()]),
+});

@@ -65,8 +65,10 @@ describe('a fresh server', () => {
     });
     expect(winner.body).toEqual({
       detail: expect.stringMatching(/^Logged in as /),
+      error: null,
       token: expect.stringMatching(/^[0-9a-f]{64}$/),
       user: expect.objectContaining({ data: { isAdmin: true } }),
+      redirectUrl: null,
     });
     const me = await core.request('GET', '/api/users/me', { token: winner.body.token });
     expect(me.body.data.isAdmin).toBe(true);

@@ -89,17 +89,18 @@ export function thumbnailRoutes({ store, thumbnails, projects, entities }: Deps)
       {
         schema: {
           summary: 'Store a PNG or JPEG image sent as the raw body; answers its new id',
+          // 200 as AYON answers here (its entity thumbnail routes answer 201, and so do ours).
           params: ProjectParams,
-          response: { 201: CreatedResponse },
+          response: { 200: CreatedResponse },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
         const image = readImage(request.body);
         const id = newId();
         await store.put(project.name, id, image.mime, image.bytes, caller.name);
-        return reply.code(201).send({ id });
+        return { id };
       },
     );
 

@@ -124,12 +124,14 @@ export class PasswordResets {
     token: string,
     password: string | undefined,
     request: FastifyRequest,
-  ): Promise<Pick<LoginResponse, 'detail'> & Partial<LoginResponse>> {
+  ): Promise<
+    Omit<LoginResponse, 'token' | 'user'> & { token: string | null; user: LoginResponse['user'] | null }
+  > {
     if (password === undefined) {
       const link = await this.tokens.peek(PURPOSE, token);
       if (!link || !canReset(await this.users.get(link.userName)))
         throw new Forbidden(INVALID, 'invalid-token');
-      return { detail: 'Token is valid' };
+      return { detail: 'Token is valid', error: null, token: null, user: null, redirectUrl: null };
     }
     this.users.requirePassword(password, ['body', 'password']);
     const passwordHash = await hashPassword(password);

@@ -135,10 +135,14 @@ export const PasswordReset = Type.Object(
 );
 
 /** A login answer once the password is set; only detail when the token was just checked. */
+/** AYON's LoginResponseModel: the fields a token check leaves unset are null. */
 export const PasswordResetAnswer = Type.Object({
   detail: Type.String(),
-  token: Type.Optional(
+  error: Type.Union([Type.String(), Type.Null()]),
+  token: Type.Union([
     Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Session token of the new login' }),
-  ),
-  user: Type.Optional(JsonObject),
+    Type.Null(),
+  ]),
+  user: Type.Union([JsonObject, Type.Null()]),
+  redirectUrl: Type.Union([Type.String(), Type.Null()]),
 });
