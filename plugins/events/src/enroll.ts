@@ -38,7 +38,7 @@ export function targetHash(targetTopic: string, sourceId: string): string {
 export interface EnrollOptions {
   sourceTopic: string | string[];
   targetTopic: string;
-  sender: string;
+  sender: string | null;
   senderType: string | null;
   description?: string | null;
   sequential: boolean;

@@ -138,7 +138,10 @@ export function eventRoutes(ctx: Context) {
         const caller = requireUser(request);
         const id = request.params.event_id;
         requireOwnerOrManager(caller, await findEvent(ctx, id));
-        const { sender, project, user, ...changes } = request.body;
+        const { sender, projectName, user, ...changes } = request.body;
+        // As in AYON, the older projectName wins over project when both are sent.
+        const project = projectName || changes.project;
+        delete changes.project;
         // The bus cannot change who an event belongs to; write those columns first so the announcement that
         // events.update makes below already carries them.
         const owner: Record<string, unknown> = {};
@@ -264,8 +267,8 @@ export function eventRoutes(ctx: Context) {
         const result = await enroll(ctx.db, {
           sourceTopic: body.sourceTopic,
           targetTopic: body.targetTopic,
-          sender: body.sender,
-          senderType: request.sender.senderType,
+          sender: body.sender ?? null,
+          senderType: body.senderType ?? request.sender.senderType,
           description: body.description,
           sequential: body.sequential,
           filter,

@@ -51,6 +51,15 @@ export const EventPatch = Type.Object(
   {
     sender: Type.Optional(Nullable(Sender)),
     project: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
+    projectName: Type.Optional(
+      Nullable(
+        Type.String({
+          minLength: 1,
+          maxLength: 255,
+          description: "Deprecated: AYON's older name of project",
+        }),
+      ),
+    ),
     user: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
     status: Type.Optional(EventStatus),
     description: Type.Optional(Text(10000)),
@@ -94,7 +103,10 @@ export const EnrollRequest = Type.Object(
   {
     sourceTopic: Type.Union([TopicPattern, Type.Array(Topic, { minItems: 1, maxItems: 100 })]),
     targetTopic: Topic,
-    sender: Sender,
+    sender: Type.Optional(Nullable(Sender)),
+    senderType: Type.Optional(
+      Nullable(Type.String({ maxLength: 255, description: 'Defaults to the x-sender-type header' })),
+    ),
     description: Type.Optional(Nullable(Text(10000))),
     sequential: Type.Boolean({ default: false }),
     filter: Type.Optional(Nullable(QueryFilterSchema)),

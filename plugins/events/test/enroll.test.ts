@@ -216,6 +216,33 @@ describe('enroll', () => {
     expect((await enroll({ ...body, ignoreSenderTypes: ['other'] })).body.dependsOn).toBe(fromTray);
   });
 
+  it("writes the job's sender type from the body, else the x-sender-type header; sender may be left out", async () => {
+    await sources('sty.source', 3);
+    const job = async (body: Record<string, unknown>, headers: Record<string, string> = {}) => {
+      const res = await s.core.request('POST', '/api/enroll', {
+        apiKey: SERVICE_KEY,
+        headers,
+        body: { sourceTopic: 'sty.source', targetTopic: 'sty.target', ...body },
+      });
+      expect(res.status).toBe(200);
+      return s.core.db
+        .selectFrom('public.events')
+        .select(['sender', 'sender_type'])
+        .where('id', '=', res.body.id)
+        .executeTakeFirstOrThrow();
+    };
+    expect(await job({ sender: 'w1', senderType: 'worker' }, { 'x-sender-type': 'tray' })).toEqual({
+      sender: 'w1',
+      sender_type: 'worker',
+    });
+    expect(await job({ sender: 'w2', sender_type: null }, { 'x-sender-type': 'tray' })).toEqual({
+      sender: 'w2',
+      sender_type: 'tray',
+    });
+    // Neither: no sender, and the request's own sender type ('api' when no header names one).
+    expect(await job({})).toEqual({ sender: null, sender_type: 'api' });
+  });
+
   it('matches sources by wildcard, by a list of topics, and by a filter', async () => {
     const [a] = await sources('wild.a.done', 1);
     const [b] = await sources('wild.b.done', 1);
@@ -277,7 +304,7 @@ describe('enroll', () => {
       { ...good, sourceTopic: [] },
       { ...good, maxRetries: -1 },
       { ...good, ignoreOlderThan: 1.5 },
-      { sourceTopic: 'bad.source', targetTopic: 'bad.target' },
+      { ...good, sender: 42 },
       { ...good, filter: { conditions: [{ key: 'nope', value: 1 }] } },
       { ...good, sequential: 'yes please' },
     ]) {

@@ -212,6 +212,15 @@ describe('reading, updating and deleting one event', () => {
       ).status,
     ).toBe(204);
     expect(await row(aliceEvent)).toMatchObject({ retries: 2, user_name: 'bob' });
+    // AYON's deprecated projectName moves the event too, and wins over project (snake_case as well).
+    const move = (body: Record<string, unknown>) =>
+      s.core.request('PATCH', `/api/events/${aliceEvent}`, { token: s.tokens.boss, body });
+    expect((await move({ projectName: 'old_name', project: 'new_name' })).status).toBe(204);
+    expect((await row(aliceEvent))?.project_name).toBe('old_name');
+    expect((await move({ project_name: 'older' })).status).toBe(204);
+    expect((await row(aliceEvent))?.project_name).toBe('older');
+    expect((await move({ project: 'current' })).status).toBe(204);
+    expect((await row(aliceEvent))?.project_name).toBe('current');
     expect(
       (
         await s.core.request('PATCH', `/api/events/${'0'.repeat(32)}`, {
