@@ -12,6 +12,7 @@ import {
   type RequestUser,
 } from '@pipewright/sdk';
 import type { Authenticator } from './service.js';
+import { ayonClientInfo, sessionModel, userSessionModel } from './session-view.js';
 import type { SessionRow, SessionStore } from './sessions.js';
 import { LoginThrottled, type PasswordGuesses } from './throttle.js';
 import { tokenAuthRoute } from './token-auth.js';
@@ -25,21 +26,9 @@ import {
   SessionList,
   SessionParams,
   UserPool,
+  UserSessionList,
   UserSessionParams,
 } from './schemas.js';
-
-function present(session: SessionRow, caller: RequestUser) {
-  return {
-    id: session.id,
-    token: session.id,
-    user: session.userName,
-    created: session.createdAt.toISOString(),
-    lastUsed: session.lastUsed.toISOString(),
-    isApiKey: session.isApiKey,
-    isCurrent: session.id === caller.sessionId,
-    clientInfo: session.clientInfo,
-  };
-}
 
 /** A user's own sessions, or anyone's for managers. */
 function requireSelfOrManager(caller: RequestUser, userName: string) {
@@ -54,6 +43,17 @@ export function authRoutes(
   tokens: OneTimeTokenStore,
   guesses: PasswordGuesses,
 ) {
+  /** The users who own these sessions, as the API presents them (gone users are left out). */
+  const ownersOf = async (rows: SessionRow[]) => {
+    const owners = new Map<string, { presented: Record<string, unknown>; isService: boolean }>();
+    for (const name of new Set(rows.map((row) => row.userName))) {
+      const user = await auth.users?.get(name);
+      if (user)
+        owners.set(name, { presented: auth.users!.present(user), isService: user.data.isService === true });
+    }
+    return owners;
+  };
+
   return async (app: AddonApp) => {
     tokenAuthRoute(app, auth, tokens);
 
@@ -115,14 +115,20 @@ export function authRoutes(
       '/api/auth/sessions',
       {
         schema: {
-          summary: 'Live sessions: all of them for admins, your own otherwise',
+          summary: 'Live sessions: all of them for managers and services, your own otherwise',
           response: { 200: SessionList },
         },
       },
       async (request) => {
-        const user = requireUser(request);
-        const rows = await sessions.list(user.isAdmin || user.isService ? undefined : user.name);
-        return { sessions: rows.map((row) => present(row, user)) };
+        const caller = requireUser(request);
+        const rows = await sessions.list(
+          isManagerOrAbove(caller) || caller.isService ? undefined : caller.name,
+        );
+        const owners = await ownersOf(rows);
+        return rows.flatMap((row) => {
+          const owner = owners.get(row.userName);
+          return owner ? [sessionModel(row, owner.presented, owner.isService, caller)] : [];
+        });
       },
     );
 
@@ -154,7 +160,7 @@ export function authRoutes(
           lastUsed: seconds(session.lastUsed),
           isService: user.data.isService === true,
           isApiKey: false,
-          clientInfo: session.clientInfo,
+          clientInfo: ayonClientInfo(session.clientInfo),
         };
       },
     );
@@ -165,14 +171,17 @@ export function authRoutes(
         schema: {
           summary: "A user's live sessions",
           params: UserSessionParams,
-          response: { 200: SessionList },
+          response: { 200: UserSessionList },
         },
       },
       async (request) => {
         const caller = requireUser(request);
         requireSelfOrManager(caller, request.params.user_name);
         const rows = await sessions.list(request.params.user_name);
-        return { sessions: rows.map((row) => present(row, caller)) };
+        const owners = await ownersOf(rows);
+        return {
+          sessions: rows.map((row) => userSessionModel(row, owners.get(row.userName)?.isService ?? false)),
+        };
       },
     );
 

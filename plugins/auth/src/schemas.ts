@@ -1,4 +1,4 @@
-import { Id, JsonObject, Type, UserName } from '@pipewright/sdk';
+import { Id, JsonObject, Type, UserName, type TSchema } from '@pipewright/sdk';
 
 export const LoginRequest = Type.Object(
   {
@@ -24,18 +24,60 @@ export const LoginResponse = Type.Object({
 
 export const DetailResponse = Type.Object({ detail: Type.String() });
 
-export const Session = Type.Object({
-  id: Id,
-  token: Id,
-  user: Type.String(),
-  created: Type.String({ format: 'date-time' }),
-  lastUsed: Type.String({ format: 'date-time' }),
-  isApiKey: Type.Boolean(),
-  isCurrent: Type.Boolean(),
-  clientInfo: Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()])),
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** AYON's ClientInfo: where a session was opened from. */
+const ClientInfoModel = Nullable(
+  Type.Object({
+    ip: Type.String(),
+    languages: Type.Array(Type.String()),
+    location: Nullable(
+      Type.Object({
+        country: Nullable(Type.String()),
+        subdivision: Nullable(Type.String()),
+        city: Nullable(Type.String()),
+      }),
+    ),
+    agent: Nullable(
+      Type.Object({
+        platform: Nullable(Type.String()),
+        client: Nullable(Type.String()),
+        device: Nullable(Type.String()),
+      }),
+    ),
+    site_id: Nullable(Type.String()),
+  }),
+);
+
+const SessionToken = Type.String({
+  description: "The session's id (its secret token is never shown): end it with DELETE .../sessions/{token}",
 });
 
-export const SessionList = Type.Object({ sessions: Type.Array(Session) });
+/** AYON's SessionModel (times in seconds since the epoch), and whether it is the caller's own. */
+export const Session = Type.Object({
+  user: JsonObject,
+  token: SessionToken,
+  created: Type.Number(),
+  lastUsed: Type.Number(),
+  isService: Type.Boolean(),
+  isApiKey: Type.Boolean(),
+  clientInfo: ClientInfoModel,
+  isCurrent: Type.Boolean(),
+});
+
+export const SessionList = Type.Array(Session);
+
+/** AYON's UserSessionsResponseModel. */
+export const UserSessionList = Type.Object({
+  sessions: Type.Array(
+    Type.Object({
+      token: SessionToken,
+      isService: Type.Boolean(),
+      lastUsed: Type.Number(),
+      clientInfo: ClientInfoModel,
+    }),
+  ),
+});
 
 export const CreateSessionRequest = Type.Object(
   {
@@ -55,7 +97,7 @@ export const CreatedSession = Type.Object({
   lastUsed: Type.Number(),
   isService: Type.Boolean(),
   isApiKey: Type.Boolean(),
-  clientInfo: Type.Union([Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()])), Type.Null()]),
+  clientInfo: ClientInfoModel,
 });
 
 export const UserSessionParams = Type.Object({ user_name: UserName });

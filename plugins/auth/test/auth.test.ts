@@ -22,7 +22,7 @@ async function login(name: string, password = PASSWORD) {
 
 const whoAmI = async (options: Parameters<TestCore['request']>[2]) => {
   const res = await core.request('GET', '/api/auth/sessions', options);
-  return res.status === 200 ? res.body.sessions : res.status;
+  return res.status === 200 ? res.body : res.status;
 };
 
 describe('login', () => {
@@ -77,7 +77,9 @@ describe('credentials', () => {
   it('accepts the token as Bearer, as the accessToken cookie and as ?token=', async () => {
     const token = await login('alice');
     expect(await whoAmI({ token })).toEqual(
-      expect.arrayContaining([expect.objectContaining({ user: 'alice', isCurrent: true })]),
+      expect.arrayContaining([
+        expect.objectContaining({ user: expect.objectContaining({ name: 'alice' }), isCurrent: true }),
+      ]),
     );
     expect(await whoAmI({ headers: { cookie: `accessToken=${token}` } })).not.toBe(401);
     const byQuery = await core.request('GET', `/api/auth/sessions?token=${token}`);
@@ -99,7 +101,7 @@ describe('credentials', () => {
   it('lets a service user act as another user with x-as-user', async () => {
     const sessions = await whoAmI({ apiKey: SERVICE_KEY, headers: { 'x-as-user': 'alice' } });
     // Admin-only listing is not visible to alice: only her own sessions come back.
-    expect(sessions.every((s: any) => s.user === 'alice')).toBe(true);
+    expect(sessions.every((s: any) => s.user.name === 'alice')).toBe(true);
   });
 });
 
@@ -187,10 +189,63 @@ describe('sessions', () => {
     expect(other.status).toBe(403);
   });
 
+  it("lists sessions in AYON's shape, and ends one by the token the list gives", async () => {
+    const alice = await login('alice');
+    const launcher = await core.request('POST', '/api/auth/login', {
+      body: { name: 'alice', password: PASSWORD },
+      headers: {
+        'user-agent': 'AYON launcher',
+        'x-ayon-platform': 'linux',
+        'x-ayon-hostname': 'ws-07',
+        'x-ayon-site-id': 'calm-blue-heron',
+      },
+    });
+    const boss = await login('boss');
+    // Managers see everyone's (a bare list, as AYON answers it); a user sees their own.
+    const all = (await core.request('GET', '/api/auth/sessions', { token: boss })).body as any[];
+    expect(
+      all.some((item) => item.user.name === 'alice') && all.some((item) => item.user.name === 'boss'),
+    ).toBe(true);
+    const mine = (await core.request('GET', '/api/auth/sessions', { token: launcher.body.token }))
+      .body as any[];
+    const current = mine.find((item) => item.isCurrent);
+    expect(current).toEqual({
+      user: expect.objectContaining({ name: 'alice', attrib: expect.any(Object) }),
+      token: expect.stringMatching(/^[0-9a-f]{32}$/),
+      created: expect.any(Number),
+      lastUsed: expect.any(Number),
+      isService: false,
+      isApiKey: false,
+      clientInfo: {
+        ip: expect.any(String),
+        languages: [],
+        location: null,
+        agent: { platform: 'linux', client: 'AYON launcher', device: 'ws-07' },
+        site_id: 'calm-blue-heron',
+      },
+      isCurrent: true,
+    });
+    expect(Math.abs(current.lastUsed - Date.now() / 1000)).toBeLessThan(60);
+    // The session's secret token is never listed.
+    expect(JSON.stringify(all)).not.toContain(launcher.body.token);
+    const own = await core.request('GET', '/api/users/alice/sessions', { token: alice });
+    expect(own.body.sessions).toContainEqual({
+      token: current.token,
+      isService: false,
+      lastUsed: current.lastUsed,
+      clientInfo: current.clientInfo,
+    });
+    const ended = await core.request('DELETE', `/api/users/alice/sessions/${current.token}`, {
+      token: alice,
+    });
+    expect(ended.status).toBe(204);
+    expect(await whoAmI({ token: launcher.body.token })).toBe(401);
+  });
+
   it('lets a manager end one session of a user', async () => {
     const alice = await login('alice');
     const boss = await login('boss');
-    const id = (await whoAmI({ token: alice })).find((s: any) => s.isCurrent).id;
+    const id = (await whoAmI({ token: alice })).find((s: any) => s.isCurrent).token;
     const res = await core.request('DELETE', `/api/users/alice/sessions/${id}`, { token: boss });
     expect(res.status).toBe(204);
     expect(await whoAmI({ token: alice })).toBe(401);
