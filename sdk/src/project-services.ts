@@ -63,6 +63,14 @@ export interface AttributeLibrary {
   defaults(entityType: AttributeScope): Promise<Record<string, unknown>>;
   /** Names of the attributes of an entity type that inherit down the hierarchy. */
   inheritable(entityType: AttributeScope): Promise<string[]>;
+  /**
+   * The values of attrib an entity type has attributes for: writes drop the others as AYON's attribute models
+   * ignore unknown fields.
+   */
+  withoutUnknown(
+    entityType: AttributeScope,
+    attrib: Record<string, unknown>,
+  ): Promise<Record<string, unknown>>;
 }
 
 /** An anatomy as AYON stores and exchanges it (snake_case keys). */

@@ -315,6 +315,11 @@ export class AttributeService implements AttributeLibrary {
     return problems;
   }
 
+  async withoutUnknown(entityType: AttributeScope, attrib: Record<string, unknown>) {
+    const known = (await this.compiled()).byScope.get(entityType) ?? new Map();
+    return Object.fromEntries(Object.entries(attrib).filter(([key]) => known.has(key)));
+  }
+
   async defaults(entityType: AttributeScope): Promise<Record<string, unknown>> {
     const { definitions } = await this.compiled();
     const defaults: Record<string, unknown> = {};

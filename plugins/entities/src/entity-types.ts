@@ -6,11 +6,12 @@ export type EntityType = (typeof ENTITY_TYPES)[number];
 const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
 const Label = Type.String({ pattern: "^[^';]*$", maxLength: 255, description: 'No quotes or semicolons' });
 const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 100 }));
+/** A representation's file as AYON's RepresentationFileModel takes it: the id is any string, the name optional. */
 const File = Type.Object(
   {
-    id: Type.Optional(Id),
-    name: Type.String({ minLength: 1, maxLength: 1024 }),
-    path: Type.String({ minLength: 1, maxLength: 4096 }),
+    id: Type.Optional(Type.String({ maxLength: 255 })),
+    name: Type.Optional(Nullable(Type.String({ maxLength: 1024 }))),
+    path: Type.String({ maxLength: 4096 }),
     size: Type.Integer({ minimum: 0, default: 0 }),
     hash: Type.Optional(Nullable(Type.String({ maxLength: 256 }))),
     hashType: Type.Optional(

@@ -51,6 +51,16 @@ describe('folders', () => {
     expect(await get('folders', hero)).not.toHaveProperty('label');
   });
 
+  it('take what AYON takes: attribute names nobody defined are dropped, not refused', async () => {
+    const res = await api('PATCH', `${P}/folders/${hero}`, { attrib: { frameStart: 1010, nonsense: 'x' } });
+    expect(res.status).toBe(204);
+    const folder = await get('folders', hero);
+    expect(folder.attrib.frameStart).toBe(1010);
+    expect(folder.attrib).not.toHaveProperty('nonsense');
+    expect(folder.ownAttrib).toEqual(['frameStart']);
+    expect((await api('PATCH', `${P}/folders/${hero}`, { attrib: { frameStart: null } })).status).toBe(204);
+  });
+
   it('derive paths, default statuses and inherited attributes', async () => {
     const folder = await get('folders', hero);
     expect(folder).toMatchObject({
@@ -169,6 +179,15 @@ describe('publishing', () => {
       productId: product,
     });
     expect((await get('representations', repre)).path).toBe('/assets/chars/hero/modelMain/v001/abc');
+    // A file's id is any string and its name optional, as in AYON's RepresentationFileModel.
+    const loose = await create('representations', {
+      name: 'usd',
+      versionId: v1,
+      files: [{ id: 'file-1', path: '{root[work]}/show/hero.usd', size: 1 }],
+    });
+    expect((await get('representations', loose)).files).toEqual([
+      expect.objectContaining({ id: 'file-1', path: '{root[work]}/show/hero.usd', size: 1 }),
+    ]);
     expect((await get('folders', hero)).hasVersions).toBe(true);
     expect((await get('folders', assets)).hasVersions).toBe(true);
   });

@@ -213,8 +213,8 @@ export class ProjectService implements ProjectDirectory {
   }
 
   /** Create a project row and its schema in one transaction; a half-created project never remains. */
-  async create(name: string, fields: ProjectFields): Promise<void> {
-    await this.checkAttrib(fields.attrib, ['body', 'attrib']);
+  async create(name: string, given: ProjectFields): Promise<void> {
+    const fields = { ...given, attrib: await this.knownAttrib(given.attrib, ['body', 'attrib']) };
     await this.db.transaction().execute(async (trx) => {
       try {
         await trx
@@ -255,8 +255,8 @@ export class ProjectService implements ProjectDirectory {
   }
 
   /** Replace every field of an existing project that the body names (PUT on an existing project). */
-  async replace(caller: RequestUser, name: string, fields: ProjectFields): Promise<void> {
-    await this.checkAttrib(fields.attrib, ['body', 'attrib']);
+  async replace(caller: RequestUser, name: string, given: ProjectFields): Promise<void> {
+    const fields = { ...given, attrib: await this.knownAttrib(given.attrib, ['body', 'attrib']) };
     const row = await this.requireRow(caller, name);
     await this.write(row.name, fields);
   }
@@ -265,8 +265,8 @@ export class ProjectService implements ProjectDirectory {
   async patch(caller: RequestUser, name: string, patch: ProjectFields): Promise<string> {
     if (!isManagerOrAbove(caller)) throw new Forbidden('Only managers may change a project');
     const row = await this.requireRow(caller, name);
-    const attrib = patch.attrib === undefined ? undefined : mergePatch(row.attrib, patch.attrib);
-    await this.checkAttrib(patch.attrib, ['body', 'attrib']);
+    const given = await this.knownAttrib(patch.attrib, ['body', 'attrib']);
+    const attrib = given === undefined ? undefined : mergePatch(row.attrib, given);
     await this.write(row.name, {
       ...patch,
       attrib,
@@ -433,9 +433,12 @@ export class ProjectService implements ProjectDirectory {
     }
   }
 
-  private async checkAttrib(attrib: Json | undefined, loc: string[]): Promise<void> {
-    if (!attrib) return;
-    const problems = await this.attributes.validate('project', attrib, loc);
+  /** The attribute values given, checked, without names projects have no attribute for (AYON drops those). */
+  private async knownAttrib(attrib: Json | undefined, loc: string[]): Promise<Json | undefined> {
+    if (!attrib) return attrib;
+    const known = await this.attributes.withoutUnknown('project', attrib);
+    const problems = await this.attributes.validate('project', known, loc);
     if (problems.length) throw new ValidationFailed(problems, 'Invalid project attributes');
+    return known;
   }
 }

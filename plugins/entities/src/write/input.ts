@@ -48,8 +48,10 @@ export async function fieldsToWrite(
   const data = { ...(fields ? givenFields(fields) : {}) };
   const problems =
     fields && 'sent' in fields ? check(mode === 'create' ? spec.create : spec.update, data, ['data']) : [];
-  if (data.attrib && typeof data.attrib === 'object')
+  if (data.attrib && typeof data.attrib === 'object' && !Array.isArray(data.attrib)) {
+    data.attrib = await batch.attributes.withoutUnknown(spec.type, data.attrib as Json);
     problems.push(...(await batch.attributes.validate(spec.type, data.attrib as Json, ['data', 'attrib'])));
+  }
   if (problems.length) throw new ValidationFailed(problems, `Invalid ${spec.type} data`);
   return data;
 }
