@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import {
+  BadRequest,
   Conflict,
   Forbidden,
   JsonObject,
@@ -8,6 +9,7 @@ import {
   User,
   ValidationFailed,
   isManagerOrAbove,
+  requireAdmin,
   requireManager,
   requireUser,
   type AddonApp,
@@ -209,10 +211,11 @@ export function userRoutes(users: UserService, db: Database, guesses: PasswordGu
       '/api/users/:user_name/password',
       {
         schema: {
-          summary: 'Set a password; other sessions of the user end',
+          summary: "Set a password (other sessions of the user end), or a service user's API key",
           description:
             'Your own password: send the current one as currentPassword (422 without it, 403 when wrong, 429 after ' +
-            "repeated wrong ones). Administrators set other users' passwords without it.",
+            "repeated wrong ones). Administrators set other users' passwords without it. With apiKey and no password, an " +
+            "administrator sets a service user's API key (replacing its default key), as AYON does.",
           params: UserParams,
           body: PasswordChange,
           response: { 204: NoContent },
@@ -220,13 +223,23 @@ export function userRoutes(users: UserService, db: Database, guesses: PasswordGu
       },
       async (request, reply) => {
         const caller = requireUser(request);
+        const { password, apiKey, currentPassword } = request.body;
+        if (password === undefined && apiKey !== undefined) {
+          // As AYON does it: an administrator gives a service user its API key through this route.
+          requireAdmin(request);
+          const target = await users.require(request.params.user_name);
+          if (target.data.isService !== true)
+            throw new BadRequest(`${target.name} is not a service account`, 'not-a-service');
+          await users.setDefaultApiKey(target.name, apiKey);
+          return reply.code(204).send(null);
+        }
+        if (password === undefined) throw new BadRequest('No password or API key provided', 'nothing-to-set');
         requireSelfOrAdmin(caller, request.params.user_name);
         const self = isSelf(caller, request.params.user_name);
         const target = await users.require(request.params.user_name);
-        users.requirePassword(request.body.password, ['body', 'password']);
-        if (self)
-          await requireCurrentPassword(users, guesses, target, request.body.currentPassword, request.ip);
-        await users.setPassword(target.name, request.body.password, self ? caller.sessionId : null);
+        users.requirePassword(password, ['body', 'password']);
+        if (self) await requireCurrentPassword(users, guesses, target, currentPassword, request.ip);
+        await users.setPassword(target.name, password, self ? caller.sessionId : null);
         return reply.code(204).send(null);
       },
     );

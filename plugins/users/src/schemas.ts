@@ -69,9 +69,11 @@ export const UserListQuery = Type.Object(
 export const UserParams = Type.Object({ user_name: UserName });
 export const ApiKeyParams = Type.Object({ user_name: UserName, entity_id: Id });
 
+/** AYON's ChangePasswordRequestModel: a password, or (administrators, for a service user) its API key. */
 export const PasswordChange = Type.Object(
   {
-    password: Password,
+    password: Type.Optional(Password),
+    apiKey: Type.Optional(ApiKeyValue),
     currentPassword: Type.Optional(
       Type.String({
         maxLength: 1024,

@@ -285,6 +285,20 @@ export class UserService implements UserDirectory {
     return { id, key };
   }
 
+  /** Give a service user the one key AYON knows it by: it replaces the key labelled default. */
+  async setDefaultApiKey(name: string, key: string): Promise<void> {
+    const user = await this.require(name);
+    await this.db.transaction().execute(async () => {
+      await this.db
+        .deleteFrom('api_keys')
+        .where('user_name', '=', user.name)
+        .where('label', '=', 'default')
+        .execute();
+      await this.insertApiKey(user.name, { label: 'default', key });
+    });
+    await this.auth.userChanged();
+  }
+
   async updateApiKey(
     name: string,
     id: string,

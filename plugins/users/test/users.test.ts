@@ -285,6 +285,29 @@ describe('changing users', () => {
 });
 
 describe('passwords', () => {
+  it("sets a service user's API key through the password route, as AYON's clients do it", async () => {
+    await create(admin, 'farmbot', { data: { isService: true } });
+    const setKey = (apiKey: string, token = admin, name = 'farmbot') =>
+      core.request('PATCH', `/api/users/${name}/password`, { token, body: { apiKey } });
+    const first = 'ab'.repeat(16);
+    expect((await setKey(first)).status).toBe(204);
+    expect((await core.request('GET', '/api/users/me', { apiKey: first })).body.name).toBe('farmbot');
+    // A second key replaces the first.
+    const second = 'cd'.repeat(16);
+    expect((await setKey(second)).status).toBe(204);
+    expect((await core.request('GET', '/api/users/me', { apiKey: first })).status).toBe(401);
+    expect((await core.request('GET', '/api/users/me', { apiKey: second })).body.name).toBe('farmbot');
+    expect((await setKey('ef'.repeat(16), manager)).status).toBe(403);
+    await create(admin, 'person');
+    const notService = await setKey('ef'.repeat(16), admin, 'person');
+    expect(notService.status).toBe(400);
+    expect(notService.body.detail).toBe('person is not a service account');
+    expect((await setKey('not-hex')).status).toBe(422);
+    const nothing = await core.request('PATCH', '/api/users/farmbot/password', { token: admin, body: {} });
+    expect(nothing.status).toBe(400);
+    expect(nothing.body.detail).toBe('No password or API key provided');
+  });
+
   it('changes a password, keeps the session that did it and ends the others', async () => {
     await create(admin, 'pat');
     const here = await login(core, 'pat');
