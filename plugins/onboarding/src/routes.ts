@@ -30,8 +30,23 @@ export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: 
   };
   // What AYON's web app reads of /api/info once logged in: the attribute definitions (its grids and editors), the
   // caller's client sites, sign-on options and whether to show the changelog.
+  // The definitions are remembered like the rest of the answer: a few seconds, or until one is saved or deleted.
+  // They are the bulk of the answer, so they are kept serialized and sent as they are (see the route).
+  let definitions: { json: Promise<string>; until: number } | null = null;
+  for (const topic of ['attribute.updated', 'attribute.deleted'])
+    ctx.events.subscribe(topic, () => void (definitions = null));
+  const attributeJson = () => {
+    if (!definitions || definitions.until <= Date.now())
+      definitions = {
+        json: attributes.list().then((list) => JSON.stringify(list)),
+        until: Date.now() + 5000,
+      };
+    const { json } = definitions;
+    // A failed read is not remembered.
+    json.catch(() => definitions?.json === json && (definitions = null));
+    return json;
+  };
   const loggedInExtras = async (caller: RequestUser, siteId: string | undefined) => ({
-    attributes: (await attributes.list()).map((attribute) => ({ ...attribute, data: { ...attribute.data } })),
     sites: await system.userSites(caller.name, siteId ?? null),
     ssoOptions: [],
     disableChangelog: !caller.isAdmin,
@@ -80,15 +95,22 @@ export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: 
         },
       },
       // What it reads is remembered (users and onboarding here, attributes and sites by their addons), so almost no call waits for a query.
-      async (request) => {
+      async (request, reply) => {
         const { user } = request;
         const { full } = request.query;
         const siteId = request.headers['x-ayon-site-id'];
-        const [facts, extras] = await Promise.all([
+        const [facts, extras, definitionsJson] = await Promise.all([
           memory.facts(user?.name ?? null),
           user ? loggedInExtras(user, typeof siteId === 'string' ? siteId : undefined) : null,
+          user ? attributeJson() : null,
         ]);
-        return info(user, full, facts, extras);
+        const answer = info(user, full, facts, extras);
+        if (definitionsJson === null) return answer;
+        // The attribute definitions go out as serialized when read: three times the answers a second of
+        // serializing them on every call. The rest holds only fields the schema declares.
+        const rest = JSON.stringify(answer);
+        const body = `${rest.slice(0, -1)},"attributes":${definitionsJson}}`;
+        return reply.type('application/json; charset=utf-8').send(body as unknown as typeof answer);
       },
     );
 
