@@ -612,7 +612,7 @@ export const WRITES: Record<string, Scenario> = {
     const mine =
       sessions.sessions.find((s: any) => s.token === login.body.token || s.isCurrent === false) ??
       sessions.sessions.at(-1);
-    return { path: { user_name: 'probe', session_id: mine.id ?? mine.sessionId } };
+    return { path: { user_name: 'probe', session_id: mine.token } };
   },
   'PUT /api/users/{user_name}': () => ({ path: { user_name: fresh('new') }, body: {} }),
   'PATCH /api/users/{user_name}': () => ({
@@ -729,7 +729,7 @@ export const WRITES: Record<string, Scenario> = {
         linkType: 'probe|folder|folder',
       },
     });
-    if (res.status !== 201) throw new Error(`setup link as ${caller}: ${res.status} ${res.text}`);
+    if (res.status !== 200) throw new Error(`setup link as ${caller}: ${res.status} ${res.text}`);
     return { path: { link_id: res.body.id } };
   },
 
