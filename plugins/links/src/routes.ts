@@ -1,18 +1,10 @@
-import {
-  CreatedResponse,
-  NoContent,
-  ValidationFailed,
-  check,
-  requireUser,
-  type AddonApp,
-} from '@pipewright/sdk';
-import type { LinkService } from './service.js';
+import { CreatedResponse, NoContent, requireUser, type AddonApp } from '@pipewright/sdk';
+import { splitLinkType, type LinkService } from './service.js';
 import {
   Link,
   LinkCreate,
   LinkParams,
   LinkTypeList,
-  LinkTypeName,
   LinkTypeParams,
   LinkTypeSave,
   ProjectParams,
@@ -21,14 +13,9 @@ import {
 // AYON's model accepts snake_case names too; these are the ones a client may plausibly send.
 const SNAKE = { link_type: 'linkType' } as Record<string, string>;
 
-/** Check the link type of the wildcard segment as a path parameter schema would have. */
+/** The link type of the wildcard segment, checked by AYON's rule before anything else. */
 async function checkLinkType(request: { params: unknown }) {
-  const problems = check(LinkTypeName, (request.params as Record<string, unknown>)['*'], [
-    'path',
-    'link_type',
-  ]);
-  if (problems.length)
-    throw new ValidationFailed(problems, `Validation error: path.link_type: ${problems[0].msg}`);
+  splitLinkType(String((request.params as Record<string, unknown>)['*'] ?? ''));
 }
 
 export function linkRoutes(links: LinkService) {

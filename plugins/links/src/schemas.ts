@@ -2,12 +2,8 @@ import { Id, JsonObject, ProjectName, Type } from '@pipewright/sdk';
 
 export const ENTITY_TYPES = ['folder', 'task', 'product', 'version', 'representation', 'workfile'] as const;
 
-const entityType = `(${ENTITY_TYPES.join('|')})`;
-
-/** "type|input|output": the type's own name (letters, digits, underscore, hyphen, dot) and the two entity types. */
+/** "type|input|output": AYON sets no pattern on the type's own name; the service checks the three parts. */
 export const LinkTypeName = Type.String({
-  pattern: `^[a-zA-Z0-9_.\\-]{1,100}\\|${entityType}\\|${entityType}$`,
-  maxLength: 130,
   description: 'link type, input entity type and output entity type joined by |',
   examples: ['reference|version|version'],
 });
@@ -16,7 +12,7 @@ export const ProjectParams = Type.Object({ project_name: ProjectName });
 /**
  * The link type travels in a wildcard segment: a name of 100 characters plus "|representation|representation"
  * is longer than the router allows a plain path parameter (maxParamLength, 100), which would answer 414. The
- * value is checked against LinkTypeName by the route, and reported as ["path", "link_type"].
+ * value is checked by the route (splitLinkType), as AYON's path dependency checks it.
  */
 export const LinkTypeParams = Type.Object({ project_name: ProjectName, '*': Type.String() });
 export const LinkParams = Type.Object({ project_name: ProjectName, link_id: Id });

@@ -38,13 +38,26 @@ const DEFAULT_STYLE = 'solid';
 
 const INVALID_REGEX = '2201B';
 
-/** The three parts of "type|input|output" (the route schemas have already checked the shape). */
+/**
+ * The three parts of "type|input|output", by AYON's rule for a link type named in a path or a body: exactly three
+ * parts, both ends entity types, the type's own name free. Anything else is a 400 with AYON's words.
+ */
 export function splitLinkType(name: string): {
   type: string;
   input: ProjectEntityType;
   output: ProjectEntityType;
 } {
-  const [type, input, output] = name.split('|');
+  const parts = name.split('|');
+  // A slash cannot be part of a name AYON routes; here the wildcard segment would take it.
+  if (parts.length !== 3 || name.includes('/'))
+    throw new BadRequest("Link type must be in the format 'name|input_type|output_type'", 'bad-link-type');
+  const [type, input, output] = parts;
+  const ends = ENTITY_TYPES as readonly string[];
+  if (!ends.includes(input) || !ends.includes(output))
+    throw new BadRequest(
+      `Link type input and output types must be one of ${ends.join(', ')}`,
+      'bad-link-type',
+    );
   return { type, input: input as ProjectEntityType, output: output as ProjectEntityType };
 }
 
@@ -138,24 +151,16 @@ export class LinkService {
     sender: Sender,
   ): Promise<string> {
     const project = await this.projects.require(caller, projectName);
-    // linkType wins over the older "link"; problems are reported at the field the client actually sent.
-    const field = body.linkType !== undefined ? 'linkType' : body.link !== undefined ? 'link' : null;
+    // linkType wins over the older "link".
     const linkType = body.linkType ?? body.link;
-    if (!field || !linkType) {
-      throw new ValidationFailed([
-        { loc: ['body', 'linkType'], msg: 'a link type (type|input|output) is required', type: 'missing' },
-      ]);
-    }
-    if (!project.linkTypes.some((item) => normalise(item).name === linkType)) {
-      throw new ValidationFailed([
-        {
-          loc: ['body', field],
-          msg: `project ${project.name} has no link type ${linkType}`,
-          type: 'unknown_link_type',
-        },
-      ]);
-    }
+    // AYON answers a missing, malformed or undeclared link type with 400.
+    if (!linkType) throw new BadRequest('Link type is not specified', 'missing-link-type');
     const { type, input, output } = splitLinkType(linkType);
+    if (!project.linkTypes.some((item) => normalise(item).name === linkType))
+      throw new BadRequest(
+        `Unsupported link type: project ${project.name} has no ${linkType}`,
+        'unknown-link-type',
+      );
     if (input === output && body.input === body.output)
       throw new BadRequest('Cannot link an entity to itself', 'self-link');
     await this.requireEntity(caller, project, input, body.input, 'input', linkType);

@@ -1,4 +1,12 @@
-import { JsonObject, NoContent, requireManager, requireUser, Type, type AddonApp } from '@pipewright/sdk';
+import {
+  excludeNone,
+  JsonObject,
+  NoContent,
+  requireManager,
+  requireUser,
+  Type,
+  type AddonApp,
+} from '@pipewright/sdk';
 import type { ProjectService } from './service.js';
 import {
   Project,
@@ -85,7 +93,12 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request) =>
-        projects.present(await projects.requireRow(requireUser(request), request.params.project_name)),
+        excludeNone(
+          await projects.present(
+            await projects.requireRow(requireUser(request), request.params.project_name),
+          ),
+          ['attrib'],
+        ),
     );
 
     app.patch(

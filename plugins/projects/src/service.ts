@@ -57,6 +57,21 @@ function takeRenames(items: Json[] | undefined): {
   return { items: cleaned, renamed };
 }
 
+/**
+ * A link type as AYON's project model sends it: camelCase fields. Stored items may be in either spelling (AYON's
+ * model takes both), and older ones carry only the composed name "type|input|output".
+ */
+function linkTypeOnWire(item: Json): Json {
+  const [type, input, output] = String(item.name ?? '').split('|');
+  return {
+    name: item.name,
+    linkType: item.link_type ?? item.linkType ?? type,
+    inputType: item.input_type ?? item.inputType ?? input,
+    outputType: item.output_type ?? item.outputType ?? output,
+    data: item.data ?? {},
+  };
+}
+
 /** The columns to write for the given fields; absent fields are left out. */
 function columns(fields: ProjectFields): Json {
   const values: Json = {};
@@ -303,7 +318,7 @@ export class ProjectService implements ProjectDirectory {
       active: row.active,
       folderTypes: row.folder_types,
       taskTypes: row.task_types,
-      linkTypes: row.link_types,
+      linkTypes: (row.link_types as Json[]).map(linkTypeOnWire),
       statuses: row.statuses,
       tags: row.tags,
       config: row.config,

@@ -193,6 +193,23 @@ describe('changing projects', () => {
     expect(demo.active).toBe(false);
   });
 
+  it('answers a project without its unset attributes, as AYON leaves out what is none', async () => {
+    const defaults = (await core.request('GET', '/api/attributes', { token: manager })).body.attributes;
+    const unset = defaults
+      .filter((a: any) => a.scope.includes('project') && (a.data.default ?? null) === null)
+      .map((a: any) => a.name);
+    expect(unset).toContain('endDate');
+    const demo = (await core.request('GET', '/api/projects/demo', { token: manager })).body;
+    for (const name of unset) expect([name, name in demo.attrib]).toEqual([name, false]);
+    expect(Object.values(demo.attrib)).not.toContain(null);
+    await core.request('PATCH', '/api/projects/demo', {
+      token: manager,
+      body: { attrib: { endDate: '2027-01-31T00:00:00Z' } },
+    });
+    const set = (await core.request('GET', '/api/projects/demo', { token: manager })).body;
+    expect(set.attrib.endDate).toBe('2027-01-31T00:00:00Z');
+  });
+
   it('validates patches and refuses normal users', async () => {
     expect(
       (

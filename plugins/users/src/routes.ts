@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import {
   BadRequest,
+  excludeNone,
   Conflict,
   Forbidden,
   JsonObject,
@@ -129,7 +130,7 @@ export function userRoutes(users: UserService, db: Database, guesses: PasswordGu
       { schema: { summary: 'The logged-in user', response: { 200: User } } },
       async (request) => {
         const caller = requireUser(request);
-        return users.present(await users.require(caller.name));
+        return excludeNone(users.present(await users.require(caller.name)), ['attrib']);
       },
     );
 
@@ -139,9 +140,11 @@ export function userRoutes(users: UserService, db: Database, guesses: PasswordGu
       async (request) => {
         const caller = requireUser(request);
         const user = await users.require(request.params.user_name);
-        return isManagerOrAbove(caller) || user.name === caller.name
-          ? users.present(user)
-          : users.presentPublic(user);
+        const shown =
+          isManagerOrAbove(caller) || user.name === caller.name
+            ? users.present(user)
+            : users.presentPublic(user);
+        return excludeNone(shown, ['attrib']);
       },
     );
 

@@ -35,8 +35,8 @@ const optional = <T extends Record<string, any>>(fields: T, nullable: boolean) =
     [K in keyof T]: ReturnType<typeof Type.Optional<T[K]>>;
   };
 
-export const UserAttrib = Type.Object(optional(attribFields, false), { additionalProperties: true });
-export const UserAttribPatch = Type.Object(optional(attribFields, true), { additionalProperties: true });
+/** AYON's user attributes are all optional: a new user's may be sent as null, and are then simply not set. */
+export const UserAttrib = Type.Object(optional(attribFields, true), { additionalProperties: true });
 export const UserData = Type.Object(optional(roleFields, false), { additionalProperties: true });
 export const UserDataPatch = Type.Object(optional(roleFields, true), { additionalProperties: true });
 
@@ -54,7 +54,7 @@ export const NewUser = Type.Object(
 export const UserPatch = Type.Object(
   {
     active: Type.Optional(Type.Boolean()),
-    attrib: Type.Optional(UserAttribPatch),
+    attrib: Type.Optional(UserAttrib),
     data: Type.Optional(UserDataPatch),
   },
   { additionalProperties: false },

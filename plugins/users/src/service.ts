@@ -164,7 +164,8 @@ export class UserService implements UserDirectory {
     active?: boolean;
     apiKey?: string;
   }): Promise<UserRecord> {
-    requireUserWithinLimits({ attrib: user.attrib ?? {}, data: user.data ?? {} });
+    const attrib = mergePatch({}, user.attrib ?? {});
+    requireUserWithinLimits({ attrib, data: user.data ?? {} });
     const passwordHash = user.password ? await hashPassword(user.password) : null;
     // The user and its key are written together, in the caller's unit of work when there is one.
     return this.db.transaction().execute(async () => {
@@ -173,7 +174,7 @@ export class UserService implements UserDirectory {
         .values({
           name: user.name,
           active: user.active ?? true,
-          attrib: JSON.stringify(user.attrib ?? {}),
+          attrib: JSON.stringify(attrib),
           data: JSON.stringify(user.data ?? {}),
           password_hash: passwordHash,
         })

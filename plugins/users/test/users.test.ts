@@ -192,6 +192,17 @@ describe('changing users', () => {
     expect(alice.data).toEqual({ team: 'comp' });
   });
 
+  it('takes attributes sent as none on creation, and leaves them out of answers as AYON does', async () => {
+    const body = { password: PASSWORD, attrib: { fullName: null, email: 'nora@studio.test' } };
+    expect((await create(manager, 'nora', body)).status).toBe(204);
+    for (const answer of [
+      (await core.request('GET', '/api/users/nora', { token: manager })).body,
+      (await core.request('GET', '/api/users/me', { token: await login(core, 'nora') })).body,
+    ]) {
+      expect(answer.attrib).toEqual({ email: 'nora@studio.test' });
+    }
+  });
+
   it('lets users edit their own attributes but not their roles', async () => {
     const alice = await login(core, 'alice');
     expect(
