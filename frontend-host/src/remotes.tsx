@@ -36,8 +36,6 @@ interface ScopeOptions {
   module?: unknown;
 }
 
-type AddonListAnswer = ResponseData<'get', '/api/addons'>;
-
 /** Every exposed module of the running addons ("remote/Exposed"), with the addon that serves it. */
 const knownModules = new Map<string, { addonName: string; addonVersion: string; remote: string }>();
 
@@ -106,12 +104,7 @@ function chosenModule(module: unknown, remotes: [string, string[]][]): [string, 
  * federation runtime. The manifest (not remoteEntry.js) is the entry, since the entry file's name carries a hash.
  */
 export async function addonPages(client: PipewrightClient, user: ScreenUser): Promise<AddonPage[]> {
-  const [modules, catalog] = await Promise.all([
-    client.GET('/api/frontendModules', { params: { query: { format: 'mf-manifest' } } }),
-    // Scopes only place screens in the navigation: without them every screen still works from the main list.
-    client.GET('/api/addons').catch((): AddonListAnswer => ({ addons: [] })),
-  ]);
-  const addons = new Map(catalog.addons.map((addon) => [addon.name, addon]));
+  const modules = await client.GET('/api/frontendModules', { params: { query: { format: 'mf-manifest' } } });
   const pages: AddonPage[] = [];
   const remotes: { name: string; entry: string }[] = [];
   knownModules.clear();
@@ -128,9 +121,9 @@ export async function addonPages(client: PipewrightClient, user: ScreenUser): Pr
           remote,
         });
     }
-    const addon = addons.get(module.addonName);
-    const scopes: Record<string, ScopeOptions> = addon?.versions[module.addonVersion]?.frontendScopes ?? {};
-    pages.push(...pagesOfAddon(module, scopes, addon?.title || capitalised(module.addonName), user));
+    // Scopes only place screens in the navigation: without them every screen still works from the main list.
+    const scopes: Record<string, ScopeOptions> = module.frontendScopes ?? {};
+    pages.push(...pagesOfAddon(module, scopes, module.title || capitalised(module.addonName), user));
   }
   // force: after an addon upgrade the same remote name points at a new version's manifest.
   registerRemotes(remotes, { force: true });

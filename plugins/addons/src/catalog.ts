@@ -36,6 +36,22 @@ function readPyproject(path: string): Record<string, unknown> {
   }
 }
 
+const ayonFrontends = new Map<string, boolean>();
+
+/**
+ * AYON's web app opens an addon's scopes as a page of its own in a frame, at /addons/{name}/{version}/frontend/, so
+ * it is told of them only when the addon ships that page (frontend/dist/index.html). Screens built as Module
+ * Federation remotes reach Pipewright's web app through /api/frontendModules instead.
+ */
+function servesAyonFrontend(addon: AddonInfo): boolean {
+  let serves = ayonFrontends.get(addon.directory);
+  if (serves === undefined) {
+    serves = existsSync(join(addon.directory, 'frontend', 'dist', 'index.html'));
+    ayonFrontends.set(addon.directory, serves);
+  }
+  return serves;
+}
+
 /** A version as AYON lists it; a broken one shows only why it is broken ({error}). */
 function versionInfo(addon: AddonInfo, details: boolean): VersionInfo {
   if (addon.isBroken)
@@ -50,7 +66,7 @@ function versionInfo(addon: AddonInfo, details: boolean): VersionInfo {
   return {
     hasSettings: addon.hasSettings,
     hasSiteSettings: addon.hasSiteSettings,
-    frontendScopes: addon.frontendScopes,
+    frontendScopes: servesAyonFrontend(addon) ? addon.frontendScopes : {},
     projectCanOverrideAddonVersion: addon.projectCanOverrideAddonVersion,
     isBroken: false,
     ...(details ? clientDetails(addon) : {}),
@@ -101,7 +117,8 @@ export function findRunning(addons: AddonInfo[], name: string, version: string):
  * The Module Federation remotes of the production version of each addon, in the form a web app loads them:
  * - 'ayon' (AYON's web app): remotes at AYON's path, /addons/{name}/{version}/frontend/modules/{remote}/remoteEntry.js;
  *   only those the package ships there are listed, so AYON's web app never asks for a file that is not there.
- * - 'mf-manifest' (Pipewright's web app): every declared remote, addressed by the addon's frontend/mf-manifest.json.
+ * - 'mf-manifest' (Pipewright's web app): every declared remote, addressed by the addon's frontend/mf-manifest.json,
+ *   with the addon's title and the scopes that place its screens.
  */
 export function frontendModules(
   addons: AddonInfo[],
@@ -117,6 +134,11 @@ export function frontendModules(
         );
   return addons
     .filter((addon) => addon.production)
-    .map((addon) => ({ addonName: addon.name, addonVersion: addon.version, modules: listed(addon) }))
+    .map((addon) => ({
+      addonName: addon.name,
+      addonVersion: addon.version,
+      modules: listed(addon),
+      ...(format === 'mf-manifest' ? { title: addon.title, frontendScopes: addon.frontendScopes } : {}),
+    }))
     .filter((module) => Object.keys(module.modules).length > 0);
 }

@@ -70,6 +70,12 @@ export const FrontendModule = Type.Object({
   modules: Type.Record(Type.String(), Type.Array(Type.String()), {
     description: 'Module Federation remote name to the modules it exposes',
   }),
+  title: Type.Optional(Type.String({ description: "The addon's title (mf-manifest format)" })),
+  frontendScopes: Type.Optional(
+    Type.Record(Type.String(), JsonObject, {
+      description: 'Where the screens go, as the addon declares it (mf-manifest format)',
+    }),
+  ),
 });
 
 export const FrontendModuleList = Type.Array(FrontendModule);

@@ -122,15 +122,33 @@ describe('GET /api/frontendModules', () => {
     const res = await core.request('GET', '/api/frontendModules?format=mf-manifest', { token });
     expect(res.status).toBe(200);
     const byName = [...res.body].sort((a: any, b: any) => a.addonName.localeCompare(b.addonName));
+    // With each addon's title and scopes, which place its screens (AYON's addon list shows scopes only for an
+    // addon with a page AYON's web app can frame: review-board's frontend/dist/index.html).
     expect(byName).toEqual([
-      { addonName: 'addons', addonVersion: '1.0.0', modules: { addons_screens: ['./Addons'] } },
-      { addonName: 'night-light', addonVersion: '0.3.0', modules: { nightLight: ['./Toggle'] } },
+      {
+        addonName: 'addons',
+        addonVersion: '1.0.0',
+        modules: { addons_screens: ['./Addons'] },
+        title: 'Addons',
+        frontendScopes: { settings: { sidebar: 'Addons', access: 'admin' } },
+      },
+      {
+        addonName: 'night-light',
+        addonVersion: '0.3.0',
+        modules: { nightLight: ['./Toggle'] },
+        title: expect.any(String),
+        frontendScopes: {},
+      },
       {
         addonName: 'review-board',
         addonVersion: '2.1.0',
         modules: { reviewBoard: ['./Player', './Timeline'] },
+        title: 'Review board',
+        frontendScopes: { project: { sidebar: 'Review' }, settings: { access: 'manager' } },
       },
     ]);
+    const listed = (await core.request('GET', '/api/addons', { token })).body.addons;
+    expect(listed.find((a: any) => a.name === 'addons').versions['1.0.0'].frontendScopes).toEqual({});
   });
 });
 

@@ -103,7 +103,8 @@ describe('installing an addon package', () => {
         '1.0.0': {
           hasSettings: true,
           hasSiteSettings: true,
-          frontendScopes: { project: { sidebar: 'Shot notes' } },
+          // Its screens are Module Federation remotes for Pipewright's web app, not a page AYON's web app can frame.
+          frontendScopes: {},
           isBroken: false,
           projectCanOverrideAddonVersion: false,
         },
@@ -120,6 +121,8 @@ describe('installing an addon package', () => {
       addonName: 'shot-notes',
       addonVersion: '1.0.0',
       modules: { shotNotes: ['./NotesPanel'] },
+      title: 'Shot notes',
+      frontendScopes: { project: { sidebar: 'Shot notes' } },
     });
     const icon = await core.request('GET', '/addons/shot-notes/1.0.0/public/icon.svg');
     expect(icon.status).toBe(200);
