@@ -15,6 +15,7 @@ export * from './request.js';
 export * from './project-services.js';
 export * from './query-filter.js';
 export * from './schemas.js';
+export * from './user-renames.js';
 export * from './validation.js';
 export * from './services.js';
 export * from './settings.js';

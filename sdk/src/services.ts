@@ -43,6 +43,9 @@ export interface UserSource {
 /** The studio section of a user's permissions. */
 export type StudioPermissions = Permissions['studio'];
 
+/** Work that carries a user's new name into an addon's own tables, inside the rename's transaction. */
+export type UserRenameHook = (oldName: string, newName: string) => Promise<void>;
+
 /** Provided by the users addon: the user directory, beyond what auth needs. */
 export interface UserDirectory extends UserSource {
   /** Every user by name, optionally only the active or inactive ones. */
@@ -66,6 +69,11 @@ export interface UserDirectory extends UserSource {
   studioPermissions(caller: RequestUser): Promise<StudioPermissions>;
   /** Where studio permissions of normal users come from: the access addon registers itself here. */
   setStudioPermissionSource(source: (caller: RequestUser) => Promise<StudioPermissions>): void;
+  /**
+   * Run `hook` inside every rename's transaction: what names the user elsewhere (assignees, authors, owners,
+   * views) follows in the same commit, or nothing does. AYON's rename_user carries the same references.
+   */
+  onRename(hook: UserRenameHook): void;
   /** Create a user; inside a unit of work (onboarding, invitations, setup templates) it joins the transaction. */
   create(user: {
     name: string;

@@ -10,6 +10,7 @@ import { activityRoutes } from './routes.js';
 import { ActivityService, type ActivityType, type PreparedCreate } from './service.js';
 import { ActivityStore } from './store.js';
 import { Suggestions } from './suggest.js';
+import { carryUserRename } from './user-renames.js';
 
 /** An activity another addon adds to an entity's feed. */
 export interface ServerActivity {
@@ -110,6 +111,7 @@ export default defineAddon({
     const projects = ctx.use('projects');
     const entities = ctx.use('entities');
     const users = ctx.use('users');
+    users.onRename((oldName, newName) => carryUserRename(ctx.db, oldName, newName));
     const store = new ActivityStore(ctx.db, ctx.projects.schemaName);
     const reader = new EntityReader(entities);
     const files = ctx.use('files');

@@ -10,6 +10,7 @@ import { EntityService } from './service.js';
 import { BackgroundOperations } from './write/background.js';
 import { EntityProcessor } from './write/processor.js';
 import { carryProjectRenames } from './write/project-renames.js';
+import { carryUserRenames } from './write/user-renames.js';
 
 // What a pipeline publishes into: folders, tasks, products, versions, representations and workfiles, in each
 // project's own schema. A request goes routes/ (HTTP) -> service.ts -> read/ (selects, queries, folder trees) or
@@ -19,7 +20,7 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Entities',
   description: 'Folders, tasks, products, versions, representations, workfiles and operations',
-  dependsOn: ['projects', 'attributes'],
+  dependsOn: ['projects', 'attributes', 'users'],
   migrations: { project: projectMigrations },
   frontendModules: { overview_remote: ['./Overview'] },
   frontendScopes: { project: { sidebar: 'Overview' } },
@@ -29,6 +30,7 @@ export default defineAddon({
     const schemaName = ctx.projects.schemaName;
     const processor = new EntityProcessor(ctx.db, ctx.events, attributes, schemaName, ctx.log);
     projects.onChange((project, change) => carryProjectRenames(ctx.db, schemaName(project.name), change));
+    ctx.use('users').onRename(carryUserRenames(ctx.db));
     // Kept trees take this process's rows as they commit; other processes' changes as their events reach it.
     const hierarchyCache = new HierarchyCache(ctx.events);
     processor.onCommit((project, changes) => hierarchyCache.committed(project, changes));

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { defineAddon } from '@pipewright/sdk';
+import { defineAddon, renameUserIn } from '@pipewright/sdk';
 import { MediaTools } from './media.js';
 import { projectMigrations } from './migrations.js';
 import { fileRoutes } from './routes.js';
@@ -14,13 +14,14 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Files',
   description: 'Project files with range requests, thumbnails and video stills',
-  dependsOn: ['projects'],
+  dependsOn: ['projects', 'users'],
   migrations: { project: projectMigrations },
   async setup(ctx) {
     const projects = ctx.use('projects');
     const storage = new LocalDiskStorage(join(ctx.dataDir, 'projects'));
     const files = new FileService(ctx.db, ctx.projects.schemaName, storage, new MediaTools());
     ctx.provide('files', files);
+    ctx.use('users').onRename(renameUserIn(ctx.db, [['files', 'author']]));
     // The project's schema (and with it every record) is gone; its bytes follow. A project created again under
     // the same name before this runs keeps its new files.
     ctx.events.subscribe('entity.project.deleted', async (message) => {

@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { defineAddon, renameUserIn } from '@pipewright/sdk';
 import { projectMigrations } from './migrations.js';
 import { linkRoutes } from './routes.js';
 import { LinkService } from './service.js';
@@ -10,7 +10,7 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Links',
   description: 'Typed links between project entities, and the link types of each project',
-  dependsOn: ['entities', 'projects'],
+  dependsOn: ['entities', 'projects', 'users'],
   migrations: { project: projectMigrations },
   async setup(ctx) {
     const projects = ctx.use('projects');
@@ -23,6 +23,7 @@ export default defineAddon({
       ),
     );
     projects.onChange((project) => links.dropUntypedLinks(project));
+    ctx.use('users').onRename(renameUserIn(ctx.db, [['links', 'author']]));
     ctx.provide('links', {
       query: (projectName, query) => links.query(projectName, query),
       presence: (projectName, mode) => links.presence(projectName, mode),

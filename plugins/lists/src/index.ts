@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { defineAddon, renameUserIn } from '@pipewright/sdk';
 import { EntityLookup } from './entity-lookup.js';
 import { listGraphQL } from './graphql.js';
 import { ListFolderService } from './folders.js';
@@ -25,6 +25,16 @@ export default defineAddon({
     const store = new ListStore(ctx.db, schemaName);
     const folders = new ListFolderService(ctx.db, projects, schemaName);
     const lookup = new EntityLookup(entities);
+    ctx.use('users').onRename(
+      renameUserIn(ctx.db, [
+        ['entity_list_folders', 'owner'],
+        ['entity_lists', 'owner'],
+        ['entity_lists', 'created_by'],
+        ['entity_lists', 'updated_by'],
+        ['entity_list_items', 'created_by'],
+        ['entity_list_items', 'updated_by'],
+      ]),
+    );
     const lists = new EntityListService(
       ctx.db,
       ctx.events,

@@ -10,10 +10,11 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Teams',
   description: 'Project teams: named groups of users with leaders and roles',
-  dependsOn: ['projects'],
+  dependsOn: ['projects', 'users'],
   migrations: { project: projectMigrations },
   async setup(ctx) {
     const teams = new TeamService(ctx.db, ctx.events, ctx.projects.schemaName);
+    ctx.use('users').onRename((oldName, newName) => teams.renameMember(oldName, newName));
     ctx.provide('teams', {
       teamsOf: (projectName, userName) => teams.teamsOf(projectName, userName),
       members: (projectName) => teams.members(projectName),

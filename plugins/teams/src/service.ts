@@ -1,6 +1,7 @@
 import {
   NotFound,
   ValidationFailed,
+  schemasWithTable,
   type Database,
   type EventBus,
   type Problem,
@@ -45,6 +46,30 @@ export class TeamService {
 
   private teams(projectName: string) {
     return this.db.withSchema(this.schemaName(projectName));
+  }
+
+  /** A renamed user stays a member of their teams, in every project, in the rename's transaction. */
+  async renameMember(oldName: string, newName: string): Promise<void> {
+    for (const schema of await schemasWithTable(this.db, 'teams')) {
+      const rows: Row[] = await this.db
+        .withSchema(schema)
+        .selectFrom('teams')
+        .select(['name', 'members'])
+        .execute();
+      for (const row of rows.filter((team) =>
+        team.members.some((member) => sameUser(member.name, oldName)),
+      )) {
+        const members = row.members.map((member) =>
+          sameUser(member.name, oldName) ? { ...member, name: newName } : member,
+        );
+        await this.db
+          .withSchema(schema)
+          .updateTable('teams')
+          .set({ members: JSON.stringify(members) })
+          .where('name', '=', row.name)
+          .execute();
+      }
+    }
   }
 
   /** Names of the project's teams that list the user as a member. */

@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { defineAddon, renameUserIn } from '@pipewright/sdk';
 import { projectMigrations } from './migrations.js';
 import { thumbnailRoutes } from './routes.js';
 import { ThumbnailStore } from './service.js';
@@ -11,13 +11,14 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Thumbnails',
   description: 'PNG and JPEG thumbnails of folders, tasks, versions and workfiles',
-  dependsOn: ['entities', 'projects'],
+  dependsOn: ['entities', 'projects', 'users'],
   migrations: { project: projectMigrations },
   async setup(ctx) {
     const store = new ThumbnailStore(ctx.db, ctx.projects.schemaName);
     const entities = ctx.use('entities');
     const thumbnails = entityThumbnails(store, entities);
     ctx.provide('thumbnails', thumbnails);
+    ctx.use('users').onRename(renameUserIn(ctx.db, [['thumbnails', 'created_by']]));
     await ctx.app.register(thumbnailRoutes({ store, thumbnails, projects: ctx.use('projects'), entities }));
   },
 });

@@ -13,6 +13,7 @@ import {
   type RequestUser,
   type Sender,
   type StudioPermissions,
+  type UserRenameHook,
   type UserDirectory,
   type Static,
   type User,
@@ -70,6 +71,7 @@ const ALL_STUDIO_PERMISSIONS: StudioPermissions = {
 /** The studio's users, with their passwords and API keys. */
 export class UserService implements UserDirectory {
   private studioPermissionSource: ((caller: RequestUser) => Promise<StudioPermissions>) | null = null;
+  private readonly renameHooks: UserRenameHook[] = [];
 
   constructor(
     private readonly db: Database,
@@ -229,7 +231,14 @@ export class UserService implements UserDirectory {
     await this.auth.closeSessions(user.name, { except: keepSession });
   }
 
-  /** Rename a user; sessions and API keys follow. A name taken in any letter case is refused. */
+  onRename(hook: UserRenameHook): void {
+    this.renameHooks.push(hook);
+  }
+
+  /**
+   * Rename a user; sessions, API keys and whatever other addons hold of the user (their rename hooks) follow in
+   * the same transaction. A name taken in any letter case is refused.
+   */
   async rename(oldName: string, newName: string): Promise<UserRecord> {
     return this.db.transaction().execute(async () => {
       const user = await this.require(oldName);
@@ -244,6 +253,7 @@ export class UserService implements UserDirectory {
           .returningAll()
           .executeTakeFirstOrThrow();
         await this.auth.renameSessions(user.name, newName);
+        for (const hook of this.renameHooks) await hook(user.name, newName);
         return toRecord(row);
       } catch (error) {
         if (uniqueViolation(error)) throw new Conflict(`User ${newName} already exists`, 'user-exists');

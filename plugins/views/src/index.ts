@@ -1,9 +1,8 @@
-import { defineAddon } from '@pipewright/sdk';
+import { defineAddon, renameUserIn } from '@pipewright/sdk';
 import { projectMigrations, studioMigrations } from './migrations.js';
 import { viewRoutes } from './routes.js';
 import { ViewService } from './service.js';
 import { ViewStore } from './store.js';
-import { followUserRenames } from './user-renames.js';
 
 // A view remembers how someone set up a page of the web app (the overview's columns, filter and grouping, the
 // lists page's sorting, ...): a working view keeps the current state without a save, named views can be shared.
@@ -24,7 +23,13 @@ export default defineAddon({
       ctx.use('users'),
       ctx.projects.schemaName,
     );
-    followUserRenames(ctx, store);
+    // Views and default choices name their user: on a rename they follow, in every scope, in the same commit.
+    ctx.use('users').onRename(
+      renameUserIn(ctx.db, [
+        ['views', 'owner'],
+        ['view_defaults', 'user_name'],
+      ]),
+    );
     await ctx.app.register(viewRoutes(views));
   },
 });

@@ -149,30 +149,4 @@ export class ViewStore {
       this.db,
     );
   }
-
-  /** Schemas holding views: public and every project schema these migrations ran in. */
-  async schemas(): Promise<string[]> {
-    const { rows } = await sql<{ schema: string }>`
-      SELECT n.nspname AS schema FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE c.relname = 'view_defaults' AND c.relkind = 'r'
-        AND (n.nspname = 'public' OR n.nspname LIKE 'project\\_%')
-      ORDER BY 1`.execute(this.db);
-    return rows.map((row) => row.schema);
-  }
-
-  /** Give a renamed user's views and defaults, in one schema, their new name. */
-  async renameUser(schema: string, oldName: string, newName: string): Promise<void> {
-    await this.db
-      .withSchema(schema)
-      .updateTable('views')
-      .set({ owner: newName })
-      .where(sql`lower(owner)`, '=', oldName.toLowerCase())
-      .execute();
-    await this.db
-      .withSchema(schema)
-      .updateTable('view_defaults')
-      .set({ user_name: newName })
-      .where(sql`lower(user_name)`, '=', oldName.toLowerCase())
-      .execute();
-  }
 }
