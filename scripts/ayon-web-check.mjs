@@ -1,6 +1,7 @@
 // Visit every screen of AYON's own web app against a running Pipewright server, as an administrator and as an
-// artist, on a seeded project; fail on any page error, GraphQL error, failed call (beyond those AYON 1.11.3 fails
-// too, listed in AYON_FAILS_TOO with the reason) and any websocket closed while the page is open.
+// artist, on a seeded project; fail on any page error (thrown, or caught by the app and shown on its error page),
+// error toast, GraphQL error, failed call (beyond those AYON 1.11.3 fails too, listed in AYON_FAILS_TOO with the
+// reason) and any websocket closed while the page is open.
 //
 // Usage: node scripts/ayon-web-check.mjs <app dist folder> <server URL> <screenshot folder>
 // The server must be fresh: this seeds it (first administrator admin/admin, PASSWORD_MIN_LENGTH=0).
@@ -57,7 +58,8 @@ const AYON_FAILS_TOO = [
   {
     roles: ['artist'],
     graphql: /^You are not allowed to access list_all_users$/,
-    why: 'users without a project need studio.list_all_users (graphql/resolvers/users.py), as in AYON',
+    toast: /^Unable to load users$/,
+    why: 'users without a project need studio.list_all_users (graphql/resolvers/users.py); the app says so',
   },
 ];
 
@@ -356,13 +358,25 @@ const ayonFailsToo = (role, method, path, status) =>
   AYON_FAILS_TOO.filter(appliesTo(role)).some(
     (known) => known.status === status && known.method === method && known.path?.test(path),
   );
-const ayonGraphqlFailsToo = (role, message) =>
-  AYON_FAILS_TOO.filter(appliesTo(role)).some((known) => known.graphql?.test(message));
+const ayonFailsTooWith = (role, kind, message) =>
+  AYON_FAILS_TOO.filter(appliesTo(role)).some((known) => known[kind]?.test(message));
 
 async function visit(browser, origin, role, token) {
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-  // Runs in the page, where localStorage is the app's own (AYON's app keeps its token there).
-  await context.addInitScript((value) => globalThis.localStorage.setItem('accessToken', value), token);
+  // Runs in the page, where localStorage is the app's own (AYON's app keeps its token there). Error toasts are
+  // collected as they appear, since they close by themselves.
+  await context.addInitScript((value) => {
+    globalThis.localStorage.setItem('accessToken', value);
+    const toasts = (globalThis.__errorToasts = []);
+    const selector = '.Toastify__toast--error';
+    new globalThis.MutationObserver((records) => {
+      for (const record of records)
+        for (const node of record.addedNodes) {
+          const toast = node.nodeType === 1 && (node.closest(selector) ?? node.querySelector(selector));
+          if (toast?.textContent) toasts.push(toast.textContent);
+        }
+    }).observe(globalThis.document, { childList: true, subtree: true });
+  }, token);
   const page = await context.newPage();
   let screen = '';
   let problems = [];
@@ -385,7 +399,7 @@ async function visit(browser, origin, role, token) {
     } else if (url.pathname === '/graphql') {
       const body = await response.json().catch(() => null);
       for (const error of body?.errors ?? []) {
-        if (ayonGraphqlFailsToo(role, error.message)) continue;
+        if (ayonFailsTooWith(role, 'graphql', error.message)) continue;
         const query = String(response.request().postDataJSON()?.query ?? '').replace(/\s+/g, ' ');
         problems.push(`GraphQL error: ${error.message} (in ${query.slice(0, 120)})`);
       }
@@ -422,6 +436,11 @@ async function visit(browser, origin, role, token) {
     )
       .replace(/\s+/g, ' ')
       .trim();
+    // A crash the app catches itself shows its error page instead of the screen; failures it reports, a toast.
+    const crash = /Something went wrong, please send a report to Ynput\. (.*?) report Send report/.exec(text);
+    if (crash) problems.push(`the app's error page: ${crash[1]}`);
+    for (const toast of await page.evaluate(() => globalThis.__errorToasts.splice(0)))
+      if (!ayonFailsTooWith(role, 'toast', toast)) problems.push(`error toast: ${toast}`);
     const landed = new URL(page.url()).pathname;
     for (const href of await page
       .locator(ADDON_LINKS)

@@ -53,7 +53,7 @@ export function App() {
         info:
           'info' in current
             ? current.info
-            : { motd: null, version: '', noAdminUser: false, passwordRecoveryAvailable: false },
+            : { version: '', noAdminUser: false, passwordRecoveryAvailable: false },
         message: 'Your session has ended. Please log in again.',
       }));
     });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import {
   Conflict,
+  excludeNone,
   NoContent,
   requireAdmin,
   type AddonContext,
@@ -38,7 +39,10 @@ export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: 
   const attributeJson = () => {
     if (!definitions || definitions.until <= Date.now())
       definitions = {
-        json: attributes.list().then((list) => JSON.stringify(list)),
+        // AYON's /api/info leaves out what is none, inside each definition's data as well (a model there).
+        json: attributes
+          .list()
+          .then((list) => JSON.stringify(list.map((item) => excludeNone(item, ['data'])))),
         until: Date.now() + 5000,
       };
     const { json } = definitions;
@@ -58,7 +62,7 @@ export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: 
     extras: Awaited<ReturnType<typeof loggedInExtras>> | null,
   ) => {
     const base = {
-      motd: ctx.server.loginMessage,
+      ...(ctx.server.loginMessage === null ? {} : { motd: ctx.server.loginMessage }),
       version: ctx.server.apiVersion,
       noAdminUser: !facts.hasAdmin,
       // The login page offers "forgot your password" only when a reset link can be mailed.

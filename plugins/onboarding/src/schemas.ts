@@ -8,7 +8,7 @@ export const InfoQuery = Type.Object(
 );
 
 export const Info = Type.Object({
-  motd: Type.Union([Type.String(), Type.Null()], { description: 'The login page message' }),
+  motd: Type.Optional(Type.String({ description: 'The login page message; left out when there is none' })),
   version: Type.String({ description: 'AYON API version the server speaks' }),
   noAdminUser: Type.Boolean({ description: 'True until the first administrator is created' }),
   passwordRecoveryAvailable: Type.Boolean({

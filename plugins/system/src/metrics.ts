@@ -78,9 +78,10 @@ export class ProductionMetrics {
       userCounts,
       projectCount: projects.length,
       projects,
-      averageProjectEventCount: busy.length
-        ? Math.round(busy.reduce((sum, count) => sum + count, 0) / busy.length)
-        : null,
+      // AYON's /api/metrics leaves out what is none: no average without a busy project.
+      ...(busy.length
+        ? { averageProjectEventCount: Math.round(busy.reduce((sum, count) => sum + count, 0) / busy.length) }
+        : {}),
       eventCount: events.total,
       ...(options.saturated ? { eventTopics: await this.eventTopics() } : {}),
       siteCount,

@@ -59,8 +59,10 @@ export const MetricsResponse = Type.Object({
   userCounts: UserCounts,
   projectCount: Type.Integer(),
   projects: Type.Array(ProjectMetrics),
-  averageProjectEventCount: Nullable(
-    Type.Integer({ description: 'Mean events per project, over projects with at least 300 events' }),
+  averageProjectEventCount: Type.Optional(
+    Type.Integer({
+      description: 'Mean events per project, over projects with at least 300 events; left out without one',
+    }),
   ),
   eventCount: Type.Integer(),
   eventTopics: Type.Optional(Type.Record(Type.String(), Type.Integer(), { description: 'With saturated' })),
