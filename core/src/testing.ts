@@ -210,17 +210,31 @@ export function freePort(): Promise<number> {
 /** The Redis a test's server processes share: REDIS_URL when set (CI's second pass), else a private redis-server. */
 export async function testRedis(): Promise<{ url: string; stop(): void }> {
   if (process.env.REDIS_URL) return { url: process.env.REDIS_URL, stop: () => undefined };
-  const port = await freePort();
-  const redis = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'pipe' },
-  );
-  await new Promise<void>((ready, fail) => {
-    redis.on('error', fail);
-    redis.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Ready to accept') && ready());
-  });
-  return { url: `redis://127.0.0.1:${port}`, stop: () => void redis.kill() };
+  // The free port may be taken by another process before Redis binds it (suites run side by side): try again.
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    const redis = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'pipe' },
+    );
+    try {
+      await new Promise<void>((ready, fail) => {
+        let output = '';
+        redis.on('error', fail);
+        redis.on('exit', (code) => fail(new Error(`redis-server exited with ${code}: ${output}`)));
+        // The line may arrive in more than one chunk.
+        redis.stdout!.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes('Ready to accept')) ready();
+        });
+      });
+      return { url: `redis://127.0.0.1:${port}`, stop: () => void redis.kill() };
+    } catch (error) {
+      redis.kill();
+      if (attempt === 3) throw error;
+    }
+  }
 }
 
 /**

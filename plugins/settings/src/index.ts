@@ -1,4 +1,4 @@
-import { defineAddon, renameUserIn } from '@pipewright/sdk';
+import { defineAddon } from '@pipewright/sdk';
 import { BundleSettings } from './bundle-settings.js';
 import { bundleSettingsRoutes } from './bundle-routes.js';
 import { studioMigrations } from './migrations.js';
@@ -20,7 +20,7 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Settings',
   description: 'Addon settings per addon version and variant, with studio, project and site overrides',
-  dependsOn: ['auth', 'bundles', 'projects', 'users'],
+  dependsOn: ['auth', 'bundles', 'projects'],
   migrations: { studio: studioMigrations },
   async setup(ctx) {
     const store = new OverrideStore(ctx.db);
@@ -52,8 +52,14 @@ export default defineAddon({
       const name = message.summary.userName;
       if (typeof name === 'string') return quietly('a user deletion', () => store.forgetUser(name));
     });
-    // A renamed user keeps their site settings, in the rename's own transaction.
-    ctx.use('users').onRename(renameUserIn(ctx.db, [['settings_overrides', 'user_name']]));
+    // Settings work with any user source (the users addon or another), so they follow a rename once it is
+    // announced rather than through the users addon's rename hooks.
+    ctx.events.subscribe('user.renamed', (message) => {
+      const { userName, oldName } = message.summary;
+      if (typeof userName === 'string' && typeof oldName === 'string') {
+        return quietly('a user rename', () => store.renameUser(oldName, userName));
+      }
+    });
 
     // The production bundle moved an addon to another version: the new version starts from the old one's settings.
     ctx.events.subscribe('bundle.updated', (message) => {

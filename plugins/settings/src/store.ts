@@ -252,6 +252,11 @@ export class OverrideStore {
     await this.db.deleteFrom(TABLE).where('project_name', '=', project).execute();
   }
 
+  /** A user was renamed: their site settings follow them. */
+  async renameUser(oldName: string, newName: string): Promise<void> {
+    await this.db.updateTable(TABLE).set({ user_name: newName }).where('user_name', '=', oldName).execute();
+  }
+
   /** A user was deleted: their site settings go with them. */
   async forgetUser(name: string): Promise<void> {
     await this.db.deleteFrom(TABLE).where('user_name', '=', name).execute();
