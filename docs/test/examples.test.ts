@@ -310,7 +310,7 @@ const EXPECTED_OUTPUT: Record<string, { lang: string; pattern: RegExp }[]> = {
     {
       lang: 'sh',
       pattern:
-        /^\{"addonName":"shot-notes","addonVersion":"0\.1\.0","modules":\{"shotNotes":\["\.\/Panel"\]\}\}\n200$/m,
+        /^\{"addonName":"shot-notes","addonVersion":"0\.1\.0","modules":\{"shotNotes":\["\.\/Panel"\]\},"title":"Shot Notes","frontendScopes":\{"project":\{"sidebar":"Shot Notes"\}\}\}\n200$/m,
     },
   ],
   dev_api_cpp: [{ lang: 'cpp', pattern: /^Pipewright speaks AYON API 1\.11\.\d+$/m }],
