@@ -1,4 +1,4 @@
 import { jestConfig } from '../jest.preset.js';
 
 // The end-to-end tests drive chromium against the built site (out/); `npm test` builds it first.
-export default { ...jestConfig('docs'), testTimeout: 180000 };
+export default { ...jestConfig('docs'), setupFilesAfterEnv: ['<rootDir>/test/timeout.ts'] };

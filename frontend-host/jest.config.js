@@ -1,2 +1,2 @@
 import { jestConfig } from '../jest.preset.js';
-export default { ...jestConfig('frontend-host'), testTimeout: 120000 };
+export default { ...jestConfig('frontend-host'), setupFilesAfterEnv: ['<rootDir>/test/timeout.ts'] };

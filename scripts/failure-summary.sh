@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Print the failures recorded in a test log: Jest's "●" blocks and pytest's FAILED/ERROR lines, colours removed.
-# CI keeps only the tail of its output, where lerna names the failing packages but not what failed in them.
+# CI keeps only the tail of its output, where Jest counts the failures but does not say what failed.
 # Usage: scripts/failure-summary.sh LOG [MAX_LINES]
 set -uo pipefail
 log=$1

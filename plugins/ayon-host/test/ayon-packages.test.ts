@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, installPackage, type TestCore } from '@pipewright/core/testing';
@@ -20,7 +21,7 @@ const USERS = {
   mia: { isManager: true },
   ann: { accessGroups: { show: ['artist'] } },
 };
-const CLIENT = resolve(process.cwd(), '../../../shared/compat/ayon-python-api');
+const CLIENT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/compat/ayon-python-api');
 
 let core: TestCore;
 let dataDir: string;

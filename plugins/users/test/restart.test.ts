@@ -10,22 +10,27 @@ describe('restarting on the embedded database', () => {
   let dataDir: string;
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
+  // Two servers one after the other on an on-disk database, each creating or opening it: slower than most tests.
   it('keeps users and sessions', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'pipewright-restart-'));
     const config = { ...readConfig({ LOG_LEVEL: 'warn' }), dataDir, databaseUrl: null, redisUrl: null };
 
     const first = await createServer({ config, only: ['users'] });
-    const users = first.services.get('users') as UserDirectory;
-    await first.db
-      .transaction()
-      .execute(() => users.create({ name: 'ada', password: 'persistent secret', data: { isAdmin: true } }));
-    const login = await first.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { name: 'ada', password: 'persistent secret' },
-    });
-    const token = login.json().token;
-    await first.close();
+    let token: string;
+    try {
+      const users = first.services.get('users') as UserDirectory;
+      await first.db
+        .transaction()
+        .execute(() => users.create({ name: 'ada', password: 'persistent secret', data: { isAdmin: true } }));
+      const login = await first.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { name: 'ada', password: 'persistent secret' },
+      });
+      token = login.json().token;
+    } finally {
+      await first.close();
+    }
 
     const second = await createServer({ config, only: ['users'] });
     try {
@@ -39,5 +44,5 @@ describe('restarting on the embedded database', () => {
     } finally {
       await second.close();
     }
-  });
+  }, 90_000);
 });

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Every package's tests on the storage the environment names (DATABASE_URL, REDIS_URL; PGlite without them).
+# Usage: scripts/test-packages.sh [--storage-only] [jest options...]
+#   --storage-only  leaves out the web app's and the docs' suites (browsers and site builds), which test no storage
+#                   behaviour that the packages' own suites do not.
+# The packages' test files run in one Jest run over their own configurations (jest.config.js at the root) on two
+# workers: the longest files start first and both cores stay busy. The browser suites run after them one file at a
+# time, as a browser, its server and the test already keep two cores busy. `npm test` in a package runs that one.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+storage_only=
+if [ "${1:-}" = --storage-only ]; then
+  storage_only=1
+  shift
+fi
+export NODE_OPTIONS="--experimental-vm-modules ${NODE_OPTIONS:-}"
+
+status=0
+npx jest --maxWorkers=2 --ignoreProjects frontend-host docs "$@" || status=$?
+# The AYON addon host's Python side has a suite of its own.
+(cd plugins/ayon-host && /usr/bin/python3 -m pytest python/tests -q -p no:cacheprovider) || status=$?
+
+if [ -z "$storage_only" ]; then
+  echo "== the web app's and the docs' suites ($(date -u +%T)) =="
+  # What the browser suites read: the built web app (PIPEWRIGHT_WEB_BUILT=1 says it is built already), the web
+  # app's own type check (the root one leaves it out) and the built docs site.
+  [ -n "${PIPEWRIGHT_WEB_BUILT:-}" ] || npm run build:web
+  npm run typecheck -w @pipewright/frontend-host
+  npm run build -w @pipewright/docs
+  npx jest --runInBand --selectProjects frontend-host docs "$@" || status=$?
+fi
+exit "$status"
