@@ -32,6 +32,7 @@ import { createValidatorCompiler } from './http/validation.js';
 import { answerFrameworkError, installErrorHandling, invalidInput } from './http/errors.js';
 import { inputProblems } from './http/input-checks.js';
 import { documentRoute } from './http/openapi.js';
+import { namePluginsOnRegister } from './http/plugin-names.js';
 import { readSender } from './http/sender.js';
 import { securityHeaders } from './http/security-headers.js';
 import { readCookiesOnDemand } from './http/cookies.js';
@@ -194,6 +195,7 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
       },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  namePluginsOnRegister(app);
   const database = options.database ?? (await openConfiguredDatabase(config));
   const { db } = database;
   // A PostgreSQL server vacuums and analyzes on its own; the embedded one needs it done.

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync, openAsBlob } from 'node:fs';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createServer as createNetServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -28,7 +28,8 @@ async function pgliteTemplate(): Promise<Blob> {
     await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
     await rename(partial, TEMPLATE);
   }
-  return new Blob([await readFile(TEMPLATE)]);
+  // Read by PGlite straight from the file, rather than copied into memory first.
+  return openAsBlob(TEMPLATE);
 }
 
 /** A throwaway database on the PostgreSQL server at serverUrl: its URL, and how to drop it. */
