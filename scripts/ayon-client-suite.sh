@@ -15,19 +15,14 @@ CLIENT_VERSION=1.2.22
 PORT=${AYON_SUITE_PORT:-5077}
 PYTHON=${PYTHON:-/usr/bin/python3}
 WORK=$(mktemp -d /tmp/ayon-client-suite.XXXXXX)
-SERVER_PID=
 DATABASE=
+. scripts/lib/throwaway-server.sh
 
-# Runs on exit under set -e: nothing here may fail, or its status would replace the suite's.
 cleanup() {
-  if [ -n "$SERVER_PID" ]; then
-    kill -TERM -- "-$SERVER_PID" 2>/dev/null || true
-    wait "$SERVER_PID" 2>/dev/null || true
-  fi
+  stop_throwaway_server
   if [ -n "$DATABASE" ]; then
     psql "$DATABASE_URL" -qc "DROP DATABASE IF EXISTS $DATABASE WITH (FORCE)" >/dev/null 2>&1 || true
   fi
-  rm -rf "$WORK"
 }
 trap cleanup EXIT
 
@@ -52,15 +47,7 @@ if [ -n "${DATABASE_URL:-}" ]; then
 fi
 storage=$([ -n "$DATABASE" ] && echo "PostgreSQL${REDIS_URL:+ with Redis}" || echo "embedded PGlite")
 
-# As `npm start` runs it, in a process group of its own so the whole tree stops with it.
-DATA_DIR="$WORK/data" PORT=$PORT HOST=127.0.0.1 LOG_LEVEL=${AYON_SUITE_LOG_LEVEL:-warn} PASSWORD_MIN_LENGTH=0 \
-  setsid npm start --silent >"$WORK/server.log" 2>&1 &
-SERVER_PID=$!
-for _ in $(seq 240); do
-  curl -sf "http://127.0.0.1:$PORT/api/info" >/dev/null && break
-  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/server.log"; echo "ayon-client-suite: the server did not start"; exit 1; }
-  sleep 0.5
-done
+SERVER_LOG_LEVEL=${AYON_SUITE_LOG_LEVEL:-warn} start_throwaway_server ayon-client-suite
 # AYON's usual throwaway credentials, allowed by PASSWORD_MIN_LENGTH=0.
 token=$(curl -sf -X POST "http://127.0.0.1:$PORT/api/onboarding/initialize" -H 'content-type: application/json' \
   -d '{"adminName": "admin", "adminPassword": "admin"}' | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["token"])')

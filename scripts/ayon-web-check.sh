@@ -16,16 +16,8 @@ SOURCE_GIT=${AYON_FRONTEND_GIT:-$REPO/../.mirror/ynput+ayon-frontend/repo}
 APP=${AYON_WEB_DIR:-$HOME/.cache/pipewright-ayon-web/$COMMIT}
 PORT=${AYON_WEB_PORT:-5097}
 WORK=$(mktemp -d /tmp/ayon-web-check.XXXXXX)
-SERVER_PID=
-
-cleanup() {
-  if [ -n "$SERVER_PID" ]; then
-    kill -TERM -- "-$SERVER_PID" 2>/dev/null || true
-    wait "$SERVER_PID" 2>/dev/null || true
-  fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+. scripts/lib/throwaway-server.sh
+trap stop_throwaway_server EXIT
 
 if [ ! -f "$APP/dist/index.html" ]; then
   if ! git -C "$SOURCE_GIT" cat-file -e "$COMMIT^{commit}" 2>/dev/null; then
@@ -48,14 +40,7 @@ if [ -d "$REPO/../shared/compat/ayon-addons" ]; then
 fi
 
 storage="embedded PGlite"
-DATA_DIR="$WORK/data" PORT=$PORT HOST=127.0.0.1 LOG_LEVEL=warn PASSWORD_MIN_LENGTH=0 \
-  setsid npm start --silent >"$WORK/server.log" 2>&1 &
-SERVER_PID=$!
-for _ in $(seq 240); do
-  curl -sf "http://127.0.0.1:$PORT/api/info" >/dev/null && break
-  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/server.log"; echo "ayon-web-check: the server did not start"; exit 1; }
-  sleep 0.5
-done
+start_throwaway_server ayon-web-check
 
 echo "== AYON's web app ($COMMIT) against Pipewright on $storage =="
 status=0
