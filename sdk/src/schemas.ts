@@ -22,19 +22,47 @@ export const EntityName = Type.String({
   maxLength: 255,
 });
 
-/** User and team member names: start and end with a letter or digit. */
+/**
+ * User and team member names: start and end with a letter or digit. No length cap, as in AYON: a name nobody has
+ * is not found, and the router keeps path parameters short anyway (see INDEXED_KEY_MAX_LENGTH for stored names).
+ */
 export const UserName = Type.String({
   pattern: '^[a-zA-Z0-9]([a-zA-Z0-9_.\\-]*[a-zA-Z0-9])?$',
   minLength: 1,
-  maxLength: 128,
   examples: ['admin'],
 });
+
+/**
+ * Longest text a request may store as (part of) an index key. PostgreSQL refuses a btree entry over 2,704 bytes, an
+ * error AYON answers with 500; at four bytes a character at most this leaves room for the other columns of a key.
+ */
+export const INDEXED_KEY_MAX_LENGTH = 500;
+
+/** A user name the request stores where an index holds it (a new or renamed user, an owner, a watcher). */
+export const UserNameKey = Type.String({ ...UserName, maxLength: INDEXED_KEY_MAX_LENGTH });
+
+/**
+ * An addon's name and version as routes take them. AYON takes any text and answers a name or version it does not
+ * know with 404, so nothing is refused up front; an installed addon is checked where a package is read.
+ */
+export const AddonName = Type.String({ examples: ['core'] });
+export const AddonVersion = Type.String({ examples: ['1.0.0'] });
 
 /** Sender, access group and similar names: letters, digits, underscore, inner dots and hyphens. */
 export const SimpleName = Type.String({
   pattern: '^[a-zA-Z0-9_]([a-zA-Z0-9_.\\-]*[a-zA-Z0-9_])?$',
   minLength: 1,
   maxLength: 128,
+});
+
+/**
+ * A settings variant: production, staging or the name of a dev bundle. AYON takes any string here and answers an
+ * unknown variant by not finding it; the one bound is the index that keys settings overrides by variant.
+ */
+export const Variant = Type.String({
+  maxLength: INDEXED_KEY_MAX_LENGTH,
+  default: 'production',
+  description: 'production, staging or the name of a dev bundle',
 });
 
 /** Optional x-sender and x-sender-type headers that many writes accept. */

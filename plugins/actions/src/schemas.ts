@@ -1,4 +1,13 @@
-import { JsonObject, Type, type Static, type TSchema } from '@pipewright/sdk';
+import {
+  AddonName,
+  AddonVersion,
+  INDEXED_KEY_MAX_LENGTH,
+  JsonObject,
+  Type,
+  Variant,
+  type Static,
+  type TSchema,
+} from '@pipewright/sdk';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -14,31 +23,6 @@ export const ENTITY_TYPES = [
 ] as const;
 const EntityType = Type.Union(ENTITY_TYPES.map((type) => Type.Literal(type)));
 
-// Labels and identifiers end up in menus and URLs; control characters only make trouble there.
-const Label = (maxLength: number) =>
-  Type.String({ minLength: 1, maxLength, pattern: '^[^\\x00-\\x1f\\x7f]+$' });
-
-/** Settings variant: production, staging or the name of a dev bundle. */
-const Variant = Type.String({
-  minLength: 1,
-  maxLength: 128,
-  pattern: '^[a-zA-Z0-9_]([a-zA-Z0-9_.\\-]*[a-zA-Z0-9_])?$',
-  default: 'production',
-});
-
-const AddonName = Type.String({
-  minLength: 1,
-  maxLength: 64,
-  pattern: '^[a-z0-9][a-z0-9_-]*$',
-  examples: ['core'],
-});
-const AddonVersion = Type.String({
-  minLength: 1,
-  maxLength: 64,
-  pattern: '^[0-9A-Za-z][0-9A-Za-z.+\\-]*$',
-  examples: ['1.0.0'],
-});
-
 /**
  * The context of a request for actions. Every field may be missing or null (the dashboard has no project, a project
  * page no entity). Clients of several AYON versions send extra fields; they are accepted and ignored. As in AYON,
@@ -47,8 +31,8 @@ const AddonVersion = Type.String({
 const contextFields = {
   projectName: Type.Optional(Nullable(Type.String())),
   entityType: Type.Optional(Nullable(EntityType)),
-  entityIds: Type.Optional(Nullable(Type.Array(Type.String(), { maxItems: 10000 }))),
-  entitySubtypes: Type.Optional(Nullable(Type.Array(Type.String(), { maxItems: 1000 }))),
+  entityIds: Type.Optional(Nullable(Type.Array(Type.String()))),
+  entitySubtypes: Type.Optional(Nullable(Type.Array(Type.String()))),
   formData: Type.Optional(Nullable(JsonObject)),
 };
 export const ActionContextBody = Type.Object(contextFields);
@@ -110,7 +94,8 @@ export const ManageResponse = Type.Object({ actions: Type.Array(ActionItem) });
 export const ActionQuery = Type.Object({
   addonName: AddonName,
   addonVersion: AddonVersion,
-  identifier: Label(255),
+  // Any text, as in AYON; capped only because a stored config is keyed by it (in a btree index).
+  identifier: Type.String({ maxLength: INDEXED_KEY_MAX_LENGTH }),
   variant: Variant,
 });
 export type ActionQuery = Static<typeof ActionQuery>;
@@ -145,5 +130,5 @@ export const TakeResponse = Type.Object({
 });
 
 export const AbortBody = Type.Object({
-  message: Type.String({ maxLength: 2000, default: 'Action aborted' }),
+  message: Type.String({ default: 'Action aborted' }),
 });

@@ -1,4 +1,4 @@
-import { Id, JsonObject, ProjectName, SimpleName, Type, UserName } from '@pipewright/sdk';
+import { Id, JsonObject, ProjectName, SimpleName, Type, UserNameKey } from '@pipewright/sdk';
 import { MAX_BODY_LENGTH } from './markdown.js';
 import { ACTIVITY_TYPES } from './service.js';
 
@@ -67,7 +67,7 @@ export const ReactionBody = Type.Object({
   reaction: Type.String({ pattern: SimpleName.pattern, minLength: 1, maxLength: 64, examples: ['thumb_up'] }),
 });
 
-export const Watchers = Type.Object({ watchers: Type.Array(UserName, { maxItems: 1000 }) });
+export const Watchers = Type.Object({ watchers: Type.Array(UserNameKey, { maxItems: 1000 }) });
 
 export const OperationsBody = Type.Object({
   operations: Type.Array(

@@ -1,20 +1,4 @@
-import { JsonObject, Type } from '@pipewright/sdk';
-
-/** The same rule defineAddon enforces, so a name that could never be loaded is refused as bad input. */
-export const AddonName = Type.String({
-  pattern: '^[a-z0-9][a-z0-9_-]*$',
-  minLength: 1,
-  maxLength: 64,
-  examples: ['review'],
-});
-
-/** Semver-like: AYON appends +git or +dev to development versions, so build metadata is allowed. */
-export const AddonVersion = Type.String({
-  pattern: '^[0-9A-Za-z][0-9A-Za-z.+_-]*$',
-  minLength: 1,
-  maxLength: 64,
-  examples: ['1.0.0', '2.1.0+git'],
-});
+import { AddonName, AddonVersion, JsonObject, Type } from '@pipewright/sdk';
 
 export const AddonListQuery = Type.Object({
   details: Type.Optional(
@@ -109,7 +93,7 @@ export const DeleteAddonQuery = Type.Object({
 });
 
 export const InstallQuery = Type.Object({
-  url: Type.Optional(Type.String({ maxLength: 2048, description: 'Download the package from here instead' })),
+  url: Type.Optional(Type.String({ description: 'Download the package from here instead' })),
   addonName: Type.Optional(AddonName),
   addonVersion: Type.Optional(AddonVersion),
 });

@@ -5,7 +5,8 @@ export type EntityType = (typeof ENTITY_TYPES)[number];
 
 const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
 const Label = Type.String({ pattern: "^[^';]*$", maxLength: 255, description: 'No quotes or semicolons' });
-const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 100 }));
+// AYON takes any string as a status or tag (text columns here too); which statuses exist is the project's business.
+const Tags = Type.Array(Type.String());
 /** A representation's file as AYON's RepresentationFileModel takes it: the id is any string, the name optional. */
 const File = Type.Object(
   {
@@ -23,7 +24,7 @@ const File = Type.Object(
 
 /** Fields every entity type accepts on create (and, optional, on update). */
 const common = {
-  status: Type.String({ minLength: 1, maxLength: 100 }),
+  status: Type.String(),
   tags: Tags,
   attrib: JsonObject,
   data: JsonObject,

@@ -1,8 +1,15 @@
-import { JsonObject, Type, type Static, type TSchema } from '@pipewright/sdk';
+import {
+  AddonName as AnyAddonName,
+  AddonVersion as AnyAddonVersion,
+  JsonObject,
+  Type,
+  type Static,
+  type TSchema,
+} from '@pipewright/sdk';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** The rule addon names follow everywhere, so a name no addon could have is refused as bad input. */
+/** The rule addon names follow, checked on the catalogue as it is read. */
 export const AddonName = Type.String({
   pattern: '^[a-z0-9][a-z0-9_-]*$',
   minLength: 1,
@@ -22,9 +29,10 @@ export const ReleaseName = Type.String({
   examples: ['2025.06-vfx'],
 });
 
-export const AddonParams = Type.Object({ addon_name: AddonName });
-export const AddonVersionParams = Type.Object({ addon_name: AddonName, addon_version: AddonVersion });
-export const ReleaseParams = Type.Object({ release_name: ReleaseName });
+// Names in the path are looked up in the catalogue, so any text goes, as in AYON: one it lacks is not found.
+export const AddonParams = Type.Object({ addon_name: AnyAddonName });
+export const AddonVersionParams = Type.Object({ addon_name: AnyAddonName, addon_version: AnyAddonVersion });
+export const ReleaseParams = Type.Object({ release_name: Type.String({ examples: ['2025.06-vfx'] }) });
 export const ReleaseListQuery = Type.Object({
   all: Type.Optional(
     Type.Boolean({ default: false, description: 'Older releases too, not only the latest' }),

@@ -1,4 +1,4 @@
-import { JsonObject, Type, User, UserName } from '@pipewright/sdk';
+import { JsonObject, Type, User, UserNameKey } from '@pipewright/sdk';
 
 export const InfoQuery = Type.Object(
   {
@@ -55,7 +55,7 @@ export const Info = Type.Object({
 
 export const InitializeRequest = Type.Object(
   {
-    adminName: UserName,
+    adminName: UserNameKey,
     adminPassword: Type.String({
       maxLength: 1024,
       description: 'At least PASSWORD_MIN_LENGTH characters (8 unless configured)',

@@ -1,40 +1,40 @@
-import { Type, type Static, type TSchema } from '@pipewright/sdk';
+import {
+  AddonName,
+  AddonVersion,
+  INDEXED_KEY_MAX_LENGTH,
+  Type,
+  type Static,
+  type TSchema,
+} from '@pipewright/sdk';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** Service names: letters, digits and underscore, with inner dots and hyphens (AYON's name rule). */
-export const ServiceName = Type.String({
-  minLength: 1,
-  maxLength: 128,
-  pattern: '^[a-zA-Z0-9_]([a-zA-Z0-9_.\\-]*[a-zA-Z0-9_])?$',
-  examples: ['ftrack-processor-01'],
-});
+/**
+ * Service names, any text as in AYON: one that names no service is not found. A new service takes its name from
+ * the path, which the router keeps short.
+ */
+export const ServiceName = Type.String({ examples: ['ftrack-processor-01'] });
 
-/** Host names as machines report them (short names or fully qualified). */
-export const HostName = Type.String({
-  minLength: 1,
-  maxLength: 255,
-  pattern: '^[a-zA-Z0-9_]([a-zA-Z0-9_.\\-]*[a-zA-Z0-9_])?$',
-  examples: ['render-ash-01'],
-});
-
-const AddonName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9_-]*$' });
-const AddonVersion = Type.String({ minLength: 1, maxLength: 64, pattern: '^[0-9A-Za-z][0-9A-Za-z.+\\-]*$' });
-const Text = (maxLength: number) => Type.String({ maxLength });
+/**
+ * Host names as machines report them, any text as in AYON; only held below what the hostname index can take, as
+ * a heartbeat stores the name it sends.
+ */
+export const HostName = Type.String({ maxLength: INDEXED_KEY_MAX_LENGTH, examples: ['render-ash-01'] });
 
 /**
  * How a service host runs the service's container. Every key is optional; a PATCH changes only the keys it names
- * (null clears one). As in AYON, unknown keys are ignored and mem_limit is read as memLimit.
+ * (null clears one). As in AYON, unknown keys are ignored and mem_limit is read as memLimit. Kept as sent (jsonb) for
+ * the service host to read, so no caps apply.
  */
 export const ServiceConfig = Type.Object(
   {
-    image: Type.Optional(Nullable(Text(1024))),
+    image: Type.Optional(Nullable(Type.String())),
     env: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))),
-    volumes: Type.Optional(Nullable(Type.Array(Text(4096), { maxItems: 256 }))),
-    ports: Type.Optional(Nullable(Type.Array(Text(64), { maxItems: 256 }))),
-    memLimit: Type.Optional(Nullable(Text(64))),
-    user: Type.Optional(Nullable(Text(255))),
-    storagePath: Type.Optional(Nullable(Text(4096))),
+    volumes: Type.Optional(Nullable(Type.Array(Type.String()))),
+    ports: Type.Optional(Nullable(Type.Array(Type.String()))),
+    memLimit: Type.Optional(Nullable(Type.String())),
+    user: Type.Optional(Nullable(Type.String())),
+    storagePath: Type.Optional(Nullable(Type.String())),
   },
   { additionalProperties: false },
 );
@@ -48,7 +48,7 @@ export const ServicePut = Type.Object(
   {
     addonName: AddonName,
     addonVersion: AddonVersion,
-    service: Type.String({ minLength: 1, maxLength: 128 }),
+    service: Type.String(),
     hostname: HostName,
     shouldRun: Type.Boolean({ default: true }),
     data: Type.Optional(ServiceConfig),
@@ -116,7 +116,7 @@ export const HostList = Type.Object({ hosts: Type.Array(HostModel) });
 export const Heartbeat = Type.Object({
   hostname: HostName,
   health: Health,
-  services: Type.Array(ServiceName, { maxItems: 1000, default: [] }),
+  services: Type.Array(ServiceName, { default: [] }),
 });
 export type Heartbeat = Static<typeof Heartbeat>;
 

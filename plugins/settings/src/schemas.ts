@@ -1,24 +1,18 @@
-import { JsonObject, ProjectName, Type } from '@pipewright/sdk';
+import {
+  AddonName,
+  AddonVersion,
+  INDEXED_KEY_MAX_LENGTH,
+  JsonObject,
+  ProjectName,
+  Type,
+  Variant,
+} from '@pipewright/sdk';
 
-// Addon names and versions are checked against what the server knows (404), so any text goes in the path.
-const AddonName = Type.String({ minLength: 1, maxLength: 128, examples: ['core'] });
-const AddonVersion = Type.String({ minLength: 1, maxLength: 64, examples: ['1.0.0'] });
-
-/** Bundle names, and the variants that name a dev bundle. */
-const NAME_PATTERN = '^[a-zA-Z0-9_]([a-zA-Z0-9_.\\-]*[a-zA-Z0-9_])?$';
-const BundleName = Type.String({ pattern: NAME_PATTERN, minLength: 1, maxLength: 128 });
-
-/** production, staging, or the name of a dev bundle. */
-const Variant = Type.String({
-  pattern: NAME_PATTERN,
-  minLength: 1,
-  maxLength: 128,
-  default: 'production',
-  description: 'production, staging or the name of a dev bundle',
-});
-
-/** A client installation, as it names itself in x-ayon-site-id. */
-const SiteId = Type.String({ pattern: '^[a-zA-Z0-9][a-zA-Z0-9_.\\-]*$', minLength: 1, maxLength: 128 });
+/**
+ * A client installation, as it names itself in x-ayon-site-id: any text, as in AYON, but site settings are stored
+ * under it in an indexed key.
+ */
+const SiteId = Type.String({ maxLength: INDEXED_KEY_MAX_LENGTH });
 
 // Site ids may be sent as site_id or as its alias site.
 const siteQuery = {
@@ -37,7 +31,6 @@ export const StudioQuery = Type.Object({
   variant: Variant,
   as: Type.Optional(
     Type.String({
-      maxLength: 64,
       description:
         'Read the overrides stored for this version of the addon, converted for the one in the path',
     }),
@@ -77,13 +70,14 @@ const OverrideEntry = Type.Object({
 export const OverrideMap = Type.Record(Type.String(), OverrideEntry);
 
 export const AllSettingsQuery = Type.Object({
-  bundle_name: Type.Optional(BundleName),
+  // Bundles are looked up by name (an unknown one is not found), so any text goes, as in AYON.
+  bundle_name: Type.Optional(Type.String()),
   project_name: Type.Optional(ProjectName),
-  project_bundle_name: Type.Optional(BundleName),
+  project_bundle_name: Type.Optional(Type.String()),
   variant: Variant,
   summary: Type.Boolean({ default: false, description: 'Only describe the addons, without settings values' }),
   ...siteQuery,
-  limit: Type.Integer({ default: 30, minimum: 1, description: 'Accepted for AYON clients' }),
+  limit: Type.Integer({ default: 30, description: 'Accepted for AYON clients' }),
 });
 
 const AddonSettingsItem = Type.Object({
@@ -126,11 +120,12 @@ export const AddonSettingsResponse = Type.Object({
   versions: Type.Record(Type.String(), Type.String()),
 });
 
+// Any text, as in AYON: bundles are looked up (404). The target variant is stored as part of an indexed key.
 export const MigrateSettingsByBundleRequest = Type.Object({
-  sourceBundle: BundleName,
-  targetBundle: BundleName,
-  sourceVariant: BundleName,
-  targetVariant: BundleName,
+  sourceBundle: Type.String(),
+  targetBundle: Type.String(),
+  sourceVariant: Type.String(),
+  targetVariant: Type.String({ maxLength: INDEXED_KEY_MAX_LENGTH }),
   withProjects: Type.Optional(
     Type.Boolean({ default: true, description: 'Migrate project settings as well' }),
   ),
@@ -142,7 +137,7 @@ const StandardVariant = Type.Union([Type.Literal('production'), Type.Literal('st
 export const ConfigureAddonsRequest = Type.Object({
   copyVariant: Type.Optional(
     Type.Object({
-      addonName: Type.String({ minLength: 1, maxLength: 64 }),
+      addonName: AddonName,
       copyFrom: StandardVariant,
       copyTo: StandardVariant,
     }),

@@ -1,4 +1,4 @@
-import { Id, JsonObject, Type, User, UserName } from '@pipewright/sdk';
+import { Id, JsonObject, Type, User, UserName, UserNameKey } from '@pipewright/sdk';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);
@@ -85,7 +85,7 @@ export const PasswordChange = Type.Object(
   { additionalProperties: false },
 );
 export const PasswordCheck = Type.Object({ password: Password }, { additionalProperties: false });
-export const RenameRequest = Type.Object({ newName: UserName }, { additionalProperties: false });
+export const RenameRequest = Type.Object({ newName: UserNameKey }, { additionalProperties: false });
 
 export const ApiKey = Type.Object({
   id: Id,

@@ -1,4 +1,4 @@
-import { Id, JsonObject, ProjectName, Type, UserName, type Static } from '@pipewright/sdk';
+import { Id, JsonObject, ProjectName, Type, UserNameKey, type Static } from '@pipewright/sdk';
 import { VIEW_TYPES, type ViewType } from './settings.js';
 
 // One enum rather than a union of literals, so a wrong view type is one problem, not four.
@@ -46,7 +46,7 @@ export type ViewCreate = Static<typeof ViewCreate>;
 export const ViewPatch = Type.Object(
   {
     label: Type.Optional(Label),
-    owner: Type.Optional(UserName),
+    owner: Type.Optional(UserNameKey),
     visibility: Type.Optional(Visibility),
     settings: Type.Optional(JsonObject),
     viewType: Type.Optional(ViewTypeName),
