@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ServiceUnavailable, Type, check, type Problem, type Static } from '@pipewright/sdk';
 import type { FastifyBaseLogger } from 'fastify';
 import {
-  AddonName,
+  CatalogueAddonName,
   DependencyPackageManifest,
   InstallerManifest,
   LinkTypes,
@@ -32,7 +32,7 @@ const CatalogueVersion = Type.Object(
 
 const CatalogueAddon = Type.Object(
   {
-    name: AddonName,
+    name: CatalogueAddonName,
     title: Text,
     description: Type.Optional(Type.String()),
     orgName: Type.Optional(Text),
@@ -67,7 +67,7 @@ const CatalogueRelease = Type.Object(
     description: Type.Optional(Type.String()),
     icon: Type.Optional(Type.String()),
     createdAt: Type.String({ format: 'date-time' }),
-    mandatoryAddons: Type.Optional(Type.Array(AddonName)),
+    mandatoryAddons: Type.Optional(Type.Array(CatalogueAddonName)),
     /** Addon name to the catalogue version the release uses. */
     addons: Type.Record(Type.String(), Type.String()),
     installers: Type.Optional(Type.Array(InstallerManifest)),

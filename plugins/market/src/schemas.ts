@@ -1,26 +1,13 @@
-import {
-  AddonName as AnyAddonName,
-  AddonVersion as AnyAddonVersion,
-  JsonObject,
-  Type,
-  type Static,
-  type TSchema,
-} from '@pipewright/sdk';
+import { AddonName, AddonVersion, JsonObject, Type, type Static, type TSchema } from '@pipewright/sdk';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** The rule addon names follow, checked on the catalogue as it is read. */
-export const AddonName = Type.String({
+/** The rule addon names follow, checked on the catalogue as it is read (routes take any name, see below). */
+export const CatalogueAddonName = Type.String({
   pattern: '^[a-z0-9][a-z0-9_-]*$',
   minLength: 1,
   maxLength: 64,
   examples: ['maya'],
-});
-export const AddonVersion = Type.String({
-  pattern: '^[0-9A-Za-z][0-9A-Za-z.+_-]*$',
-  minLength: 1,
-  maxLength: 64,
-  examples: ['0.4.2'],
 });
 export const ReleaseName = Type.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]*$',
@@ -30,8 +17,8 @@ export const ReleaseName = Type.String({
 });
 
 // Names in the path are looked up in the catalogue, so any text goes, as in AYON: one it lacks is not found.
-export const AddonParams = Type.Object({ addon_name: AnyAddonName });
-export const AddonVersionParams = Type.Object({ addon_name: AnyAddonName, addon_version: AnyAddonVersion });
+export const AddonParams = Type.Object({ addon_name: AddonName });
+export const AddonVersionParams = Type.Object({ addon_name: AddonName, addon_version: AddonVersion });
 export const ReleaseParams = Type.Object({ release_name: Type.String({ examples: ['2025.06-vfx'] }) });
 export const ReleaseListQuery = Type.Object({
   all: Type.Optional(
