@@ -23,9 +23,9 @@ export interface FolderScope {
   ownTasksOnly?: boolean;
 }
 
-/** One access type entry of a folder whitelist, as AYON stores it. */
+/** One access type entry of a folder whitelist, as AYON stores it: a kind not listed here grants nothing. */
 export interface FolderAccessEntry {
-  access_type: 'assigned' | 'hierarchy' | 'children';
+  access_type: 'assigned' | 'hierarchy' | 'children' | (string & {});
   path?: string;
 }
 

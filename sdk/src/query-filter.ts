@@ -66,7 +66,9 @@ const ORDERING_OPERATORS = new Set<Operator>(['lt', 'gt', 'lte', 'gte']);
 
 // Deep enough for any filter a UI builds, shallow enough that a hostile body cannot blow the stack.
 const MAX_DEPTH = 16;
-const MAX_CONDITIONS = 1000;
+// Each condition binds at most a few parameters, and PostgreSQL takes 65,535 in one statement: a filter of more
+// conditions (counted over all its groups) is refused with its place rather than failing in the database.
+const MAX_CONDITIONS = 10_000;
 
 const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
 
@@ -78,7 +80,7 @@ export const QueryConditionSchema = Type.Object(
       maxLength: 255,
       description: 'Field name; a JSON field may be followed by a path: summary/entityId',
     }),
-    value: Type.Optional(Type.Union([Scalar, Type.Array(Scalar, { maxItems: 10000 }), Type.Null()])),
+    value: Type.Optional(Type.Union([Scalar, Type.Array(Scalar), Type.Null()])),
     operator: Type.Optional(Type.String({ maxLength: 32, description: OPERATORS.join(', ') })),
   },
   { additionalProperties: false },
@@ -95,9 +97,7 @@ const GroupOperator = Type.Unsafe<'and' | 'or' | 'AND' | 'OR'>({
 // reported at its exact location instead of as a tangle of anyOf failures.
 const GroupShape = Type.Object(
   {
-    conditions: Type.Optional(
-      Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: MAX_CONDITIONS }),
-    ),
+    conditions: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
     operator: Type.Optional(GroupOperator),
   },
   { additionalProperties: false },
@@ -115,9 +115,6 @@ export const QueryFilterSchema = Type.Object(
             description: 'A condition {key, value, operator} or a nested filter {conditions, operator}',
           },
         ),
-        {
-          maxItems: MAX_CONDITIONS,
-        },
       ),
     ),
     operator: Type.Optional(GroupOperator),
@@ -143,6 +140,7 @@ export function normaliseOperator(operator: string | undefined): Operator | null
 
 class Compiler {
   readonly problems: Problem[] = [];
+  private conditions = 0;
 
   constructor(private readonly fields: FieldMap) {}
 
@@ -174,6 +172,15 @@ class Compiler {
   }
 
   condition(item: Record<string, unknown>, loc: Loc): RawBuilder<boolean> | null {
+    if (++this.conditions > MAX_CONDITIONS) {
+      if (this.conditions === MAX_CONDITIONS + 1)
+        this.problems.push({
+          loc,
+          msg: `a filter holds at most ${MAX_CONDITIONS} conditions`,
+          type: 'too_long',
+        });
+      return null;
+    }
     const shape = check(QueryConditionSchema, item, loc);
     if (shape.length) {
       this.problems.push(...shape);
@@ -239,9 +246,9 @@ class Compiler {
       const list = value as (string | number | boolean)[];
       // AYON: an empty "in" matches nothing and an empty "notin" everything.
       if (list.length === 0) return operator === 'in' ? sql<boolean>`FALSE` : sql<boolean>`TRUE`;
-      const params = list.map((v) => this.param(field.kind, v));
-      if (params.some((p) => p === null)) return fail(this.typeMessage(field.kind, head));
-      const any = sql<boolean>`${expr} IN (${sql.join(params as RawBuilder<unknown>[])})`;
+      const values = this.listParam(field.kind, list);
+      if (!values) return fail(this.typeMessage(field.kind, head));
+      const any = sql<boolean>`${expr} = ANY(${values})`;
       // NULL is not in any list, so notin keeps rows whose field is unset.
       return operator === 'in' ? any : sql<boolean>`NOT coalesce(${any}, FALSE)`;
     }
@@ -379,6 +386,28 @@ class Compiler {
         return typeof value === 'boolean' ? sql`${value}::boolean` : null;
       default:
         return null;
+    }
+  }
+
+  /**
+   * A list as one array parameter, however long (a parameter per value would stop at PostgreSQL's 65,535), or
+   * null when a value is not of the field's kind.
+   */
+  private listParam(kind: FieldKind, list: (string | number | boolean)[]): RawBuilder<unknown> | null {
+    if (list.some((v) => this.param(kind, v) === null)) return null;
+    switch (kind) {
+      case 'timestamp':
+        return sql`${list.map((v) => new Date(v as string).toISOString())}::timestamptz[]`;
+      case 'integer':
+        return sql`${list}::bigint[]`;
+      case 'number':
+        return sql`${list}::double precision[]`;
+      case 'boolean':
+        return sql`${list}::boolean[]`;
+      case 'uuid':
+        return sql`${list}::uuid[]`;
+      default:
+        return sql`${list}::text[]`;
     }
   }
 

@@ -15,11 +15,24 @@ export const ProjectName = Type.String({
   examples: ['demo_Commercial'],
 });
 
-/** Folder, task, product and representation names: inner dots and hyphens allowed. */
+/** A project named in a query string, where AYON reads an empty name as none (the studio level). */
+export const ProjectNameQuery = Type.String({
+  pattern: '^[a-zA-Z0-9_]*$',
+  maxLength: ProjectName.maxLength,
+  description: 'A project name; empty for none',
+});
+
+/**
+ * Longest text a request may store as (part of) an index key. PostgreSQL refuses a btree entry over 2,704 bytes, an
+ * error AYON answers with 500; at four bytes a character at most this leaves room for the other columns of a key.
+ */
+export const INDEXED_KEY_MAX_LENGTH = 500;
+
+/** Folder, task, product and representation names: inner dots and hyphens allowed; unique among siblings. */
 export const EntityName = Type.String({
   pattern: '^[a-zA-Z0-9_]([a-zA-Z0-9_.\\-]*[a-zA-Z0-9_])?$',
   minLength: 1,
-  maxLength: 255,
+  maxLength: INDEXED_KEY_MAX_LENGTH,
 });
 
 /**
@@ -31,12 +44,6 @@ export const UserName = Type.String({
   minLength: 1,
   examples: ['admin'],
 });
-
-/**
- * Longest text a request may store as (part of) an index key. PostgreSQL refuses a btree entry over 2,704 bytes, an
- * error AYON answers with 500; at four bytes a character at most this leaves room for the other columns of a key.
- */
-export const INDEXED_KEY_MAX_LENGTH = 500;
 
 /** A user name the request stores where an index holds it (a new or renamed user, an owner, a watcher). */
 export const UserNameKey = Type.String({ ...UserName, maxLength: INDEXED_KEY_MAX_LENGTH });

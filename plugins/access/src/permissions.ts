@@ -188,8 +188,14 @@ export function whitelistScope(list: FolderWhitelist): FolderScope | null {
     const path = normalisePath(entry.path ?? '');
     // An empty path would mean "the whole project", which a whitelist entry is not meant to express; skip it.
     if (!path) continue;
-    const target = entry.access_type === 'hierarchy' ? scope.subtree : scope.below;
-    if (!target.includes(path)) target.push(path);
+    // Any other kind of entry (AYON stores whatever it is sent) grants nothing, as in AYON.
+    const target =
+      entry.access_type === 'hierarchy'
+        ? scope.subtree
+        : entry.access_type === 'children'
+          ? scope.below
+          : null;
+    if (target && !target.includes(path)) target.push(path);
   }
   return scope;
 }

@@ -1,28 +1,22 @@
 import type { TObject, TProperties } from '@sinclair/typebox';
-import { ProjectName, SimpleName, Type, UserName } from '@pipewright/sdk';
+import { INDEXED_KEY_MAX_LENGTH, ProjectName, SimpleName, Type, UserName } from '@pipewright/sdk';
 
 // Permission bodies keep AYON's snake_case keys (they are stored and exchanged as documents); everything around
 // them is camelCase like the rest of the API.
 
-const Level = Type.Integer({
-  minimum: 0,
-  maximum: 3,
-  default: 0,
-  description: '0 none, 1 read, 2 write, 3 everything',
-});
+const Level = Type.Integer({ default: 0, description: '0 none, 1 read, 2 write, 3 everything' });
 const Restrict = (description: string) => Type.Boolean({ default: false, title: 'Restrict', description });
-const Names = (description: string) =>
-  Type.Array(Type.String({ maxLength: 255 }), { default: [], maxItems: 1000, description });
+const Names = (description: string) => Type.Array(Type.String(), { default: [], description });
 
 const FolderAccessEntry = Type.Object(
   {
-    access_type: Type.Union([Type.Literal('assigned'), Type.Literal('hierarchy'), Type.Literal('children')], {
+    access_type: Type.String({
+      examples: ['assigned', 'hierarchy', 'children'],
       description:
-        'assigned: folders holding a task assigned to the user; hierarchy: the folder and its subtree; children: only its subtree',
+        'assigned: folders holding a task assigned to the user; hierarchy: the folder and its subtree; children: ' +
+        'only its subtree. Any other value is kept and grants nothing, as in AYON.',
     }),
-    path: Type.Optional(
-      Type.String({ maxLength: 4096, description: 'Folder path, for hierarchy and children' }),
-    ),
+    path: Type.Optional(Type.String({ description: 'Folder path, for hierarchy and children' })),
   },
   { additionalProperties: false },
 );
@@ -31,7 +25,7 @@ const FolderWhitelist = (what: string) =>
   Type.Object(
     {
       enabled: Restrict(`Restrict where the user may ${what} to the folders listed`),
-      access_list: Type.Array(FolderAccessEntry, { default: [], maxItems: 1000 }),
+      access_list: Type.Array(FolderAccessEntry, { default: [] }),
     },
     { additionalProperties: false, description: `Folders the user may ${what}` },
   );
@@ -117,11 +111,16 @@ export const PermissionsInput = Type.Object(
   { additionalProperties: true },
 );
 
-export const AccessGroupName = SimpleName;
+/** A group's name is (part of) its table's primary key, hence the index bound rather than a shorter cap. */
+export const AccessGroupName = Type.String({ ...SimpleName, maxLength: INDEXED_KEY_MAX_LENGTH });
 
-/** "_" names the studio level, any project name a project's own overrides. */
-export const LevelParams = Type.Object({ project_name: ProjectName });
-export const GroupParams = Type.Object({ access_group_name: AccessGroupName, project_name: ProjectName });
+/**
+ * "_" names the studio level, any project name a project's own overrides. Any other text is simply no project
+ * (404), as in AYON, so only the length of a project name is checked.
+ */
+const LevelName = Type.String({ maxLength: ProjectName.maxLength, examples: ['_', 'MyProject01'] });
+export const LevelParams = Type.Object({ project_name: LevelName });
+export const GroupParams = Type.Object({ access_group_name: AccessGroupName, project_name: LevelName });
 export const ProjectParams = Type.Object({ project_name: ProjectName });
 export const UserParams = Type.Object({ user_name: UserName });
 export const UserProjectParams = Type.Object({ user_name: UserName, project_name: ProjectName });
@@ -133,19 +132,18 @@ export const AccessGroupListItem = Type.Object({
 });
 export const AccessGroupList = Type.Array(AccessGroupListItem);
 
-const GroupNames = Type.Array(AccessGroupName, { maxItems: 1000 });
+/** Unknown names are refused by the service with their place in the body, so the schema takes any text. */
+const GroupNames = Type.Array(Type.String());
 
 /** AYON's shape: {userName: {projectName: [accessGroupName, ...]}}; [] takes the project away. */
 export const SetAccessBody = Type.Record(Type.String(), Type.Record(Type.String(), GroupNames), {
-  maxProperties: 10000,
   examples: [{ alice: { MyProject01: ['editor'] }, bob: { MyProject01: ['artist'], MyProject02: [] } }],
 });
 
 export const UserAccessGroupsBody = Type.Object(
   {
     accessGroups: Type.Array(
-      Type.Object({ project: ProjectName, accessGroups: GroupNames }, { additionalProperties: false }),
-      { maxItems: 1000 },
+      Type.Object({ project: Type.String(), accessGroups: GroupNames }, { additionalProperties: false }),
     ),
   },
   { additionalProperties: false },

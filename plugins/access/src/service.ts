@@ -466,12 +466,13 @@ export class AccessService implements AccessControl {
   }
 }
 
-/** Hierarchy and children entries must name a folder; assigned ones need none. */
+/** Hierarchy and children entries must name a folder; the others need none. */
 export function pathProblems(permissions: Permissions, loc: (string | number)[]): Problem[] {
   const problems: Problem[] = [];
   for (const kind of FOLDER_KINDS) {
     permissions[kind].access_list.forEach((entry, i) => {
-      if (entry.access_type !== 'assigned' && !(entry.path ?? '').replace(/\//g, '')) {
+      const needsPath = entry.access_type === 'hierarchy' || entry.access_type === 'children';
+      if (needsPath && !(entry.path ?? '').replace(/\//g, '')) {
         problems.push({
           loc: [...loc, kind, 'access_list', i, 'path'],
           msg: `A ${entry.access_type} entry needs a folder path`,

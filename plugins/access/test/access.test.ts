@@ -181,11 +181,7 @@ describe('PUT and DELETE /api/accessGroups/{group}/{project}', () => {
     const badType = await as(boss)('PUT', '/api/accessGroups/custom/_', { read: { enabled: 'yes' } });
     expect(badType.status).toBe(422);
     expect(badType.body.errors[0].loc).toEqual(['body', 'read', 'enabled']);
-    const badEntry = await as(boss)('PUT', '/api/accessGroups/custom/_', {
-      read: { enabled: true, access_list: [{ access_type: 'everywhere' }] },
-    });
-    expect(badEntry.status).toBe(422);
-    const badLevel = await as(boss)('PUT', '/api/accessGroups/custom/_', { project: { access: 7 } });
+    const badLevel = await as(boss)('PUT', '/api/accessGroups/custom/_', { project: { access: 'all' } });
     expect(badLevel.status).toBe(422);
     const noPath = await as(boss)('PUT', '/api/accessGroups/custom/_', {
       update: {

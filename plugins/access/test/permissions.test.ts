@@ -8,11 +8,9 @@ import {
   unrestrictedPermissions,
   whitelistScope,
 } from '../src/permissions.js';
-import { accessGroupsPatch, groupsInProject } from '../src/service.js';
+import { accessGroupsPatch, groupsInProject, pathProblems } from '../src/service.js';
 
-const restricted = (
-  ...access_list: { access_type: 'assigned' | 'hierarchy' | 'children'; path?: string }[]
-) => ({
+const restricted = (...access_list: { access_type: string; path?: string }[]) => ({
   enabled: true,
   access_list,
 });
@@ -139,6 +137,15 @@ describe('whitelistScope', () => {
     expect(pathInScope(scope!, 'shots')).toBe(false);
     expect(pathInScope(scope!, 'shots/sh010')).toBe(true);
     expect(whitelistScope({ enabled: false, access_list: [{ access_type: 'assigned' }] })).toBeNull();
+  });
+
+  it('lets an entry of a kind it does not know grant nothing, as AYON stores and passes it over', () => {
+    const scope = whitelistScope(restricted({ access_type: 'everywhere', path: 'assets' }));
+    expect(scope).toEqual({ subtree: [], below: [], assigned: false });
+    expect(pathInScope(scope!, 'assets')).toBe(false);
+    expect(
+      pathProblems(completePermissions({ read: { enabled: true, access_list: [{ access_type: 'x' }] } }), []),
+    ).toEqual([]);
   });
 });
 

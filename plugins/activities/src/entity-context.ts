@@ -11,9 +11,12 @@ export const ENTITY_TYPES: ProjectEntityType[] = [
   'workfile',
 ];
 
-/** The entity type a path names: AYON accepts the singular or the plural ("tasks" or "task"). */
+/**
+ * The entity type a path names: AYON accepts the singular or the plural ("tasks" or "task"), trailing s's stripped,
+ * and answers any other segment with 400.
+ */
 export function entityTypeFromPath(segment: string): ProjectEntityType {
-  const singular = segment.endsWith('s') ? segment.slice(0, -1) : segment;
+  const singular = segment.replace(/s+$/, '');
   if (!(ENTITY_TYPES as string[]).includes(singular))
     throw new BadRequest(`${segment} is not a project entity type`, 'invalid-entity-type');
   return singular as ProjectEntityType;

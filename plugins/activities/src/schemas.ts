@@ -1,4 +1,4 @@
-import { Id, JsonObject, ProjectName, SimpleName, Type, UserNameKey } from '@pipewright/sdk';
+import { Id, JsonObject, ProjectName, SimpleName, Type } from '@pipewright/sdk';
 import { MAX_BODY_LENGTH } from './markdown.js';
 import { ACTIVITY_TYPES } from './service.js';
 
@@ -6,18 +6,22 @@ const ActivityType = Type.Union(
   ACTIVITY_TYPES.map((type) => Type.Literal(type)),
   { description: 'People create comments; the other types are made by the server and by services' },
 );
+// AYON's request models bound none of these: a body over its limit is refused by the service (as AYON's does), tags
+// are free labels, and any number of files and tags may be sent.
 const Body = Type.String({
-  maxLength: MAX_BODY_LENGTH,
-  description: 'Markdown; [label](user:name) and [label](task:id) links mention',
+  description: `Markdown, up to ${MAX_BODY_LENGTH} characters; [label](user:name) and [label](task:id) links mention`,
 });
-const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100 });
-const FileIds = Type.Array(Id, { maxItems: 100, description: 'Ids of files uploaded to the project' });
+const Tags = Type.Array(Type.String());
+const FileIds = Type.Array(Id, { description: 'Ids of files uploaded to the project' });
 
-/** The entity type segment of a path: folders, tasks, products, versions, representations or workfiles. */
-const EntityTypeSegment = Type.String({
-  pattern: '^(folder|task|product|version|representation|workfile)s?$',
-  examples: ['tasks'],
-});
+/**
+ * The entity type segment of a path: folders, tasks, products, versions, representations or workfiles, singular or
+ * plural. Any text is taken, as in AYON, which answers another with 400.
+ */
+const EntityTypeSegment = Type.String({ examples: ['tasks'] });
+
+/** A reaction is free text in AYON's request body; the path that takes one back holds AYON's name rule. */
+const Reaction = Type.String({ examples: ['thumb_up'] });
 
 export const ProjectParams = Type.Object({ project_name: ProjectName });
 export const EntityParams = Type.Object({
@@ -29,7 +33,7 @@ export const ActivityParams = Type.Object({ project_name: ProjectName, activity_
 export const ReactionParams = Type.Object({
   project_name: ProjectName,
   activity_id: Id,
-  reaction: Type.String({ pattern: SimpleName.pattern, minLength: 1, maxLength: 64 }),
+  reaction: Type.String({ pattern: SimpleName.pattern }),
 });
 
 export const ActivityPostBody = Type.Object({
@@ -63,23 +67,19 @@ export const OperationCreateData = Type.Object({
   data: Type.Optional(JsonObject),
 });
 
-export const ReactionBody = Type.Object({
-  reaction: Type.String({ pattern: SimpleName.pattern, minLength: 1, maxLength: 64, examples: ['thumb_up'] }),
-});
+export const ReactionBody = Type.Object({ reaction: Reaction });
 
-export const Watchers = Type.Object({ watchers: Type.Array(UserNameKey, { maxItems: 1000 }) });
+/** User names; a name no user has is refused by the service, whatever its shape. */
+export const Watchers = Type.Object({ watchers: Type.Array(Type.String()) });
 
 export const OperationsBody = Type.Object({
   operations: Type.Array(
     Type.Object({
-      id: Type.Optional(
-        Type.String({ maxLength: 64, description: 'Your id for this operation, echoed in its result' }),
-      ),
+      id: Type.Optional(Type.String({ description: 'Your id for this operation, echoed in its result' })),
       type: Type.Union([Type.Literal('create'), Type.Literal('update'), Type.Literal('delete')]),
       activityId: Type.Optional(Type.Union([Id, Type.Null()])),
       data: Type.Optional(Type.Union([JsonObject, Type.Null()])),
     }),
-    { maxItems: 1000 },
   ),
   canFail: Type.Boolean({ default: false }),
 });
@@ -157,8 +157,9 @@ export const SuggestResponse = Type.Object({
 });
 
 export const InboxBody = Type.Object({
-  projectName: ProjectName,
-  ids: Type.Optional(Type.Array(Id, { maxItems: 10000, description: 'Reference ids of inbox messages' })),
+  // Any text, as in AYON: a name no project has is not found.
+  projectName: Type.String({ examples: ['demo_Commercial'] }),
+  ids: Type.Optional(Type.Array(Id, { description: 'Reference ids of inbox messages' })),
   all: Type.Optional(Type.Boolean({ description: "Every one of the caller's messages in the project" })),
   status: Type.Union([Type.Literal('unread'), Type.Literal('read'), Type.Literal('inactive')]),
 });

@@ -186,6 +186,13 @@ describe('creating a comment', () => {
     expect((await activity(id)).data.hasChecklist).toBe(true);
   });
 
+  it('takes tags as AYON does: any number, any text', async () => {
+    const tags = ['', 't'.repeat(300), 'two words', ...Array.from({ length: 150 }, (_, i) => `tag${i}`)];
+    const res = await comment(world, t.bea, task(), { activityType: 'comment', body: 'many tags', tags });
+    expect(res.status).toBe(201);
+    expect((await activity(res.body.id)).tags).toEqual(tags);
+  });
+
   it('refuses a body longer than 2000 characters with 422', async () => {
     const res = await comment(world, t.bea, task(), 'x'.repeat(2001));
     expect(res.status).toBe(422);
@@ -193,7 +200,7 @@ describe('creating a comment', () => {
     expect((await comment(world, t.bea, task(), 'x'.repeat(2000))).status).toBe(201);
   });
 
-  it('answers 422 for a bad type, id or entity type segment', async () => {
+  it('answers 422 for a bad type or id, and 400 for an unknown entity type segment as AYON does', async () => {
     expect((await comment(world, t.bea, task(), { activityType: 'gossip', body: 'x' })).status).toBe(422);
     const badId = await core.request('POST', '/api/projects/demo/tasks/not-an-id/activities', {
       token: t.bea,
@@ -205,7 +212,8 @@ describe('creating a comment', () => {
       token: t.bea,
       body: { activityType: 'comment', body: 'x' },
     });
-    expect(badType.status).toBe(422);
+    expect(badType.status).toBe(400);
+    expect(badType.body.detail).toBe('shots is not a project entity type');
   });
 
   it('lets people create only comments; services create any type and do not start watching', async () => {

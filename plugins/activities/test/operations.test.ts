@@ -283,4 +283,13 @@ describe('a batch that fails', () => {
     const empty = await run(t.bea, { operations: [] });
     expect(empty.body).toEqual({ operations: [], success: true });
   });
+
+  it('echoes an operation id of any length, as AYON does', async () => {
+    const id = 'op-'.repeat(100);
+    const res = await run(t.bea, {
+      canFail: true,
+      operations: [{ id, type: 'delete', activityId: '0'.repeat(32) }],
+    });
+    expect(res.body.operations[0]).toMatchObject({ id, status: 404 });
+  });
 });

@@ -87,10 +87,17 @@ describe('reactions', () => {
     expect((await row()).updated_at.getTime()).toBe(edited);
   });
 
-  it('answers 422, 404, 403 and 401', async () => {
-    expect((await react(t.artie, id, 'no spaces')).status).toBe(422);
-    expect((await react(t.artie, id, '')).status).toBe(422);
+  it('takes any reaction text, as AYON does; only the path that takes one back holds its name rule', async () => {
+    const long = 'party '.repeat(20);
+    for (const reaction of ['no spaces', '', '🎉', long])
+      expect((await react(t.artie, id, reaction)).status).toBe(201);
+    expect(
+      (await reactions(id)).filter((r: any) => r.userName === 'artie').map((r: any) => r.reaction),
+    ).toEqual(['heart', 'no spaces', '', '🎉', long]);
     expect((await unreact(t.artie, id, 'bad%20one')).status).toBe(422);
+  });
+
+  it('answers 404, 403 and 401', async () => {
     expect((await react(t.artie, '0'.repeat(32), 'heart')).status).toBe(404);
     expect((await react(t.olga, id, 'heart')).status).toBe(403);
     expect((await react('', id, 'heart')).status).toBe(401);
@@ -128,7 +135,14 @@ describe('watchers', () => {
     const unknown = await setWatchers(t.bea, 'tasks', ids.modeling, ['bea', 'nobody']);
     expect(unknown.status).toBe(422);
     expect(unknown.body.errors[0].loc).toEqual(['body', 'watchers', 1]);
-    expect((await setWatchers(t.bea, 'tasks', ids.modeling, ['-bad-'])).status).toBe(422);
+    // A name of any shape is looked up like any other: one no user has is refused the same way.
+    const odd = await setWatchers(t.bea, 'tasks', ids.modeling, ['-bad-', '', 'x'.repeat(600)]);
+    expect(odd.status).toBe(422);
+    expect(odd.body.errors.map((e: any) => e.loc)).toEqual([
+      ['body', 'watchers', 0],
+      ['body', 'watchers', 1],
+      ['body', 'watchers', 2],
+    ]);
     expect((await setWatchers(t.bea, 'tasks', ids.modeling, 'bea')).status).toBe(422);
     expect((await getWatchers(t.bea, 'tasks', '0'.repeat(32))).status).toBe(404);
     expect((await setWatchers(t.fred, 'tasks', ids.animation, ['fred'])).status).toBe(404);
@@ -136,6 +150,13 @@ describe('watchers', () => {
     expect((await getWatchers(t.olga, 'tasks', ids.modeling)).status).toBe(403);
     expect((await setWatchers(t.olga, 'tasks', ids.modeling, [])).status).toBe(403);
     expect((await getWatchers('', 'tasks', ids.modeling)).status).toBe(401);
+  });
+
+  it('reads the entity type segment as AYON does: trailing s stripped, anything else 400', async () => {
+    expect((await getWatchers(t.bea, 'taskss', ids.modeling)).status).toBe(200);
+    const shots = await getWatchers(t.bea, 'shots', ids.modeling);
+    expect(shots.status).toBe(400);
+    expect((await setWatchers(t.bea, 'task-ish', ids.modeling, ['bea'])).status).toBe(400);
   });
 });
 

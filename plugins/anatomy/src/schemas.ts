@@ -1,5 +1,5 @@
 import { Kind, TypeRegistry, type TSchema } from '@sinclair/typebox';
-import { JsonObject, Type, type Static } from '@pipewright/sdk';
+import { INDEXED_KEY_MAX_LENGTH, JsonObject, Type, type Static } from '@pipewright/sdk';
 
 const STRING_ENUM = 'PipewrightStringEnum';
 
@@ -30,15 +30,18 @@ export const PROJECT_ENTITY_TYPES = [
 ] as const;
 
 const TypeName = Type.String({ minLength: 1, maxLength: 100 });
-const ShortName = Type.String({ maxLength: 20, default: '' });
-const Icon = (fallback: string) => Type.String({ maxLength: 100, default: fallback });
+/** The name a type or status had in the preset it came from: kept as sent. */
+const OriginalName = Type.String();
+const ShortName = Type.String({ default: '' });
+const Icon = (fallback: string) => Type.String({ default: fallback });
+// AYON's colour fields are free text its widget fills with "#" and six hex digits; any other text is kept.
 const Color = (fallback: string) =>
-  Type.String({ pattern: '^#[0-9a-fA-F]{6}$', default: fallback, description: '# and six hex digits' });
-const Padding = Type.Integer({ minimum: 1, maximum: 16 });
+  Type.String({ default: fallback, description: 'Usually # and six hex digits', examples: ['#cacaca'] });
+const Padding = Type.Integer({ minimum: 1 });
 
 export const Root = Type.Object(
   {
-    name: Type.String({ pattern: '^[a-zA-Z0-9_]+$', minLength: 1, maxLength: 64 }),
+    name: Type.String({ pattern: '^[a-zA-Z0-9_]+$', minLength: 1 }),
     windows: Type.String({ default: '' }),
     linux: Type.String({ default: '' }),
     darwin: Type.String({ default: '' }),
@@ -78,8 +81,8 @@ export const Attributes = Type.Object(
     pixelAspect: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
     frameStart: Type.Optional(Type.Integer()),
     frameEnd: Type.Optional(Type.Integer()),
-    handleStart: Type.Optional(Type.Integer({ minimum: 0 })),
-    handleEnd: Type.Optional(Type.Integer({ minimum: 0 })),
+    handleStart: Type.Optional(Type.Integer()),
+    handleEnd: Type.Optional(Type.Integer()),
   },
   { additionalProperties: true },
 );
@@ -87,7 +90,7 @@ export const Attributes = Type.Object(
 export const FolderType = Type.Object(
   {
     name: TypeName,
-    original_name: Type.Optional(TypeName),
+    original_name: Type.Optional(OriginalName),
     shortName: Type.Optional(ShortName),
     icon: Type.Optional(Icon('folder')),
   },
@@ -97,7 +100,7 @@ export const FolderType = Type.Object(
 export const TaskType = Type.Object(
   {
     name: TypeName,
-    original_name: Type.Optional(TypeName),
+    original_name: Type.Optional(OriginalName),
     shortName: Type.Optional(ShortName),
     color: Type.Optional(Color('#cccccc')),
     icon: Type.Optional(Icon('task_alt')),
@@ -119,7 +122,7 @@ export const LinkType = Type.Object(
 export const Status = Type.Object(
   {
     name: TypeName,
-    original_name: Type.Optional(TypeName),
+    original_name: Type.Optional(OriginalName),
     shortName: Type.Optional(ShortName),
     state: Type.Optional(StringEnum(STATUS_STATES, { default: 'not_started' })),
     icon: Type.Optional(Icon('')),
@@ -135,7 +138,7 @@ export const Status = Type.Object(
 );
 
 export const Tag = Type.Object(
-  { name: TypeName, original_name: Type.Optional(TypeName), color: Type.Optional(Color('#cacaca')) },
+  { name: TypeName, original_name: Type.Optional(OriginalName), color: Type.Optional(Color('#cacaca')) },
   { additionalProperties: false },
 );
 
@@ -165,17 +168,18 @@ export function anatomyJsonSchema(): Record<string, unknown> {
   return { $schema: 'http://json-schema.org/draft-07/schema#', ...strip(AnatomyDocument) };
 }
 
-/** Preset names; "_" is also accepted here because it addresses the built-in (or primary) anatomy. */
-export const PresetName = Type.String({
-  pattern: '^[a-zA-Z0-9_.\\-]+$',
-  minLength: 1,
-  maxLength: 64,
-  examples: ['feature_film'],
-});
+/**
+ * Preset names: any text, as in AYON, up to the index bound (the name is the table's primary key); "_" addresses
+ * the built-in (or primary) anatomy. A new name must not be empty, since no path could address it.
+ */
+export const PresetName = Type.String({ maxLength: INDEXED_KEY_MAX_LENGTH, examples: ['feature_film'] });
 
 export const PresetParams = Type.Object({ preset_name: PresetName });
 
-export const RenamePreset = Type.Object({ name: PresetName }, { additionalProperties: false });
+export const RenamePreset = Type.Object(
+  { name: Type.String({ ...PresetName, minLength: 1 }) },
+  { additionalProperties: false },
+);
 
 export const PresetListItem = Type.Object({
   name: Type.String(),

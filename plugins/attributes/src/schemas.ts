@@ -30,9 +30,10 @@ export const ATTRIBUTE_TYPES: ValueType[] = [
 ];
 
 // Plain enum schemas rather than unions of literals: a bad value then yields one problem, not one per literal.
+// Scopes are not an enum: AYON keeps whatever it is sent, and a scope no entity type has simply never applies.
 export const AttributeScope = Type.Unsafe<Scope>({
   type: 'string',
-  enum: ATTRIBUTE_SCOPES,
+  examples: ATTRIBUTE_SCOPES,
   description: 'Entity type the attribute applies to',
 });
 export const AttributeType = Type.Unsafe<ValueType>({ type: 'string', enum: ATTRIBUTE_TYPES });
@@ -59,7 +60,7 @@ const orNull = <T>(schema: Record<string, unknown> & { type: string }) =>
   Type.Optional(Type.Unsafe<T | null>({ ...schema, type: [schema.type, 'null'] }));
 
 const Limit = orNull<number>({ type: 'number' });
-const Count = orNull<number>({ type: 'integer', minimum: 0 });
+const Count = orNull<number>({ type: 'integer' });
 const Text = orNull<string>({ type: 'string' });
 
 // Extra keys are tolerated (and dropped when stored): newer clients may send fields this server does not know.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { TestCore } from '@pipewright/core/testing';
+import type { AttributeLibrary } from '@pipewright/sdk';
 import { bootWithUsers } from './helpers.js';
 
 let core: TestCore;
@@ -327,10 +328,22 @@ describe('bad definitions answer 422 in the AYON shape', () => {
     expect(locs(listed)).toEqual(['body.attributes.0.name']);
   });
 
+  it('keeps a scope no entity type has, as AYON does: it never applies', async () => {
+    expect((await put('shotOnly', { ...ok, scope: ['folder', 'shot'] })).status).toBe(204);
+    expect((await core.request('GET', '/api/attributes/shotOnly', { token: admin })).body.scope).toEqual([
+      'folder',
+      'shot',
+    ]);
+    const library = core.services.get('attributes') as AttributeLibrary;
+    expect((await library.list('folder')).map((d) => d.name)).toContain('shotOnly');
+    expect((await library.list('task')).map((d) => d.name)).not.toContain('shotOnly');
+    expect((await core.request('DELETE', '/api/attributes/shotOnly', { token: admin })).status).toBe(204);
+  });
+
   it('checks scope, type and enum colours', async () => {
-    const scope = await put('goodName', { ...ok, scope: ['folder', 'shot'] });
+    const scope = await put('goodName', { ...ok, scope: ['folder', 5] });
     expect(scope.status).toBe(422);
-    expect(scope.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'scope', 1], type: 'enum' })]);
+    expect(scope.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'scope', 1], type: 'type' })]);
     const type = await put('goodName', { ...ok, data: { type: 'timecode' } });
     expect(locs(type)).toEqual(['body.data.type']);
     const colour = await put('goodName', {

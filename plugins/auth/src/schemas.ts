@@ -1,9 +1,9 @@
-import { Id, JsonObject, Type, UserName, type TSchema } from '@pipewright/sdk';
+import { JsonObject, Type, UserName, type TSchema } from '@pipewright/sdk';
 
 export const LoginRequest = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 128, description: 'User name (case-insensitive)' }),
-    password: Type.String({ minLength: 1, maxLength: 1024 }),
+    name: Type.String({ description: 'User name (case-insensitive)' }),
+    password: Type.String(),
   },
   { additionalProperties: false },
 );
@@ -82,9 +82,11 @@ export const UserSessionList = Type.Object({
 export const CreateSessionRequest = Type.Object(
   {
     userName: Type.Optional(
-      Type.Union([UserName, Type.Null()], { description: 'Another user (services); yourself when absent' }),
+      Type.Union([Type.String(), Type.Null()], {
+        description: 'Another user (services); yourself when absent',
+      }),
     ),
-    message: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+    message: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   },
   { additionalProperties: false },
 );
@@ -101,7 +103,7 @@ export const CreatedSession = Type.Object({
 });
 
 export const UserSessionParams = Type.Object({ user_name: UserName });
-export const SessionParams = Type.Object({ user_name: UserName, session_id: Id });
+export const SessionParams = Type.Object({ user_name: UserName, session_id: Type.String() });
 
 export const TokenAuthQuery = Type.Object({
   q: Type.String({ minLength: 1, maxLength: 512, description: 'The token of the link the user followed' }),

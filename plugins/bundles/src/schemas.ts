@@ -1,29 +1,27 @@
-import { Type, type Static } from '@pipewright/sdk';
+import { INDEXED_KEY_MAX_LENGTH, Type, type Static } from '@pipewright/sdk';
 
 // Field names and shapes follow AYON's BundleModel, BundlePatchModel, ListBundleModel and CheckBundleResponseModel.
 // Unknown body fields are ignored, as AYON's models do, so a client may send a listed bundle back as it got it.
 
-/** Bundle names: letters, digits and underscore, with inner dots and hyphens (AYON's NAME_REGEX). */
+/**
+ * The name of a new bundle: letters, digits and underscore, with inner dots and hyphens (AYON's NAME_REGEX). It is
+ * the bundles' primary key, so no longer than an index key takes.
+ */
 export const BundleName = Type.String({
   pattern: '^[a-zA-Z0-9_]([a-zA-Z0-9_.\\-]*[a-zA-Z0-9_])?$',
-  minLength: 1,
-  maxLength: 255,
+  maxLength: INDEXED_KEY_MAX_LENGTH,
   examples: ['studio_2024_05'],
 });
 
-export const BundleParams = Type.Object({ bundle_name: BundleName });
-
-const SEMVER =
-  '(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(-((0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(\\.(0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(\\+([0-9a-zA-Z-]+(\\.[0-9a-zA-Z-]+)*))?';
+/** A bundle named in the path: any text, as in AYON; a name no bundle has is not found. */
+export const BundleParams = Type.Object({ bundle_name: Type.String({ examples: ['studio_2024_05'] }) });
 
 /**
- * An addon's version in a bundle: a semantic version, null (switched off; "none" is read as null, as AYON does),
- * or a project bundle's placeholder (__inherit__ keeps the studio version, __disable__ switches it off).
+ * An addon's version in a bundle: any text, as in AYON (a version the server does not have fails the check),
+ * null (switched off; "none" is read as null, as AYON does), or a project bundle's placeholder (__inherit__ keeps
+ * the studio version, __disable__ switches it off).
  */
-export const AddonVersion = Type.Union([
-  Type.String({ pattern: `^(${SEMVER}|__inherit__|__disable__|[Nn][Oo][Nn][Ee])$` }),
-  Type.Null(),
-]);
+export const AddonVersion = Type.Union([Type.String(), Type.Null()]);
 
 export const AddonVersions = Type.Record(Type.String({ minLength: 1, maxLength: 128 }), AddonVersion, {
   description: 'Addon name to version; null switches the addon off',
@@ -146,8 +144,11 @@ export const CheckResult = Type.Object({
   issues: Type.Array(BundleIssue),
 });
 
-/** POST /api/projects/{project_name}/bundles (deprecated): the project's own bundles per variant. */
+/**
+ * POST /api/projects/{project_name}/bundles (deprecated): the project's own bundles per variant, kept in the
+ * project's data as sent, as AYON keeps them.
+ */
 export const ProjectBundles = Type.Object({
-  production: Type.Optional(Type.Union([BundleName, Type.Null()])),
-  staging: Type.Optional(Type.Union([BundleName, Type.Null()])),
+  production: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  staging: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });

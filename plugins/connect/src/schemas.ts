@@ -30,20 +30,13 @@ export const CloudInfo = Type.Object({
 
 export const ConnectRequest = Type.Object(
   {
-    key: Type.String({
-      minLength: 1,
-      maxLength: 4096,
-      pattern: '^\\S+$',
-      description: 'Ynput Cloud key (no spaces)',
-    }),
+    key: Type.String({ description: 'Ynput Cloud key' }),
   },
   { additionalProperties: false },
 );
 
 export const AuthorizeQuery = Type.Object({
   origin_url: Type.String({
-    pattern: '^https?://\\S+$',
-    maxLength: 2048,
     description:
       'Where the cloud sends the browser back to, with the key, once the studio authorised this server',
     examples: ['https://pipeline.studio.example/settings/connect'],

@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import { API_VERSION, Forbidden, type Database, type RequestUser, type UserDirectory } from '@pipewright/sdk';
+import {
+  API_VERSION,
+  Forbidden,
+  ValidationFailed,
+  type Database,
+  type RequestUser,
+  type UserDirectory,
+} from '@pipewright/sdk';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   CloudRejected,
@@ -13,6 +20,18 @@ import {
 
 /** The secret holding the cloud key: the name AYON uses, so GET /api/secrets lists it as AYON servers do. */
 export const KEY_SECRET = 'ynput_cloud_key';
+
+/**
+ * Whether a key travels to the cloud as it is: it goes in an HTTP header, which carries no line breaks, no NUL and
+ * nothing beyond Latin-1, and loses surrounding spaces.
+ */
+function sendable(key: string): boolean {
+  try {
+    return new Headers({ 'x-ynput-cloud-key': key }).get('x-ynput-cloud-key') === key;
+  } catch {
+    return false;
+  }
+}
 
 /** What the cloud confirmed about this instance stays good this long before it is asked again. */
 const INFO_TTL_MS = 10 * 60 * 1000;
@@ -154,6 +173,11 @@ export class ConnectService implements YnputCloud {
    * stored and the answer says it is not verified yet.
    */
   async connect(key: string): Promise<CloudInfo> {
+    // Any text is taken, as in AYON, but one the cloud could never be asked with is not stored.
+    if (!sendable(key))
+      throw new ValidationFailed([
+        { loc: ['body', 'key'], msg: 'an HTTP header cannot carry this key as it is', type: 'value_error' },
+      ]);
     const instanceId = await this.instanceId();
     const settings = cloudSettings();
     let info: Omit<CloudInfo, 'connected'> | null = null;

@@ -4,10 +4,8 @@ export const ProjectParams = Type.Object({ project_name: ProjectName });
 
 export const ActivityQuery = Type.Object({
   days: Type.Integer({
-    minimum: 1,
-    maximum: 3650,
     default: 50,
-    description: 'Number of days to retrieve activity for',
+    description: 'Number of days to retrieve activity for (none for 0 or less, a century at most)',
   }),
 });
 

@@ -43,4 +43,14 @@ export const studioMigrations: Migration[] = [
         )`.execute(db);
     },
   },
+  {
+    // AYON takes any declared size, a negative one too: stored as sent (an upload can never match it).
+    name: '0002_desktop_any_declared_size',
+    async up(db) {
+      for (const table of ['desktop_installers', 'desktop_dependency_packages'])
+        await sql`ALTER TABLE ${sql.table(table)} DROP CONSTRAINT ${sql.ref(`${table}_size_check`)}`.execute(
+          db,
+        );
+    },
+  },
 ];

@@ -57,6 +57,20 @@ interface Area {
 
 const TAGS = ['Desktop'];
 
+/**
+ * An attachment named after the file, as AYON's file answers name it: quoted when the name needs no escaping,
+ * otherwise percent-encoded UTF-8 (RFC 6266), since a file name may hold any character but a separator.
+ */
+function attachment(filename: string): string {
+  const encoded = encodeURIComponent(filename).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return encoded === filename
+    ? `attachment; filename="${filename}"`
+    : `attachment; filename*=utf-8''${encoded}`;
+}
+
 /** The installer version a bundle names (bundles written by AYON clients may spell the key either way). */
 async function bundleInstallerVersion(
   db: Database,
@@ -178,7 +192,7 @@ export function desktopRoutes({ db, files, downloads, installers, packages }: De
             );
           reply
             .header('content-type', 'application/octet-stream')
-            .header('content-disposition', `attachment; filename="${filename}"`);
+            .header('content-disposition', attachment(filename));
           return (reply as FastifyReply & FileSending).sendFile(filename, files.directory(store.kind.area), {
             cacheControl: false,
             contentType: false,

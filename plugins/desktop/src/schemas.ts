@@ -1,13 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { INDEXED_KEY_MAX_LENGTH } from '@pipewright/sdk';
 
 export const PLATFORMS = ['windows', 'linux', 'darwin'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export const CHECKSUM_ALGORITHMS = ['md5', 'sha1', 'sha256'] as const;
 export type ChecksumAlgorithm = (typeof CHECKSUM_ALGORITHMS)[number];
-
-/** Hex digits of each algorithm's digest: a declared checksum of another length could never match an upload. */
-export const DIGEST_LENGTH: Record<ChecksumAlgorithm, number> = { md5: 32, sha1: 40, sha256: 64 };
 
 const stringEnum = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
@@ -17,15 +15,14 @@ export const PlatformSchema = stringEnum(PLATFORMS, {
 });
 
 /**
- * AYON's filename rule (letters, digits, underscore, hyphen, plus, dot), which already keeps slashes and
- * backslashes out; "." and anything holding ".." are refused too, so a name can only ever be one file inside the
- * area's own directory.
+ * The name of the file on disk, joined to the area's own directory: any name AYON takes, except what would leave
+ * that directory or name no file (a separator, NUL, empty, "." or "..") and what no file system takes (over 255
+ * characters). Nothing stricter: AYON has no rule of its own here.
  */
 export const Filename = Type.String({
-  pattern: '^(?!\\.$)(?!.*\\.\\.)[A-Za-z0-9_+.-]+$',
-  minLength: 1,
+  pattern: '^(?!\\.\\.?$)[^/\\\\\\x00]+$',
   maxLength: 255,
-  description: 'Name of the file: letters, digits, underscore, hyphen, plus and dots (never "..")',
+  description: 'Name of the file: no slash, backslash or NUL, not "." or "..", at most 255 characters',
   examples: ['AYON-1.0.0-win-setup.exe'],
 });
 
@@ -40,7 +37,7 @@ export const Source = Type.Object({
     description: 'server: stored on this server (download from the file route); http: from the url',
   }),
   url: Type.Optional(
-    Type.Union([Type.String({ maxLength: 4096 }), Type.Null()], {
+    Type.Union([Type.String(), Type.Null()], {
       description: 'Where to download the file from (type http)',
     }),
   ),
@@ -48,7 +45,6 @@ export const Source = Type.Object({
 export type Source = Static<typeof Source>;
 
 const Sources = Type.Array(Source, {
-  maxItems: 100,
   description: 'Where to download the file from; the server source is added by the server after an upload',
 });
 
@@ -66,11 +62,9 @@ const ModuleVersions = Type.Record(
 const common = {
   filename: Filename,
   platform: PlatformSchema,
-  size: Type.Optional(
-    Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'Size in bytes' }),
-  ),
+  size: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'Size in bytes' })),
   checksum: Type.Optional(
-    Type.Union([Type.String({ pattern: '^[0-9a-fA-F]+$', maxLength: 128 }), Type.Null()], {
+    Type.Union([Type.String(), Type.Null()], {
       description: 'Hex digest of the file, checked when the file is uploaded',
     }),
   ),
@@ -78,16 +72,14 @@ const common = {
     Type.Union([stringEnum(CHECKSUM_ALGORITHMS), Type.Null()], { description: 'md5 unless named' }),
   ),
   sources: Type.Optional(Sources),
-  pythonVersion: Type.Optional(
-    Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { examples: ['3.11'] }),
-  ),
+  pythonVersion: Type.Optional(Type.Union([Type.String(), Type.Null()], { examples: ['3.11'] })),
 };
 
 export const InstallerInput = Type.Object({
   ...common,
+  // Indexed with the platform (an installer per version and platform): held to what an index key takes.
   version: Type.String({
-    minLength: 1,
-    maxLength: 64,
+    maxLength: INDEXED_KEY_MAX_LENGTH,
     description: 'Version of the launcher',
     examples: ['1.0.0'],
   }),
@@ -103,8 +95,6 @@ export type InstallerInput = Static<typeof InstallerInput>;
 export const DependencyPackageInput = Type.Object({
   ...common,
   installerVersion: Type.String({
-    minLength: 1,
-    maxLength: 64,
     description: 'Version of the launcher the package was built with',
     examples: ['1.0.0'],
   }),
@@ -147,7 +137,6 @@ export const InstallerQuery = Type.Object({
 export const RegisterQuery = Type.Object({
   url: Type.Optional(
     Type.String({
-      maxLength: 4096,
       description:
         'Download the file from this address in the background (an install_from_url event follows it)',
     }),

@@ -9,7 +9,6 @@ import {
 } from '@pipewright/sdk';
 import type { DesktopFiles, FileArea, ReceivedFile } from './files.js';
 import {
-  DIGEST_LENGTH,
   type ChecksumAlgorithm,
   type DependencyPackageInput,
   type InstallerInput,
@@ -128,23 +127,13 @@ export function storedSources(sources: Source[], loc: (string | number)[]): Stor
   return stored;
 }
 
-/** The declared checksum, lowercase, with md5 as the algorithm unless another is named; 422 when it cannot be one. */
+/** The declared checksum, lowercase, with md5 as the algorithm unless another is named. */
 function declaredChecksum(input: CommonInput): {
   checksum: string | null;
   algorithm: ChecksumAlgorithm | null;
 } {
   const checksum = input.checksum ? input.checksum.toLowerCase() : null;
-  const algorithm = input.checksumAlgorithm ?? (checksum ? 'md5' : null);
-  if (checksum && algorithm && checksum.length !== DIGEST_LENGTH[algorithm]) {
-    throw new ValidationFailed([
-      {
-        loc: ['body', 'checksum'],
-        msg: `a ${algorithm} checksum has ${DIGEST_LENGTH[algorithm]} hex digits, this one has ${checksum.length}`,
-        type: 'value_error',
-      },
-    ]);
-  }
-  return { checksum, algorithm };
+  return { checksum, algorithm: input.checksumAlgorithm ?? (checksum ? 'md5' : null) };
 }
 
 const toRecord = (kind: PackageKind<any>, row: Row): PackageRecord => ({
@@ -211,6 +200,12 @@ export class PackageStore<Input extends CommonInput> {
    * declared), otherwise the file goes and must be uploaded again.
    */
   async register(input: Input, options: { force: boolean; user: string }): Promise<void> {
+    // The schema counts characters; file systems count bytes (255), and a longer name could never be stored.
+    if (Buffer.byteLength(input.filename) > 255) {
+      throw new ValidationFailed([
+        { loc: ['body', 'filename'], msg: 'a file name takes at most 255 bytes', type: 'too_long' },
+      ]);
+    }
     const { checksum, algorithm } = declaredChecksum(input);
     const sources = storedSources(input.sources ?? [], ['body', 'sources']);
     let dropFile = false;

@@ -391,15 +391,6 @@ describe('validation', () => {
     expect(
       problemAt(await core.request('GET', `${INSTALLERS}?variant=nightly`, { token: tokens.alice })),
     ).toContain('query.variant');
-    // A checksum that cannot be a digest of its algorithm would refuse every upload.
-    expect(
-      problemAt(
-        await register(
-          INSTALLERS,
-          installer('x.exe', { checksum: digest('md5', Buffer.from('x')), checksumAlgorithm: 'sha256' }),
-        ),
-      ),
-    ).toContain('body.checksum');
     // An http source is useless without its url.
     expect(
       problemAt(await register(INSTALLERS, installer('x.exe', { sources: [{ type: 'http' }] }))),
@@ -413,13 +404,24 @@ describe('validation', () => {
     expect(body.installers).toEqual([]);
   });
 
-  it('refuses filenames with path separators or ".."', async () => {
-    for (const filename of ['../evil.exe', 'a/b.exe', 'a\\b.exe', '..', '.', 'a..b.exe', '']) {
+  it('refuses filenames that are no single file of the area: separators, NUL, "." or "..", over 255 bytes', async () => {
+    const refused = [
+      '../evil.exe',
+      'a/b.exe',
+      'a\\b.exe',
+      '..',
+      '.',
+      '',
+      'nul\u0000.exe',
+      'x'.repeat(256),
+      `${'é'.repeat(128)}.exe`,
+    ];
+    for (const filename of refused) {
       expect(problemAt(await register(INSTALLERS, installer(filename)))).toContain('body.filename');
       expect(problemAt(await register(PACKAGES, dependencyPackage(filename)))).toContain('body.filename');
     }
     // (A path segment that is just ".." never gets here: URLs are normalised before routing.)
-    for (const encoded of ['..%2Fevil.exe', '%2E%2E%2Fevil.exe', 'a%2Fb.exe', 'a..b.exe', 'a%5Cb.exe']) {
+    for (const encoded of ['..%2Fevil.exe', '%2E%2E%2Fevil.exe', 'a%2Fb.exe', 'a%5Cb.exe']) {
       for (const base of [INSTALLERS, PACKAGES]) {
         expect(problemAt(await upload(base, encoded, randomBytes(10)))).toContain('path.filename');
         const get = await download(base, encoded);
@@ -436,6 +438,64 @@ describe('validation', () => {
     }
     expect(existsSync(join(core.config.dataDir, 'evil.exe'))).toBe(false);
     expect(existsSync(join(core.config.dataDir, 'desktop', 'evil.exe'))).toBe(false);
+  });
+
+  it('takes any other filename, as AYON does: stored, served and removed under exactly that name', async () => {
+    const bytes = randomBytes(100);
+    // Each name with the attachment it is served as: quoted as it is, or percent-encoded where it needs escaping.
+    const names: [string, string][] = [
+      ['a..b.exe', 'filename="a..b.exe"'],
+      ['.hidden', 'filename=".hidden"'],
+      ['...', 'filename="..."'],
+      ['na"me é #?%+.exe', "filename*=utf-8''na%22me%20%C3%A9%20%23%3F%25%2B.exe"],
+      ['line\nbreak.exe', "filename*=utf-8''line%0Abreak.exe"],
+      ['x'.repeat(255), `filename="${'x'.repeat(255)}"`],
+    ];
+    for (const [filename, disposition] of names) {
+      const url = encodeURIComponent(filename);
+      expect((await register(PACKAGES, dependencyPackage(filename))).status).toBe(201);
+      expect((await upload(PACKAGES, url, bytes)).status).toBe(204);
+      expect(await readdir(desktopDir('dependency_packages'))).toContain(filename);
+      const got = await download(PACKAGES, url);
+      expect([got.statusCode, got.headers['content-disposition']]).toEqual([
+        200,
+        `attachment; ${disposition}`,
+      ]);
+      expect(got.rawPayload.equals(bytes)).toBe(true);
+      expect(await listed(PACKAGES, filename)).toMatchObject({ sources: [{ type: 'server' }] });
+      expect((await core.request('DELETE', `${PACKAGES}/${url}`, { token: tokens.root })).status).toBe(204);
+      expect(await readdir(desktopDir('dependency_packages'))).not.toContain(filename);
+    }
+  });
+
+  it('registers what AYON takes, even what no upload can match: a negative size, any checksum text', async () => {
+    const bytes = randomBytes(64);
+    const records = [
+      installer('negative.exe', { version: '7.0.0', size: -1 }),
+      installer('not-hex.exe', { version: '7.0.1', checksum: 'not a digest' }),
+      // An md5 digest declared as sha256: the upload is hashed with sha256, so it cannot match.
+      installer('short.exe', {
+        version: '7.0.2',
+        checksum: digest('md5', bytes),
+        checksumAlgorithm: 'sha256',
+      }),
+    ];
+    for (const record of records) {
+      expect((await register(INSTALLERS, record)).status).toBe(201);
+      const res = await upload(INSTALLERS, record.filename, bytes);
+      expect([res.status, res.body.detail]).toEqual([
+        400,
+        expect.stringMatching(
+          new RegExp(`^Upload of Installer ${record.filename} refused, nothing was kept`),
+        ),
+      ]);
+    }
+    expect(await listed(INSTALLERS, 'negative.exe')).toMatchObject({ size: -1, sources: [] });
+    expect(await listed(INSTALLERS, 'not-hex.exe')).toMatchObject({ checksum: 'not a digest' });
+    for (const record of records)
+      expect(
+        (await core.request('DELETE', `${INSTALLERS}/${record.filename}`, { token: tokens.root })).status,
+      ).toBe(204);
   });
 });
 

@@ -1,20 +1,35 @@
-import { EntityName, Id, JsonObject, NotFound, Type, UserName, type TSchema } from '@pipewright/sdk';
+import {
+  EntityName,
+  Id,
+  INDEXED_KEY_MAX_LENGTH,
+  JsonObject,
+  NotFound,
+  Type,
+  UserName,
+  type TSchema,
+} from '@pipewright/sdk';
 
 export const ENTITY_TYPES = ['folder', 'task', 'product', 'version', 'representation', 'workfile'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 
 const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
-const Label = Type.String({ pattern: "^[^';]*$", maxLength: 255, description: 'No quotes or semicolons' });
+// Labels are AYON's: no quotes or semicolons, no length cap (no index holds them).
+const Label = Type.String({ pattern: "^[^';]*$", description: 'No quotes or semicolons' });
+// Folder and task types: any text, as in AYON; one the project does not define is refused when written (rules.ts).
+const TypeName = Type.String();
 // AYON takes any string as a status or tag (text columns here too); which statuses exist is the project's business.
 const Tags = Type.Array(Type.String());
-/** A representation's file as AYON's RepresentationFileModel takes it: the id is any string, the name optional. */
+/**
+ * A representation's file as AYON's RepresentationFileModel takes it: the id is any string, the name optional,
+ * nothing bounded (the files are stored as JSON, as sent).
+ */
 const File = Type.Object(
   {
-    id: Type.Optional(Type.String({ maxLength: 255 })),
-    name: Type.Optional(Nullable(Type.String({ maxLength: 1024 }))),
-    path: Type.String({ maxLength: 4096 }),
-    size: Type.Integer({ minimum: 0, default: 0 }),
-    hash: Type.Optional(Nullable(Type.String({ maxLength: 256 }))),
+    id: Type.Optional(Type.String()),
+    name: Type.Optional(Nullable(Type.String())),
+    path: Type.String(),
+    size: Type.Integer({ default: 0 }),
+    hash: Type.Optional(Nullable(Type.String())),
     hashType: Type.Optional(
       Type.Union([Type.Literal('md5'), Type.Literal('sha1'), Type.Literal('sha256'), Type.Literal('op3')]),
     ),
@@ -94,7 +109,7 @@ export const SPECS: Record<EntityType, EntityTypeSpec> = {
     {
       name: EntityName,
       label: Label,
-      folderType: Type.String({ minLength: 1, maxLength: 100 }),
+      folderType: TypeName,
       parentId: Nullable(Id),
       thumbnailId: Nullable(Id),
     },
@@ -119,10 +134,11 @@ export const SPECS: Record<EntityType, EntityTypeSpec> = {
     {
       name: EntityName,
       label: Label,
-      taskType: Type.String({ minLength: 1, maxLength: 100 }),
+      taskType: TypeName,
       folderId: Id,
       thumbnailId: Nullable(Id),
-      assignees: Type.Array(UserName),
+      // Any user names, as in AYON: none is looked up.
+      assignees: Type.Array(Type.String()),
     },
     ['name', 'folderId'],
   ),
@@ -138,7 +154,7 @@ export const SPECS: Record<EntityType, EntityTypeSpec> = {
     {
       name: EntityName,
       folderId: Id,
-      productType: Type.String({ pattern: '^[a-zA-Z0-9_]([a-zA-Z0-9_.-]*[a-zA-Z0-9_])?$', maxLength: 100 }),
+      productType: Type.String({ pattern: '^[a-zA-Z0-9_]([a-zA-Z0-9_.-]*[a-zA-Z0-9_])?$' }),
     },
     ['name', 'folderId', 'productType'],
   ),
@@ -184,7 +200,12 @@ export const SPECS: Record<EntityType, EntityTypeSpec> = {
       columns: { path: 'path', taskId: 'task_id', thumbnailId: 'thumbnail_id' },
       parent: { field: 'taskId', type: 'task' },
     },
-    { path: Type.String({ minLength: 1, maxLength: 4096 }), taskId: Id, thumbnailId: Nullable(Id) },
+    {
+      // Unique among active workfiles, in an index: held at the index-key cap.
+      path: Type.String({ maxLength: INDEXED_KEY_MAX_LENGTH }),
+      taskId: Id,
+      thumbnailId: Nullable(Id),
+    },
     ['path', 'taskId'],
   ),
 };

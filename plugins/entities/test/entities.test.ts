@@ -132,6 +132,45 @@ describe('folders', () => {
     expect((await api('POST', `${P}/folders`, { name: 'x', parentId: newId() })).status).toBe(404);
   });
 
+  it('take the unbounded values AYON takes: long labels, any type text, files as sent', async () => {
+    const label = 'L'.repeat(2000);
+    const folder = await create('folders', { name: 'unbounded', label, folderType: 'Shot' });
+    expect((await get('folders', folder)).label).toBe(label);
+    // A type is any text; one the project does not define, empty or long, is refused as unknown.
+    for (const folderType of ['', 'T'.repeat(300)]) {
+      const res = await api('PATCH', `${P}/folders/${folder}`, { folderType });
+      expect(res.status).toBe(422);
+      expect(res.body.errors[0]).toMatchObject({ loc: ['data', 'folderType'], type: 'unknown_type' });
+    }
+    const task = await create('tasks', {
+      name: 'unbounded',
+      folderId: folder,
+      taskType: 'Compositing',
+      assignees: ['', '-odd-', 'a'.repeat(300)],
+    });
+    expect((await get('tasks', task)).assignees).toEqual(['', '-odd-', 'a'.repeat(300)]);
+    const product = await create('products', {
+      name: 'unbounded',
+      folderId: folder,
+      productType: 'p'.repeat(300),
+    });
+    expect((await get('products', product)).productType).toBe('p'.repeat(300));
+    const version = await create('versions', { version: 1, productId: product });
+    const files = [
+      {
+        id: 'i'.repeat(300),
+        name: 'n'.repeat(2000),
+        path: `/${'p'.repeat(5000)}`,
+        size: -1,
+        hash: 'h'.repeat(300),
+      },
+    ];
+    const rep = await create('representations', { name: 'unbounded', versionId: version, files });
+    expect((await get('representations', rep)).files).toEqual([expect.objectContaining(files[0])]);
+    const workfile = await create('workfiles', { path: '', taskId: task });
+    expect((await get('workfiles', workfile)).path).toBe('');
+  });
+
   it('still answer writes once the attribute definitions kept in memory are old (PGlite has one connection)', async () => {
     // Definitions are read again after a minute. Project and folder writes use them inside their transactions, and
     // on PGlite a read there waits for the one connection that very transaction holds: it must not wait at all.
@@ -241,6 +280,10 @@ describe('tasks and workfiles', () => {
     await assign(['dee'], 'set');
     expect((await get('tasks', task)).assignees).toEqual(['dee']);
     expect((await assign(['x'], 'replace')).status).toBe(422);
+    // Any names, as in AYON: nobody is looked up.
+    expect((await assign(['', 'x'.repeat(200)], 'set')).status).toBe(204);
+    expect((await get('tasks', task)).assignees).toEqual(['', 'x'.repeat(200)]);
+    await assign(['dee'], 'set');
     const wf = await create('workfiles', { path: 'work/sh010/comp_v001.nk', taskId: task });
     expect(await get('workfiles', wf)).toMatchObject({ path: 'work/sh010/comp_v001.nk', taskId: task });
     expect(
@@ -470,6 +513,26 @@ describe('operations', () => {
     expect(res.body.operations[2].errorCode).toBe('unique-violation');
     const folders = (await api('GET', `${P}/folders`)).body.folders.map((f: any) => f.name);
     expect(folders).not.toContain('sh100');
+  });
+
+  it('runs a batch of any length, as AYON does', async () => {
+    const folder = await create('folders', { name: 'many_tasks', folderType: 'Shot' });
+    const operations = Array.from({ length: 10_001 }, (_, i) => ({
+      id: `${'op'.repeat(50)}${i}`,
+      type: 'create',
+      entityType: 'task',
+      data: { name: `t${i}`, folderId: folder, taskType: 'Compositing' },
+    }));
+    const res = await ops(operations);
+    expect(res.body.success).toBe(true);
+    expect(res.body.operations).toHaveLength(10_001);
+    expect(res.body.operations[10_000].id).toBe(`${'op'.repeat(50)}10000`);
+    const count = await core.db
+      .selectFrom('project_show.tasks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('folder_id', '=', folder)
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(10_001);
   });
 
   it('reports a refused row written in the background before a later operation that fails on its own', async () => {

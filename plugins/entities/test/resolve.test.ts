@@ -143,6 +143,13 @@ describe('POST /api/projects/{p}/uris', () => {
     expect((await api('POST', `${P}/uris`, { entityType: 'folder', ids: [] })).body.uris).toEqual([]);
   });
 
+  it('takes any number of ids, past what one statement may bind one by one (65,535)', async () => {
+    const many = [...Array.from({ length: 70_000 }, () => newId()), ids.hero];
+    const res = await api('POST', `${P}/uris`, { entityType: 'folder', ids: many });
+    expect(res.status).toBe(200);
+    expect(res.body.uris).toEqual([{ id: ids.hero, uri: 'ayon+entity://res/assets/chars/hero' }]);
+  });
+
   it('answers bad input with 422 and unknown projects with 404', async () => {
     expect((await api('POST', `${P}/uris`, { entityType: 'project', ids: [] })).status).toBe(422);
     expect((await api('POST', `${P}/uris`, { entityType: 'folder', ids: ['nope'] })).status).toBe(422);
@@ -420,6 +427,12 @@ describe('POST /api/projects/{p}/repreContextFilter', () => {
     });
     expect(ayon.ids).toEqual([abc.v1]);
     expect((await filter({ names: ['nothing'] })).ids).toEqual([]);
+  });
+
+  it('takes lists of any length and names of any length, as AYON does', async () => {
+    const versionIds = [...Array.from({ length: 70_000 }, () => newId()), versions.v1];
+    const names = [...Array.from({ length: 70_000 }, (_, i) => `n${i}`), 'x'.repeat(1000), 'abc'];
+    expect((await filter({ names, versionIds })).ids).toEqual([abc.v1]);
   });
 
   it('answers a bad key or pattern with 422', async () => {

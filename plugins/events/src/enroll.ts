@@ -87,7 +87,8 @@ function topicCondition(sourceTopic: string | string[]): RawBuilder<boolean> {
 function candidateQuery(options: EnrollOptions) {
   const { targetTopic, sender, maxRetries } = options;
   const age =
-    options.ignoreOlderThan > 0
+    // As in AYON, a negative number of days is a cutoff in the future: no source is recent enough.
+    options.ignoreOlderThan !== 0
       ? sql`s.updated_at >= now() - make_interval(days => ${options.ignoreOlderThan}::int)`
       : sql`TRUE`;
   const ignored = options.ignoreSenderTypes?.length

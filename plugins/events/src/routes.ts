@@ -83,7 +83,7 @@ export function eventRoutes(ctx: Context) {
             throw new BadRequest(`dependsOn: event ${body.dependsOn} does not exist`, 'invalid-depends-on');
         }
         // A duplicate hash makes the bus throw Conflict (409).
-        if (!body.reuse || !body.hash) return ctx.events.emit(input);
+        if (!body.reuse || body.hash == null) return ctx.events.emit(input);
         // reuse: one upsert statement, so concurrent dispatches of the same hash cannot both insert. The row keeps
         // its id, which keeps events that depend on it linked. An event stored without a hash answers to its id:
         // when that is the hash given, it takes it as its own first, so that the upsert finds it.
@@ -147,7 +147,8 @@ export function eventRoutes(ctx: Context) {
         const owner: Record<string, unknown> = {};
         if (sender !== undefined) owner.sender = sender;
         if (project !== undefined) owner.project_name = project;
-        if (user !== undefined) owner.user_name = user;
+        // As in AYON, an empty or null user keeps the one the event has.
+        if (user) owner.user_name = user;
         if (Object.keys(owner).length)
           await ctx.db.updateTable('public.events').set(owner).where('id', '=', id).execute();
         if (!(await ctx.events.update(id, changes))) throw new NotFound(`Event ${id} not found`);
@@ -194,7 +195,9 @@ export function eventRoutes(ctx: Context) {
         }
         const { rows } = await sql<EventRow>`
           SELECT * FROM public.events AS e WHERE ${compileEventFilter(filter ?? undefined, 'e')}
-          ORDER BY e.creation_order DESC LIMIT ${limit} OFFSET ${offset}`.execute(ctx.db);
+          ORDER BY e.creation_order DESC LIMIT ${Math.max(limit, 0)} OFFSET ${Math.max(offset, 0)}`.execute(
+          ctx.db,
+        );
         return rows.map(({ payload: _payload, ...row }) => eventRowModel(row));
       },
     );

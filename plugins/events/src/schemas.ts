@@ -1,4 +1,4 @@
-import { Id, JsonObject, QueryFilterSchema, Type } from '@pipewright/sdk';
+import { Id, INDEXED_KEY_MAX_LENGTH, JsonObject, QueryFilterSchema, Type } from '@pipewright/sdk';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);
@@ -19,20 +19,25 @@ export type Status = (typeof STATUSES)[number];
 // One enum rather than a union of literals, so a wrong value is reported once.
 export const EventStatus = Type.Unsafe<Status>({ type: 'string', enum: [...STATUSES] });
 
-const Text = (maxLength: number) => Type.String({ maxLength });
-const Sender = Type.String({ minLength: 1, maxLength: 255 });
+/** Free text, as AYON takes it: descriptions, senders and their types, user names recorded on an event. */
+const Text = Type.String();
+/**
+ * Text an index of the event log holds (the hash, unique; the project name): any text, as in AYON, up to what an
+ * index key takes.
+ */
+const IndexedText = Type.String({ maxLength: INDEXED_KEY_MAX_LENGTH });
 
 export const EventParams = Type.Object({ event_id: Id });
 
 export const DispatchEvent = Type.Object(
   {
     topic: Topic,
-    sender: Type.Optional(Nullable(Sender)),
-    hash: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 512 }))),
-    project: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
+    sender: Type.Optional(Nullable(Text)),
+    hash: Type.Optional(Nullable(IndexedText)),
+    project: Type.Optional(Nullable(IndexedText)),
     user: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
     dependsOn: Type.Optional(Nullable(Id)),
-    description: Type.Optional(Nullable(Text(10000))),
+    description: Type.Optional(Nullable(Text)),
     summary: Type.Optional(Nullable(JsonObject)),
     payload: Type.Optional(Nullable(JsonObject)),
     finished: Type.Boolean({ default: true, description: 'false creates the event as pending (a job)' }),
@@ -49,26 +54,27 @@ export const DispatchResponse = Type.Object({ id: Id });
 
 export const EventPatch = Type.Object(
   {
-    sender: Type.Optional(Nullable(Sender)),
-    project: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
+    sender: Type.Optional(Nullable(Text)),
+    project: Type.Optional(Nullable(IndexedText)),
     projectName: Type.Optional(
       Nullable(
         Type.String({
-          minLength: 1,
-          maxLength: 255,
+          maxLength: INDEXED_KEY_MAX_LENGTH,
           description: "Deprecated: AYON's older name of project",
         }),
       ),
     ),
-    user: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
+    user: Type.Optional(
+      Nullable(Type.String({ description: 'Empty or null keeps the current user, as in AYON' })),
+    ),
     status: Type.Optional(EventStatus),
-    description: Type.Optional(Text(10000)),
+    description: Type.Optional(Text),
     summary: Type.Optional(JsonObject),
     payload: Type.Optional(JsonObject),
     progress: Type.Optional(
       Type.Number({ minimum: 0, maximum: 100, description: 'Broadcast only, never stored' }),
     ),
-    retries: Type.Optional(Type.Integer({ minimum: 0 })),
+    retries: Type.Optional(Type.Integer()),
   },
   { additionalProperties: false },
 );
@@ -103,18 +109,17 @@ export const EnrollRequest = Type.Object(
   {
     sourceTopic: Type.Union([TopicPattern, Type.Array(Topic, { minItems: 1, maxItems: 100 })]),
     targetTopic: Topic,
-    sender: Type.Optional(Nullable(Sender)),
-    senderType: Type.Optional(
-      Nullable(Type.String({ maxLength: 255, description: 'Defaults to the x-sender-type header' })),
-    ),
-    description: Type.Optional(Nullable(Text(10000))),
+    sender: Type.Optional(Nullable(Text)),
+    senderType: Type.Optional(Nullable(Type.String({ description: 'Defaults to the x-sender-type header' }))),
+    description: Type.Optional(Nullable(Text)),
     sequential: Type.Boolean({ default: false }),
     filter: Type.Optional(Nullable(QueryFilterSchema)),
-    maxRetries: Type.Integer({ default: 3, minimum: 0 }),
-    ignoreSenderTypes: Type.Optional(
-      Nullable(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100 })),
-    ),
-    ignoreOlderThan: Type.Integer({ default: 3, minimum: 0, description: 'Days; 0 means no limit' }),
+    maxRetries: Type.Integer({ default: 3 }),
+    ignoreSenderTypes: Type.Optional(Nullable(Type.Array(Text))),
+    ignoreOlderThan: Type.Integer({
+      default: 3,
+      description: 'Days; 0 means no limit (a negative number, a cutoff in the future, leaves nothing)',
+    }),
     debug: Type.Boolean({ default: false }),
   },
   { additionalProperties: false },
@@ -131,8 +136,8 @@ export const QueryRequest = Type.Object(
   {
     entity: Type.String({ description: 'Only "event" can be queried, as in AYON' }),
     filter: Type.Optional(Type.Union([QueryFilterSchema, Type.Null()])),
-    limit: Type.Integer({ minimum: 1, maximum: 10000, default: 100 }),
-    offset: Type.Integer({ minimum: 0, default: 0 }),
+    limit: Type.Integer({ default: 100, description: 'Events to answer at most; 0 or less answers none' }),
+    offset: Type.Integer({ default: 0, description: 'Events to skip; less than 0 reads as 0' }),
   },
   { additionalProperties: false },
 );

@@ -206,6 +206,11 @@ describe('enroll', () => {
     expect((await enroll({ ...body, ignoreOlderThan: 4 })).status).toBe(204);
     expect((await enroll({ ...body, ignoreOlderThan: 6 })).body.dependsOn).toBe(old);
     await s.core.db.deleteFrom('public.events').where('topic', '=', 'age.target').execute();
+    // As in AYON, a negative number of days is a cutoff in the future, which no source meets.
+    const [fresh] = await sources('age.fresh', 1);
+    const freshBody = { sourceTopic: 'age.fresh', targetTopic: 'age.target', sender: 'w1' };
+    expect((await enroll({ ...freshBody, ignoreOlderThan: -1 })).status).toBe(204);
+    expect((await enroll(freshBody)).body.dependsOn).toBe(fresh);
     expect((await enroll({ ...body, ignoreOlderThan: 0 })).body.dependsOn).toBe(old);
   });
 
@@ -302,7 +307,6 @@ describe('enroll', () => {
       { ...good, sourceTopic: '*bad' },
       { ...good, sourceTopic: ['bad.*'] },
       { ...good, sourceTopic: [] },
-      { ...good, maxRetries: -1 },
       { ...good, ignoreOlderThan: 1.5 },
       { ...good, sender: 42 },
       { ...good, filter: { conditions: [{ key: 'nope', value: 1 }] } },

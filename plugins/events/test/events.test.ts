@@ -88,6 +88,27 @@ describe('dispatching', () => {
     expect(heard.map((m) => m.description)).toEqual(['two']);
   });
 
+  it('takes any hash and project an index holds, the empty one too, and free senders and descriptions', async () => {
+    // 500 characters of four bytes each: the longest an index key takes from a request.
+    const long = '\u{1F600}'.repeat(500);
+    for (const hash of [long, '']) {
+      const res = await dispatch(s.tokens.boss, {
+        topic: 'test.anyhash',
+        hash,
+        project: long,
+        sender: 'x'.repeat(10_000),
+        description: 'd'.repeat(20_000),
+      });
+      expect(res.status).toBe(200);
+      expect(await row(res.body.id)).toMatchObject({ hash, project_name: long });
+      expect((await dispatch(s.tokens.boss, { topic: 'test.anyhash', hash })).status).toBe(409);
+      expect((await dispatch(s.tokens.boss, { topic: 'test.anyhash', hash, reuse: true })).body).toEqual(
+        res.body,
+      );
+    }
+    expect((await dispatch(s.tokens.boss, { topic: 'test.anyhash', hash: `${long}x` })).status).toBe(422);
+  });
+
   it("treats an event's id as its hash when it was given none", async () => {
     const first = await dispatch(s.tokens.boss, { topic: 'test.unhashed', description: 'one' });
     const again = await dispatch(s.tokens.boss, { topic: 'test.unhashed', hash: first.body.id });
@@ -231,14 +252,20 @@ describe('reading, updating and deleting one event', () => {
     ).toBe(404);
   });
 
+  it('takes what AYON takes: a negative retry count, empty texts; an empty or null user keeps the owner', async () => {
+    const patch = (body: Record<string, unknown>) =>
+      s.core.request('PATCH', `/api/events/${aliceEvent}`, { token: s.tokens.boss, body });
+    expect(
+      (await patch({ retries: -2, sender: '', description: '', projectName: '', user: '' })).status,
+    ).toBe(204);
+    const before = await row(aliceEvent);
+    expect(before).toMatchObject({ retries: -2, sender: '', description: '' });
+    expect((await patch({ user: null })).status).toBe(204);
+    expect((await row(aliceEvent))?.user_name).toBe(before?.user_name);
+  });
+
   it('validates the patch', async () => {
-    for (const body of [
-      { progress: 101 },
-      { progress: -1 },
-      { status: 'done' },
-      { retries: -1 },
-      { description: ['x'] },
-    ]) {
+    for (const body of [{ progress: 101 }, { progress: -1 }, { status: 'done' }, { description: ['x'] }]) {
       const res = await s.core.request('PATCH', `/api/events/${aliceEvent}`, { token: s.tokens.boss, body });
       expect([res.status, body]).toEqual([422, body]);
     }

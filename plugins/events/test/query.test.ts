@@ -176,6 +176,18 @@ describe('POST /api/query', () => {
     ]);
   });
 
+  it('takes a list of any length, past the parameters PostgreSQL binds in one statement', async () => {
+    const many = Array.from({ length: 70_000 }, (_, i) => `user${i}`);
+    expect(await topics([{ key: 'user', value: [...many, 'cy'], operator: 'in' }])).toEqual(['qtest.delta']);
+    const createdAt = Array.from({ length: 70_000 }, (_, i) =>
+      new Date(Date.UTC(2000, 0, 1, 0, 0, i)).toISOString(),
+    );
+    expect(await topics([{ key: 'createdAt', value: createdAt, operator: 'in' }])).toEqual([]);
+    expect(
+      await topics([{ key: 'retries', value: [...many.map((_, i) => i + 100)], operator: 'notin' }]),
+    ).toHaveLength(4);
+  });
+
   it('tests for missing values with isnull and notnull', async () => {
     expect(await topics([{ key: 'dependsOn', operator: 'isnull' }])).toEqual(['qtest.alpha', 'qtest.gamma']);
     expect(await topics([{ key: 'dependsOn', operator: 'notnull' }])).toEqual(['qtest.beta', 'qtest.delta']);
@@ -309,7 +321,29 @@ describe('POST /api/query', () => {
     expect(
       await problems({ conditions: [{ conditions: [{ key: 'topic', value: 'a' }], operator: 'xor' }] }),
     ).toEqual(['body.filter.conditions.0.operator']);
-    expect((await query({ entity: 'event', limit: 0 })).status).toBe(422);
-    expect((await query({ entity: 'event', offset: -1 })).status).toBe(422);
+    // No cap on one list of conditions, but 10,000 in all: each binds parameters, of which a statement takes 65,535.
+    const condition = { key: 'topic', value: 'x' };
+    const nested = {
+      conditions: [{ conditions: Array(6_000).fill(condition) }, ...Array(4_001).fill(condition)],
+    };
+    expect(await problems(nested)).toEqual(['body.filter.conditions.4001']);
+    const atLimit = await query({
+      entity: 'event',
+      filter: { conditions: Array(10_000).fill(condition), operator: 'or' },
+    });
+    expect([atLimit.status, atLimit.body]).toEqual([200, []]);
+  });
+
+  it('takes any limit and offset, as AYON does: none for a limit of 0 or less, a negative offset reads as 0', async () => {
+    const qtest = { conditions: [{ key: 'topic', value: 'qtest.%', operator: 'like' }] };
+    const page = async (limit: number, offset: number) => {
+      const res = await query({ entity: 'event', filter: qtest, limit, offset });
+      expect(res.status).toBe(200);
+      return (res.body as { topic: string }[]).map((e) => e.topic);
+    };
+    expect(await page(0, 0)).toEqual([]);
+    expect(await page(-5, 0)).toEqual([]);
+    expect(await page(1, -3)).toEqual(['qtest.delta']);
+    expect(await page(1_000_000, 2)).toEqual(['qtest.beta', 'qtest.alpha']);
   });
 });

@@ -28,7 +28,10 @@ export const UploadHeaders = Type.Object({
 });
 
 export const StillQuery = Type.Object({
-  t: Type.Number({ minimum: 0, default: 0, description: 'Time of the frame, in seconds from the start' }),
+  t: Type.Number({
+    default: 0,
+    description: 'Time of the frame, in seconds from the start; 0 or less is the first frame',
+  }),
 });
 
 const MediaInfo = Type.Object(

@@ -37,7 +37,7 @@ export const LinkCreate = Type.Object(
     id: Type.Optional(Id),
     input: Id,
     output: Id,
-    name: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
+    name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     linkType: Type.Optional(LinkTypeName),
     link: Type.Optional(LinkTypeName),
     data: Type.Optional(JsonObject),

@@ -245,21 +245,23 @@ export class LinkService {
     const ids = query.entityIds;
     if (ids) {
       if (ids.length === 0) return [];
-      select = select.where((eb) =>
+      // One array parameter, however many ids (PostgreSQL binds at most 65,535 parameters to a statement).
+      const list = sql`${ids}::uuid[]`;
+      select = select.where(
         query.direction === 'in'
-          ? eb('output_id', 'in', ids)
+          ? sql<boolean>`output_id = ANY(${list})`
           : query.direction === 'out'
-            ? eb('input_id', 'in', ids)
-            : eb.or([eb('input_id', 'in', ids), eb('output_id', 'in', ids)]),
+            ? sql<boolean>`input_id = ANY(${list})`
+            : sql<boolean>`(input_id = ANY(${list}) OR output_id = ANY(${list}))`,
       );
     }
     // A link type is named in full ("reference|version|version") or by its bare type ("reference").
     const types = query.linkTypes;
     if (types?.length)
-      select = select.where((eb) =>
-        eb.or([eb('link_type', 'in', types), eb(sql<string>`split_part(link_type, '|', 1)`, 'in', types)]),
+      select = select.where(
+        sql<boolean>`(link_type = ANY(${types}::text[]) OR split_part(link_type, '|', 1) = ANY(${types}::text[]))`,
       );
-    if (query.names?.length) select = select.where('name', 'in', query.names);
+    if (query.names?.length) select = select.where(sql<boolean>`name = ANY(${query.names}::text[])`);
     if (query.nameEx !== undefined) select = select.where(sql<boolean>`name ~ ${query.nameEx}`);
     const rows = await select.execute().catch((error) => {
       if ((error as { code?: string }).code === INVALID_REGEX)
@@ -331,7 +333,7 @@ export class LinkService {
     if (ids.length === 0) return;
     await this.links(projectName)
       .deleteFrom('links')
-      .where((eb) => eb.or([eb('input_id', 'in', ids), eb('output_id', 'in', ids)]))
+      .where(sql<boolean>`(input_id = ANY(${ids}::uuid[]) OR output_id = ANY(${ids}::uuid[]))`)
       .execute();
   }
 

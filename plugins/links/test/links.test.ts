@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { newId, type UserDirectory } from '@pipewright/sdk';
+import { newId, type LinkDirectory, type UserDirectory } from '@pipewright/sdk';
 
 // The users addon is the user source. "show" is deployed from the default anatomy minus its link types, so the
 // link types the tests use are made through the routes; "empty" is created bare with PUT.
@@ -253,6 +253,21 @@ describe('links', () => {
     expect(dup.body).toMatchObject({ code: 409 });
     // The other direction is another link.
     await link(boss, { input: tree, output: shot, linkType: 'breakdown|folder|folder' });
+  });
+
+  it('take a name of any length, as AYON does (no index holds it)', async () => {
+    const name = 'n'.repeat(5000);
+    const id = await link(boss, { input: rock, output: tree, linkType: 'breakdown|folder|folder', name });
+    expect((await as(boss)('GET', `${P}/links/${id}`)).body.name).toBe(name);
+    expect((await as(boss)('DELETE', `${P}/links/${id}`)).status).toBe(204);
+  });
+
+  it('are looked up for any number of entities, past what one statement may bind one by one', async () => {
+    const directory = core.services.get('links') as LinkDirectory;
+    const entityIds = [...Array.from({ length: 70_000 }, () => newId()), tree];
+    const found = await directory.query('show', { entityIds, linkTypes: ['breakdown'] });
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((l) => l.inputId === tree || l.outputId === tree)).toBe(true);
   });
 
   it('need a link type the project declares, and answer 400 as AYON does when not', async () => {

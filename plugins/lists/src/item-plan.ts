@@ -162,31 +162,31 @@ export function planMerge(current: PlannedItem[], payload: MultiPatchItem[]): Pl
     (input) => !input.id || !stored.has(input.id),
     'entityId is required for an item the list does not hold yet',
   );
-  let items = [...current];
-  const placed: { id: string; position: number; order: number }[] = [];
+  // Indexed by id, so a payload of any length is planned in one pass.
+  const items = [...current];
+  const at = new Map(items.map((item, index) => [item.id, index]));
+  // The same item named twice goes where it was last asked to go.
+  const placed = new Map<string, { position: number; order: number }>();
   payload.forEach((input, order) => {
     let id: string;
-    if (input.id && items.some((item) => item.id === input.id)) {
-      id = input.id;
-      items = items.map((item) => (item.id === id ? applyFields(item, input) : item));
+    const index = input.id === undefined || input.id === null ? undefined : at.get(input.id);
+    if (index !== undefined) {
+      id = items[index].id;
+      items[index] = applyFields(items[index], input);
     } else {
       const item = newItem(input, input.entityId as string);
       id = item.id;
-      items.push(item);
+      at.set(id, items.push(item) - 1);
     }
     if (input.position !== undefined && input.position !== null) {
-      // The same item named twice goes where it was last asked to go.
-      const earlier = placed.findIndex((p) => p.id === id);
-      if (earlier !== -1) placed.splice(earlier, 1);
-      placed.push({ id, position: input.position, order });
+      placed.delete(id);
+      placed.set(id, { position: input.position, order });
     }
   });
-  if (!placed.length) return items;
-  const moving = new Set(placed.map((p) => p.id));
-  const byId = new Map(items.map((item) => [item.id, item]));
-  const rest = items.filter((item) => !moving.has(item.id));
-  placed.sort((a, b) => a.position - b.position || a.order - b.order);
-  for (const p of placed) rest.splice(clamp(p.position, rest.length), 0, byId.get(p.id) as PlannedItem);
+  if (!placed.size) return items;
+  const rest = items.filter((item) => !placed.has(item.id));
+  const moves = [...placed].sort(([, a], [, b]) => a.position - b.position || a.order - b.order);
+  for (const [id, { position }] of moves) rest.splice(clamp(position, rest.length), 0, items[at.get(id)!]);
   return rest;
 }
 
@@ -196,9 +196,15 @@ export function planDelete(
   payload: MultiPatchItem[],
   listLabel: string,
 ): PlannedItem[] {
-  let items = current;
-  for (const input of payload) if (input.id) items = removeItem(items, input.id, listLabel);
-  return items;
+  const held = new Set(current.map((item) => item.id));
+  const gone = new Set<string>();
+  for (const input of payload) {
+    if (!input.id) continue;
+    if (!held.has(input.id) || gone.has(input.id))
+      throw new NotFound(`Item ${input.id} not found in list ${listLabel}`);
+    gone.add(input.id);
+  }
+  return current.filter((item) => !gone.has(item.id));
 }
 
 /** A new order of every item; the ids must be exactly the list's items, each once. */

@@ -1,10 +1,10 @@
 import {
+  INDEXED_KEY_MAX_LENGTH,
   Id,
   JsonObject,
   ProjectName,
   QueryFilterSchema,
   Type,
-  UserName,
   type Static,
   type TSchema,
 } from '@pipewright/sdk';
@@ -49,18 +49,18 @@ const nullable = <T extends TSchema>(schema: T) =>
     ? Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type, 'null'] })
     : Type.Union([schema, Type.Null()]);
 
-export const ListLabel = Type.String({ minLength: 1, maxLength: 255, examples: ['Dailies 2024-05-02'] });
-const ItemLabel = nullable(Type.String({ maxLength: 255 }));
-const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { maxItems: 1000 });
-const Position = Type.Integer({ minimum: 0, description: 'Place in the list, counted from 0' });
+// AYON bounds none of these. The one limit kept is the label's: it is the key of a unique index (as in AYON, which
+// answers a longer one with 500), so it stops at INDEXED_KEY_MAX_LENGTH.
+export const ListLabel = Type.String({ maxLength: INDEXED_KEY_MAX_LENGTH, examples: ['Dailies 2024-05-02'] });
+const ItemLabel = nullable(Type.String());
+const Tags = Type.Array(Type.String());
+const Position = Type.Integer({ description: 'Place in the list, counted from 0; below 0 is the start' });
 
-/** AYON names the generic kind and review sessions; addons may invent their own kinds. */
-export const ListKind = Type.String({
-  minLength: 1,
-  maxLength: 64,
-  pattern: '^[a-zA-Z0-9][a-zA-Z0-9_.\\-]*$',
-  examples: ['generic', 'review-session'],
-});
+/** AYON names the generic kind and review sessions; addons may invent their own kinds. Any text. */
+export const ListKind = Type.String({ examples: ['generic', 'review-session'] });
+
+/** The owner's user name; one no user has is refused by the service, whatever its shape. */
+const Owner = nullable(Type.String({ examples: ['john'] }));
 
 /**
  * What materialize builds the items from. AYON keeps the template as a free object; the keys read here are a folder
@@ -141,7 +141,7 @@ export const MultiPatchMode = Type.Unsafe<'replace' | 'merge' | 'delete'>({
 
 export const MultiPatch = Type.Object(
   {
-    items: Type.Array(MultiPatchItem, { minItems: 1, maxItems: 10000 }),
+    items: Type.Array(MultiPatchItem, { minItems: 1 }),
     mode: Type.Optional(MultiPatchMode),
   },
   { additionalProperties: false },
@@ -165,9 +165,9 @@ export const ListCreate = Type.Object(
     data: Type.Optional(JsonObject),
     template: Type.Optional(ListTemplate),
     tags: Type.Optional(Tags),
-    owner: Type.Optional(nullable(UserName)),
+    owner: Type.Optional(Owner),
     active: Type.Optional(nullable(Type.Boolean())),
-    items: Type.Optional(Type.Array(ItemCreate, { maxItems: 10000 })),
+    items: Type.Optional(Type.Array(ItemCreate)),
   },
   { additionalProperties: false },
 );
@@ -182,7 +182,7 @@ export const ListPatch = Type.Object(
     data: Type.Optional(JsonObject),
     template: Type.Optional(ListTemplate),
     tags: Type.Optional(Tags),
-    owner: Type.Optional(nullable(UserName)),
+    owner: Type.Optional(Owner),
     active: Type.Optional(nullable(Type.Boolean())),
   },
   { additionalProperties: false },
@@ -261,7 +261,7 @@ const ATTRIBUTE_TYPES = [
   'dict',
 ];
 const Limit = Type.Optional(nullable(Type.Number()));
-const Count = Type.Optional(nullable(Type.Integer({ minimum: 0 })));
+const Count = Type.Optional(nullable(Type.Integer()));
 const Text = Type.Optional(nullable(Type.String()));
 
 export const ListAttributeData = Type.Object(
@@ -308,7 +308,7 @@ export const ListAttributeDefinition = Type.Object(
 );
 export type ListAttributeDefinition = Static<typeof ListAttributeDefinition>;
 
-export const ListAttributeDefinitions = Type.Array(ListAttributeDefinition, { maxItems: 500 });
+export const ListAttributeDefinitions = Type.Array(ListAttributeDefinition);
 
 export const FolderData = Type.Object(
   {

@@ -32,6 +32,13 @@ describe('custom attributes of a list', () => {
     // AYON keeps them in the list's data.
     expect((await w.as('artie')('GET', `${P}/lists/${id}`)).body.data.attributes).toHaveLength(2);
     expect((await w.events('entity_list.changed')).at(-1)).toMatchObject({ summary: { id } });
+    // Limits AYON does not bound are kept as sent, negative ones too.
+    const odd = {
+      name: 'odd',
+      data: { type: 'list_of_strings', minLength: -2, maxLength: -1, minItems: -5 },
+    };
+    expect((await w.as('artie')('PUT', url, [odd])).status).toBe(200);
+    expect((await w.as('artie')('GET', url)).body).toEqual([odd]);
     expect((await w.as('artie')('PUT', url, [])).status).toBe(200);
     expect((await w.as('artie')('GET', url)).body).toEqual([]);
   });

@@ -43,6 +43,10 @@ describe('adding an item', () => {
     const chosen = newId();
     await add({ id: chosen, entity_id: w.id.shots, label: 'end' });
     expect(await labels(id)).toEqual(['front', 'a', 'b', 'c', 'far', 'end']);
+    // A negative position (which AYON lets in too) is the start of the list.
+    await add({ entityId: w.id.tree, label: 'before all', position: -4 });
+    expect(await labels(id)).toEqual(['before all', 'front', 'a', 'b', 'c', 'far', 'end']);
+    await w.as('artie')('DELETE', `${P}/lists/${id}/items/${(await items(id))[0].id}`);
     const all = await items(id);
     expect(all.at(-1)).toMatchObject({
       id: chosen,

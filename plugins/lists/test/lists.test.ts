@@ -105,12 +105,12 @@ describe('creating a list', () => {
     const cases: [unknown, (string | number)[]][] = [
       [{ label: 'x' }, ['body', 'entityType']],
       [{ entityType: 'shot', label: 'x' }, ['body', 'entityType']],
-      [{ entityType: 'task', label: '' }, ['body', 'label']],
+      [{ entityType: 'task', label: 'l'.repeat(501) }, ['body', 'label']],
       [{ entityType: 'task', label: 'x', access: { bob: 15 } }, ['body', 'access', 'bob']],
       [{ entityType: 'task', label: 7 }, ['body', 'label']],
       [{ entityType: 'task', label: 'x', items: [{ position: 1 }] }, ['body', 'items', 0, 'entityId']],
       [
-        { entityType: 'task', label: 'x', items: [{ entityId: w.id.comp, position: -1 }] },
+        { entityType: 'task', label: 'x', items: [{ entityId: w.id.comp, position: 0.5 }] },
         ['body', 'items', 0, 'position'],
       ],
     ];
@@ -119,6 +119,49 @@ describe('creating a list', () => {
       expect(res.status).toBe(422);
       expect(res.body.errors.map((e: any) => e.loc)).toContainEqual(loc);
     }
+  });
+
+  it('takes what AYON takes: any label up to the index limit, any kind and tags, any position', async () => {
+    const long = 'l'.repeat(500);
+    const res = await w.as('artie')('POST', `${P}/lists`, {
+      entityType: 'task',
+      label: '',
+      entityListType: 'odd kind!',
+      tags: ['', 't'.repeat(300), ...Array.from({ length: 1001 }, (_, i) => `tag${i}`)],
+      items: [
+        { entityId: w.id.comp, position: -3, label: 'i'.repeat(300), tags: [''] },
+        { entityId: w.id.modeling, position: 99 },
+      ],
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ label: '', entityListType: 'odd kind!', count: 2 });
+    const list = (await get('artie', res.body.id)).body;
+    expect(list.tags).toHaveLength(1003);
+    expect(list.items.map((item: any) => [item.position, item.entityId, item.label])).toEqual([
+      [0, w.id.comp, 'i'.repeat(300)],
+      [1, w.id.modeling, null],
+    ]);
+    // The label keys a unique index, so it stops at 500 characters (AYON answers a longer one with 500).
+    const longest = await w.as('artie')('POST', `${P}/lists`, { entityType: 'task', label: long });
+    expect(longest.status).toBe(201);
+    expect((await w.as('artie')('PATCH', `${P}/lists/${res.body.id}`, { label: `${long}!` })).status).toBe(
+      422,
+    );
+  });
+
+  it('takes more than 10,000 items in one request: creating a list, and deleting them all by id', async () => {
+    const items = Array.from({ length: 10_001 }, () => ({ entityId: w.id.comp }));
+    const res = await w.as('artie')('POST', `${P}/lists`, { entityType: 'task', label: 'Huge', items });
+    expect(res.status).toBe(201);
+    expect(res.body.count).toBe(10_001);
+    const ids = (await get('artie', res.body.id)).body.items.map((item: any) => ({ id: item.id }));
+    expect(ids).toHaveLength(10_001);
+    const gone = await w.as('artie')('PATCH', `${P}/lists/${res.body.id}/items`, {
+      mode: 'delete',
+      items: ids,
+    });
+    expect(gone.status).toBe(200);
+    expect((await get('artie', res.body.id, '?metadata_only=true')).body.data.count).toBe(0);
   });
 
   it('answers 409 for a label or an id already used, and 422 for a repeated item id', async () => {
@@ -178,13 +221,12 @@ describe('creating a list', () => {
     const res = await w.as('boss')('POST', `${P}/lists`, forBob);
     expect(res.status).toBe(201);
     expect((await get('bob', res.body.id)).body.accessLevel).toBe(30);
-    const ghost = await w.as('boss')('POST', `${P}/lists`, {
-      entityType: 'task',
-      label: 'Ghost',
-      owner: 'nobody',
-    });
-    expect(ghost.status).toBe(422);
-    expect(ghost.body.errors[0].loc).toEqual(['body', 'owner']);
+    // A name of any shape is looked up like any other: one no user has is refused the same way.
+    for (const owner of ['nobody', '', '-odd name-']) {
+      const ghost = await w.as('boss')('POST', `${P}/lists`, { entityType: 'task', label: 'Ghost', owner });
+      expect(ghost.status).toBe(422);
+      expect(ghost.body.errors[0].loc).toEqual(['body', 'owner']);
+    }
     expect(
       (await w.as('artie')('POST', `${P}/lists`, { entityType: 'task', label: 'Mine', owner: 'Artie' }))
         .status,

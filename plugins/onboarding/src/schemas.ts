@@ -57,11 +57,11 @@ export const InitializeRequest = Type.Object(
   {
     adminName: UserNameKey,
     adminPassword: Type.String({
-      maxLength: 1024,
       description: 'At least PASSWORD_MIN_LENGTH characters (8 unless configured)',
     }),
-    adminFullName: Type.Optional(Type.String({ maxLength: 255 })),
-    adminEmail: Type.Optional(Type.String({ maxLength: 255, pattern: '^$|^[^@\\s]+@[^@\\s]+$' })),
+    // Free text, as in AYON: stored in the user's attributes, which no index holds.
+    adminFullName: Type.Optional(Type.String()),
+    adminEmail: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );

@@ -1,28 +1,35 @@
-import { JsonObject, ProjectName, Type } from '@pipewright/sdk';
+import { INDEXED_KEY_MAX_LENGTH, JsonObject, ProjectName, Type } from '@pipewright/sdk';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);
 
-export const ProjectCode = Type.String({ pattern: '^[a-zA-Z0-9_]+$', minLength: 1, maxLength: 64 });
+/**
+ * AYON's project model takes a code of letters, digits and underscores, empty included (a deploy whose code breaks
+ * the pattern fails when the project is saved). Codes are unique, kept in an index: hence the index-key cap.
+ */
+export const ProjectCode = Type.String({ pattern: '^[a-zA-Z0-9_]*$', maxLength: INDEXED_KEY_MAX_LENGTH });
 const Items = Type.Array(JsonObject);
 
 export const ProjectParams = Type.Object({ project_name: ProjectName });
 export const SiteRootParams = Type.Object({
   project_name: ProjectName,
-  site_id: Type.String({ pattern: '^[a-zA-Z0-9_.-]+$', minLength: 1, maxLength: 128 }),
+  // Any text, as in AYON; the site's roots are keyed by it in an index.
+  site_id: Type.String({ maxLength: INDEXED_KEY_MAX_LENGTH }),
 });
 
 export const ProjectListQuery = Type.Object(
   {
     page: Type.Integer({ minimum: 1, default: 1 }),
-    length: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })),
+    length: Type.Optional(
+      Type.Integer({ description: 'Projects per page; none (or 0 or less): all of them' }),
+    ),
     library: Type.Optional(Type.Boolean()),
     active: Type.Optional(Type.Boolean()),
     order: Type.Optional(
       Type.Union([Type.Literal('name'), Type.Literal('createdAt'), Type.Literal('updatedAt')]),
     ),
     desc: Type.Boolean({ default: false }),
-    name: Type.Optional(Type.String({ maxLength: 64, description: 'Name filter; % matches any characters' })),
+    name: Type.Optional(Type.String({ description: 'Name filter; % matches any characters' })),
   },
   { additionalProperties: false },
 );
@@ -116,10 +123,7 @@ export const ProjectDeploy = Type.Object(
 
 export const ProjectCreated = Type.Object({ name: Type.String() });
 
-export const SiteRoots = Type.Record(
-  Type.String({ pattern: '^[a-zA-Z0-9_]+$' }),
-  Type.String({ maxLength: 4096 }),
-);
+export const SiteRoots = Type.Record(Type.String({ pattern: '^[a-zA-Z0-9_]+$' }), Type.String());
 export const SiteRootsQuery = Type.Object(
   {
     platform: Type.Optional(

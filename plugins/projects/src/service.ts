@@ -159,7 +159,12 @@ export class ProjectService implements ProjectDirectory {
       .select(['name', 'code', 'active', 'library', 'created_at', 'updated_at'])
       .orderBy(ORDER_COLUMNS[query.order ?? 'name'], query.desc ? 'desc' : 'asc')
       .orderBy('name');
-    if (query.length) page = page.limit(query.length).offset((query.page - 1) * query.length);
+    // As AYON: no length (or 0) lists every project; a negative one too here, where AYON's database refuses it.
+    // Past 2^53 a number is no longer exact: such pages are empty anyway.
+    if (query.length && query.length > 0) {
+      const length = Math.min(query.length, Number.MAX_SAFE_INTEGER);
+      page = page.limit(length).offset(Math.min((query.page - 1) * length, Number.MAX_SAFE_INTEGER));
+    }
     const rows = await page.execute();
     return {
       count,

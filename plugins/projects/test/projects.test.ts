@@ -103,6 +103,21 @@ describe('creating projects', () => {
     expect(project.ownAttrib).toEqual(['fps']);
   });
 
+  it('takes a code of any length AYON stores, empty included', async () => {
+    const code = 'c'.repeat(300);
+    const long = await core.request('POST', '/api/projects', {
+      token: manager,
+      body: { name: 'longcode', code },
+    });
+    expect(long.status).toBe(201);
+    expect((await core.request('GET', '/api/projects/longcode', { token: manager })).body.code).toBe(code);
+    expect(
+      (await core.request('PATCH', '/api/projects/longcode', { token: manager, body: { code: '' } })).status,
+    ).toBe(204);
+    expect((await core.request('GET', '/api/projects/longcode', { token: manager })).body.code).toBe('');
+    expect((await core.request('DELETE', '/api/projects/longcode', { token: manager })).status).toBe(204);
+  });
+
   it('answers bad input with 422 and lets only managers create', async () => {
     const bad = await core.request('POST', '/api/projects', {
       token: manager,
@@ -120,7 +135,7 @@ describe('creating projects', () => {
     expect(await schemaExists('project_p2')).toBe(false);
     const badAnatomy = await core.request('POST', '/api/projects', {
       token: manager,
-      body: { name: 'p3', code: 'p3', anatomy: { statuses: [{ name: 'x', color: 'red' }] } },
+      body: { name: 'p3', code: 'p3', anatomy: { statuses: [{ color: '#ff0000' }] } },
     });
     expect(badAnatomy.status).toBe(422);
     expect(badAnatomy.body.errors[0].loc.slice(0, 3)).toEqual(['body', 'anatomy', 'statuses']);
@@ -153,6 +168,19 @@ describe('listing projects', () => {
     ]);
   });
 
+  it('lists every project for a length of 0 or less, as AYON does for none or 0', async () => {
+    const names = async (query: string) => {
+      const res = await core.request('GET', `/api/projects${query}`, { token: manager });
+      expect(res.status).toBe(200);
+      return res.body.projects.map((p: any) => p.name);
+    };
+    const all = ['commercial', 'demo', 'film'];
+    expect(await names('?length=0')).toEqual(all);
+    expect(await names('?length=-5&page=3')).toEqual(all);
+    expect(await names('?length=100000&page=99999999999')).toEqual([]);
+    expect(await names(`?name=${'x'.repeat(300)}`)).toEqual([]);
+  });
+
   it('shows a normal user only the projects an access group gives them', async () => {
     const seen = await core.request('GET', '/api/projects', { token: artist });
     expect(seen.body.projects.map((p: any) => p.name)).toEqual(['demo']);
@@ -167,7 +195,7 @@ describe('listing projects', () => {
   it('validates the query', async () => {
     // Unknown parameters are ignored, as FastAPI does.
     expect((await core.request('GET', '/api/projects?colour=red', { token: manager })).status).toBe(200);
-    for (const query of ['page=0', 'order=size', 'length=0', 'desc=maybe']) {
+    for (const query of ['page=0', 'order=size', 'desc=maybe']) {
       const res = await core.request('GET', `/api/projects?${query}`, { token: manager });
       expect(res.status).toBe(422);
       expect(res.body.errors[0].loc[0]).toBe('query');
@@ -276,9 +304,21 @@ describe('roots', () => {
     expect(
       (await core.request('GET', '/api/projects/demo/siteRoots?platform=amiga', { token: artist })).status,
     ).toBe(422);
+    // A site id is any text, as in AYON.
+    const odd = 'my site/é'.repeat(20);
     expect(
-      (await core.request('PUT', '/api/projects/demo/roots/bad%20site', { token: artist, body: {} })).status,
-    ).toBe(422);
+      (
+        await core.request('PUT', `/api/projects/demo/roots/${encodeURIComponent(odd)}`, {
+          token: artist,
+          body: { work: '/mnt/odd' },
+        })
+      ).status,
+    ).toBe(204);
+    const oddSite = await core.request('GET', '/api/projects/demo/siteRoots?platform=linux', {
+      token: artist,
+      headers: { 'x-ayon-site-id': odd },
+    });
+    expect(oddSite.body).toEqual({ work: '/mnt/odd' });
   });
 });
 

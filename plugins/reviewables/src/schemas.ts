@@ -22,9 +22,7 @@ export const ListingQuery = Type.Object({
 export type ListingQuery = Static<typeof ListingQuery>;
 
 export const UploadQuery = Type.Object({
-  label: Type.Optional(
-    Type.String({ maxLength: 255, description: 'A short name shown in place of the file name' }),
-  ),
+  label: Type.Optional(Type.String({ description: 'A short name shown in place of the file name' })),
 });
 
 export const UploadHeaders = Type.Object({
@@ -42,15 +40,16 @@ export const UploadHeaders = Type.Object({
 export const SortBody = Type.Object({
   sort: Type.Optional(
     Nullable(
-      Type.Array(Id, {
+      Type.Array(Type.String(), {
         description: 'Every reviewable (activity) id of the version, once each, in the order to show them',
       }),
     ),
   ),
 });
 
+/** AYON's model takes any text; its handler then refuses an empty label or one over 255 characters with 400. */
 export const LabelBody = Type.Object({
-  label: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
+  label: Type.Optional(Nullable(Type.String())),
 });
 
 const ProcessingStatus = Type.Object({

@@ -192,6 +192,8 @@ export class ReviewableService {
     if (!isManagerOrAbove(caller) && reviewable.data.author !== caller.name)
       throw new Forbidden('Only the uploader of a reviewable or a manager renames it');
     if (label === null || label === undefined) return;
+    if (!label) throw new BadRequest('Label cannot be empty');
+    if ([...label].length > 255) throw new BadRequest('Label must be between 1 and 255 characters');
     await this.db
       .transaction()
       .execute(() =>

@@ -1,5 +1,5 @@
 import { NoContent, requireAdmin, requireManager, type AddonApp, type RequestUser } from '@pipewright/sdk';
-import { Secret, SecretList, SecretParams, SecretPut } from './schemas.js';
+import { Secret, SecretList, SecretParams, SecretPut, StoredSecretParams } from './schemas.js';
 import type { SecretService } from './service.js';
 
 // Service users count as admins here, as requireAdmin has it: farm and pipeline services read secrets to do their work.
@@ -43,7 +43,7 @@ export function secretRoutes(secrets: SecretService) {
       {
         schema: {
           summary: 'Create or replace a secret (admins)',
-          params: SecretParams,
+          params: StoredSecretParams,
           body: SecretPut,
           response: { 204: NoContent },
         },

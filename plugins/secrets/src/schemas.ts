@@ -1,21 +1,22 @@
-import { Type } from '@pipewright/sdk';
+import { INDEXED_KEY_MAX_LENGTH, Type } from '@pipewright/sdk';
 
-/** Largest value accepted, in UTF-8 bytes (64 KiB): secrets are tokens and keys, not files. */
-export const MAX_VALUE_BYTES = 64 * 1024;
-
+/** A secret's name: AYON's name rule (trailing dots and hyphens let in), of any length; one nobody stored is not found. */
 export const SecretName = Type.String({
-  pattern: '^[a-zA-Z0-9_][a-zA-Z0-9_.\\-]{0,127}$',
-  minLength: 1,
-  maxLength: 128,
+  pattern: '^[a-zA-Z0-9_][a-zA-Z0-9_.\\-]*$',
   examples: ['ftrack_api_key'],
 });
 
 export const SecretParams = Type.Object({ secret_name: SecretName });
 
+/** The name a secret is stored under, its primary key: held to what an index key takes. */
+export const StoredSecretParams = Type.Object({
+  secret_name: Type.String({ ...SecretName, maxLength: INDEXED_KEY_MAX_LENGTH }),
+});
+
 // AYON clients send {name, value}; the name in the path is the one that counts, so a body name is accepted and ignored.
 export const SecretPut = Type.Object(
   {
-    value: Type.String({ maxLength: MAX_VALUE_BYTES, description: 'At most 64 KiB' }),
+    value: Type.String(),
     name: Type.Optional(Type.String()),
   },
   { additionalProperties: false },

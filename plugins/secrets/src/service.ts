@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
-import { NotFound, ValidationFailed, type Database, type EventBus, type Sender } from '@pipewright/sdk';
+import { NotFound, type Database, type EventBus, type Sender } from '@pipewright/sdk';
 import type { FastifyBaseLogger } from 'fastify';
 import { UnreadableSecret, type SecretCipher } from './cipher.js';
-import { MAX_VALUE_BYTES } from './schemas.js';
 
 /** A secret opened for an admin: the value, or null with the reason it could not be read. */
 export interface RevealedSecret {
@@ -79,12 +78,6 @@ export class SecretService implements SecretStore {
   }
 
   async set(name: string, value: string): Promise<boolean> {
-    // The schema limits characters; a value of multi-byte characters can still exceed the limit in bytes.
-    if (Buffer.byteLength(value, 'utf8') > MAX_VALUE_BYTES) {
-      throw new ValidationFailed([
-        { loc: ['body', 'value'], msg: `must be at most ${MAX_VALUE_BYTES} bytes`, type: 'maxLength' },
-      ]);
-    }
     const encrypted = this.cipher.encrypt(name, value);
     // xmax = 0 only on a freshly inserted row: tells an insert from an update in one statement.
     const result = await sql<{ inserted: boolean }>`

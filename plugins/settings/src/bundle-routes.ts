@@ -81,7 +81,7 @@ export function bundleSettingsRoutes(
         const q = request.query;
         return all.all(caller, {
           bundleName: q.bundle_name,
-          projectName: q.project_name,
+          projectName: q.project_name || undefined,
           projectBundleName: q.project_bundle_name,
           variant: q.variant,
           summary: q.summary,

@@ -4,6 +4,7 @@ import {
   INDEXED_KEY_MAX_LENGTH,
   JsonObject,
   ProjectName,
+  ProjectNameQuery,
   Type,
   Variant,
 } from '@pipewright/sdk';
@@ -41,8 +42,11 @@ export const VariantQuery = Type.Object({ variant: Variant });
 export const ProjectVariantQuery = Type.Object({ variant: Variant, ...siteQuery });
 export const SiteQuery = Type.Object(siteQuery);
 
-/** A path of keys inside the settings (list positions may come as numbers). */
-const FieldPath = Type.Array(Type.Union([Type.String(), Type.Integer({ minimum: 0 })]), { minItems: 1 });
+/**
+ * A path of keys inside the settings (list positions may come as numbers). Empty too, as in AYON: pinning it keeps
+ * the overrides as they are, deleting it removes nothing.
+ */
+const FieldPath = Type.Array(Type.Union([Type.String(), Type.Integer()]));
 
 /** New settings, with the fields the editor pinned (always stored) and unpinned (back to inherited). */
 export const SettingsBody = Type.Object(
@@ -72,7 +76,7 @@ export const OverrideMap = Type.Record(Type.String(), OverrideEntry);
 export const AllSettingsQuery = Type.Object({
   // Bundles are looked up by name (an unknown one is not found), so any text goes, as in AYON.
   bundle_name: Type.Optional(Type.String()),
-  project_name: Type.Optional(ProjectName),
+  project_name: Type.Optional(ProjectNameQuery),
   project_bundle_name: Type.Optional(Type.String()),
   variant: Variant,
   summary: Type.Boolean({ default: false, description: 'Only describe the addons, without settings values' }),

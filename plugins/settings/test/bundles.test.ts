@@ -110,6 +110,13 @@ describe('GET /api/settings', () => {
     expect(item(dev, 'demo').settings.label).toBe('mine');
   });
 
+  it('reads an empty project_name as none, as AYON does', async () => {
+    const studio = await get('/api/settings?variant=staging');
+    const empty = await get('/api/settings?variant=staging&project_name=');
+    expect(empty.projectName ?? null).toBe(null);
+    expect(item(empty, 'demo').settings).toEqual(item(studio, 'demo').settings);
+  });
+
   it('leaves the values out in summary mode', async () => {
     const body = await get('/api/settings?summary=true');
     expect(item(body, 'demo')).toMatchObject({ hasSettings: true, hasStudioOverrides: true, settings: {} });

@@ -200,10 +200,14 @@ describe('the override map, pins and removal', () => {
     expect((await raw()).limits).toBeUndefined();
     await post(`${demo}/overrides`, { action: 'delete', path: ['render', 'samples'] });
     expect((await get(`${demo}/settings`)).render.samples).toBe(4);
-    // Removing what is not overridden changes nothing.
+    // Removing what is not overridden changes nothing, and neither does an empty path (pinned or removed).
     expect((await post(`${demo}/overrides`, { action: 'delete', path: ['nothing', 'here'] })).status).toBe(
       204,
     );
+    const before = await raw();
+    for (const action of ['delete', 'pin'])
+      expect((await post(`${demo}/overrides`, { action, path: [] })).status).toBe(204);
+    expect(await raw()).toEqual(before);
   });
 
   it('refuses to pin a path the schema does not have', async () => {

@@ -80,7 +80,7 @@ export const RestartRequired = Type.Object({
 export const RestartRequiredBody = Type.Object(
   {
     required: Type.Boolean(),
-    reason: Type.Optional(Nullable(Type.String({ maxLength: 1000, description: 'Shown to administrators' }))),
+    reason: Type.Optional(Nullable(Type.String({ description: 'Shown to administrators' }))),
   },
   { additionalProperties: false },
 );
@@ -92,7 +92,7 @@ export const SitesQuery = Type.Object(
     platform: Type.Optional(
       Type.Union([Type.Literal('windows'), Type.Literal('linux'), Type.Literal('darwin')]),
     ),
-    hostname: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    hostname: Type.Optional(Type.String({ description: 'Only sites of this machine; empty for all' })),
   },
   { additionalProperties: false },
 );
@@ -115,10 +115,8 @@ export const SiteParams = Type.Object({
 export const ConfigPatch = JsonObject;
 
 export const ConfigValueParams = Type.Object({
+  // Any text, as in AYON: a key the configuration does not have is not found.
   key: Type.String({
-    minLength: 1,
-    maxLength: 128,
-    pattern: '^[a-zA-Z][a-zA-Z0-9]*(\\.[a-zA-Z][a-zA-Z0-9]*)*$',
     description: 'A configuration key, dotted for nested ones: studioName, customization.motd',
   }),
 });

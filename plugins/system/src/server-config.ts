@@ -16,22 +16,17 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** One line of plain text: no control characters (PostgreSQL refuses NUL, the rest only break a UI). */
-const Line = (options: { maxLength: number; title: string; description: string; default: string }) =>
-  Type.String({ ...options, pattern: '^[^\\x00-\\x1f\\x7f]*$' });
-
 /** Where the frontend may fetch a changelog or release list from: empty for the built-in behaviour. */
 const Url = (title: string, description: string) =>
   Type.String({ maxLength: 2048, pattern: '^$|^https?://[^\\s]+$', default: '', title, description });
 
 /**
  * The stored name of an uploaded image: set by PUT /api/config/files/{file_type}, named after its content so a
- * new image gets a new name (and browsers a new URL). Clear it to go back to the built-in image.
+ * new image gets a new name (and browsers a new URL). Clear it to go back to the built-in image. Any text is taken,
+ * as in AYON; the files route serves, and a change removes, only a name of the stored images' form.
  */
 const StoredImage = (title: string, fileType: string) =>
   Type.String({
-    maxLength: 255,
-    pattern: `^$|^${fileType}-[0-9a-f]{16}\\.(png|jpg|gif|webp)$`,
     default: '',
     title,
     description: `Set by uploading to /api/config/files/${fileType}; empty for the built-in image`,
@@ -41,8 +36,7 @@ const StoredImage = (title: string, fileType: string) =>
 export function serverConfigSchema(defaultMotd: string) {
   return Type.Object(
     {
-      studioName: Line({
-        maxLength: 128,
+      studioName: Type.String({
         default: '',
         title: 'Studio name',
         description: 'Shown in the web app and on the login page',
@@ -50,7 +44,6 @@ export function serverConfigSchema(defaultMotd: string) {
       customization: Type.Object(
         {
           motd: Type.String({
-            maxLength: 10000,
             default: defaultMotd,
             title: 'Login page message',
             description: 'Markdown shown on the login page (its default comes from LOGIN_MESSAGE)',

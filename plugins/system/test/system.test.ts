@@ -234,10 +234,16 @@ describe('the restart-required flag', () => {
     };
     expect(await locs({ required: 'yes' })).toEqual(['body.required']);
     expect(await locs({ reason: 'no flag' })).toEqual(['body.required']);
-    expect(await locs({ required: true, reason: 'r'.repeat(1001) })).toEqual(['body.reason']);
     expect(await locs({ required: true, reason: 42 })).toEqual(['body.reason']);
     expect(await locs([true])).toEqual(['body']);
     expect((await get(tokens.artist)).body).toEqual({ required: false, reason: null });
+  });
+
+  it('takes a reason of any length, as AYON does', async () => {
+    const reason = 'r'.repeat(20_000);
+    expect((await post({ required: true, reason })).status).toBe(204);
+    expect((await get(tokens.artist)).body).toEqual({ required: true, reason });
+    expect((await post({ required: false })).status).toBe(204);
   });
 
   it('ignores fields it does not know, as AYON does', async () => {
@@ -356,6 +362,9 @@ describe('sites', () => {
     ]);
     expect((await list(tokens.manager, '?hostname=ws-01')).map((site) => site.id)).toEqual(['brave-red-fox']);
     expect(await list(tokens.manager, '?platform=darwin')).toEqual([]);
+    // Any hostname, as in AYON: an unknown one matches nothing, an empty one filters nothing.
+    expect(await list(tokens.manager, `?hostname=${'h'.repeat(1000)}`)).toEqual([]);
+    expect((await list(tokens.manager, '?hostname=')).length).toBe(2);
     const bad = await core.request('GET', '/api/system/sites?platform=amiga', { token: tokens.manager });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].loc).toEqual(['query', 'platform']);

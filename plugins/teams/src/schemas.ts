@@ -1,19 +1,17 @@
 import { ProjectName, Type, UserName, type Static } from '@pipewright/sdk';
 
 /**
- * 2 to 64 characters; no slash, which could never be addressed in a URL path, and no control characters
- * (PostgreSQL refuses NUL in text, and the rest only make trouble in a UI).
+ * A team as a path names it: any text, as in AYON (a name no team has is not found). The router keeps path
+ * parameters to 512 characters, well inside what the teams table's primary key index can hold.
  */
-export const TeamName = Type.String({
-  minLength: 2,
-  maxLength: 64,
-  pattern: '^[^/\\x00-\\x1f\\x7f]+$',
-  examples: ['lighting'],
-});
+export const TeamPathName = Type.String({ examples: ['lighting'] });
 
-// jsonb cannot hold NUL either; a role is a label, so control characters are refused as in team names.
-const Role = Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\x00-\\x1f\\x7f]+$' });
-const Roles = Type.Array(Role, { maxItems: 64, default: [] });
+/** A team's name in the PATCH list: 2 to 64 characters, AYON's bounds there. */
+const TeamName = Type.String({ minLength: 2, maxLength: 64, examples: ['lighting'] });
+
+/** A role is a free label, as in AYON. */
+const Role = Type.String({ examples: ['lead'] });
+const Roles = Type.Array(Role, { default: [] });
 
 export const TeamMember = Type.Object(
   {
@@ -25,16 +23,16 @@ export const TeamMember = Type.Object(
 );
 export type TeamMember = Static<typeof TeamMember>;
 
-const Members = Type.Array(TeamMember, { maxItems: 10000 });
+const Members = Type.Array(TeamMember);
 
 /** An item of the PATCH list: a team with all its members. */
 export const TeamInput = Type.Object(
-  { name: TeamName, members: Type.Array(TeamMember, { maxItems: 10000, default: [] }) },
+  { name: TeamName, members: Type.Array(TeamMember, { default: [] }) },
   { additionalProperties: false },
 );
 export type TeamInput = Static<typeof TeamInput>;
 
-export const TeamList = Type.Array(TeamInput, { maxItems: 1000 });
+export const TeamList = Type.Array(TeamInput);
 
 // The team's name comes from the path; AYON's own clients send only members, others may echo the name.
 export const TeamPut = Type.Object(
@@ -46,18 +44,19 @@ export const TeamPut = Type.Object(
 export const MemberPut = Type.Object(
   {
     leader: Type.Optional(Type.Boolean()),
-    roles: Type.Optional(Type.Array(Role, { maxItems: 64 })),
+    roles: Type.Optional(Type.Array(Role)),
     name: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );
 
 export const ProjectParams = Type.Object({ project_name: ProjectName });
-export const TeamParams = Type.Object({ project_name: ProjectName, team_name: TeamName });
+export const TeamParams = Type.Object({ project_name: ProjectName, team_name: TeamPathName });
+/** The member's name is taken as given, as AYON takes it: a name no member has is not found. */
 export const MemberParams = Type.Object({
   project_name: ProjectName,
-  team_name: TeamName,
-  member_name: UserName,
+  team_name: TeamPathName,
+  member_name: Type.String(),
 });
 
 export const TeamsQuery = Type.Object({ show_members: Type.Boolean({ default: false }) });

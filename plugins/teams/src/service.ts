@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import {
   NotFound,
   ValidationFailed,
@@ -126,10 +127,12 @@ export class TeamService {
     if (problems.length) throw new ValidationFailed(problems);
 
     await this.db.transaction().execute(async () => {
+      // One array parameter, however many teams the list holds.
       const names = teams.map((team) => team.name);
-      let removal = this.teams(projectName).deleteFrom('teams');
-      if (names.length) removal = removal.where('name', 'not in', names);
-      await removal.execute();
+      await this.teams(projectName)
+        .deleteFrom('teams')
+        .where(sql<boolean>`name <> all(${names}::text[])`)
+        .execute();
       // Teams that stay keep their data column; only their members are replaced.
       for (const team of teams) await this.upsert(projectName, team.name, team.members.map(normalise));
     });

@@ -240,15 +240,40 @@ describe('deleting teams', () => {
 });
 
 describe('validation', () => {
-  it('checks team names: 2 to 64 characters', async () => {
-    for (const name of ['x', 'y'.repeat(65), 'a%2Fb', 'nul%00l', 'tab%09s']) {
-      const res = await putTeam(name, { members: [] });
-      expect(res.status).toBe(422);
-      expect(res.body.errors[0].loc).toEqual(['path', 'team_name']);
+  it('takes any team name in the path, as AYON does, and answers 404 for one no team has', async () => {
+    for (const [sent, stored] of [
+      ['x', 'x'],
+      ['y'.repeat(65), 'y'.repeat(65)],
+      ['a%2Fb', 'a/b'],
+      ['tab%09s', 'tab\ts'],
+      ['Look%20Dev', 'Look Dev'],
+    ]) {
+      expect((await putTeam(sent, { members: [] })).status).toBe(204);
+      expect((await list()).map((team) => team.name)).toContain(stored);
+      expect((await core.request('DELETE', `${base}/${sent}`, { token: manager })).status).toBe(204);
     }
-    expect((await putTeam('y'.repeat(64), { members: [] })).status).toBe(204);
-    expect((await putTeam('Look%20Dev', { members: [] })).status).toBe(204);
-    expect((await list()).map((team) => team.name)).toContain('Look Dev');
+    expect((await core.request('DELETE', `${base}/no%20such%20team`, { token: manager })).status).toBe(404);
+    expect((await putMember('no%20such%20team', 'artie')).status).toBe(404);
+    // NUL is the one thing no text column holds: refused before anything is stored.
+    expect((await putTeam('nul%00l', { members: [] })).status).toBe(422);
+    // The names of the PATCH list keep AYON's bounds there: 2 to 64 characters.
+    const short = await core.request('PATCH', base, { token: manager, body: [{ name: 'x' }] });
+    expect(short.status).toBe(422);
+    expect(short.body.errors[0].loc).toEqual(['body', 0, 'name']);
+  });
+
+  it('replaces the teams with a list of any length (no cap, as in AYON)', async () => {
+    const body = Array.from({ length: 1001 }, (_, i) => ({ name: `team${i}`, members: [] }));
+    expect((await core.request('PATCH', '/api/projects/other/teams', { token: manager, body })).status).toBe(
+      204,
+    );
+    expect(await list(false, manager, 'other')).toHaveLength(1001);
+    const fewer = body.slice(0, 2);
+    expect(
+      (await core.request('PATCH', '/api/projects/other/teams', { token: manager, body: fewer })).status,
+    ).toBe(204);
+    expect((await list(false, manager, 'other')).map((team) => team.name)).toEqual(['team0', 'team1']);
+    await core.request('PATCH', '/api/projects/other/teams', { token: manager, body: [] });
   });
 
   it('checks member names and duplicates', async () => {
@@ -262,11 +287,28 @@ describe('validation', () => {
     const dup = await putTeam('crew', { members: [{ name: 'artie' }, { name: 'artie', leader: true }] });
     expect(dup.status).toBe(422);
     expect(dup.body.errors.map((e: any) => e.loc.join('.'))).toEqual(['body.members.1.name']);
-    expect((await putMember('comp', '-artie')).status).toBe(422);
     expect((await putMember('comp', 'artie', { roles: 'lead' })).status).toBe(422);
     expect((await putMember('comp', 'artie', { roles: ['nul\u0000'] })).status).toBe(422);
     expect((await putTeam('crew', {})).status).toBe(422);
     expect((await list()).map((team) => team.name)).not.toContain('crew');
+  });
+
+  it('takes a member name and roles as AYON does: any text', async () => {
+    expect((await putMember('comp', '-odd%20one', { roles: ['', 'r'.repeat(200), 'key grip'] })).status).toBe(
+      204,
+    );
+    const comp = (await list(true)).find((team) => team.name === 'comp');
+    expect(comp.members).toContainEqual({
+      name: '-odd one',
+      leader: false,
+      roles: ['', 'r'.repeat(200), 'key grip'],
+    });
+    expect((await core.request('DELETE', `${base}/comp/members/-odd%20one`, { token: manager })).status).toBe(
+      204,
+    );
+    expect((await core.request('DELETE', `${base}/comp/members/-odd%20one`, { token: manager })).status).toBe(
+      404,
+    );
   });
 
   it('answers 404 for a missing project and 422 for a bad project name', async () => {

@@ -91,6 +91,8 @@ export class PasswordResets {
         },
       ]);
     }
+    // No address is nobody's address: users whose e-mail is blank are not its owners.
+    if (!email.trim()) return;
     const rows = await this.db
       .selectFrom('users')
       .select('name')

@@ -39,5 +39,6 @@ export function hashApiKey(key: string): string {
 
 /** What a key list shows of a key: enough to recognise it, not to use it. */
 export function previewApiKey(key: string): string {
-  return `****${key.slice(-4)}`;
+  // A short key (AYON takes any) would be all preview: show its end only when most of it stays hidden.
+  return `****${key.length > 8 ? key.slice(-4) : ''}`;
 }

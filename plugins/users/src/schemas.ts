@@ -5,17 +5,18 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 
 // The shortest length is the operator's (PASSWORD_MIN_LENGTH), checked by the users service.
 export const Password = Type.String({
-  maxLength: 1024,
   description: 'At least PASSWORD_MIN_LENGTH characters (8 unless configured)',
 });
 
+/** Keys are kept only as hashes, so any text will do, as in AYON; the keys Pipewright makes are 32 hex. */
+const ApiKeyInput = Type.String({ description: 'Any text; generated keys are 32 lowercase hex characters' });
 const ApiKeyValue = Type.String({ pattern: '^[0-9a-f]{32}$', description: '32 lowercase hex characters' });
 
 /** Built-in user attributes; studios may add more (user-scoped attributes), hence additionalProperties. */
 const attribFields = {
-  fullName: Type.String({ maxLength: 255 }),
-  email: Type.String({ maxLength: 255, pattern: '^$|^[^@\\s]+@[^@\\s]+$' }),
-  avatarUrl: Type.String({ maxLength: 2048 }),
+  fullName: Type.String(),
+  email: Type.String(),
+  avatarUrl: Type.String(),
   developerMode: Type.Boolean(),
 };
 
@@ -46,7 +47,7 @@ export const NewUser = Type.Object(
     attrib: Type.Optional(UserAttrib),
     data: Type.Optional(UserData),
     password: Type.Optional(Password),
-    apiKey: Type.Optional(ApiKeyValue),
+    apiKey: Type.Optional(ApiKeyInput),
   },
   { additionalProperties: false },
 );
@@ -76,7 +77,6 @@ export const PasswordChange = Type.Object(
     apiKey: Type.Optional(ApiKeyValue),
     currentPassword: Type.Optional(
       Type.String({
-        maxLength: 1024,
         description:
           'Your current password: required to change your own (not when an administrator sets yours)',
       }),
@@ -96,8 +96,8 @@ export const ApiKey = Type.Object({
 });
 export const NewApiKey = Type.Object(
   {
-    label: Type.String({ minLength: 1, maxLength: 128 }),
-    key: Type.Optional(ApiKeyValue),
+    label: Type.String(),
+    key: Type.Optional(ApiKeyInput),
     expires: Type.Optional(Type.String({ format: 'date-time' })),
   },
   { additionalProperties: false },
@@ -105,7 +105,7 @@ export const NewApiKey = Type.Object(
 export const ApiKeyCreated = Type.Object({ id: Id, key: ApiKeyValue });
 export const ApiKeyPatch = Type.Object(
   {
-    label: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    label: Type.Optional(Type.String()),
     expires: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
   },
   { additionalProperties: false },
@@ -113,14 +113,8 @@ export const ApiKeyPatch = Type.Object(
 
 export const PasswordResetRequest = Type.Object(
   {
-    email: Type.String({
-      maxLength: 255,
-      pattern: '^[^@\\s]+@[^@\\s]+$',
-      description: 'The address of the account',
-    }),
+    email: Type.String({ description: 'The address of the account' }),
     url: Type.String({
-      maxLength: 2048,
-      pattern: '^https?://',
       description: 'The web page that takes the token: the mailed link is this URL with ?token=<token> added',
     }),
   },
@@ -129,7 +123,7 @@ export const PasswordResetRequest = Type.Object(
 
 export const PasswordReset = Type.Object(
   {
-    token: Type.String({ minLength: 1, maxLength: 512, description: 'The token of the mailed link' }),
+    token: Type.String({ description: 'The token of the mailed link' }),
     // Without a password the token is only checked (a web page asks for the new password once it knows the link works).
     password: Type.Optional(Password),
   },

@@ -152,13 +152,19 @@ describe('asking for a reset link', () => {
     });
     expect(missing.status).toBe(422);
     expect(missing.body.errors.map((e: any) => e.loc)).toEqual([['body', 'url']]);
+    // Any text is an address, as in AYON: one nobody has (blank included) mails nobody, with the same answer.
+    await person('blank', { email: '' });
+    for (const email of ['not an address', '', ' ']) {
+      expect((await ask(email, 'https://pipewright.studio.test/passwordReset')).status).toBe(200);
+    }
+    expect(
+      await core.db.selectFrom('one_time_tokens').where('user_name', '=', 'blank').selectAll().execute(),
+    ).toEqual([]);
     const bad = await core.request('POST', '/api/users/passwordResetRequest', {
-      body: { email: 'not an address', url: 'ftp://studio.test/reset' },
+      body: { email: 'dana@studio.test', url: 'ftp://studio.test/reset' },
     });
     expect(bad.status).toBe(422);
-    expect(bad.body.errors.map((e: any) => e.loc.join('.'))).toEqual(
-      expect.arrayContaining(['body.email', 'body.url']),
-    );
+    expect(bad.body.errors.map((e: any) => e.loc.join('.'))).toEqual(['body.url']);
     // A link to another site would give the token of whoever clicks it to that site: only this server's address.
     await person('ivan', { email: 'ivan@studio.test' });
     for (const elsewhere of [

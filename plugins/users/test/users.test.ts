@@ -69,14 +69,13 @@ describe('creating users', () => {
     expect(badName.status).toBe(422);
     expect(badName.body.errors[0].loc).toEqual(['path', 'user_name']);
     const badBody = await create(admin, 'bob', {
-      password: 'short',
-      attrib: { email: 'not an email' },
-      apiKey: 'XYZ',
+      password: 12345678,
+      attrib: { email: ['not', 'text'] },
       colour: 'red',
     });
     expect(badBody.status).toBe(422);
     const locs = badBody.body.errors.map((e: any) => e.loc.join('.'));
-    expect(locs).toEqual(expect.arrayContaining(['body.attrib.email', 'body.apiKey']));
+    expect(locs).toEqual(expect.arrayContaining(['body.attrib.email', 'body.password']));
     // Unknown fields are ignored, as AYON's models do; the password rule is checked once the body is well formed.
     expect(locs).not.toContain('body.colour');
     const short = await create(admin, 'bob', { password: 'short', colour: 'red' });
@@ -155,6 +154,23 @@ describe('service users and API keys', () => {
     ).toBe(404);
   });
 
+  it("takes a key of the user's own choosing in any form, as AYON does, and previews only long ones", async () => {
+    const alice = await login(core, 'alice');
+    for (const [key, preview] of [
+      ['Studio-Render-Key/2026', '****2026'],
+      ['pin42', '****'],
+    ]) {
+      const added = await core.request('POST', '/api/users/alice/apikeys', {
+        token: alice,
+        body: { label: `key ${key}`, key },
+      });
+      expect(added.status).toBe(201);
+      expect((await core.request('GET', '/api/users/me', { apiKey: key })).body.name).toBe('alice');
+      const listed = (await core.request('GET', '/api/users/alice/apikeys', { token: alice })).body;
+      expect(listed.find((k: any) => k.id === added.body.id).preview).toBe(preview);
+    }
+  });
+
   it("keeps other users away from someone's keys and validates key routes", async () => {
     const alice = await login(core, 'alice');
     expect((await core.request('GET', '/api/users/boss/apikeys', { token: alice })).status).toBe(403);
@@ -165,7 +181,7 @@ describe('service users and API keys', () => {
     expect(duplicate.status).toBe(409);
     const bad = await core.request('POST', '/api/users/alice/apikeys', {
       token: alice,
-      body: { label: '', expires: 'tomorrow' },
+      body: { label: 7, expires: 'tomorrow' },
     });
     expect(bad.status).toBe(422);
     expect(bad.body.errors.map((e: any) => e.loc.join('.'))).toEqual(

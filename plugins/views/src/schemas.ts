@@ -1,11 +1,12 @@
-import { Id, JsonObject, ProjectName, Type, UserNameKey, type Static } from '@pipewright/sdk';
-import { VIEW_TYPES, type ViewType } from './settings.js';
+import { Id, JsonObject, ProjectNameQuery, Type, UserNameKey, type Static } from '@pipewright/sdk';
 
-// One enum rather than a union of literals, so a wrong view type is one problem, not four.
-export const ViewTypeName = Type.Unsafe<ViewType>({
-  type: 'string',
-  enum: [...VIEW_TYPES],
-  description: 'The page the view is for',
+/**
+ * The page the view is for: overview, taskProgress, lists or reviews; any name is taken, as in AYON (an unknown type
+ * lists no views and finds none). AYON's name rule: letters, digits and underscores, inner dots and hyphens.
+ */
+export const ViewTypeName = Type.String({
+  pattern: '^[a-zA-Z0-9_]([a-zA-Z0-9_.\\-]*[a-zA-Z0-9_])?$',
+  description: 'The page the view is for: overview, taskProgress, lists or reviews',
   examples: ['overview'],
 });
 
@@ -21,7 +22,7 @@ export const ViewParams = Type.Object({ view_type: ViewTypeName, view_id: Id });
 
 export const ScopeQuery = Type.Object({
   // Views of this project (and the studio's); without it, the studio's only.
-  project_name: Type.Optional(ProjectName),
+  project_name: Type.Optional(ProjectNameQuery),
 });
 
 export const ViewCreate = Type.Object(

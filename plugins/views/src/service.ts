@@ -72,9 +72,12 @@ export class ViewService {
     private readonly schemaName: (projectName: string) => string,
   ) {}
 
-  /** Where a request's views live: the named project (which the caller must be able to use), else the studio. */
+  /**
+   * Where a request's views live: the named project (which the caller must be able to use), else the studio (no
+   * project name, or an empty one as AYON reads it).
+   */
   async scope(caller: RequestUser, projectName: string | undefined): Promise<Scope> {
-    if (projectName === undefined) return STUDIO;
+    if (!projectName) return STUDIO;
     const project = await this.projects.require(caller, projectName);
     return { kind: 'project', project: project.name, schema: this.schemaName(project.name) };
   }

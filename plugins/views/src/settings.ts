@@ -9,9 +9,13 @@ import {
   type TSchema,
 } from '@pipewright/sdk';
 
-/** The pages a view can be saved for; each has its own settings. */
+/** The pages of the web app a view is saved for; each has its own settings. */
 export const VIEW_TYPES = ['overview', 'taskProgress', 'lists', 'reviews'] as const;
-export type ViewType = (typeof VIEW_TYPES)[number];
+/**
+ * Any name, as in AYON: a view type no page reads lists no views and finds none, and views saved under it keep
+ * the settings every type shares.
+ */
+export type ViewType = string;
 
 type Loc = (string | number)[];
 type Json = Record<string, unknown>;
@@ -53,7 +57,7 @@ const tableLayout = {
 const ListsSettings = Type.Object({ ...tableLayout, ...common }, open);
 
 /** The settings each view type stores (AYON's OverviewSettings, TaskProgressSettings, ...), defaults filled in. */
-const SETTINGS: Record<ViewType, TSchema> = {
+const SETTINGS: Record<(typeof VIEW_TYPES)[number], TSchema> = {
   overview: Type.Object(
     {
       showHierarchy: Type.Boolean({ default: true }),
@@ -68,6 +72,12 @@ const SETTINGS: Record<ViewType, TSchema> = {
   lists: ListsSettings,
   reviews: ListsSettings,
 };
+const SHARED_SETTINGS = Type.Object(common, open);
+
+const settingsOf = (viewType: ViewType): TSchema =>
+  (VIEW_TYPES as readonly string[]).includes(viewType)
+    ? SETTINGS[viewType as keyof typeof SETTINGS]
+    : SHARED_SETTINGS;
 
 const KNOWN_KEYS = new Set([
   'showHierarchy',
@@ -162,7 +172,7 @@ export function validateSettings(viewType: ViewType, value: unknown, loc: Loc): 
     );
   }
   // check() fills defaults into the object it validates, which is what we store.
-  const problems = check(SETTINGS[viewType], settings, loc);
+  const problems = check(settingsOf(viewType), settings, loc);
   if (settings.filter !== null && settings.filter !== undefined && typeof settings.filter === 'object') {
     problems.push(...filterProblems(settings.filter, [...loc, 'filter']));
   }
@@ -177,6 +187,6 @@ export function validateSettings(viewType: ViewType, value: unknown, loc: Loc): 
 export function storedSettings(viewType: ViewType, value: unknown): Json {
   const settings =
     typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...(value as Json) } : {};
-  check(SETTINGS[viewType], settings, []);
+  check(settingsOf(viewType), settings, []);
   return settings;
 }

@@ -1,12 +1,4 @@
-import {
-  Id,
-  PipewrightError,
-  requireUser,
-  Type,
-  Utf8Writer,
-  type AddonApp,
-  type Static,
-} from '@pipewright/sdk';
+import { PipewrightError, requireUser, Type, Utf8Writer, type AddonApp, type Static } from '@pipewright/sdk';
 import type { EntityService } from '../service.js';
 import {
   BackgroundStarted,
@@ -82,7 +74,10 @@ export function operationRoutes(service: EntityService) {
         schema: {
           summary:
             'Status of background operations: pending, in_progress (with progress), completed (with the result)',
-          params: Type.Object({ project_name: ProjectParams.properties.project_name, task_id: Id }),
+          params: Type.Object({
+            project_name: ProjectParams.properties.project_name,
+            task_id: Type.String(),
+          }),
           response: { 200: BackgroundStatus },
         },
       },

@@ -3,9 +3,7 @@ import { ENTITY_TYPES } from '../entity-types.js';
 
 export const OperationSchema = Type.Object(
   {
-    id: Type.Optional(
-      Type.String({ maxLength: 64, description: 'Your id for this operation, echoed in its result' }),
-    ),
+    id: Type.Optional(Type.String({ description: 'Your id for this operation, echoed in its result' })),
     type: Type.Union([Type.Literal('create'), Type.Literal('update'), Type.Literal('delete')]),
     entityType: Type.Union(ENTITY_TYPES.map((t) => Type.Literal(t))),
     entityId: Type.Optional(Type.Union([Id, Type.Null()])),
@@ -17,7 +15,8 @@ export const OperationSchema = Type.Object(
 
 export const OperationsRequest = Type.Object(
   {
-    operations: Type.Array(OperationSchema, { maxItems: 10000 }),
+    // No cap, as in AYON: rows are written a few hundred at a time, each INSERT one JSON parameter.
+    operations: Type.Array(OperationSchema),
     canFail: Type.Boolean({ default: false }),
     waitForEvents: Type.Optional(Type.Boolean()),
     raiseOnError: Type.Optional(Type.Boolean()),
@@ -73,15 +72,15 @@ export const FolderList = Type.Object({ detail: Type.String(), folders: Type.Arr
 
 export const HierarchyQuery = Type.Object(
   {
-    search: Type.Optional(Type.String({ maxLength: 255 })),
-    types: Type.Optional(Type.String({ maxLength: 2000, description: 'Comma-separated folder types' })),
+    search: Type.Optional(Type.String()),
+    types: Type.Optional(Type.String({ description: 'Comma-separated folder types' })),
   },
   { additionalProperties: false },
 );
 
 export const AssignRequest = Type.Object(
   {
-    users: Type.Array(Type.String({ minLength: 1, maxLength: 128 })),
+    users: Type.Array(Type.String()),
     mode: Type.Union([Type.Literal('add'), Type.Literal('remove'), Type.Literal('set')]),
   },
   { additionalProperties: false },
@@ -134,12 +133,13 @@ export const ProductTypes = Type.Object({
 
 const NullableId = Type.Union([Id, Type.Null()]);
 
+/**
+ * URIs are any text and as many as sent, as AYON takes them: each is parsed and looked up on its own, so neither
+ * length nor count reaches a single statement; a malformed one answers its own error.
+ */
 export const ResolveRequest = Type.Object(
   {
-    uris: Type.Array(Type.String({ maxLength: 4096 }), {
-      maxItems: 10000,
-      description: 'ayon+entity:// or ayon:// URIs',
-    }),
+    uris: Type.Array(Type.String(), { description: 'ayon+entity:// or ayon:// URIs' }),
     resolveRoots: Type.Boolean({
       default: false,
       description: 'Fill {root[...]} in file paths with the roots of the calling site',
@@ -172,7 +172,7 @@ export const ResolvedUri = Type.Object({
 export const UrisRequest = Type.Object(
   {
     entityType: Type.Union(ENTITY_TYPES.map((t) => Type.Literal(t))),
-    ids: Type.Array(Id, { maxItems: 10000, default: [] }),
+    ids: Type.Array(Id, { default: [] }),
   },
   { additionalProperties: false },
 );
@@ -181,17 +181,18 @@ export const UrisResponse = Type.Object({ uris: Type.Array(Type.Object({ id: Id,
 export const TasksFoldersQuery = Type.Object(
   {
     filter: Type.Optional(Type.Union([QueryFilterSchema, Type.Null()])),
-    search: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
+    search: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   },
   { additionalProperties: false },
 );
 export const TasksFoldersAnswer = Type.Object({ folderIds: Type.Array(Id) });
 
-const ContextValues = Type.Array(Type.String({ maxLength: 1024 }), { maxItems: 1000 });
+// Lists travel as one array parameter each: no cap needed, as in AYON.
+const ContextValues = Type.Array(Type.String());
 export const RepreContextRequest = Type.Object(
   {
-    names: Type.Optional(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 10000 })),
-    versionIds: Type.Optional(Type.Array(Id, { maxItems: 10000 })),
+    names: Type.Optional(Type.Array(Type.String())),
+    versionIds: Type.Optional(Type.Array(Id)),
     context: Type.Optional(
       Type.Union(
         [

@@ -1,4 +1,5 @@
 import {
+  isId,
   NotFound,
   outsideUnitOfWork,
   PipewrightError,
@@ -51,7 +52,8 @@ export class BackgroundOperations {
   }
 
   async status(project: ProjectRecord, id: string) {
-    const event = await this.events.get(id);
+    // Any text names a batch, as in AYON; only an id can be one.
+    const event = isId(id) ? await this.events.get(id) : null;
     if (!event || event.topic !== TOPIC || event.project !== project.name)
       throw new NotFound(`Background operation ${id} not found`);
     return {
