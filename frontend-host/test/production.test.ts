@@ -163,17 +163,17 @@ describe('production in the web app', () => {
     expect(new URL(page.url()).pathname).toBe('/addon/projects/projects_remote/Feature_01');
     await page.getByRole('heading', { name: 'Feature_01' }).waitFor();
     const statuses = page.getByRole('table', { name: 'Statuses' });
-    const firstColor = statuses.getByLabel('status 1 Color', { exact: true });
-    await firstColor.fill('reddish');
+    const firstName = statuses.getByLabel('status 1 Name', { exact: true });
+    const oldName = await firstName.inputValue();
+    // A status needs a name: the server refuses an empty one, and the screen shows where.
+    await firstName.fill('');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('alert').filter({ hasText: 'Nothing was saved' }).waitFor();
     await statuses.locator('.pw-field-error').first().waitFor();
     await page.getByRole('tab', { name: /Statuses.*1 to fix/ }).waitFor();
 
-    await firstColor.fill('#ff3366');
+    await statuses.getByLabel('status 1 Color', { exact: true }).fill('#ff3366');
     // Rename the first status: entities using it follow (original_name is sent).
-    const firstName = statuses.getByLabel('status 1 Name', { exact: true });
-    const oldName = await firstName.inputValue();
     await firstName.fill('Waiting');
     await page.getByRole('tab', { name: /Tags/ }).click();
     await page.getByRole('button', { name: 'Add a tag' }).click();

@@ -392,9 +392,12 @@ describe('project bundles', () => {
 
     expect((await post({ production: 'x' }, artist)).status).toBe(403);
     expect((await post({ production: 'x' }, admin, 'nowhere')).status).toBe(404);
-    expect((await post({ production: 'bad name' })).status).toBe(422);
+    expect((await post({ production: 7 })).status).toBe(422);
     expect((await post({ production: 'x' }, admin, 'bad-project')).status).toBe(422);
     expect((await core.request('POST', '/api/projects/demo/bundles', { body: {} })).status).toBe(401);
     expect((await data()).bundle).toEqual({ staging: '__project__demo' });
+    // Any name is kept as sent, as AYON keeps it in the project's data.
+    expect((await post({ production: 'Studio bundle #2' })).status).toBe(204);
+    expect((await data()).bundle).toEqual({ production: 'Studio bundle #2', staging: '__project__demo' });
   });
 });
