@@ -13,8 +13,8 @@ export default defineAddon({
   dependsOn: ['auth'],
   migrations: { studio: studioMigrations },
   async setup(ctx) {
-    const presets = new AnatomyPresetService(ctx.db);
+    const presets = new AnatomyPresetService(ctx.db, ctx.events);
     ctx.provide('anatomy', presets);
-    await ctx.app.register(anatomyRoutes(presets, ctx.events));
+    await ctx.app.register(anatomyRoutes(presets));
   },
 });

@@ -8,12 +8,16 @@ import {
   type Anatomy,
   type AnatomyPresets,
   type Database,
+  type EventBus,
   type Problem,
   type ProjectLayout,
+  type Sender,
 } from '@pipewright/sdk';
 import { builtinAnatomy } from './builtin.js';
 import { fromProject, toProject } from './layout.js';
 import { AnatomyDocument } from './schemas.js';
+
+const PRESET_CHANGED = 'anatomy.preset.changed';
 
 type Json = Record<string, unknown>;
 type Loc = (string | number)[];
@@ -141,7 +145,10 @@ export function requireStoredName(name: string, loc: Loc): void {
 
 /** Stored anatomy presets and the translation between an anatomy and a project's fields. */
 export class AnatomyPresetService implements AnatomyPresets {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly events: EventBus,
+  ) {}
 
   async get(name: string): Promise<Anatomy> {
     if (name === BUILTIN_ALIAS) return builtinAnatomy();
@@ -206,38 +213,41 @@ export class AnatomyPresetService implements AnatomyPresets {
     return [{ name: BUILTIN_NAME, primary: !stored.some((p) => p.primary) }, ...stored];
   }
 
-  /** Create or replace a preset; answers whether it existed before. A replaced preset keeps its primary flag. */
-  async put(name: string, anatomy: Anatomy): Promise<boolean> {
-    const row = await this.db
-      .insertInto('anatomy_presets')
-      .values({ name, data: JSON.stringify(anatomy) })
-      .onConflict((oc) =>
-        oc.column('name').doUpdateSet({ data: JSON.stringify(anatomy), updated_at: sql`now()` }),
-      )
-      // xmax is non-zero only for a row the upsert updated: the one trustworthy way to tell insert from update.
-      .returning(sql<boolean>`xmax <> 0`.as('replaced'))
-      .executeTakeFirstOrThrow();
-    return row.replaced;
+  /** Create or replace a preset. A replaced preset keeps its primary flag. */
+  async put(name: string, anatomy: Anatomy, actor: string, sender: Sender): Promise<void> {
+    await this.db.transaction().execute(async () => {
+      const row = await this.db
+        .insertInto('anatomy_presets')
+        .values({ name, data: JSON.stringify(anatomy) })
+        .onConflict((oc) =>
+          oc.column('name').doUpdateSet({ data: JSON.stringify(anatomy), updated_at: sql`now()` }),
+        )
+        // xmax is non-zero only for a row the upsert updated: the one trustworthy way to tell insert from update.
+        .returning(sql<boolean>`xmax <> 0`.as('replaced'))
+        .executeTakeFirstOrThrow();
+      await this.changed(name, row.replaced ? 'updated' : 'created', actor, sender);
+    });
   }
 
   /** Make a preset the one "_" serves; "_" itself means "serve the built-in", so it clears the flag everywhere. */
-  async setPrimary(name: string): Promise<void> {
-    if (isReference(name)) name = BUILTIN_NAME;
+  async setPrimary(name: string, actor: string, sender: Sender): Promise<void> {
+    const primary = isReference(name) ? BUILTIN_NAME : name;
     try {
       await this.db.transaction().execute(async (trx) => {
-        if (name !== BUILTIN_NAME) await this.requireExists(name);
+        if (primary !== BUILTIN_NAME) await this.requireExists(primary);
         await trx
           .updateTable('anatomy_presets')
           .set({ is_primary: false })
           .where('is_primary', '=', true)
-          .where('name', '<>', name)
+          .where('name', '<>', primary)
           .execute();
-        if (name !== BUILTIN_NAME)
+        if (primary !== BUILTIN_NAME)
           await trx
             .updateTable('anatomy_presets')
             .set({ is_primary: true })
-            .where('name', '=', name)
+            .where('name', '=', primary)
             .execute();
+        await this.changed(name, 'primary-set', actor, sender);
       });
     } catch (error) {
       if (isUniqueViolation(error))
@@ -250,31 +260,29 @@ export class AnatomyPresetService implements AnatomyPresets {
   }
 
   /** Stop serving a preset as "_" (a no-op when it is not primary); for "_" any primary preset is unset. */
-  async unsetPrimary(name: string): Promise<void> {
-    if (isReference(name)) {
-      await this.db
-        .updateTable('anatomy_presets')
-        .set({ is_primary: false })
-        .where('is_primary', '=', true)
-        .execute();
-      return;
-    }
-    const result = await this.db
-      .updateTable('anatomy_presets')
-      .set({ is_primary: false })
-      .where('name', '=', name)
-      .executeTakeFirst();
-    if (result.numUpdatedRows === 0n) throw new NotFound(`Anatomy preset ${name} not found`);
+  async unsetPrimary(name: string, actor: string, sender: Sender): Promise<void> {
+    await this.db.transaction().execute(async () => {
+      const unset = this.db.updateTable('anatomy_presets').set({ is_primary: false });
+      if (isReference(name)) await unset.where('is_primary', '=', true).execute();
+      else {
+        const result = await unset.where('name', '=', name).executeTakeFirst();
+        if (result.numUpdatedRows === 0n) throw new NotFound(`Anatomy preset ${name} not found`);
+      }
+      await this.changed(name, 'primary-unset', actor, sender);
+    });
   }
 
-  async rename(name: string, newName: string): Promise<void> {
+  async rename(name: string, newName: string, actor: string, sender: Sender): Promise<void> {
     try {
-      const result = await this.db
-        .updateTable('anatomy_presets')
-        .set({ name: newName, updated_at: sql`now()` })
-        .where('name', '=', name)
-        .executeTakeFirst();
-      if (result.numUpdatedRows === 0n) throw new NotFound(`Anatomy preset ${name} not found`);
+      await this.db.transaction().execute(async () => {
+        const result = await this.db
+          .updateTable('anatomy_presets')
+          .set({ name: newName, updated_at: sql`now()` })
+          .where('name', '=', name)
+          .executeTakeFirst();
+        if (result.numUpdatedRows === 0n) throw new NotFound(`Anatomy preset ${name} not found`);
+        await this.changed(newName, 'renamed', actor, sender, { oldName: name });
+      });
     } catch (error) {
       if (isUniqueViolation(error))
         throw new Conflict(`An anatomy preset named ${newName} already exists`, 'preset-exists');
@@ -282,9 +290,33 @@ export class AnatomyPresetService implements AnatomyPresets {
     }
   }
 
-  async remove(name: string): Promise<void> {
-    const result = await this.db.deleteFrom('anatomy_presets').where('name', '=', name).executeTakeFirst();
-    if (result.numDeletedRows === 0n) throw new NotFound(`Anatomy preset ${name} not found`);
+  async remove(name: string, actor: string, sender: Sender): Promise<void> {
+    await this.db.transaction().execute(async () => {
+      const result = await this.db.deleteFrom('anatomy_presets').where('name', '=', name).executeTakeFirst();
+      if (result.numDeletedRows === 0n) throw new NotFound(`Anatomy preset ${name} not found`);
+      await this.changed(name, 'deleted', actor, sender);
+    });
+  }
+
+  /**
+   * The event of a preset's change, in the change's unit of work. Clients cache anatomies (the web app's status
+   * pickers, the launcher's templates): one topic tells them to reload.
+   */
+  private changed(
+    presetName: string,
+    action: string,
+    actor: string,
+    sender: Sender,
+    summary: Record<string, unknown> = {},
+  ) {
+    return this.events.emit({
+      topic: PRESET_CHANGED,
+      user: actor,
+      sender: sender.sender,
+      senderType: sender.senderType,
+      description: `Anatomy preset ${presetName}: ${action}`,
+      summary: { presetName, action, ...summary },
+    });
   }
 
   private async requireExists(name: string): Promise<void> {

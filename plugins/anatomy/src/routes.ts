@@ -1,39 +1,11 @@
-import {
-  JsonObject,
-  NoContent,
-  requireManager,
-  requireUser,
-  type AddonApp,
-  type EventBus,
-  type RequestUser,
-  type Sender,
-} from '@pipewright/sdk';
+import { JsonObject, NoContent, requireManager, requireUser, type AddonApp } from '@pipewright/sdk';
 import { requireStoredName, type AnatomyPresetService } from './presets.js';
 import { AnatomyDocument, PresetList, PresetParams, RenamePreset, anatomyJsonSchema } from './schemas.js';
-
-const TOPIC = 'anatomy.preset.changed';
 
 /** The version of the anatomy model, as AYON 1.11 names it in its preset list. */
 const ANATOMY_MODEL_VERSION = '1.0.0';
 
-export function anatomyRoutes(presets: AnatomyPresetService, events: EventBus) {
-  // Clients cache anatomies (the web app's status pickers, the launcher's templates): one topic tells them to reload.
-  const changed = (
-    caller: RequestUser,
-    sender: Sender,
-    presetName: string,
-    action: string,
-    summary: Record<string, unknown> = {},
-  ) =>
-    events.emit({
-      topic: TOPIC,
-      user: caller.name,
-      sender: sender.sender,
-      senderType: sender.senderType,
-      description: `Anatomy preset ${presetName}: ${action}`,
-      summary: { presetName, action, ...summary },
-    });
-
+export function anatomyRoutes(presets: AnatomyPresetService) {
   return async (app: AddonApp) => {
     app.get(
       '/api/anatomy/schema',
@@ -90,8 +62,7 @@ export function anatomyRoutes(presets: AnatomyPresetService, events: EventBus) {
         const caller = requireManager(request);
         const name = request.params.preset_name;
         requireStoredName(name, ['path', 'preset_name']);
-        const replaced = await presets.put(name, presets.require(request.body, ['body']));
-        await changed(caller, request.sender, name, replaced ? 'updated' : 'created');
+        await presets.put(name, presets.require(request.body, ['body']), caller.name, request.sender);
         return reply.code(204).send(null);
       },
     );
@@ -103,8 +74,7 @@ export function anatomyRoutes(presets: AnatomyPresetService, events: EventBus) {
         const caller = requireManager(request);
         const name = request.params.preset_name;
         requireStoredName(name, ['path', 'preset_name']);
-        await presets.remove(name);
-        await changed(caller, request.sender, name, 'deleted');
+        await presets.remove(name, caller.name, request.sender);
         return reply.code(204).send(null);
       },
     );
@@ -121,8 +91,7 @@ export function anatomyRoutes(presets: AnatomyPresetService, events: EventBus) {
       },
       async (request, reply) => {
         const caller = requireManager(request);
-        await presets.setPrimary(request.params.preset_name);
-        await changed(caller, request.sender, request.params.preset_name, 'primary-set');
+        await presets.setPrimary(request.params.preset_name, caller.name, request.sender);
         return reply.code(204).send(null);
       },
     );
@@ -138,8 +107,7 @@ export function anatomyRoutes(presets: AnatomyPresetService, events: EventBus) {
       },
       async (request, reply) => {
         const caller = requireManager(request);
-        await presets.unsetPrimary(request.params.preset_name);
-        await changed(caller, request.sender, request.params.preset_name, 'primary-unset');
+        await presets.unsetPrimary(request.params.preset_name, caller.name, request.sender);
         return reply.code(204).send(null);
       },
     );
@@ -159,8 +127,7 @@ export function anatomyRoutes(presets: AnatomyPresetService, events: EventBus) {
         const name = request.params.preset_name;
         requireStoredName(name, ['path', 'preset_name']);
         requireStoredName(request.body.name, ['body', 'name']);
-        await presets.rename(name, request.body.name);
-        await changed(caller, request.sender, request.body.name, 'renamed', { oldName: name });
+        await presets.rename(name, request.body.name, caller.name, request.sender);
         return reply.code(204).send(null);
       },
     );

@@ -340,7 +340,7 @@ export class AttributeService implements AttributeLibrary {
   /** Create or replace definitions in one transaction; with deleteMissing, studio-made ones not listed go. */
   async save(
     inputs: AttributeInput[],
-    options: { deleteMissing?: boolean } = {},
+    options: { deleteMissing?: boolean; actor: string; sender: Sender },
   ): Promise<{ saved: string[]; deleted: string[] }> {
     const result = await this.db.transaction().execute(async (trx) => {
       for (const input of inputs) await this.upsert(input);
@@ -355,14 +355,17 @@ export class AttributeService implements AttributeLibrary {
           );
         deleted = (await query.returning('name').execute()).map((row) => row.name);
       }
-      return { saved: inputs.map((i) => i.name), deleted };
+      const saved = inputs.map((i) => i.name);
+      if (saved.length) await this.changed('attribute.updated', saved, options.actor, options.sender);
+      if (deleted.length) await this.changed('attribute.deleted', deleted, options.actor, options.sender);
+      return { saved, deleted };
     });
     await this.reload();
     return result;
   }
 
   /** Delete a studio-made attribute; built-in ones stay because clients expect them. */
-  async remove(name: string): Promise<void> {
+  async remove(name: string, actor: string, sender: Sender): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const row = await trx
         .selectFrom('attributes')
@@ -374,6 +377,7 @@ export class AttributeService implements AttributeLibrary {
       if (row.builtin)
         throw new Conflict(`Attribute ${name} is built in and cannot be deleted`, 'builtin-attribute');
       await trx.deleteFrom('attributes').where('name', '=', name).execute();
+      await this.changed('attribute.deleted', [name], actor, sender);
     });
     await this.reload();
   }
@@ -407,8 +411,13 @@ export class AttributeService implements AttributeLibrary {
       .execute();
   }
 
-  /** Tell every server process (and clients) that definitions changed. */
-  emit(topic: 'attribute.updated' | 'attribute.deleted', names: string[], sender: Sender, actor: string) {
+  /** Tell every server process (and clients) that definitions changed, in the change's unit of work. */
+  private changed(
+    topic: 'attribute.updated' | 'attribute.deleted',
+    names: string[],
+    actor: string,
+    sender: Sender,
+  ) {
     return this.events.emit({
       topic,
       user: actor,

@@ -67,9 +67,11 @@ export function attributeRoutes(library: AttributeService) {
         }));
         await library.refuseBuiltinRetype(inputs);
         refuseBadDefinitions(inputs.map((input, index) => ({ input, loc: ['body', 'attributes', index] })));
-        const { saved, deleted } = await library.save(inputs, { deleteMissing: request.body.deleteMissing });
-        if (saved.length) await library.emit('attribute.updated', saved, request.sender, caller.name);
-        if (deleted.length) await library.emit('attribute.deleted', deleted, request.sender, caller.name);
+        await library.save(inputs, {
+          deleteMissing: request.body.deleteMissing,
+          actor: caller.name,
+          sender: request.sender,
+        });
         return reply.code(204).send(null);
       },
     );
@@ -117,8 +119,7 @@ export function attributeRoutes(library: AttributeService) {
         }
         await library.refuseBuiltinRetype([input]);
         refuseBadDefinitions([{ input, loc: ['body'] }]);
-        await library.save([input]);
-        await library.emit('attribute.updated', [input.name], request.sender, caller.name);
+        await library.save([input], { actor: caller.name, sender: request.sender });
         return reply.code(204).send(null);
       },
     );
@@ -134,8 +135,7 @@ export function attributeRoutes(library: AttributeService) {
       },
       async (request, reply) => {
         const caller = requireAdmin(request);
-        await library.remove(request.params.attribute_name);
-        await library.emit('attribute.deleted', [request.params.attribute_name], request.sender, caller.name);
+        await library.remove(request.params.attribute_name, caller.name, request.sender);
         return reply.code(204).send(null);
       },
     );

@@ -27,10 +27,10 @@ export default defineAddon({
 function keyStore(secrets: ServiceMap['secrets']): KeyStore {
   return {
     get: (name) => secrets.get(name),
-    set: (name, value) => secrets.set(name, value),
-    async remove(name) {
+    set: (name, value, actor, sender) => secrets.set(name, value, actor, sender),
+    async remove(name, actor, sender) {
       try {
-        await secrets.remove(name);
+        await secrets.remove(name, actor, sender);
       } catch (error) {
         if ((error as PipewrightError).status !== 404) throw error;
       }

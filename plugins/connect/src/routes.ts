@@ -31,8 +31,8 @@ export function connectRoutes(connect: ConnectService) {
         },
       },
       async (request) => {
-        requireAdmin(request);
-        return connect.connect(request.body.key);
+        const caller = requireAdmin(request);
+        return connect.connect(request.body.key, caller.name, request.sender);
       },
     );
 
@@ -40,8 +40,8 @@ export function connectRoutes(connect: ConnectService) {
       '/api/connect',
       { schema: { summary: 'Forget the Ynput Cloud key (admins)', response: { 204: NoContent } } },
       async (request, reply) => {
-        requireAdmin(request);
-        await connect.disconnect();
+        const caller = requireAdmin(request);
+        await connect.disconnect(caller.name, request.sender);
         return reply.code(204).send(null);
       },
     );

@@ -6,6 +6,7 @@ import {
   ValidationFailed,
   type Database,
   type RequestUser,
+  type Sender,
   type UserDirectory,
 } from '@pipewright/sdk';
 import type { FastifyBaseLogger } from 'fastify';
@@ -71,9 +72,9 @@ export interface FeedbackAnswer {
 /** Where the key lives: the secrets addon, encrypted at rest and readable by admins only. */
 export interface KeyStore {
   get(name: string): Promise<string | null>;
-  set(name: string, value: string): Promise<unknown>;
+  set(name: string, value: string, actor: string, sender: Sender): Promise<unknown>;
   /** Forget the value; nothing happens when there is none. */
-  remove(name: string): Promise<void>;
+  remove(name: string, actor: string, sender: Sender): Promise<void>;
 }
 
 /** What other addons may use: calls to Ynput Cloud with this server's credentials. */
@@ -172,7 +173,7 @@ export class ConnectService implements YnputCloud {
    * stored before stays). A cloud that cannot be reached does not stop an operator working offline: the key is
    * stored and the answer says it is not verified yet.
    */
-  async connect(key: string): Promise<CloudInfo> {
+  async connect(key: string, actor: string, sender: Sender): Promise<CloudInfo> {
     // Any text is taken, as in AYON, but one the cloud could never be asked with is not stored.
     if (!sendable(key))
       throw new ValidationFailed([
@@ -195,7 +196,7 @@ export class ConnectService implements YnputCloud {
         'Stored a Ynput Cloud key without verifying it',
       );
     }
-    await this.keys.set(KEY_SECRET, key);
+    await this.keys.set(KEY_SECRET, key, actor, sender);
     await this.remember(fingerprint(key), settings.baseUrl, info);
     if (info) return { ...info, connected: true };
     return {
@@ -205,8 +206,8 @@ export class ConnectService implements YnputCloud {
   }
 
   /** DELETE /api/connect: forget the key and what the cloud said about it; nothing to forget is fine too. */
-  async disconnect(): Promise<void> {
-    await this.keys.remove(KEY_SECRET);
+  async disconnect(actor: string, sender: Sender): Promise<void> {
+    await this.keys.remove(KEY_SECRET, actor, sender);
     await this.remember(null, null, null);
     this.feedbackCache.clear();
   }

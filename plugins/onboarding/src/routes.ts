@@ -1,6 +1,4 @@
-import { sql } from 'kysely';
 import {
-  Conflict,
   excludeNone,
   NoContent,
   requireAdmin,
@@ -11,22 +9,15 @@ import {
 } from '@pipewright/sdk';
 import { InfoMemory, type InfoFacts } from './info-memory.js';
 import { Info, InfoQuery, InitializeRequest, LoginResponse } from './schemas.js';
-
-// Serialises initialize calls of every server process, so two people racing through the form make one admin.
-const INITIALIZE_LOCK = 7_140_002;
+import { OnboardingService } from './service.js';
 
 export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: AuthService) {
   const attributes = ctx.use('attributes');
   const system = ctx.use('system');
-  const memory = new InfoMemory(ctx.events, users, async () => {
-    const state = await ctx.db.selectFrom('onboarding_state').select('finished').executeTakeFirstOrThrow();
-    return state.finished;
-  });
+  const onboarding = new OnboardingService(ctx.db, ctx.events, users);
+  const memory = new InfoMemory(ctx.events, users, () => onboarding.finished());
   const setFinished = async (finished: boolean) => {
-    await ctx.db
-      .updateTable('onboarding_state')
-      .set({ finished, updated_at: sql`now()` })
-      .execute();
+    await onboarding.setFinished(finished);
     await memory.onboardingChanged();
   };
   // What AYON's web app reads of /api/info once logged in: the attribute definitions (its grids and editors), the
@@ -129,31 +120,8 @@ export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: 
         },
       },
       async (request) => {
-        const { adminName, adminPassword, adminFullName, adminEmail } = request.body;
-        users.requirePassword(adminPassword, ['body', 'adminPassword']);
-        const admin = await ctx.db.transaction().execute(async () => {
-          await sql`SELECT pg_advisory_xact_lock(${INITIALIZE_LOCK})`.execute(ctx.db);
-          if (await users.hasAdmin())
-            throw new Conflict(
-              'The server is already initialized: an administrator exists',
-              'already-initialized',
-            );
-          const attrib = {
-            ...(adminFullName ? { fullName: adminFullName } : {}),
-            ...(adminEmail ? { email: adminEmail } : {}),
-          };
-          return users.create({
-            name: adminName,
-            password: adminPassword,
-            attrib,
-            data: { isAdmin: true },
-          });
-        });
-        await ctx.events.emit({
-          topic: 'server.initialized',
-          user: admin.name,
-          description: `${admin.name} created as the first administrator`,
-        });
+        users.requirePassword(request.body.adminPassword, ['body', 'adminPassword']);
+        const admin = await onboarding.initialize(request.body);
         return auth.login(admin, request);
       },
     );

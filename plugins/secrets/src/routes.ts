@@ -50,10 +50,7 @@ export function secretRoutes(secrets: SecretService) {
       },
       async (request, reply) => {
         const caller = requireAdmin(request);
-        const existed = await secrets.set(request.params.secret_name, request.body.value);
-        await secrets.emit('secret.updated', request.params.secret_name, request.sender, caller.name, {
-          created: !existed,
-        });
+        await secrets.set(request.params.secret_name, request.body.value, caller.name, request.sender);
         return reply.code(204).send(null);
       },
     );
@@ -63,8 +60,7 @@ export function secretRoutes(secrets: SecretService) {
       { schema: { summary: 'Delete a secret (admins)', params: SecretParams, response: { 204: NoContent } } },
       async (request, reply) => {
         const caller = requireAdmin(request);
-        await secrets.remove(request.params.secret_name);
-        await secrets.emit('secret.deleted', request.params.secret_name, request.sender, caller.name);
+        await secrets.remove(request.params.secret_name, caller.name, request.sender);
         return reply.code(204).send(null);
       },
     );

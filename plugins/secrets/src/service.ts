@@ -15,10 +15,10 @@ export interface SecretStore {
   /** Every secret's name, sorted. */
   names(): Promise<string[]>;
   get(name: string): Promise<string | null>;
-  /** Create or replace a value; answers whether the secret already existed. */
-  set(name: string, value: string): Promise<boolean>;
-  /** Forget a secret; NotFound when there is none. */
-  remove(name: string): Promise<void>;
+  /** Create or replace a value, recording who did (secret.updated); answers whether it already existed. */
+  set(name: string, value: string, actor: string, sender: Sender): Promise<boolean>;
+  /** Forget a secret, recording who did (secret.deleted); NotFound when there is none. */
+  remove(name: string, actor: string, sender: Sender): Promise<void>;
 }
 
 declare module '@pipewright/sdk' {
@@ -77,30 +77,38 @@ export class SecretService implements SecretStore {
     }
   }
 
-  async set(name: string, value: string): Promise<boolean> {
+  async set(name: string, value: string, actor: string, sender: Sender): Promise<boolean> {
     const encrypted = this.cipher.encrypt(name, value);
-    // xmax = 0 only on a freshly inserted row: tells an insert from an update in one statement.
-    const result = await sql<{ inserted: boolean }>`
-      INSERT INTO secrets (name, value_encrypted) VALUES (${name}, ${encrypted})
-      ON CONFLICT (name) DO UPDATE SET value_encrypted = EXCLUDED.value_encrypted, updated_at = now()
-      RETURNING (xmax = 0) AS inserted`.execute(this.db);
-    return !result.rows[0].inserted;
+    return this.db.transaction().execute(async () => {
+      // xmax = 0 only on a freshly inserted row: tells an insert from an update in one statement.
+      const result = await sql<{ inserted: boolean }>`
+        INSERT INTO secrets (name, value_encrypted) VALUES (${name}, ${encrypted})
+        ON CONFLICT (name) DO UPDATE SET value_encrypted = EXCLUDED.value_encrypted, updated_at = now()
+        RETURNING (xmax = 0) AS inserted`.execute(this.db);
+      const created = result.rows[0].inserted;
+      await this.changed('secret.updated', name, actor, sender, { created });
+      return !created;
+    });
   }
 
-  async remove(name: string): Promise<void> {
-    const deleted = await this.db.deleteFrom('secrets').where('name', '=', name).executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) throw new NotFound(`Secret ${name} not found`);
+  async remove(name: string, actor: string, sender: Sender): Promise<void> {
+    await this.db.transaction().execute(async () => {
+      const deleted = await this.db.deleteFrom('secrets').where('name', '=', name).executeTakeFirst();
+      if (Number(deleted.numDeletedRows) === 0) throw new NotFound(`Secret ${name} not found`);
+      await this.changed('secret.deleted', name, actor, sender);
+    });
   }
 
   /**
-   * Tell listeners a secret changed. The name goes in the payload, which is stored but never broadcast: every
-   * logged-in client hears broadcasts, while only managers may know which secrets exist. The value never goes anywhere.
+   * The event of a change, in the change's unit of work. The name goes in the payload, which is stored but never
+   * broadcast: every logged-in client hears broadcasts, while only managers may know which secrets exist. The value
+   * never goes anywhere.
    */
-  emit(
+  private changed(
     topic: 'secret.updated' | 'secret.deleted',
     name: string,
-    sender: Sender,
     actor: string,
+    sender: Sender,
     extra: Record<string, unknown> = {},
   ) {
     return this.events.emit({

@@ -106,7 +106,6 @@ export default defineAddon({
         ],
         restart,
         sites,
-        events: ctx.events,
       }),
     );
     await ctx.app.register(configRoutes(config, ConfigFileStore.under(ctx.dataDir)));

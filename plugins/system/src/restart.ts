@@ -33,19 +33,32 @@ export class RestartFlag {
     by: { user?: string | null; sender?: Sender } = {},
   ): Promise<void> {
     const kept = required ? reason : null;
-    await this.db
-      .updateTable('server_restart')
-      .set({ required, reason: kept, updated_at: new Date() })
-      .execute();
+    await this.db.transaction().execute(async () => {
+      await this.db
+        .updateTable('server_restart')
+        .set({ required, reason: kept, updated_at: new Date() })
+        .execute();
+      await this.events.emit({
+        topic: RESTART_REQUIRED,
+        user: by.user ?? null,
+        sender: by.sender?.sender ?? null,
+        senderType: by.sender?.senderType ?? null,
+        description: required
+          ? `Server restart required${kept ? `: ${kept}` : ''}`
+          : 'Server restart no longer required',
+        summary: { required, reason: kept },
+      });
+    });
+  }
+
+  /** Ask every server process, this one included, to restart: each stops if allowed (see RestartCoordinator). */
+  async requestRestart(by: { user: string; sender: Sender }): Promise<void> {
     await this.events.emit({
-      topic: RESTART_REQUIRED,
-      user: by.user ?? null,
-      sender: by.sender?.sender ?? null,
-      senderType: by.sender?.senderType ?? null,
-      description: required
-        ? `Server restart required${kept ? `: ${kept}` : ''}`
-        : 'Server restart no longer required',
-      summary: { required, reason: kept },
+      topic: RESTART_REQUESTED,
+      user: by.user,
+      sender: by.sender.sender,
+      senderType: by.sender.senderType,
+      description: `Server restart requested by ${by.user}`,
     });
   }
 

@@ -7,11 +7,10 @@ import {
   requireUser,
   Type,
   type AddonApp,
-  type EventBus,
 } from '@pipewright/sdk';
 import type { ProductionMetrics } from './metrics.js';
 import { PROMETHEUS_CONTENT_TYPE, exposition, type MetricFamily } from './prometheus.js';
-import { RESTART_REQUESTED, type RestartFlag } from './restart.js';
+import type { RestartFlag } from './restart.js';
 import {
   MetricsQuery,
   MetricsResponse,
@@ -29,10 +28,9 @@ interface Deps {
   systemFamilies: () => MetricFamily[];
   restart: RestartFlag;
   sites: SiteRegistry;
-  events: EventBus;
 }
 
-export function systemRoutes({ metrics, systemFamilies, restart, sites, events }: Deps) {
+export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) {
   return async (app: AddonApp) => {
     app.get(
       '/api/metrics',
@@ -112,14 +110,7 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites, events }
       },
       async (request, reply) => {
         const caller = requireAdmin(request);
-        // Every process, this one included, hears the event and stops if allowed (see RestartCoordinator).
-        await events.emit({
-          topic: RESTART_REQUESTED,
-          user: caller.name,
-          sender: request.sender.sender,
-          senderType: request.sender.senderType,
-          description: `Server restart requested by ${caller.name}`,
-        });
+        await restart.requestRestart({ user: caller.name, sender: request.sender });
         return reply.code(204).send(null);
       },
     );

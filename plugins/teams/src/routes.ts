@@ -48,14 +48,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
       async (request, reply) => {
         const caller = requireManager(request);
         const project = await projects.require(caller, request.params.project_name);
-        await teams.replaceAll(project.name, request.body);
-        await teams.emit(
-          project.name,
-          request.sender,
-          caller.name,
-          { teams: request.body.map((team) => team.name) },
-          'Teams replaced',
-        );
+        await teams.replaceAll(project.name, request.body, caller.name, request.sender);
         return reply.code(204).send(null);
       },
     );
@@ -74,14 +67,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         const caller = requireManager(request);
         const project = await projects.require(caller, request.params.project_name);
         const { team_name } = request.params;
-        await teams.save(project.name, team_name, request.body.members);
-        await teams.emit(
-          project.name,
-          request.sender,
-          caller.name,
-          { teamName: team_name },
-          `Team ${team_name} saved`,
-        );
+        await teams.save(project.name, team_name, request.body.members, caller.name, request.sender);
         return reply.code(204).send(null);
       },
     );
@@ -93,14 +79,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         const caller = requireManager(request);
         const project = await projects.require(caller, request.params.project_name);
         const { team_name } = request.params;
-        await teams.remove(project.name, team_name);
-        await teams.emit(
-          project.name,
-          request.sender,
-          caller.name,
-          { teamName: team_name, deleted: true },
-          `Team ${team_name} deleted`,
-        );
+        await teams.remove(project.name, team_name, caller.name, request.sender);
         return reply.code(204).send(null);
       },
     );
@@ -119,13 +98,13 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         const caller = requireManager(request);
         const project = await projects.require(caller, request.params.project_name);
         const { team_name, member_name } = request.params;
-        await teams.saveMember(project.name, team_name, member_name, request.body);
-        await teams.emit(
+        await teams.saveMember(
           project.name,
-          request.sender,
+          team_name,
+          member_name,
+          request.body,
           caller.name,
-          { teamName: team_name, memberName: member_name },
-          `${member_name} saved in team ${team_name}`,
+          request.sender,
         );
         return reply.code(204).send(null);
       },
@@ -144,14 +123,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         const caller = requireManager(request);
         const project = await projects.require(caller, request.params.project_name);
         const { team_name, member_name } = request.params;
-        await teams.removeMember(project.name, team_name, member_name);
-        await teams.emit(
-          project.name,
-          request.sender,
-          caller.name,
-          { teamName: team_name, memberName: member_name, removed: true },
-          `${member_name} removed from team ${team_name}`,
-        );
+        await teams.removeMember(project.name, team_name, member_name, caller.name, request.sender);
         return reply.code(204).send(null);
       },
     );

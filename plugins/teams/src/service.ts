@@ -112,7 +112,7 @@ export class TeamService {
   }
 
   /** Make the project's teams exactly this list, in one transaction; a bad list changes nothing. */
-  async replaceAll(projectName: string, teams: TeamInput[]): Promise<void> {
+  async replaceAll(projectName: string, teams: TeamInput[], actor: string, sender: Sender): Promise<void> {
     const problems: Problem[] = [];
     teams.forEach((team, i) => {
       if (teams.findIndex((other) => other.name === team.name) < i) {
@@ -135,22 +135,35 @@ export class TeamService {
         .execute();
       // Teams that stay keep their data column; only their members are replaced.
       for (const team of teams) await this.upsert(projectName, team.name, team.members.map(normalise));
+      await this.changed(projectName, actor, sender, { teams: names }, 'Teams replaced');
     });
   }
 
   /** Create a team or replace its members. */
-  async save(projectName: string, teamName: string, members: TeamMember[]): Promise<void> {
+  async save(
+    projectName: string,
+    teamName: string,
+    members: TeamMember[],
+    actor: string,
+    sender: Sender,
+  ): Promise<void> {
     const problems = duplicateMembers(members, ['body', 'members']);
     if (problems.length) throw new ValidationFailed(problems);
-    await this.upsert(projectName, teamName, members.map(normalise));
+    await this.db.transaction().execute(async () => {
+      await this.upsert(projectName, teamName, members.map(normalise));
+      await this.changed(projectName, actor, sender, { teamName }, `Team ${teamName} saved`);
+    });
   }
 
-  async remove(projectName: string, teamName: string): Promise<void> {
-    const deleted = await this.teams(projectName)
-      .deleteFrom('teams')
-      .where('name', '=', teamName)
-      .executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) throw new NotFound(`Team ${teamName} not found`);
+  async remove(projectName: string, teamName: string, actor: string, sender: Sender): Promise<void> {
+    await this.db.transaction().execute(async () => {
+      const deleted = await this.teams(projectName)
+        .deleteFrom('teams')
+        .where('name', '=', teamName)
+        .executeTakeFirst();
+      if (Number(deleted.numDeletedRows) === 0) throw new NotFound(`Team ${teamName} not found`);
+      await this.changed(projectName, actor, sender, { teamName, deleted: true }, `Team ${teamName} deleted`);
+    });
   }
 
   /** Add a member, or change an existing one; flags not given keep their current value (or the default). */
@@ -159,32 +172,49 @@ export class TeamService {
     teamName: string,
     memberName: string,
     change: { leader?: boolean; roles?: string[] },
-  ): Promise<void> {
-    await this.changeMembers(projectName, teamName, (members) => {
-      const at = members.findIndex((member) => sameUser(member.name, memberName));
-      const current = at >= 0 ? members[at] : normalise({ name: memberName });
-      const updated = normalise({
-        name: memberName,
-        leader: change.leader ?? current.leader,
-        roles: change.roles ?? current.roles,
-      });
-      return at >= 0 ? members.map((member, i) => (i === at ? updated : member)) : [...members, updated];
-    });
-  }
-
-  async removeMember(projectName: string, teamName: string, memberName: string): Promise<void> {
-    await this.changeMembers(projectName, teamName, (members) => {
-      const kept = members.filter((member) => !sameUser(member.name, memberName));
-      if (kept.length === members.length)
-        throw new NotFound(`${memberName} is not a member of team ${teamName}`);
-      return kept;
-    });
-  }
-
-  emit(
-    projectName: string,
-    sender: Sender,
     actor: string,
+    sender: Sender,
+  ): Promise<void> {
+    await this.db.transaction().execute(async () => {
+      await this.changeMembers(projectName, teamName, (members) => {
+        const at = members.findIndex((member) => sameUser(member.name, memberName));
+        const current = at >= 0 ? members[at] : normalise({ name: memberName });
+        const updated = normalise({
+          name: memberName,
+          leader: change.leader ?? current.leader,
+          roles: change.roles ?? current.roles,
+        });
+        return at >= 0 ? members.map((member, i) => (i === at ? updated : member)) : [...members, updated];
+      });
+      const summary = { teamName, memberName };
+      await this.changed(projectName, actor, sender, summary, `${memberName} saved in team ${teamName}`);
+    });
+  }
+
+  async removeMember(
+    projectName: string,
+    teamName: string,
+    memberName: string,
+    actor: string,
+    sender: Sender,
+  ): Promise<void> {
+    await this.db.transaction().execute(async () => {
+      await this.changeMembers(projectName, teamName, (members) => {
+        const kept = members.filter((member) => !sameUser(member.name, memberName));
+        if (kept.length === members.length)
+          throw new NotFound(`${memberName} is not a member of team ${teamName}`);
+        return kept;
+      });
+      const summary = { teamName, memberName, removed: true };
+      await this.changed(projectName, actor, sender, summary, `${memberName} removed from team ${teamName}`);
+    });
+  }
+
+  /** The team.changed event of a write, stored in the write's own unit of work. */
+  private changed(
+    projectName: string,
+    actor: string,
+    sender: Sender,
     summary: Record<string, unknown>,
     description: string,
   ) {
