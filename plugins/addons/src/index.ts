@@ -24,6 +24,6 @@ export default defineAddon({
     // Before installed addons are loaded: what a killed process left half done is cleared away first.
     await installer.recover();
     ctx.onClose(() => installer.settle());
-    await ctx.app.register(installRoutes(installer, ctx.db));
+    await ctx.app.register(installRoutes(installer));
   },
 });

@@ -1,4 +1,4 @@
-import { BadRequest, requireAdmin, type AddonApp, type Database } from '@pipewright/sdk';
+import { BadRequest, requireAdmin, type AddonApp } from '@pipewright/sdk';
 import { MAX_PACKAGE_BYTES, type AddonInstaller } from './installer.js';
 import {
   AddonNameParams,
@@ -10,7 +10,7 @@ import {
 } from './schemas.js';
 
 /** Install (a zip body or ?url=), list installs, delete installed versions: administrators only. */
-export function installRoutes(installer: AddonInstaller, db: Database) {
+export function installRoutes(installer: AddonInstaller) {
   return async (app: AddonApp) => {
     // The package is the raw body whatever content type the client names (AYON's client sends it with its
     // session's "application/json"): registered apart so the other routes keep JSON.
@@ -50,22 +50,7 @@ export function installRoutes(installer: AddonInstaller, db: Database) {
       { schema: { summary: 'Addon installs, newest first', response: { 200: InstallList } } },
       async (request) => {
         requireAdmin(request);
-        const rows = await db
-          .selectFrom('public.events')
-          .select([
-            'id',
-            'topic',
-            'description',
-            'summary',
-            'user_name',
-            'status',
-            'created_at',
-            'updated_at',
-          ])
-          .where('topic', 'in', ['addon.install', 'addon.install_from_url'])
-          .orderBy('created_at', 'desc')
-          .limit(100)
-          .execute();
+        const rows = await installer.recentInstalls();
         return {
           items: rows.map((row) => ({
             id: row.id.replace(/-/g, ''),

@@ -58,6 +58,17 @@ export class AddonInstaller {
     });
   }
 
+  /** The last hundred installs, newest first: their events, read from the event log. */
+  recentInstalls() {
+    return this.ctx.db
+      .selectFrom('public.events')
+      .select(['id', 'topic', 'description', 'summary', 'user_name', 'status', 'created_at', 'updated_at'])
+      .where('topic', 'in', ['addon.install', 'addon.install_from_url'])
+      .orderBy('created_at', 'desc')
+      .limit(100)
+      .execute();
+  }
+
   get root(): string {
     return join(this.ctx.dataDir, 'addons');
   }

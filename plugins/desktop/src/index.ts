@@ -4,7 +4,7 @@ import { UrlDownloads } from './downloads.js';
 import { DesktopFiles } from './files.js';
 import { studioMigrations } from './migrations.js';
 import { desktopRoutes } from './routes.js';
-import { DEPENDENCY_PACKAGES, INSTALLERS, PackageStore } from './service.js';
+import { DEPENDENCY_PACKAGES, INSTALLERS, PackageStore, bundleInstallerVersion } from './service.js';
 
 // What the desktop launcher installs on artists' machines: the launcher's own installers and the dependency
 // packages (Python environments built for a bundle's addons). Administrators register a file's metadata, then
@@ -25,6 +25,14 @@ export default defineAddon({
     await downloads.recover();
     await files.removeAbandoned();
     ctx.onClose(() => downloads.close());
-    await ctx.app.register(desktopRoutes({ db: ctx.db, files, downloads, installers, packages }));
+    await ctx.app.register(
+      desktopRoutes({
+        bundleInstallerVersion: (variant) => bundleInstallerVersion(ctx.db, variant),
+        files,
+        downloads,
+        installers,
+        packages,
+      }),
+    );
   },
 });

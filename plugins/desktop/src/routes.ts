@@ -8,7 +8,6 @@ import {
   requireAdmin,
   requireUser,
   type AddonApp,
-  type Database,
   type TSchema,
 } from '@pipewright/sdk';
 import type { UrlDownloads } from './downloads.js';
@@ -39,7 +38,8 @@ interface FileSending {
 }
 
 interface Deps {
-  db: Database;
+  /** The installer version the production or staging bundle names. */
+  bundleInstallerVersion(variant: 'production' | 'staging'): Promise<string | null>;
   files: DesktopFiles;
   downloads: UrlDownloads;
   installers: PackageStore<InstallerInput>;
@@ -71,22 +71,7 @@ function attachment(filename: string): string {
     : `attachment; filename*=utf-8''${encoded}`;
 }
 
-/** The installer version a bundle names (bundles written by AYON clients may spell the key either way). */
-async function bundleInstallerVersion(
-  db: Database,
-  variant: 'production' | 'staging',
-): Promise<string | null> {
-  const bundle = await db
-    .selectFrom('bundles')
-    .select('data')
-    .where(variant === 'production' ? 'is_production' : 'is_staging', '=', true)
-    .executeTakeFirst();
-  if (!bundle) throw new NotFound(`No ${variant} bundle found`);
-  const data = (bundle.data ?? {}) as { installerVersion?: string | null; installer_version?: string | null };
-  return data.installerVersion ?? data.installer_version ?? null;
-}
-
-export function desktopRoutes({ db, files, downloads, installers, packages }: Deps) {
+export function desktopRoutes({ bundleInstallerVersion, files, downloads, installers, packages }: Deps) {
   const areas: Area[] = [
     { store: installers, path: '/api/desktop/installers', things: 'installers', input: InstallerInput },
     {
@@ -115,7 +100,7 @@ export function desktopRoutes({ db, files, downloads, installers, packages }: De
         let version = request.query.version;
         if (variant) {
           // The installer the production (or staging) bundle names; a bundle naming none has none to offer.
-          const named = await bundleInstallerVersion(db, variant);
+          const named = await bundleInstallerVersion(variant);
           if (named === null) return { installers: [] };
           version = named;
         }

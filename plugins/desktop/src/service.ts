@@ -371,3 +371,21 @@ export class PackageStore<Input extends CommonInput> {
     });
   }
 }
+
+/**
+ * The installer version the production or staging bundle names (bundles written by AYON clients may spell the key
+ * either way); NotFound without such a bundle.
+ */
+export async function bundleInstallerVersion(
+  db: Database,
+  variant: 'production' | 'staging',
+): Promise<string | null> {
+  const bundle = await db
+    .selectFrom('bundles')
+    .select('data')
+    .where(variant === 'production' ? 'is_production' : 'is_staging', '=', true)
+    .executeTakeFirst();
+  if (!bundle) throw new NotFound(`No ${variant} bundle found`);
+  const data = (bundle.data ?? {}) as { installerVersion?: string | null; installer_version?: string | null };
+  return data.installerVersion ?? data.installer_version ?? null;
+}

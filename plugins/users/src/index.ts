@@ -35,7 +35,7 @@ export default defineAddon({
       ctx.server.publicUrl,
       ctx.log,
     );
-    await ctx.app.register(userRoutes(users, ctx.db, ctx.use('passwordGuesses')));
+    await ctx.app.register(userRoutes(users, ctx.use('passwordGuesses')));
     await ctx.app.register(avatarRoutes(users, new AvatarStore(ctx.db)));
     await ctx.app.register(passwordResetRoutes(resets));
   },

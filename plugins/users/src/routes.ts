@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import {
   BadRequest,
   excludeNone,
@@ -14,7 +13,6 @@ import {
   requireManager,
   requireUser,
   type AddonApp,
-  type Database,
   type RequestUser,
   type ServiceMap,
   type UserRecord,
@@ -44,17 +42,6 @@ import {
   UserParams,
   UserPatch,
 } from './schemas.js';
-
-async function otherActiveAdmins(db: Database, name: string): Promise<number> {
-  const row = await db
-    .selectFrom('users')
-    .select(sql<number>`count(*)`.as('n'))
-    .where('active', '=', true)
-    .where(sql<boolean>`data @> '{"isAdmin": true}'`)
-    .where(sql<boolean>`lower(name) <> ${name.toLowerCase()}`)
-    .executeTakeFirstOrThrow();
-  return row.n;
-}
 
 /** Provided by the auth addon: guesses at passwords are slowed down, wherever a password is checked. */
 type PasswordGuesses = ServiceMap['passwordGuesses'];
@@ -98,7 +85,7 @@ async function visibleUsers(
   return self && (filter.active === undefined || self.active === filter.active) ? [self] : [];
 }
 
-export function userRoutes(users: UserService, db: Database, guesses: PasswordGuesses) {
+export function userRoutes(users: UserService, guesses: PasswordGuesses) {
   return async (app: AddonApp) => {
     app.get(
       '/api/users',
@@ -185,7 +172,7 @@ export function userRoutes(users: UserService, db: Database, guesses: PasswordGu
           (request.body.data?.isAdmin === undefined
             ? target.data.isAdmin === true
             : request.body.data.isAdmin === true);
-        refuseLosingLastAdmin(target, stillAdmin, await otherActiveAdmins(db, target.name));
+        refuseLosingLastAdmin(target, stillAdmin, await users.activeAdmins(target.name));
         await users.update(target.name, request.body);
         await users.emit('user.updated', target.name, request.sender, caller.name, {
           fields: Object.keys(request.body),
@@ -203,7 +190,7 @@ export function userRoutes(users: UserService, db: Database, guesses: PasswordGu
         requireManagerOf(caller, target);
         if (target.name === caller.name)
           throw new Conflict('You cannot delete your own account', 'delete-self');
-        refuseLosingLastAdmin(target, false, await otherActiveAdmins(db, target.name));
+        refuseLosingLastAdmin(target, false, await users.activeAdmins(target.name));
         await users.remove(target.name);
         await users.emit('user.deleted', target.name, request.sender, caller.name);
         return reply.code(204).send(null);

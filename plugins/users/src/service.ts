@@ -57,16 +57,11 @@ function uniqueViolation(error: unknown): boolean {
   return (error as { code?: string }).code === '23505';
 }
 
-const NO_STUDIO_PERMISSIONS: StudioPermissions = {
-  enabled: false,
-  create_projects: false,
-  list_all_users: false,
-};
-const ALL_STUDIO_PERMISSIONS: StudioPermissions = {
-  enabled: true,
-  create_projects: true,
-  list_all_users: true,
-};
+const studioPermissions = (allowed: boolean): StudioPermissions => ({
+  enabled: allowed,
+  create_projects: allowed,
+  list_all_users: allowed,
+});
 
 /** The studio's users, with their passwords and API keys. */
 export class UserService implements UserDirectory {
@@ -90,8 +85,8 @@ export class UserService implements UserDirectory {
   }
 
   async studioPermissions(caller: RequestUser): Promise<StudioPermissions> {
-    if (isManagerOrAbove(caller)) return { ...ALL_STUDIO_PERMISSIONS };
-    return this.studioPermissionSource ? this.studioPermissionSource(caller) : { ...NO_STUDIO_PERMISSIONS };
+    if (isManagerOrAbove(caller)) return studioPermissions(true);
+    return this.studioPermissionSource ? this.studioPermissionSource(caller) : studioPermissions(false);
   }
 
   async get(name: string): Promise<UserRecord | null> {
@@ -149,13 +144,18 @@ export class UserService implements UserDirectory {
   }
 
   async hasAdmin(): Promise<boolean> {
-    const row = await this.db
+    return (await this.activeAdmins()) > 0;
+  }
+
+  /** How many active administrators there are, leaving out the one named `except`. */
+  async activeAdmins(except?: string): Promise<number> {
+    let query = this.db
       .selectFrom('users')
-      .select('name')
+      .select(sql<number>`count(*)`.as('n'))
       .where('active', '=', true)
-      .where(sql<boolean>`data @> '{"isAdmin": true}'`)
-      .executeTakeFirst();
-    return row !== undefined;
+      .where(sql<boolean>`data @> '{"isAdmin": true}'`);
+    if (except !== undefined) query = query.where(sql<boolean>`lower(name) <> ${except.toLowerCase()}`);
+    return (await query.executeTakeFirstOrThrow()).n;
   }
 
   async create(user: {
