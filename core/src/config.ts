@@ -39,6 +39,8 @@ export interface ServerConfig {
   graphqlMaxAliases: number;
   /** The Python that runs AYON packages' server code (ADDON_PYTHON): it needs pydantic 1.10. */
   addonPython: string;
+  /** Crash tests only (TEST_FAILPOINT_HALT_AFTER_COMMIT): see failpoints.ts. Never set it on a studio's server. */
+  haltAfterCommitFailpoint: boolean;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -120,5 +122,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     graphqlMaxCost: integer(env, 'GRAPHQL_MAX_COST', 200_000, 1, 1e9),
     graphqlMaxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 100, 1, 1e6),
     addonPython: env.ADDON_PYTHON || '/usr/bin/python3',
+    haltAfterCommitFailpoint: flag(env, 'TEST_FAILPOINT_HALT_AFTER_COMMIT'),
   };
 }

@@ -24,7 +24,7 @@ import { coreMigrations } from './storage/core-migrations.js';
 import { createProjectStorage, migrateProjectSchemas } from './storage/project-storage.js';
 import { CoreEventBus, connectRedisRelay } from './events/bus.js';
 import { discoverInternalAddons, type DiscoveredAddon } from './addons/discover.js';
-import { orderByDependencies, withDependencies } from './addons/order.js';
+import { dependencyClosure, orderByDependencies, withDependencies } from './addons/order.js';
 import { productionBundleAddons, settleDependencies } from './addons/selection.js';
 import { createAddonContext, ServiceRegistry, type KernelParts } from './addons/context.js';
 import { AddonRegistry, describe, newLifetime } from './addons/runtime.js';
@@ -37,6 +37,7 @@ import { readSender } from './http/sender.js';
 import { securityHeaders } from './http/security-headers.js';
 import { readCookiesOnDemand } from './http/cookies.js';
 import { requestLogger } from './http/request-logger.js';
+import { enableHaltAfterCommit } from './failpoints.js';
 
 export interface ServerOptions {
   config: ServerConfig;
@@ -63,21 +64,6 @@ export interface PipewrightServer {
   housekeeping: Housekeeping | null;
   /** Stop accepting requests, then close addons, Redis and the database. */
   close(): Promise<void>;
-}
-
-/** Every addon this one may take services from: its dependencies, transitively. */
-function dependencyClosure(name: string, dependsOn: (name: string) => string[] | undefined): Set<string> {
-  const closure = new Set<string>();
-  const walk = (current: string) => {
-    for (const dependency of dependsOn(current) ?? []) {
-      if (!closure.has(dependency)) {
-        closure.add(dependency);
-        walk(dependency);
-      }
-    }
-  };
-  walk(name);
-  return closure;
 }
 
 /** A URL with the value of any token query parameter blanked out, for logs. */
@@ -235,6 +221,7 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
     }
     await migrateProjectSchemas(db, runtimeMigrations(ordered));
 
+    if (config.haltAfterCommitFailpoint) app.addHook('onRoute', enableHaltAfterCommit());
     const services = new ServiceRegistry();
     const kernel: KernelParts = {
       db,

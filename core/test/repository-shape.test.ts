@@ -40,17 +40,10 @@ const allSources = [
 const isRouteFile = (path: string) => /(^|[/-])routes?\.tsx?$/.test(path) || path.includes('/routes/');
 
 /** Route files that still emit, each to move into its service (the list only shrinks). */
-const ROUTES_STILL_EMITTING = new Map([
-  ['plugins/projects/src/routes.ts', 'to move with the projects service writes'],
-  ['plugins/users/src/avatar-routes.ts', 'to move with the user directory writes'],
-  ['plugins/users/src/routes.ts', 'to move with the user directory writes'],
-]);
+const ROUTES_STILL_EMITTING = new Map<string, string>([]);
 
 /** Services that still hand their routes a general emit (the list only shrinks). */
-const SERVICES_WITH_PUBLIC_EMIT = new Set([
-  'plugins/projects/src/service.ts',
-  'plugins/users/src/service.ts',
-]);
+const SERVICES_WITH_PUBLIC_EMIT = new Set<string>([]);
 
 describe('events leave through the unit of work', () => {
   it('no route file emits, but those not moved yet', () => {
@@ -76,20 +69,20 @@ const ROUTES_STILL_QUERYING = new Set<string>([]);
 /** Source files over 400 lines, each with the length it may not exceed until split (the list only shrinks). */
 const LONG_FILES = new Map([
   ['core/src/events/bus.ts', 415],
-  ['core/src/server.ts', 439],
-  ['plugins/access/src/service.ts', 485],
+  ['core/src/server.ts', 426],
+  ['plugins/access/src/service.ts', 477],
   ['plugins/actions/src/service.ts', 473],
-  ['plugins/activities/src/service.ts', 656],
+  ['plugins/activities/src/service.ts', 647],
   ['plugins/addons/frontend/src/SchemaForm.tsx', 426],
   ['plugins/attributes/src/library.ts', 430],
   ['plugins/entities/frontend/src/HierarchyDialogs.tsx', 467],
   ['plugins/entities/frontend/src/Overview.tsx', 752],
   ['plugins/entities/frontend/src/store.ts', 589],
   ['plugins/graphql/src/entity-resolvers.ts', 403],
-  ['plugins/links/src/service.ts', 443],
+  ['plugins/links/src/service.ts', 424],
   ['plugins/lists/src/routes.ts', 423],
-  ['plugins/lists/src/service.ts', 503],
-  ['plugins/projects/src/service.ts', 464],
+  ['plugins/lists/src/service.ts', 485],
+  ['plugins/projects/src/service.ts', 413],
   ['plugins/settings/src/service.ts', 412],
   ['sdk/src/query-filter.ts', 447],
 ]);

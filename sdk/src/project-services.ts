@@ -164,7 +164,10 @@ export interface ProjectDirectory {
   visibleNames(caller: RequestUser, filter?: { active?: boolean; library?: boolean }): Promise<string[]>;
   /** The project the caller may use: NotFound when it does not exist, Forbidden without access. */
   require(caller: RequestUser, name: string): Promise<ProjectRecord>;
-  /** Change a project as PATCH /api/projects/{name} does (managers; attrib, data and config merge). */
+  /**
+   * Change a project as PATCH /api/projects/{name} does (managers; attrib, data and config merge), with its
+   * entity.project.changed event in the same unit of work.
+   */
   patch(
     caller: RequestUser,
     name: string,
@@ -174,6 +177,7 @@ export interface ProjectDirectory {
         'folderTypes' | 'taskTypes' | 'statuses' | 'tags' | 'linkTypes' | 'attrib' | 'config'
       >
     > & { data?: Record<string, unknown> },
+    sender: Sender,
   ): Promise<string>;
   /** The root paths a site uses for a project on a platform: the project's roots overridden by the site's own. */
   siteRoots(

@@ -20,6 +20,12 @@ export interface Sender {
   senderType: string;
 }
 
+/** Who made a change, as its events record it: the acting user and the client the request came from. */
+export interface ChangedBy {
+  user: string;
+  sender: Sender;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     user: RequestUser | null;

@@ -5,7 +5,7 @@ import type { AccessControl, Permissions } from './access.js';
 import type { BundleDirectory } from './bundles.js';
 import type { AddonSettings } from './settings.js';
 import type { ProjectFiles } from './files.js';
-import type { RequestUser } from './request.js';
+import type { ChangedBy, RequestUser } from './request.js';
 import type {
   AnatomyPresets,
   AttributeLibrary,
@@ -52,11 +52,13 @@ export interface UserDirectory extends UserSource {
   list(filter?: { active?: boolean }): Promise<UserRecord[]>;
   /**
    * Change a user: attrib and data are merged as JSON merge patches (null removes a key, lists are replaced).
-   * Inside a unit of work it joins the transaction, so several users change together or not at all.
+   * Inside a unit of work it joins the transaction, so several users change together or not at all. Its
+   * user.updated event names by.fields (by default the patch's keys).
    */
   update(
     name: string,
     patch: { active?: boolean; attrib?: Record<string, unknown>; data?: Record<string, unknown> },
+    by?: ChangedBy & { fields?: string[] },
   ): Promise<UserRecord>;
   /** True when at least one active administrator exists (inside a unit of work, as its transaction sees it). */
   hasAdmin(): Promise<boolean>;
@@ -74,13 +76,19 @@ export interface UserDirectory extends UserSource {
    * views) follows in the same commit, or nothing does. AYON's rename_user carries the same references.
    */
   onRename(hook: UserRenameHook): void;
-  /** Create a user; inside a unit of work (onboarding, invitations, setup templates) it joins the transaction. */
-  create(user: {
-    name: string;
-    password?: string;
-    attrib?: Record<string, unknown>;
-    data?: Record<string, unknown>;
-  }): Promise<UserRecord>;
+  /**
+   * Create a user, with its user.created event; inside a unit of work (onboarding, invitations, setup templates)
+   * it joins the transaction.
+   */
+  create(
+    user: {
+      name: string;
+      password?: string;
+      attrib?: Record<string, unknown>;
+      data?: Record<string, unknown>;
+    },
+    by?: ChangedBy,
+  ): Promise<UserRecord>;
 }
 
 /** What login, onboarding and password reset answer: AYON's LoginResponseModel, its unset fields null. */

@@ -43,6 +43,16 @@ export function currentUnitOfWork(db: Database): UnitOfWork | null {
   return { afterCommit: (fn) => void unit.afterCommit.push(fn) };
 }
 
+let commitObserver: (() => Promise<void>) | null = null;
+
+/**
+ * Run observer after every unit of work commits, before anything the unit registered to run after its commit:
+ * the door of the core's crash-test failpoint (failpoints.ts), which stops there as a crash would. null removes it.
+ */
+export function observeCommits(observer: (() => Promise<void>) | null): void {
+  commitObserver = observer;
+}
+
 /**
  * Run fn outside any unit of work, as if called from elsewhere: its queries do not join the open transaction
  * (progress a long batch reports while it runs). On the embedded database they wait for it to end, so never
@@ -244,6 +254,7 @@ class UnitOfWorkDatabase extends Kysely<any> {
         return work(trx);
       }),
     );
+    await commitObserver?.();
     // Outside the unit's context: what runs after commit is no part of it.
     await units.exit(async () => {
       for (const fn of unit.afterCommit) await fn();

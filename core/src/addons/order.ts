@@ -52,3 +52,21 @@ export function withDependencies<T extends Dependent>(addons: T[], names: string
   names.forEach(add);
   return addons.filter((addon) => wanted.has(addon.name));
 }
+
+/** Every addon this one may take services from: its dependencies, transitively. */
+export function dependencyClosure(
+  name: string,
+  dependsOn: (name: string) => string[] | undefined,
+): Set<string> {
+  const closure = new Set<string>();
+  const walk = (current: string) => {
+    for (const dependency of dependsOn(current) ?? []) {
+      if (!closure.has(dependency)) {
+        closure.add(dependency);
+        walk(dependency);
+      }
+    }
+  };
+  walk(name);
+  return closure;
+}

@@ -286,30 +286,35 @@ export class AccessService implements AccessControl {
     sender: Sender,
   ): Promise<boolean> {
     const data = JSON.stringify(permissions);
-    const row = await this.db
-      .insertInto('access_groups')
-      .values({ name, project_name: level, data })
-      .onConflict((conflict) =>
-        conflict.columns(['name', 'project_name']).doUpdateSet({ data, updated_at: sql`now()` }),
-      )
-      .returning(sql<boolean>`(xmax = 0)`.as('inserted'))
-      .executeTakeFirstOrThrow();
+    const row = await this.db.transaction().execute(async () => {
+      const written = await this.db
+        .insertInto('access_groups')
+        .values({ name, project_name: level, data })
+        .onConflict((conflict) =>
+          conflict.columns(['name', 'project_name']).doUpdateSet({ data, updated_at: sql`now()` }),
+        )
+        .returning(sql<boolean>`(xmax = 0)`.as('inserted'))
+        .executeTakeFirstOrThrow();
+      await this.announce('access_group.updated', name, level, actor, sender);
+      return written;
+    });
     await this.reload();
-    await this.announce('access_group.updated', name, level, actor, sender);
     return row.inserted;
   }
 
   async deleteGroup(name: string, level: string, actor: string, sender: Sender): Promise<void> {
-    const deleted = await this.db
-      .deleteFrom('access_groups')
-      .where('name', '=', name)
-      .where('project_name', '=', level)
-      .executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) {
-      throw new NotFound(`Access group ${name} not found${level === STUDIO ? '' : ` in project ${level}`}`);
-    }
+    await this.db.transaction().execute(async () => {
+      const deleted = await this.db
+        .deleteFrom('access_groups')
+        .where('name', '=', name)
+        .where('project_name', '=', level)
+        .executeTakeFirst();
+      if (Number(deleted.numDeletedRows) === 0) {
+        throw new NotFound(`Access group ${name} not found${level === STUDIO ? '' : ` in project ${level}`}`);
+      }
+      await this.announce('access_group.deleted', name, level, actor, sender);
+    });
     await this.reload();
-    await this.announce('access_group.deleted', name, level, actor, sender);
   }
 
   /** A deleted project takes its own versions of groups with it (a new project of that name starts clean). */
@@ -385,28 +390,15 @@ export class AccessService implements AccessControl {
     actor: string,
     sender: Sender,
   ): Promise<void> {
-    const touched: string[] = [];
-    // Every user changes, or none does.
+    // Every user changes, or none does; each with its user.updated event.
     await this.db.transaction().execute(async () => {
       for (const { user, projects } of changes) {
         const patch = accessGroupsPatch(groupMapOf(user.data.accessGroups), projects);
         if (!patch) continue;
-        await this.users.update(user.name, { data: { accessGroups: patch } });
-        touched.push(user.name);
+        const by = { user: actor, sender, fields: ['accessGroups'] };
+        await this.users.update(user.name, { data: { accessGroups: patch } }, by);
       }
     });
-    if (touched.length) {
-      await this.events.emitMany(
-        touched.map((userName) => ({
-          topic: 'user.updated',
-          user: actor,
-          sender: sender.sender,
-          senderType: sender.senderType,
-          description: `updated ${userName}`,
-          summary: { userName, fields: ['accessGroups'] },
-        })),
-      );
-    }
   }
 
   /** Each user holding groups in a project, with those groups. */

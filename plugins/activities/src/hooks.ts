@@ -182,6 +182,6 @@ export class EntityEventHook {
       onConflict: 'skip',
       authorWatches: false,
     });
-    await this.service.commit(prepared);
+    await this.service.write(prepared);
   }
 }

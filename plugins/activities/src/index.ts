@@ -63,8 +63,8 @@ export interface ActivityFeed {
     entityId: string,
     activity: ServerActivity & { authorWatches?: boolean; sender?: Sender | null },
   ): Promise<PreparedActivity>;
-  /** Write a prepared activity in the caller's unit of work; publish() sends its events after the commit. */
-  write(prepared: PreparedActivity): Promise<{ id: string; publish(): Promise<void> }>;
+  /** Write a prepared activity and its events in the caller's unit of work (one of its own without one). */
+  write(prepared: PreparedActivity): Promise<{ id: string }>;
   /** Activities of one type on these entities, oldest first (no permission checks: the caller decided). */
   list(projectName: string, type: ActivityType, entityIds: string[]): Promise<ActivityRecord[]>;
   /**
@@ -146,7 +146,7 @@ export default defineAddon({
           { ...activity, activityType: activity.type, entityType, entityId },
           { author: activity.author, sender: null, onConflict: 'fail', authorWatches: false },
         );
-        return service.commit(prepared);
+        return (await service.write(prepared)).id;
       },
       prepare: (projectName, entityType, entityId, activity) =>
         service.prepareActivity(
@@ -160,8 +160,7 @@ export default defineAddon({
           },
         ),
       async write(prepared) {
-        const result = await service.write(prepared as PreparedCreate);
-        return { id: result.id, publish: () => service.publish(result.events) };
+        return { id: (await service.write(prepared as PreparedCreate)).id };
       },
       async list(projectName, type, entityIds) {
         const rows = await store.ofEntities(projectName, type, entityIds);

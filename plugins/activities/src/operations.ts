@@ -5,7 +5,6 @@ import {
   check,
   newId,
   type Database,
-  type EventInput,
   type RequestUser,
   type Sender,
 } from '@pipewright/sdk';
@@ -66,8 +65,7 @@ export class ActivityOperations {
       for (const [index, operation] of operations.entries()) {
         try {
           const prepared = await this.prepare(caller, projectName, operation, index, created, sender);
-          const result = await this.db.transaction().execute(() => this.service.write(prepared));
-          await this.service.publish(result.events);
+          const result = await this.service.write(prepared);
           if (operation.type === 'create') created.add(result.id);
           results.push(this.succeeded(operation, result.id));
         } catch (error) {
@@ -90,7 +88,6 @@ export class ActivityOperations {
         }
       }
       const rollback = new Error('rollback');
-      const events: EventInput[] = [];
       try {
         await this.db.transaction().execute(async () => {
           for (const [index, ready] of prepared.entries()) {
@@ -98,7 +95,6 @@ export class ActivityOperations {
             try {
               if ('error' in ready) throw ready.error;
               const result = await this.service.write(ready);
-              events.push(...result.events);
               results.push(this.succeeded(operation, result.id));
             } catch (error) {
               results.push(this.failed(operation, error));
@@ -106,7 +102,6 @@ export class ActivityOperations {
             }
           }
         });
-        await this.service.publish(events);
       } catch (error) {
         if (error !== rollback) throw error;
       }

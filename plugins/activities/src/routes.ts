@@ -66,7 +66,7 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
           },
           request.sender,
         );
-        return reply.code(201).send({ id: await service.commit(prepared) });
+        return reply.code(201).send({ id: (await service.write(prepared)).id });
       },
     );
 
@@ -91,7 +91,7 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
           request.body,
           request.sender,
         );
-        await service.commit(prepared);
+        await service.write(prepared);
         return reply.code(204).send(null);
       },
     );
@@ -108,7 +108,7 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
       async (request, reply) => {
         const caller = requireUser(request);
         const project = await service.project(caller, request.params.project_name);
-        await service.commit(
+        await service.write(
           await service.prepareDelete(caller, project, request.params.activity_id, request.sender),
         );
         return reply.code(204).send(null);

@@ -297,25 +297,26 @@ export class ActivityService {
 
   // ---------------------------------------------------------------- writing
 
-  /** Apply one prepared write inside a transaction. */
+  /** Apply one prepared write and its events in a unit of work (the caller's, when it has one). */
   async write(prepared: PreparedWrite): Promise<WriteResult> {
     try {
-      if (prepared.kind === 'create') return await this.writeCreate(prepared);
-      if (prepared.kind === 'update') return await this.writeUpdate(prepared);
-      return await this.writeDelete(prepared);
+      return await this.db.transaction().execute(async () => {
+        const result =
+          prepared.kind === 'create'
+            ? await this.writeCreate(prepared)
+            : prepared.kind === 'update'
+              ? await this.writeUpdate(prepared)
+              : await this.writeDelete(prepared);
+        await this.emit(result.events);
+        return result;
+      });
     } catch (error) {
       throw translate(error);
     }
   }
 
-  /** Prepare nothing more: write one prepared change in its own transaction, then send its events. */
-  async commit(prepared: PreparedWrite): Promise<string> {
-    const result = await this.db.transaction().execute(() => this.write(prepared));
-    await this.publish(result.events);
-    return result.id;
-  }
-
-  async publish(events: EventInput[]): Promise<void> {
+  /** Events of a write, in its unit of work. */
+  private async emit(events: EventInput[]): Promise<void> {
     if (events.length) await this.events.emitMany(events);
   }
 
@@ -529,7 +530,7 @@ export class ActivityService {
   ): Promise<void> {
     await this.requireVisible(caller, projectName, id);
     const fullName = action === 'add' ? ((await this.users.get(caller.name))?.attrib.fullName ?? null) : null;
-    const result = await this.db.transaction().execute(async () => {
+    await this.db.transaction().execute(async () => {
       const row = await this.store.get(projectName, id, true);
       if (!row) throw new NotFound(`Activity ${id} not found`);
       const reactions = (row.data.reactions ?? []) as { reaction: string; userName: string }[];
@@ -542,23 +543,14 @@ export class ActivityService {
           { reaction, userName: caller.name, fullName, timestamp: new Date().toISOString() } as any,
         ];
       if (action === 'remove') next = reactions.filter((r) => !mine(r));
-      if (next === reactions || next.length === reactions.length) return null;
+      if (next === reactions || next.length === reactions.length) return;
       await this.store.setData(projectName, id, { ...row.data, reactions: next });
-      return { row, references: await this.store.references(projectName, id) };
+      const references = await this.store.references(projectName, id);
+      const activity = { id, type: row.activity_type, body: row.body };
+      await this.emit([
+        activityEvent('updated', projectName, activity, references, caller.name, sender, false),
+      ]);
     });
-    if (!result) return;
-    const { row, references } = result;
-    await this.publish([
-      activityEvent(
-        'updated',
-        projectName,
-        { id, type: row.activity_type, body: row.body },
-        references,
-        caller.name,
-        sender,
-        false,
-      ),
-    ]);
   }
 
   // ---------------------------------------------------------------- watchers
@@ -611,7 +603,7 @@ export class ActivityService {
         if (versionContext) versions.push(versionContext);
       }
     }
-    const events = await this.db.transaction().execute(async () => {
+    await this.db.transaction().execute(async () => {
       const out: EventInput[] = [];
       for (const target of [context, ...versions]) {
         const now = await this.store.watchers(projectName, target.origin.id);
@@ -623,9 +615,8 @@ export class ActivityService {
             ...(await this.writeCreate(this.watchOf(target, name, caller.name, sender, projectName))).events,
           );
       }
-      return out;
+      await this.emit(out);
     });
-    await this.publish(events);
   }
 
   /** Merge client keys into an activity's data inside a transaction (keys the server owns are ignored). */
@@ -647,10 +638,10 @@ export class ActivityService {
   ): Promise<void> {
     const context = await this.reader.context(projectName, type, id);
     if (!context) throw new NotFound(`${type} ${id} not found`);
-    const events = await this.db.transaction().execute(async () => {
-      if ((await this.store.watchers(projectName, id)).includes(userName)) return [];
-      return (await this.writeCreate(this.watchOf(context, userName, userName, null, projectName))).events;
+    await this.db.transaction().execute(async () => {
+      if ((await this.store.watchers(projectName, id)).includes(userName)) return;
+      const watch = this.watchOf(context, userName, userName, null, projectName);
+      await this.emit((await this.writeCreate(watch)).events);
     });
-    await this.publish(events);
   }
 }

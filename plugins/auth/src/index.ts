@@ -19,7 +19,7 @@ export default defineAddon({
     const memory = new IdentityMemory(ctx.events);
     const sessions = new SessionStore(ctx.db, memory);
     const tokens = new OneTimeTokenStore(ctx.db);
-    const auth = new Authenticator(sessions, memory, ctx.events, tokens);
+    const auth = new Authenticator(ctx.db, sessions, memory, ctx.events, tokens);
     ctx.provide('auth', auth);
     ctx.provide('oneTimeTokens', tokens);
     const guesses = new LoginThrottle();

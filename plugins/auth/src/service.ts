@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type {
   AuthService,
+  Database,
   EventBus,
   LoginResponse,
   RequestUser,
@@ -19,6 +20,7 @@ export class Authenticator implements AuthService {
   private source: UserSource | null = null;
 
   constructor(
+    private readonly db: Database,
     private readonly sessions: SessionStore,
     private readonly memory: IdentityMemory,
     private readonly events: EventBus,
@@ -43,12 +45,15 @@ export class Authenticator implements AuthService {
   /** Open a session for a user (a login, or one the user or a service asks for), recorded as an auth.login event. */
   async openSession(user: UserRecord, request: FastifyRequest, description = `${user.name} logged in`) {
     const info = clientInfo(request);
-    const { token, session } = await this.sessions.open(user.name, info);
-    await this.events.emit({
-      topic: 'auth.login',
-      user: user.name,
-      description,
-      summary: { ip: info.ip ?? null },
+    const { token, session } = await this.db.transaction().execute(async () => {
+      const opened = await this.sessions.open(user.name, info);
+      await this.events.emit({
+        topic: 'auth.login',
+        user: user.name,
+        description,
+        summary: { ip: info.ip ?? null },
+      });
+      return opened;
     });
     return { token, session, presented: this.source!.present(user) };
   }

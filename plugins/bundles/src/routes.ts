@@ -168,7 +168,10 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
         const choice = Object.fromEntries(Object.entries(request.body).filter(([, v]) => v !== undefined));
         if (Object.keys(choice).length === 0) await projects.require(caller, request.params.project_name);
         // A variant set to null is forgotten (the project uses the studio bundle again).
-        else await projects.patch(caller, request.params.project_name, { data: { bundle: choice } });
+        else {
+          const patch = { data: { bundle: choice } };
+          await projects.patch(caller, request.params.project_name, patch, request.sender);
+        }
         return reply.code(204).send(null);
       },
     );

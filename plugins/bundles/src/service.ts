@@ -111,23 +111,22 @@ export class BundleService implements BundleDirectory {
       if (bundle.isProduction) await this.store.clearRole('production', bundle.name);
       if (bundle.isStaging) await this.store.clearRole('staging', bundle.name);
       await this.store.insert(bundle);
-    });
-    const role = bundle.isProduction
-      ? ' production'
-      : bundle.isStaging
-        ? ' staging'
-        : bundle.isDev
-          ? ' development'
-          : '';
-    await this.announce('bundle.created', actor, `New${role} bundle '${bundle.name}' created`, bundle, {
-      isProduction: bundle.isProduction,
-      isStaging: bundle.isStaging,
-      isDev: bundle.isDev,
+      const role = bundle.isProduction
+        ? ' production'
+        : bundle.isStaging
+          ? ' staging'
+          : bundle.isDev
+            ? ' development'
+            : '';
+      await this.announce('bundle.created', actor, `New${role} bundle '${bundle.name}' created`, bundle, {
+        isProduction: bundle.isProduction,
+        isStaging: bundle.isStaging,
+        isDev: bundle.isDev,
+      });
     });
   }
 
   async patch(name: string, patch: BundlePatch, force: boolean, actor: Actor): Promise<void> {
-    let next: BundleRecord | undefined;
     const versionChanges: VersionChange[] = [];
     await this.write(async () => {
       const current = await this.store.get(name, { lock: true });
@@ -186,31 +185,29 @@ export class BundleService implements BundleDirectory {
       if (bundle.isProduction && !current.isProduction) await this.store.clearRole('production', name);
       if (bundle.isStaging && !current.isStaging) await this.store.clearRole('staging', name);
       await this.store.update(bundle);
-      next = bundle;
+      const changedFields = Object.entries(patch)
+        .filter(([, value]) => value !== undefined && value !== null)
+        .map(([field]) => field);
+      await this.announce(
+        'bundle.updated',
+        actor,
+        `Bundle '${name}' updated`,
+        bundle,
+        {
+          changedFields,
+          isProduction: bundle.isProduction,
+          isStaging: bundle.isStaging,
+          isArchived: bundle.isArchived,
+          isDev: bundle.isDev,
+          isProject: bundle.isProject,
+        },
+        { versionChanges },
+      );
     });
-    const changedFields = Object.entries(patch)
-      .filter(([, value]) => value !== undefined && value !== null)
-      .map(([field]) => field);
-    await this.announce(
-      'bundle.updated',
-      actor,
-      `Bundle '${name}' updated`,
-      next!,
-      {
-        changedFields,
-        isProduction: next!.isProduction,
-        isStaging: next!.isStaging,
-        isArchived: next!.isArchived,
-        isDev: next!.isDev,
-        isProject: next!.isProject,
-      },
-      { versionChanges },
-    );
   }
 
   /** Make the staging bundle the production bundle; the promote hooks (settings) run in the same transaction. */
   async promote(name: string, actor: Actor): Promise<void> {
-    let promoted: BundleRecord | undefined;
     await this.write(async () => {
       const current = await this.store.get(name, { lock: true });
       if (!current) throw new NotFound(`Bundle ${name} not found`);
@@ -222,20 +219,18 @@ export class BundleService implements BundleDirectory {
       await this.store.clearRole('production', name);
       await this.store.update(bundle);
       for (const hook of this.promoteHooks) await hook(bundle);
-      promoted = bundle;
-    });
-    await this.announce('bundle.updated', actor, `Bundle '${name}' promoted to production`, promoted!, {
-      changedFields: ['isProduction'],
-      isProduction: true,
-      isStaging: promoted!.isStaging,
-      isArchived: false,
-      isDev: promoted!.isDev,
-      isProject: promoted!.isProject,
+      await this.announce('bundle.updated', actor, `Bundle '${name}' promoted to production`, bundle, {
+        changedFields: ['isProduction'],
+        isProduction: true,
+        isStaging: bundle.isStaging,
+        isArchived: false,
+        isDev: bundle.isDev,
+        isProject: bundle.isProject,
+      });
     });
   }
 
   async remove(name: string, actor: Actor): Promise<void> {
-    let removed: BundleRecord | undefined;
     await this.write(async () => {
       const current = await this.store.get(name, { lock: true });
       if (!current) throw new NotFound(`Bundle ${name} not found`);
@@ -245,9 +240,8 @@ export class BundleService implements BundleDirectory {
         );
       }
       await this.store.remove(name);
-      removed = current;
+      await this.announce('bundle.deleted', actor, `Bundle '${name}' deleted`, current, {});
     });
-    await this.announce('bundle.deleted', actor, `Bundle '${name}' deleted`, removed!, {});
   }
 
   // Rules shared by the changes
@@ -306,6 +300,10 @@ export class BundleService implements BundleDirectory {
     if (other) throw new Conflict(`User ${user} already has the dev bundle ${other}`);
   }
 
+  /**
+   * Run a change and its event in one unit of work, then apply the production bundle in this process at once
+   * (switched-off addons answer 404 from this moment); the event makes the other server processes apply it.
+   */
   private async write(change: () => Promise<void>): Promise<void> {
     try {
       await this.db.transaction().execute(change);
@@ -315,12 +313,14 @@ export class BundleService implements BundleDirectory {
         throw new Conflict('Another change to bundles happened at the same time; try again');
       throw error;
     }
+    try {
+      await this.runtime.applyProductionBundle();
+    } catch (error) {
+      this.log.error({ err: error }, 'Could not apply the production bundle');
+    }
   }
 
-  /**
-   * Apply the production bundle in this process now (switched-off addons answer 404 from this moment), then tell
-   * everyone: the event also makes the other server processes apply it.
-   */
+  /** The event of a change, in the change's unit of work. */
   private async announce(
     topic: 'bundle.created' | 'bundle.updated' | 'bundle.deleted',
     actor: Actor,
@@ -329,11 +329,6 @@ export class BundleService implements BundleDirectory {
     summary: Record<string, unknown>,
     extra: Record<string, unknown> = {},
   ): Promise<void> {
-    try {
-      await this.runtime.applyProductionBundle();
-    } catch (error) {
-      this.log.error({ err: error }, 'Could not apply the production bundle');
-    }
     await this.events.emit({
       topic,
       user: actor.user,

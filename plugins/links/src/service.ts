@@ -125,8 +125,7 @@ export class LinkService {
     const at = current.findIndex((existing) => existing.name === name);
     const linkTypes =
       at === -1 ? [...current, item] : current.map((existing, index) => (index === at ? item : existing));
-    await this.projects.patch(caller, project.name, { linkTypes });
-    await this.projectChanged(project.name, caller, sender);
+    await this.projects.patch(caller, project.name, { linkTypes }, sender);
   }
 
   /**
@@ -138,10 +137,8 @@ export class LinkService {
     const current = project.linkTypes.map(normalise);
     if (!current.some((item) => item.name === name))
       throw new NotFound(`Link type ${name} not found in project ${project.name}`);
-    await this.projects.patch(caller, project.name, {
-      linkTypes: current.filter((item) => item.name !== name),
-    });
-    await this.projectChanged(project.name, caller, sender);
+    const linkTypes = current.filter((item) => item.name !== name);
+    await this.projects.patch(caller, project.name, { linkTypes }, sender);
   }
 
   async create(
@@ -168,18 +165,21 @@ export class LinkService {
 
     const id = body.id ?? newId();
     try {
-      await this.links(project.name)
-        .insertInto('links')
-        .values({
-          id,
-          name: body.name ?? null,
-          link_type: linkType,
-          input_id: body.input,
-          output_id: body.output,
-          author: caller.name,
-          data: JSON.stringify(body.data ?? {}),
-        })
-        .execute();
+      await this.db.transaction().execute(async () => {
+        await this.links(project.name)
+          .insertInto('links')
+          .values({
+            id,
+            name: body.name ?? null,
+            link_type: linkType,
+            input_id: body.input,
+            output_id: body.output,
+            author: caller.name,
+            data: JSON.stringify(body.data ?? {}),
+          })
+          .execute();
+        await this.emit('link.created', project.name, caller, sender, id, linkType, body.input, body.output);
+      });
     } catch (error) {
       const clash = uniqueViolation(error);
       if (clash === null) throw error;
@@ -190,7 +190,6 @@ export class LinkService {
         'unique-violation',
       );
     }
-    await this.emit('link.created', project.name, caller, sender, id, linkType, body.input, body.output);
     return id;
   }
 
@@ -315,17 +314,11 @@ export class LinkService {
     const row = await this.find(project.name, id);
     if (row.author !== caller.name && !isManagerOrAbove(caller))
       throw new Forbidden('You may delete only the links you created');
-    await this.links(project.name).deleteFrom('links').where('id', '=', id).execute();
-    await this.emit(
-      'link.deleted',
-      project.name,
-      caller,
-      sender,
-      id,
-      row.link_type,
-      row.input_id,
-      row.output_id,
-    );
+    const { link_type: linkType, input_id: inputId, output_id: outputId } = row;
+    await this.db.transaction().execute(async () => {
+      await this.links(project.name).deleteFrom('links').where('id', '=', id).execute();
+      await this.emit('link.deleted', project.name, caller, sender, id, linkType, inputId, outputId);
+    });
   }
 
   /** Entity delete hook: the entity's links go with it, in its unit of work. */
@@ -393,6 +386,7 @@ export class LinkService {
     );
   }
 
+  /** The event of a link's change, in the change's unit of work. */
   private async emit(
     topic: string,
     project: string,
@@ -425,19 +419,6 @@ export class LinkService {
       senderType: sender.senderType,
       summary,
       description: `${verb} ${type} link between ${input} ${inputId} and ${output} ${outputId}`,
-    });
-  }
-
-  /** Link types are part of the project, so clients watching the project hear about them as PATCH would tell. */
-  private async projectChanged(project: string, caller: RequestUser, sender: Sender) {
-    await this.events.emit({
-      topic: 'entity.project.changed',
-      project,
-      user: caller.name,
-      sender: sender.sender,
-      senderType: sender.senderType,
-      summary: { name: project, fields: ['linkTypes'] },
-      description: `changed project ${project}`,
     });
   }
 }

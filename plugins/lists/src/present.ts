@@ -1,3 +1,4 @@
+import type { EventInput, RequestUser, Sender } from '@pipewright/sdk';
 import type { Level } from './access-level.js';
 import type { EntityList, ListItem, ListSummary } from './schemas.js';
 import type { ItemRow, ListRow } from './store.js';
@@ -17,17 +18,35 @@ export function summaryOf(row: ListRow, count: number): ListSummary {
 }
 
 /**
- * The summary carried by entity_list.* events. AYON dumps its model without aliases, so these keys are
- * snake_case, unlike the REST answers; clients that react to the events read them that way.
+ * An entity_list.* event. AYON dumps its model without aliases, so the summary's keys are snake_case, unlike the
+ * REST answers; clients that react to the events read them that way.
  */
-export function eventSummary(row: ListRow, count: number): Record<string, unknown> {
+export function listEvent(
+  topic: 'entity_list.created' | 'entity_list.changed' | 'entity_list.deleted',
+  project: string,
+  by: { caller: RequestUser; sender: Sender },
+  row: ListRow,
+  count: number,
+): EventInput {
+  const description =
+    topic === 'entity_list.deleted'
+      ? `Deleted entity list ${row.label}`
+      : `Entity list ${row.label} ${topic === 'entity_list.created' ? 'created' : 'changed'}`;
   return {
-    id: row.id,
-    entity_list_type: row.entity_list_type,
-    entity_list_folder_id: row.entity_list_folder_id,
-    entity_type: row.entity_type,
-    label: row.label,
-    count,
+    topic,
+    project,
+    user: by.caller.name,
+    sender: by.sender.sender,
+    senderType: by.sender.senderType,
+    summary: {
+      id: row.id,
+      entity_list_type: row.entity_list_type,
+      entity_list_folder_id: row.entity_list_folder_id,
+      entity_type: row.entity_type,
+      label: row.label,
+      count,
+    },
+    description,
   };
 }
 

@@ -33,7 +33,7 @@ import {
   type PlannedItem,
 } from './item-plan.js';
 import { selectEntities, type Template } from './materialize.js';
-import { eventSummary, presentItem, presentList, summaryOf } from './present.js';
+import { listEvent, presentItem, presentList, summaryOf } from './present.js';
 import type {
   EntityList,
   ItemCreate,
@@ -120,27 +120,11 @@ export class EntityListService implements EntityListDirectory {
     return { project: project.name, row, level };
   }
 
-  private async emit(
-    topic: 'entity_list.created' | 'entity_list.changed' | 'entity_list.deleted',
-    projectName: string,
-    caller: RequestUser,
-    sender: Sender,
-    row: ListRow,
-    count: number,
-  ): Promise<void> {
-    const description =
-      topic === 'entity_list.deleted'
-        ? `Deleted entity list ${row.label}`
-        : `Entity list ${row.label} ${topic === 'entity_list.created' ? 'created' : 'changed'}`;
-    await this.events.emit({
-      topic,
-      project: projectName,
-      user: caller.name,
-      sender: sender.sender,
-      senderType: sender.senderType,
-      summary: eventSummary(row, count),
-      description,
-    });
+  /** entity_list.changed for a list as it now is, inside the change's unit of work. */
+  private async emitChanged(project: string, id: string, caller: RequestUser, sender: Sender) {
+    const row = (await this.store.findList(project, id)) as ListRow;
+    const count = (await this.store.counts(project, [id])).get(id) ?? 0;
+    await this.events.emit(listEvent('entity_list.changed', project, { caller, sender }, row, count));
   }
 
   /** The owner named in a body must be a user; only managers give a new list to someone else. */
@@ -195,9 +179,11 @@ export class EntityListService implements EntityListDirectory {
     const row = await this.db.transaction().execute(async () => {
       await this.store.insertList(project, id, columns, caller.name);
       await this.store.writeItems(project, id, [], planned, caller.name);
-      return (await this.store.findList(project, id)) as ListRow;
+      const created = (await this.store.findList(project, id)) as ListRow;
+      const by = { caller, sender };
+      await this.events.emit(listEvent('entity_list.created', project, by, created, planned.length));
+      return created;
     });
-    await this.emit('entity_list.created', project, caller, sender, row, planned.length);
     return summaryOf(row, planned.length);
   }
 
@@ -257,7 +243,7 @@ export class EntityListService implements EntityListDirectory {
     const { project } = await this.open(caller, projectName, id, LEVEL.manage);
     await this.checkOwner(caller, body.owner, false);
     await this.checkFolder(project, body.entityListFolderId);
-    const { row, count } = await this.db.transaction().execute(async () => {
+    await this.db.transaction().execute(async () => {
       const current = await this.lockList(project, id);
       const columns: ListColumns = {};
       if (body.label !== undefined && body.label !== null) columns.label = body.label;
@@ -270,22 +256,19 @@ export class EntityListService implements EntityListDirectory {
       if (body.active !== undefined && body.active !== null) columns.active = body.active;
       if (body.entityListFolderId !== undefined) columns.entity_list_folder_id = body.entityListFolderId;
       await this.store.updateList(project, id, columns, caller.name);
-      const changed = (await this.store.findList(project, id)) as ListRow;
-      return { row: changed, count: (await this.store.counts(project, [id])).get(id) ?? 0 };
+      await this.emitChanged(project, id, caller, sender);
     });
-    await this.emit('entity_list.changed', project, caller, sender, row, count);
   }
 
   /** Delete the list and its items (level 30). */
   async remove(caller: RequestUser, projectName: string, id: string, sender: Sender): Promise<void> {
     const { project } = await this.open(caller, projectName, id, LEVEL.manage);
-    const { row, count } = await this.db.transaction().execute(async () => {
+    await this.db.transaction().execute(async () => {
       const current = await this.lockList(project, id);
-      const counted = (await this.store.counts(project, [id])).get(id) ?? 0;
+      const count = (await this.store.counts(project, [id])).get(id) ?? 0;
       await this.store.deleteList(project, id);
-      return { row: current, count: counted };
+      await this.events.emit(listEvent('entity_list.deleted', project, { caller, sender }, current, count));
     });
-    await this.emit('entity_list.deleted', project, caller, sender, row, count);
   }
 
   private async lockList(project: string, id: string): Promise<ListRow> {
@@ -297,7 +280,7 @@ export class EntityListService implements EntityListDirectory {
   /**
    * Every change of the items takes this path: access is checked and the entities named are looked up first,
    * then, in one transaction with the list locked, the plan is made on the stored items and its difference
-   * written; one entity_list.changed event follows the commit. A plan that fails leaves the list as it was.
+   * written with one entity_list.changed event. A plan that fails leaves the list as it was.
    */
   private async changeItems(
     caller: RequestUser,
@@ -316,9 +299,10 @@ export class EntityListService implements EntityListDirectory {
       const after = plan(fromStored(before), row);
       await this.store.writeItems(opened.project, id, before, after, caller.name);
       await this.store.updateList(opened.project, id, {}, caller.name);
+      const by = { caller, sender };
+      await this.events.emit(listEvent('entity_list.changed', opened.project, by, row, after.length));
       return { row, items: after };
     });
-    await this.emit('entity_list.changed', opened.project, caller, sender, result.row, result.items.length);
     return result;
   }
 
@@ -467,7 +451,7 @@ export class EntityListService implements EntityListDirectory {
     const { project } = await this.open(caller, projectName, id, LEVEL.manage);
     const studio = (await this.attributes.list()).map((attribute) => attribute.name);
     const stored = checkDefinitions(definitions, studio);
-    const { row, count } = await this.db.transaction().execute(async () => {
+    await this.db.transaction().execute(async () => {
       const current = await this.lockList(project, id);
       await this.store.updateList(
         project,
@@ -475,10 +459,8 @@ export class EntityListService implements EntityListDirectory {
         { data: { ...current.data, attributes: stored } },
         caller.name,
       );
-      const changed = (await this.store.findList(project, id)) as ListRow;
-      return { row: changed, count: (await this.store.counts(project, [id])).get(id) ?? 0 };
+      await this.emitChanged(project, id, caller, sender);
     });
-    await this.emit('entity_list.changed', project, caller, sender, row, count);
   }
 
   /**

@@ -51,9 +51,7 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request, reply) => {
-        const caller = requireManager(request);
-        await projects.deploy(request.body);
-        await projects.emit('entity.project.created', request.body.name, request.sender, caller.name);
+        await projects.deploy(requireManager(request), request.body, request.sender);
         return reply.code(201).send({ name: request.body.name });
       },
     );
@@ -73,12 +71,10 @@ export function projectRoutes(projects: ProjectService) {
         const { name: _ignored, ...fields } = request.body;
         const name = request.params.project_name;
         if (await projects.exists(name)) {
-          await projects.replace(caller, name, fields);
-          await projects.emit('entity.project.changed', name, request.sender, caller.name);
+          await projects.replace(caller, name, fields, request.sender);
           return reply.code(204).send(null);
         }
-        await projects.create(name, fields);
-        await projects.emit('entity.project.created', name, request.sender, caller.name);
+        await projects.create(caller, name, fields, request.sender);
         return reply.code(201).send({ name });
       },
     );
@@ -113,11 +109,12 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request, reply) => {
-        const caller = requireManager(request);
-        const name = await projects.patch(caller, request.params.project_name, request.body);
-        await projects.emit('entity.project.changed', name, request.sender, caller.name, {
-          fields: Object.keys(request.body),
-        });
+        await projects.patch(
+          requireManager(request),
+          request.params.project_name,
+          request.body,
+          request.sender,
+        );
         return reply.code(204).send(null);
       },
     );
@@ -132,9 +129,7 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request, reply) => {
-        const caller = requireManager(request);
-        const name = await projects.remove(caller, request.params.project_name);
-        await projects.emit('entity.project.deleted', name, request.sender, caller.name);
+        await projects.remove(requireManager(request), request.params.project_name, request.sender);
         return reply.code(204).send(null);
       },
     );
@@ -159,11 +154,12 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request, reply) => {
-        const caller = requireManager(request);
-        const name = await projects.setLayout(caller, request.params.project_name, request.body);
-        await projects.emit('entity.project.changed', name, request.sender, caller.name, {
-          fields: ['anatomy'],
-        });
+        await projects.setLayout(
+          requireManager(request),
+          request.params.project_name,
+          request.body,
+          request.sender,
+        );
         return reply.code(204).send(null);
       },
     );

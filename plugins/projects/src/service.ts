@@ -19,80 +19,17 @@ import {
   type Sender,
   type Static,
 } from '@pipewright/sdk';
-import type { Project, ProjectListItem, ProjectListQuery, ProjectPatch } from './schemas.js';
+import { columns, linkTypeOnWire, takeRenames, uniqueViolation, type ProjectFields } from './columns.js';
+import type { Project, ProjectListItem, ProjectListQuery } from './schemas.js';
 
 type Json = Record<string, unknown>;
 type Row = Record<string, any>;
 
-/** Fields of a project other than its name, as the API writes them. */
-export type ProjectFields = Static<typeof ProjectPatch>;
-
-const LAYOUT_COLUMNS = {
-  folderTypes: 'folder_types',
-  taskTypes: 'task_types',
-  linkTypes: 'link_types',
-  statuses: 'statuses',
-  tags: 'tags',
-} as const;
 const ORDER_COLUMNS = { name: 'name', createdAt: 'created_at', updatedAt: 'updated_at' } as const;
 
 const byName = (name: string) => sql<boolean>`lower(name) = ${name.toLowerCase()}`;
 
 type ChangeHook = (project: ProjectRecord, change: ProjectChange) => Promise<void>;
-
-/**
- * Items sent with an original_name different from their name are renames (a status called "WIP" becoming
- * "In progress"): collect them, and store the items without the marker.
- */
-function takeRenames(items: Json[] | undefined): {
-  items: Json[] | undefined;
-  renamed: Record<string, string>;
-} {
-  if (!items) return { items, renamed: {} };
-  const renamed: Record<string, string> = {};
-  const cleaned = items.map(({ original_name: original, ...item }) => {
-    if (typeof original === 'string' && original !== item.name) renamed[original] = String(item.name);
-    return item;
-  });
-  return { items: cleaned, renamed };
-}
-
-/**
- * A link type as AYON's project model sends it: camelCase fields. Stored items may be in either spelling (AYON's
- * model takes both), and older ones carry only the composed name "type|input|output".
- */
-function linkTypeOnWire(item: Json): Json {
-  const [type, input, output] = String(item.name ?? '').split('|');
-  return {
-    name: item.name,
-    linkType: item.link_type ?? item.linkType ?? type,
-    inputType: item.input_type ?? item.inputType ?? input,
-    outputType: item.output_type ?? item.outputType ?? output,
-    data: item.data ?? {},
-  };
-}
-
-/** The columns to write for the given fields; absent fields are left out. */
-function columns(fields: ProjectFields): Json {
-  const values: Json = {};
-  if (fields.code !== undefined) values.code = fields.code;
-  if (fields.library !== undefined) values.library = fields.library;
-  if (fields.active !== undefined) values.active = fields.active;
-  for (const [field, column] of Object.entries(LAYOUT_COLUMNS)) {
-    const value = fields[field as keyof typeof LAYOUT_COLUMNS];
-    if (value !== undefined) values[column] = JSON.stringify(value);
-  }
-  for (const field of ['attrib', 'data', 'config'] as const) {
-    if (fields[field] !== undefined) values[field] = JSON.stringify(fields[field]);
-  }
-  return values;
-}
-
-function uniqueViolation(error: unknown): string | null {
-  const e = error as { code?: string; constraint?: string; message?: string };
-  if (e.code !== '23505') return null;
-  return `${e.constraint ?? ''} ${e.message ?? ''}`.includes('code') ? 'code' : 'name';
-}
 
 /** Projects: the public.projects row, and the project_<name> schema that holds the project's entities. */
 // Every entity request needs its project (statuses, types, attributes): keep records briefly in memory. Writes here
@@ -232,8 +169,8 @@ export class ProjectService implements ProjectDirectory {
     );
   }
 
-  /** Create a project row and its schema in one transaction; a half-created project never remains. */
-  async create(name: string, given: ProjectFields): Promise<void> {
+  /** Create a project row, its schema and its event in one transaction; a half-created project never remains. */
+  async create(caller: RequestUser, name: string, given: ProjectFields, sender: Sender): Promise<void> {
     const fields = { ...given, attrib: await this.knownAttrib(given.attrib, ['body', 'attrib']) };
     await this.db.transaction().execute(async (trx) => {
       try {
@@ -252,17 +189,16 @@ export class ProjectService implements ProjectDirectory {
         throw error;
       }
       await this.storage.create(name);
+      await this.announce('entity.project.created', name, caller, sender);
     });
   }
 
   /** Deploy from an anatomy: its types, statuses, tags, link types, attributes and config become the project's. */
-  async deploy(input: {
-    name: string;
-    code: string;
-    library?: boolean;
-    anatomy?: Json;
-    preset?: string;
-  }): Promise<void> {
+  async deploy(
+    caller: RequestUser,
+    input: { name: string; code: string; library?: boolean; anatomy?: Json; preset?: string },
+    sender: Sender,
+  ): Promise<void> {
     let layout: ProjectLayout;
     if (input.anatomy) {
       const { anatomy, problems } = this.anatomy.validate(input.anatomy, ['body', 'anatomy']);
@@ -271,47 +207,48 @@ export class ProjectService implements ProjectDirectory {
     } else {
       layout = this.anatomy.toProject(await this.anatomy.get(input.preset ?? '_'));
     }
-    await this.create(input.name, { code: input.code, library: input.library ?? false, ...layout });
+    const fields = { code: input.code, library: input.library ?? false, ...layout };
+    await this.create(caller, input.name, fields, sender);
   }
 
   /** Replace every field of an existing project that the body names (PUT on an existing project). */
-  async replace(caller: RequestUser, name: string, given: ProjectFields): Promise<void> {
+  async replace(caller: RequestUser, name: string, given: ProjectFields, sender: Sender): Promise<void> {
     const fields = { ...given, attrib: await this.knownAttrib(given.attrib, ['body', 'attrib']) };
     const row = await this.requireRow(caller, name);
-    await this.write(row.name, fields);
+    await this.write(row.name, fields, { caller, sender });
   }
 
   /** attrib, data and config merge (null removes a key); the other fields replace. */
-  async patch(caller: RequestUser, name: string, patch: ProjectFields): Promise<string> {
+  async patch(caller: RequestUser, name: string, patch: ProjectFields, sender: Sender): Promise<string> {
     if (!isManagerOrAbove(caller)) throw new Forbidden('Only managers may change a project');
     const row = await this.requireRow(caller, name);
     const given = await this.knownAttrib(patch.attrib, ['body', 'attrib']);
     const attrib = given === undefined ? undefined : mergePatch(row.attrib, given);
-    await this.write(row.name, {
+    const fields = {
       ...patch,
       attrib,
       data: patch.data === undefined ? undefined : mergePatch(row.data, patch.data),
       config: patch.config === undefined ? undefined : mergePatch(row.config, patch.config),
-    });
+    };
+    await this.write(row.name, fields, { caller, sender, fields: Object.keys(patch) });
     return row.name;
   }
 
-  async setLayout(caller: RequestUser, name: string, document: Json): Promise<string> {
+  async setLayout(caller: RequestUser, name: string, document: Json, sender: Sender): Promise<void> {
     const row = await this.requireRow(caller, name);
     const { anatomy, problems } = this.anatomy.validate(document, ['body']);
     if (!anatomy) throw new ValidationFailed(problems, 'The anatomy is not valid');
-    await this.write(row.name, this.anatomy.toProject(anatomy));
-    return row.name;
+    await this.write(row.name, this.anatomy.toProject(anatomy), { caller, sender, fields: ['anatomy'] });
   }
 
-  async remove(caller: RequestUser, name: string): Promise<string> {
+  async remove(caller: RequestUser, name: string, sender: Sender): Promise<void> {
     const row = await this.requireRow(caller, name);
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('projects').where('name', '=', row.name).execute();
       await this.storage.drop(row.name);
+      await this.announce('entity.project.deleted', row.name, caller, sender);
     });
     this.forget(row.name);
-    return row.name;
   }
 
   async present(row: Row): Promise<Static<typeof Project>> {
@@ -405,11 +342,12 @@ export class ProjectService implements ProjectDirectory {
       .execute();
   }
 
-  emit(topic: string, project: string, sender: Sender, user: string, summary: Json = {}) {
+  /** The event of a change, written by the change's own unit of work. */
+  private announce(topic: string, project: string, caller: RequestUser, sender: Sender, summary: Json = {}) {
     return this.events.emit({
       topic,
       project,
-      user,
+      user: caller.name,
       sender: sender.sender,
       senderType: sender.senderType,
       summary: { name: project, ...summary },
@@ -417,8 +355,15 @@ export class ProjectService implements ProjectDirectory {
     });
   }
 
-  /** Write fields in one transaction with the hooks of dependent addons, so derived data never lags behind. */
-  private async write(name: string, fields: ProjectFields): Promise<void> {
+  /**
+   * Write fields in one transaction with the hooks of dependent addons, so derived data never lags behind, and the
+   * change's event (sent even when no field changes, as AYON does).
+   */
+  private async write(
+    name: string,
+    fields: ProjectFields,
+    by: { caller: RequestUser; sender: Sender; fields?: string[] },
+  ): Promise<void> {
     const statuses = takeRenames(fields.statuses);
     const folderTypes = takeRenames(fields.folderTypes);
     const taskTypes = takeRenames(fields.taskTypes);
@@ -428,22 +373,26 @@ export class ProjectService implements ProjectDirectory {
       folderTypes: folderTypes.items,
       taskTypes: taskTypes.items,
     });
-    if (Object.keys(values).length === 0) return;
     const change: ProjectChange = {
       attrib: fields.attrib !== undefined,
       renamed: { statuses: statuses.renamed, folderTypes: folderTypes.renamed, taskTypes: taskTypes.renamed },
     };
     try {
       await this.db.transaction().execute(async (trx) => {
-        const row = await trx
-          .updateTable('projects')
-          .set({ ...values, updated_at: sql`now()` })
-          .where('name', '=', name)
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        if (this.hooks.length === 0) return;
-        const project = await this.record(row);
-        for (const hook of this.hooks) await hook(project, change);
+        if (Object.keys(values).length) {
+          const row = await trx
+            .updateTable('projects')
+            .set({ ...values, updated_at: sql`now()` })
+            .where('name', '=', name)
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          if (this.hooks.length) {
+            const project = await this.record(row);
+            for (const hook of this.hooks) await hook(project, change);
+          }
+        }
+        const summary = by.fields ? { fields: by.fields } : {};
+        await this.announce('entity.project.changed', name, by.caller, by.sender, summary);
       });
       this.forget(name);
     } catch (error) {

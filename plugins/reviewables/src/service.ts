@@ -79,7 +79,7 @@ export class ReviewableService {
       contentType: input.contentType,
       author: caller.name,
     });
-    let written: { id: string; publish(): Promise<void> };
+    let written: { id: string };
     try {
       await this.probe(project, file.id, input.filename);
       const existing = await this.activities.list(project, 'reviewable', [version.id]);
@@ -97,30 +97,33 @@ export class ReviewableService {
         authorWatches: !caller.isService,
         sender: input.sender,
       });
-      written = await this.db.transaction().execute(() => this.activities.write(prepared));
+      // The activity, its events and reviewable.created commit together.
+      written = await this.db.transaction().execute(async () => {
+        const activity = await this.activities.write(prepared);
+        await this.events.emit({
+          topic: 'reviewable.created',
+          project,
+          user: caller.name,
+          sender: input.sender.sender,
+          senderType: input.sender.senderType,
+          description: `Reviewable '${input.filename}' uploaded`,
+          summary: {
+            fileId: file.id,
+            versionId: version.id,
+            productId: version.productId,
+            activityId: activity.id,
+            size: file.size,
+            filename: input.filename,
+            label: input.label,
+            mimetype: input.contentType,
+          },
+        });
+        return activity;
+      });
     } catch (error) {
       await this.files.remove(project, file.id).catch(() => undefined);
       throw error;
     }
-    await written.publish();
-    await this.events.emit({
-      topic: 'reviewable.created',
-      project,
-      user: caller.name,
-      sender: input.sender.sender,
-      senderType: input.sender.senderType,
-      description: `Reviewable '${input.filename}' uploaded`,
-      summary: {
-        fileId: file.id,
-        versionId: version.id,
-        productId: version.productId,
-        activityId: written.id,
-        size: file.size,
-        filename: input.filename,
-        label: input.label,
-        mimetype: input.contentType,
-      },
-    });
     const activity = (await this.listing.activitiesOf(project, version.id)).find((a) => a.id === written.id);
     const [reviewable] = activity
       ? ((await this.listing.reviewables(project, [activity])).get(version.id) ?? [])

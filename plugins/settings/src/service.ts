@@ -226,8 +226,8 @@ export class SettingsService {
         this.keyOf(info, variant, level),
         await model.extract(state.below, state.own, body, marks),
       );
+      await this.changed(info, variant, level, actor, 'overrides changed');
     });
-    await this.changed(info, variant, level, actor, 'overrides changed');
   }
 
   /** Pin the current value at path as an override of the level, or remove the override at path (back to inherited). */
@@ -240,7 +240,7 @@ export class SettingsService {
     actor: Actor,
   ): Promise<void> {
     const model = this.requireModel(info);
-    const changed = await this.db.transaction().execute(async () => {
+    await this.db.transaction().execute(async () => {
       const state = await this.stateOf(info, variant, level);
       let overrides: Json;
       if (action === 'pin') {
@@ -261,25 +261,20 @@ export class SettingsService {
       } else {
         overrides = structuredClone(state.own);
         // Nothing overridden there: nothing to do, as AYON answers.
-        if (!removePath(overrides, path)) return false;
+        if (!removePath(overrides, path)) return;
       }
       await this.store.write(this.keyOf(info, variant, level), overrides);
-      return true;
+      const what = action === 'pin' ? 'override pinned' : 'override removed';
+      await this.changed(info, variant, level, actor, what);
     });
-    if (changed)
-      await this.changed(
-        info,
-        variant,
-        level,
-        actor,
-        action === 'pin' ? 'override pinned' : 'override removed',
-      );
   }
 
   /** Remove every override of the level. */
   async clear(info: AddonInfo, variant: string, level: Level, actor: Actor): Promise<void> {
-    await this.store.remove(this.keyOf(info, variant, level));
-    await this.changed(info, variant, level, actor, 'overrides removed');
+    await this.db.transaction().execute(async () => {
+      await this.store.remove(this.keyOf(info, variant, level));
+      await this.changed(info, variant, level, actor, 'overrides removed');
+    });
   }
 
   /** The stored overrides of the level, as they are. */
@@ -295,8 +290,10 @@ export class SettingsService {
     data: Json,
     actor: Actor,
   ): Promise<void> {
-    await this.store.write(this.keyOf(info, variant, level), data);
-    await this.changed(info, variant, level, actor, 'overrides changed using the low-level API');
+    await this.db.transaction().execute(async () => {
+      await this.store.write(this.keyOf(info, variant, level), data);
+      await this.changed(info, variant, level, actor, 'overrides changed using the low-level API');
+    });
   }
 
   /** Site settings of one site and user: the site schema's defaults with what they saved ({} without a schema). */
@@ -332,25 +329,28 @@ export class SettingsService {
   ): Promise<void> {
     const model = this.siteModel(info);
     if (!model) throw new BadRequest(`Addon ${info.name} ${info.version} has no site settings`);
-    await this.store.write(overrideKeys.site(info.name, info.version, site, user), await model.save(body));
-    await this.events.emit({
-      topic: 'settings.changed',
-      user: actor.user,
-      sender: actor.sender.sender,
-      senderType: actor.sender.senderType,
-      description: `${info.name} ${info.version} site settings of ${site} changed`,
-      summary: {
-        addonName: info.name,
-        addonVersion: info.version,
-        variant: null,
-        projectName: null,
-        siteId: site,
-      },
-      recipients: [actor.user],
+    const saved = await model.save(body);
+    await this.db.transaction().execute(async () => {
+      await this.store.write(overrideKeys.site(info.name, info.version, site, user), saved);
+      await this.events.emit({
+        topic: 'settings.changed',
+        user: actor.user,
+        sender: actor.sender.sender,
+        senderType: actor.sender.senderType,
+        description: `${info.name} ${info.version} site settings of ${site} changed`,
+        summary: {
+          addonName: info.name,
+          addonVersion: info.version,
+          variant: null,
+          projectName: null,
+          siteId: site,
+        },
+        recipients: [actor.user],
+      });
     });
   }
 
-  /** settings.changed for one level; a site's own overrides are announced to its user only. */
+  /** settings.changed for one level, in the change's unit of work; a site's own are told to its user only. */
   async changed(
     info: AddonInfo,
     variant: string | null,

@@ -102,19 +102,20 @@ export async function carryProductionForward(
       }
       if (projects.length) written.push({ addon, version: toVersion, projects });
     }
-  });
-  for (const { addon, version, projects } of written) {
-    const info = settings.find(addon, version)!;
-    for (const project of projects) {
-      await settings.changed(
-        info,
-        'production',
-        project ? { kind: 'project', project } : { kind: 'studio' },
-        actor,
-        'overrides carried over from the version the production bundle ran before',
-      );
+    // The events go in the same unit of work as the overrides they announce.
+    for (const { addon, version, projects } of written) {
+      const info = settings.find(addon, version)!;
+      for (const project of projects) {
+        await settings.changed(
+          info,
+          'production',
+          project ? { kind: 'project', project } : { kind: 'studio' },
+          actor,
+          'overrides carried over from the version the production bundle ran before',
+        );
+      }
     }
-  }
+  });
 }
 
 /** The body of POST /api/migrateSettingsByBundle. */
@@ -188,20 +189,20 @@ export async function migrateSettingsByBundle(
       );
       if (projects.length) changes.push({ addon, version: targetVersion, projects });
     }
-  });
-  for (const change of changes) {
-    const info = settings.find(change.addon, change.version);
-    if (!info) continue;
-    for (const project of change.projects) {
-      await settings.changed(
-        info,
-        request.targetVariant,
-        project ? { kind: 'project', project } : { kind: 'studio' },
-        actor,
-        `overrides migrated from ${request.sourceBundle} (${request.sourceVariant})`,
-      );
+    for (const change of changes) {
+      const info = settings.find(change.addon, change.version);
+      if (!info) continue;
+      for (const project of change.projects) {
+        await settings.changed(
+          info,
+          request.targetVariant,
+          project ? { kind: 'project', project } : { kind: 'studio' },
+          actor,
+          `overrides migrated from ${request.sourceBundle} (${request.sourceVariant})`,
+        );
+      }
     }
-  }
+  });
 }
 
 /**

@@ -171,8 +171,10 @@ export class ServerConfigStore {
 
   /** Replace the configuration with a complete one (already validated, defaults filled in). */
   async replace(config: ServerConfig, actor: string, sender: Sender): Promise<void> {
-    await this.write(overridesOf(config, this.defaults as Json));
-    await this.changed(actor, sender);
+    await this.db.transaction().execute(async () => {
+      await this.write(overridesOf(config, this.defaults as Json));
+      await this.changed(actor, sender);
+    });
   }
 
   /**
@@ -186,8 +188,8 @@ export class ServerConfigStore {
       const problems = check(this.schema, merged, ['body']);
       if (problems.length) throw new ValidationFailed(problems);
       await this.write(overridesOf(merged, this.defaults as Json));
+      await this.changed(actor, sender);
     });
-    await this.changed(actor, sender);
   }
 
   /** Point an image setting at a new file; answers the file it pointed at before. */
@@ -202,9 +204,9 @@ export class ServerConfigStore {
       const before = current.customization[key];
       current.customization[key] = fileName;
       await this.write(overridesOf(current, this.defaults as Json));
+      await this.changed(actor, sender);
       return before;
     });
-    await this.changed(actor, sender);
     return previous;
   }
 
@@ -235,6 +237,7 @@ export class ServerConfigStore {
       .execute();
   }
 
+  /** The event of a change, in the change's unit of work. */
   private async changed(actor: string, sender: Sender): Promise<void> {
     await this.events.emit({
       topic: 'server.config_changed',

@@ -96,8 +96,7 @@ export function avatarRoutes(users: UserService, avatars: AvatarStore) {
       async (request) => {
         const { caller, user } = await changeable(request, request.params.user_name);
         const { bytes, mime } = await readAvatar(request);
-        await avatars.put(user.name, mime, bytes);
-        await users.emit('user.updated', user.name, request.sender, caller.name, { fields: ['avatar'] });
+        await avatars.put(user.name, mime, bytes, { user: caller.name, sender: request.sender });
         return null;
       },
     );
@@ -113,9 +112,7 @@ export function avatarRoutes(users: UserService, avatars: AvatarStore) {
       },
       async (request) => {
         const { caller, user } = await changeable(request, request.params.user_name);
-        if (await avatars.remove(user.name)) {
-          await users.emit('user.updated', user.name, request.sender, caller.name, { fields: ['avatar'] });
-        }
+        await avatars.remove(user.name, { user: caller.name, sender: request.sender });
         return null;
       },
     );

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import { NotFound, type Database } from '@pipewright/sdk';
+import { NotFound, type ChangedBy, type Database, type EventBus } from '@pipewright/sdk';
 import type { AvatarMime } from './avatar-image.js';
+import { userEvent } from './user-event.js';
 
 export interface StoredAvatar {
   mime: string;
@@ -26,7 +27,10 @@ const foreignKeyViolation = (error: unknown) => (error as { code?: string }).cod
 
 /** Users' uploaded pictures, one per user, in PostgreSQL. */
 export class AvatarStore {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly events: EventBus,
+  ) {}
 
   /** The user (by name, in any letter case) with their picture, in one query; null when there is no such user. */
   async read(userName: string): Promise<AvatarSubject | null> {
@@ -53,8 +57,11 @@ export class AvatarStore {
     };
   }
 
-  /** Store or replace a user's picture; the user's updatedAt moves too, so clients that key on it reload. */
-  async put(userName: string, mime: AvatarMime, bytes: Buffer): Promise<void> {
+  /**
+   * Store or replace a user's picture; the user's updatedAt moves too, so clients that key on it reload, and a
+   * user.updated event names the avatar.
+   */
+  async put(userName: string, mime: AvatarMime, bytes: Buffer, by: ChangedBy): Promise<void> {
     const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 32);
     try {
       await this.db.transaction().execute(async (trx) => {
@@ -70,6 +77,7 @@ export class AvatarStore {
           .set({ updated_at: sql`now()` })
           .where('name', '=', userName)
           .execute();
+        await this.events.emit(userEvent('user.updated', userName, by, { fields: ['avatar'] }));
       });
     } catch (error) {
       // Deleted or renamed by someone else since the caller looked it up.
@@ -78,8 +86,8 @@ export class AvatarStore {
     }
   }
 
-  /** Forget a user's picture; answers whether there was one. */
-  async remove(userName: string): Promise<boolean> {
+  /** Forget a user's picture, announced as put's is; answers whether there was one. */
+  async remove(userName: string, by: ChangedBy): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const removed = await trx
         .deleteFrom('user_avatars')
@@ -91,6 +99,7 @@ export class AvatarStore {
         .set({ updated_at: sql`now()` })
         .where('name', '=', userName)
         .execute();
+      await this.events.emit(userEvent('user.updated', userName, by, { fields: ['avatar'] }));
       return true;
     });
   }

@@ -36,7 +36,7 @@ export default defineAddon({
       ctx.log,
     );
     await ctx.app.register(userRoutes(users, ctx.use('passwordGuesses')));
-    await ctx.app.register(avatarRoutes(users, new AvatarStore(ctx.db)));
+    await ctx.app.register(avatarRoutes(users, new AvatarStore(ctx.db, ctx.events)));
     await ctx.app.register(passwordResetRoutes(resets));
   },
 });

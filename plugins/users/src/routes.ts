@@ -146,8 +146,8 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
         requireRoleGrant(caller, request.body.data);
         if (request.body.password !== undefined)
           users.requirePassword(request.body.password, ['body', 'password']);
-        const user = await users.create({ name: request.params.user_name, ...request.body });
-        await users.emit('user.created', user.name, request.sender, caller.name);
+        const by = { user: caller.name, sender: request.sender };
+        await users.create({ name: request.params.user_name, ...request.body }, by);
         return reply.code(204).send(null);
       },
     );
@@ -173,10 +173,7 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
             ? target.data.isAdmin === true
             : request.body.data.isAdmin === true);
         refuseLosingLastAdmin(target, stillAdmin, await users.activeAdmins(target.name));
-        await users.update(target.name, request.body);
-        await users.emit('user.updated', target.name, request.sender, caller.name, {
-          fields: Object.keys(request.body),
-        });
+        await users.update(target.name, request.body, { user: caller.name, sender: request.sender });
         return reply.code(204).send(null);
       },
     );
@@ -191,8 +188,7 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
         if (target.name === caller.name)
           throw new Conflict('You cannot delete your own account', 'delete-self');
         refuseLosingLastAdmin(target, false, await users.activeAdmins(target.name));
-        await users.remove(target.name);
-        await users.emit('user.deleted', target.name, request.sender, caller.name);
+        await users.remove(target.name, { user: caller.name, sender: request.sender });
         return reply.code(204).send(null);
       },
     );
@@ -266,9 +262,9 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
           const caller = requireManager(request);
           const target = await users.require(request.params.user_name);
           requireManagerOf(caller, target);
-          await users.rename(target.name, request.body.newName);
-          await users.emit('user.renamed', request.body.newName, request.sender, caller.name, {
-            oldName: target.name,
+          await users.rename(target.name, request.body.newName, {
+            user: caller.name,
+            sender: request.sender,
           });
           return reply.code(204).send(null);
         },

@@ -8,10 +8,10 @@ import {
   newId,
   presentUser,
   type AuthService,
+  type ChangedBy,
   type Database,
   type EventBus,
   type RequestUser,
-  type Sender,
   type StudioPermissions,
   type UserRenameHook,
   type UserDirectory,
@@ -20,6 +20,8 @@ import {
   type UserRecord,
 } from '@pipewright/sdk';
 import { requireUserWithinLimits } from './limits.js';
+import { toRecord, type ApiKey } from './rows.js';
+import { userEvent } from './user-event.js';
 import {
   hashApiKey,
   hashPassword,
@@ -30,26 +32,6 @@ import {
 } from './passwords.js';
 
 type Json = Record<string, unknown>;
-
-export interface ApiKey {
-  id: string;
-  label: string;
-  preview: string;
-  created: string;
-  expires: string | null;
-}
-
-function toRecord(row: Record<string, any>): UserRecord {
-  return {
-    name: row.name,
-    active: row.active,
-    attrib: row.attrib,
-    data: row.data,
-    hasPassword: row.password_hash !== null,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
 
 const byName = (name: string) => sql<boolean>`lower(name) = ${name.toLowerCase()}`;
 
@@ -158,14 +140,17 @@ export class UserService implements UserDirectory {
     return (await query.executeTakeFirstOrThrow()).n;
   }
 
-  async create(user: {
-    name: string;
-    password?: string;
-    attrib?: Json;
-    data?: Json;
-    active?: boolean;
-    apiKey?: string;
-  }): Promise<UserRecord> {
+  async create(
+    user: {
+      name: string;
+      password?: string;
+      attrib?: Json;
+      data?: Json;
+      active?: boolean;
+      apiKey?: string;
+    },
+    by?: ChangedBy,
+  ): Promise<UserRecord> {
     const attrib = mergePatch({}, user.attrib ?? {});
     requireUserWithinLimits({ attrib, data: user.data ?? {} });
     const passwordHash = user.password ? await hashPassword(user.password) : null;
@@ -185,11 +170,17 @@ export class UserService implements UserDirectory {
         .executeTakeFirst();
       if (!inserted) throw new Conflict(`User ${user.name} already exists`, 'user-exists');
       if (user.apiKey) await this.insertApiKey(inserted.name, { label: 'default', key: user.apiKey });
+      await this.events.emit(userEvent('user.created', inserted.name, by));
       return toRecord(inserted);
     });
   }
 
-  async update(name: string, patch: { active?: boolean; attrib?: Json; data?: Json }): Promise<UserRecord> {
+  /** Change a user; the event names the fields changed (by default the patch's keys). */
+  async update(
+    name: string,
+    patch: { active?: boolean; attrib?: Json; data?: Json },
+    by?: ChangedBy & { fields?: string[] },
+  ): Promise<UserRecord> {
     // Joins the caller's unit of work when there is one (access groups of several users change together).
     const updated = await this.db.transaction().execute(async () => {
       const current = await this.require(name);
@@ -208,16 +199,21 @@ export class UserService implements UserDirectory {
         .returningAll()
         .executeTakeFirstOrThrow();
       if (!row.active) await this.auth.closeSessions(row.name);
+      const fields = by?.fields ?? Object.keys(patch);
+      await this.events.emit(userEvent('user.updated', row.name, by, { fields }));
       return toRecord(row);
     });
     await this.auth.userChanged();
     return updated;
   }
 
-  async remove(name: string): Promise<void> {
-    const user = await this.require(name);
-    await this.db.deleteFrom('users').where('name', '=', user.name).execute();
-    await this.auth.closeSessions(user.name);
+  async remove(name: string, by?: ChangedBy): Promise<void> {
+    await this.db.transaction().execute(async () => {
+      const user = await this.require(name);
+      await this.db.deleteFrom('users').where('name', '=', user.name).execute();
+      await this.auth.closeSessions(user.name);
+      await this.events.emit(userEvent('user.deleted', user.name, by));
+    });
   }
 
   /** Change a password and end the user's other sessions (keeping the one that made the change). */
@@ -239,7 +235,7 @@ export class UserService implements UserDirectory {
    * Rename a user; sessions, API keys and whatever other addons hold of the user (their rename hooks) follow in
    * the same transaction. A name taken in any letter case is refused.
    */
-  async rename(oldName: string, newName: string): Promise<UserRecord> {
+  async rename(oldName: string, newName: string, by?: ChangedBy): Promise<UserRecord> {
     return this.db.transaction().execute(async () => {
       const user = await this.require(oldName);
       const taken = await this.get(newName);
@@ -254,6 +250,7 @@ export class UserService implements UserDirectory {
           .executeTakeFirstOrThrow();
         await this.auth.renameSessions(user.name, newName);
         for (const hook of this.renameHooks) await hook(user.name, newName);
+        await this.events.emit(userEvent('user.renamed', newName, by, { oldName: user.name }));
         return toRecord(row);
       } catch (error) {
         if (uniqueViolation(error)) throw new Conflict(`User ${newName} already exists`, 'user-exists');
@@ -364,17 +361,6 @@ export class UserService implements UserDirectory {
       attrib: { fullName, email, avatarUrl },
       data: Object.fromEntries(roles.map((k) => [k, true])),
     };
-  }
-
-  emit(topic: string, userName: string, sender: Sender, actor: string, summary: Json = {}) {
-    return this.events.emit({
-      topic,
-      user: actor,
-      sender: sender.sender,
-      senderType: sender.senderType,
-      description: `${topic.split('.')[1]} ${userName}`,
-      summary: { userName, ...summary },
-    });
   }
 
   private async insertApiKey(userName: string, input: { label: string; key: string; expires?: string }) {

@@ -53,6 +53,7 @@ describe('creating users', () => {
       .selectFrom('events')
       .selectAll()
       .where('topic', '=', 'user.created')
+      .where('description', '=', 'created alice')
       .executeTakeFirstOrThrow();
     expect(event.summary).toEqual({ userName: 'alice' });
     expect(event.user_name).toBe('boss');

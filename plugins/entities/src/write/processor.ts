@@ -1,4 +1,5 @@
 import {
+  currentUnitOfWork,
   newId,
   operationFailure,
   type AttributeLibrary,
@@ -217,17 +218,19 @@ export class EntityProcessor {
   /**
    * Run work in one unit of work: its events are written by the same transaction and published once it commits,
    * so an answered batch always has its events and a rolled-back one has none. Listeners of the committed rows
-   * hear of them right after the commit.
+   * hear of them when the unit commits (the caller's, when the batch joined one), before the events go out.
    */
   private async transact<T>(batch: Batch, work: () => Promise<T>): Promise<T> {
-    const result = await this.db.transaction().execute(async () => {
+    return this.db.transaction().execute(async () => {
       const done = await work();
+      const { changes } = batch;
+      if (changes.length)
+        currentUnitOfWork(this.db)!.afterCommit(() => {
+          for (const listener of this.commitListeners) listener(batch.project.name, changes);
+        });
       if (batch.events.length) await this.bus.emitMany(batch.events);
       return done;
     });
-    if (batch.changes.length)
-      for (const listener of this.commitListeners) listener(batch.project.name, batch.changes);
-    return result;
   }
 
   private async apply(batch: Batch, operation: Change): Promise<{ entityId: string; status: number }> {
