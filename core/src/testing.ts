@@ -239,6 +239,93 @@ export async function testRedis(): Promise<{ url: string; stop(): void }> {
   }
 }
 
+/** A server process of a test's own, and where it lives: see serverProcessSite. */
+export interface ServerProcessSite {
+  dataDir: string;
+  /** http://127.0.0.1:port */
+  base: string;
+  /** The process's environment. */
+  env: NodeJS.ProcessEnv;
+  /** Start the server process (again, after a stop or a kill) on this site. */
+  start(): Promise<ChildProcess>;
+  /** Stop the process if it runs, then remove the data folder, and the database when the run has PostgreSQL. */
+  remove(): Promise<void>;
+}
+
+/**
+ * The place of a server process of a test's own: a fresh data folder, a free port, a database of its own when the
+ * run uses PostgreSQL (DATABASE_URL), and no Redis. extra adds to or overrides its environment.
+ */
+export async function serverProcessSite(
+  name: string,
+  extra: NodeJS.ProcessEnv = {},
+): Promise<ServerProcessSite> {
+  const dataDir = await mkdtemp(join(tmpdir(), `pipewright-${name}-`));
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_OPTIONS: '',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ...extra,
+  };
+  delete env.REDIS_URL;
+  const database = process.env.DATABASE_URL ? await createTestDatabase(process.env.DATABASE_URL) : null;
+  if (database) env.DATABASE_URL = database.url;
+  let running: ChildProcess | undefined;
+  return {
+    dataDir,
+    base: `http://127.0.0.1:${port}`,
+    env,
+    async start() {
+      running = await startServerProcess(env);
+      return running;
+    },
+    async remove() {
+      await stopServerProcess(running);
+      await database?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Rows of a query run straight on the database of a stopped server process (its PGlite files, or PostgreSQL). */
+export async function queryStoppedServer<T>(site: ServerProcessSite, query: string): Promise<T[]> {
+  if (site.env.DATABASE_URL) {
+    const client = new pg.Client({ connectionString: site.env.DATABASE_URL });
+    await client.connect();
+    try {
+      return (await client.query(query)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+  const db = await PGlite.create({ dataDir: join(site.dataDir, 'pglite') });
+  try {
+    return (await db.query<T>(query)).rows;
+  } finally {
+    await db.close();
+  }
+}
+
+/** Create the first administrator of a fresh server process, and answer a session token of theirs. */
+export async function onboardAdmin(
+  base: string,
+  name = 'admin',
+  password = 'a strong password',
+): Promise<string> {
+  const post = (path: string, body: unknown) =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  await post('/api/onboarding/initialize', { adminName: name, adminPassword: password });
+  const login = await post('/api/auth/login', { name, password });
+  return (await login.json()).token;
+}
+
 /**
  * A server process as `npm start` runs it (core/src/main.ts), configured by env; resolves once it listens (the
  * env's LOG_LEVEL must let "Pipewright listening" through). Its later output is drained and dropped.

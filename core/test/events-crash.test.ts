@@ -1,16 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import {
-  createTestDatabase,
-  freePort,
-  startServerProcess,
+  queryStoppedServer,
+  serverProcessSite,
   stopServerProcess,
+  type ServerProcessSite,
 } from '@pipewright/core/testing';
 
 // Every addon that emits events, crashed at the worst moment: a write sent with the failpoint header stops dead
@@ -29,11 +26,9 @@ const PNG = Buffer.from(
 );
 
 let server: ChildProcess | undefined;
-let dataDir: string;
-let env: NodeJS.ProcessEnv;
+let site: ServerProcessSite;
 let base: string;
 let token = '';
-let dropDatabase = async () => {};
 
 async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const raw = Buffer.isBuffer(body);
@@ -77,69 +72,23 @@ interface StoredEvent {
   payload: Record<string, unknown>;
 }
 
-/** Every stored event and the outbox rows left, read straight from the database of the stopped server. */
-async function storedEvents(): Promise<{ events: StoredEvent[]; unpublished: number }> {
-  const events = 'SELECT topic, summary, payload FROM public.events ORDER BY creation_order';
-  const outbox = 'SELECT count(*)::int AS n FROM public.event_outbox';
-  if (env.DATABASE_URL) {
-    const client = new pg.Client({ connectionString: env.DATABASE_URL });
-    await client.connect();
-    try {
-      return {
-        events: (await client.query(events)).rows,
-        unpublished: (await client.query(outbox)).rows[0].n,
-      };
-    } finally {
-      await client.end();
-    }
-  }
-  const db = await PGlite.create({ dataDir: join(dataDir, 'pglite') });
-  try {
-    return {
-      events: (await db.query<StoredEvent>(events)).rows,
-      unpublished: (await db.query<{ n: number }>(outbox)).rows[0].n,
-    };
-  } finally {
-    await db.close();
-  }
-}
-
 /** The events each halted write must have left: its topic, and what its summary or payload says. */
 const expected: { write: string; topic: string; about: Record<string, unknown> }[] = [];
 const expectEvent = (write: string, topic: string, about: Record<string, unknown>) =>
   expected.push({ write, topic, about });
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'pipewright-events-crash-'));
+  site = await serverProcessSite('events-crash', { TEST_FAILPOINT_HALT_AFTER_COMMIT: 'true' });
+  base = site.base;
   // An installed addon with settings (the settings tests' demo addon), so settings writes can be crashed too. Its
   // files are links: their imports resolve from the repository.
-  const demo = join(dataDir, 'addons', 'demo', '1.0.0');
+  const demo = join(site.dataDir, 'addons', 'demo', '1.0.0');
   await mkdir(demo, { recursive: true });
   for (const file of ['index.ts', 'package.json'])
     await symlink(join(root, 'plugins/settings/test/installed/demo-1.0.0', file), join(demo, file));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  env = {
-    ...process.env,
-    NODE_OPTIONS: '',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    TEST_FAILPOINT_HALT_AFTER_COMMIT: 'true',
-  };
-  delete env.REDIS_URL;
-  if (process.env.DATABASE_URL) {
-    const database = await createTestDatabase(process.env.DATABASE_URL);
-    env.DATABASE_URL = database.url;
-    dropDatabase = database.drop;
-  }
-  server = await startServerProcess(env);
+  server = await site.start();
 }, 90_000);
-afterAll(async () => {
-  await stopServerProcess(server);
-  await dropDatabase();
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => site.remove());
 
 describe('a write stopped dead at its commit, in every addon that emits', () => {
   it('onboarding: the first administrator', async () => {
@@ -286,9 +235,16 @@ describe('a server killed after all of them', () => {
     const exited = new Promise((done) => server!.once('exit', done));
     server!.kill('SIGKILL');
     await exited;
-    server = await startServerProcess(env);
+    server = await site.start();
     await stopServerProcess(server);
-    const { events, unpublished } = await storedEvents();
+    const events = await queryStoppedServer<StoredEvent>(
+      site,
+      'SELECT topic, summary, payload FROM public.events ORDER BY creation_order',
+    );
+    const [{ n: unpublished }] = await queryStoppedServer<{ n: number }>(
+      site,
+      'SELECT count(*)::int AS n FROM public.event_outbox',
+    );
     const missing = expected.filter(
       ({ topic, about }) =>
         !events.some(

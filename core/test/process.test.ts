@@ -1,73 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer as createNetServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestDatabase } from '../src/testing.js';
+import { serverProcessSite, startServerProcess as start, type ServerProcessSite } from '../src/testing.js';
 
 // The real thing: `npm start`'s entry point as its own process, talked to over HTTP.
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const probe = createNetServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-}
-
-function start(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'core/src/main.ts'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((done, fail) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes('Pipewright listening')) done(child);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => fail(new Error(`server exited with ${code}: ${output}`)));
-  });
-}
 
 const stopped = (child: ChildProcess) =>
   new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
 
 describe('the server process', () => {
-  let dataDir: string;
-  let dropDatabase = async () => {};
+  let site: ServerProcessSite;
   let env: NodeJS.ProcessEnv;
   let base: string;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'pipewright-process-'));
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    env = {
-      ...process.env,
-      NODE_OPTIONS: '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
-    };
-    if (process.env.DATABASE_URL) {
-      const database = await createTestDatabase(process.env.DATABASE_URL);
-      env.DATABASE_URL = database.url;
-      dropDatabase = database.drop;
-    }
+    site = await serverProcessSite('process', { LOG_LEVEL: 'info' });
+    ({ env, base } = site);
   });
-  afterAll(async () => {
-    await dropDatabase();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => site.remove());
 
   it('starts, onboards the first administrator, stops on SIGTERM and keeps the session across a restart', async () => {
     let server = await start(env);

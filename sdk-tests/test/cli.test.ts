@@ -1,18 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import AdmZip from 'adm-zip';
 import { chromium } from 'playwright-core';
-import {
-  createTestDatabase,
-  freePort,
-  startServerProcess,
-  stopServerProcess,
-} from '@pipewright/core/testing';
+import { freePort, onboardAdmin, serverProcessSite, type ServerProcessSite } from '@pipewright/core/testing';
 
 // The CLI as an addon author runs it, from `addon init` to an addon installed on a fresh server process (on the
 // PostgreSQL server in that pass), then `addon dev` reinstalling it when a file changes. The addon is scaffolded
@@ -59,17 +53,11 @@ afterAll(async () => {
 });
 
 describe('pipewright addon', () => {
-  let server: ChildProcess | undefined;
+  let site: ServerProcessSite | undefined;
   let base = '';
   let token = '';
-  let dropDatabase = async () => {};
-  let dataDir = '';
 
-  afterAll(async () => {
-    await stopServerProcess(server);
-    await dropDatabase();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => site?.remove());
 
   const api = async (path: string, init: { method?: string; body?: unknown } = {}) => {
     const response = await fetch(`${base}${path}`, {
@@ -160,29 +148,10 @@ describe('pipewright addon', () => {
   }, 120_000);
 
   it('upload installs it on a running server, following the install to the end; its route and settings work', async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    dataDir = await mkdtemp(join(tmpdir(), 'pipewright-cli-server-'));
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      NODE_OPTIONS: '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
-      REDIS_URL: '',
-    };
-    if (process.env.DATABASE_URL) {
-      const database = await createTestDatabase(process.env.DATABASE_URL);
-      env.DATABASE_URL = database.url;
-      dropDatabase = database.drop;
-    }
-    server = await startServerProcess(env);
-    await api('/api/onboarding/initialize', {
-      method: 'POST',
-      body: { adminName: ADMIN.name, adminPassword: ADMIN.password },
-    });
-    token = (await api('/api/auth/login', { method: 'POST', body: ADMIN })).body.token;
+    site = await serverProcessSite('cli-server', { LOG_LEVEL: 'info' });
+    base = site.base;
+    await site.start();
+    token = await onboardAdmin(base, ADMIN.name, ADMIN.password);
 
     // Without credentials the CLI says what it needs instead of trying.
     const anonymous = await cli(['addon', 'upload', '--server', base], addonDir, { PIPEWRIGHT_TOKEN: '' });

@@ -1,15 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  createTestDatabase,
-  freePort,
-  startServerProcess,
-  stopServerProcess,
-} from '@pipewright/core/testing';
+import { onboardAdmin, serverProcessSite, type ServerProcessSite } from '@pipewright/core/testing';
 import { addonZip, bulkyZip } from './packages.js';
 
 // A server process killed (SIGKILL: no shutdown code runs) while it unpacks an addon package, then started again on
@@ -20,11 +13,10 @@ const FILES = 400;
 const FILE_SIZE = 1024 * 1024;
 
 let server: ChildProcess | undefined;
+let site: ServerProcessSite;
 let dataDir: string;
-let env: NodeJS.ProcessEnv;
 let base: string;
 let token: string;
-let dropDatabase = async () => {};
 
 const auth = () => ({ authorization: `Bearer ${token}` });
 const getJson = async (path: string) => (await fetch(`${base}${path}`, { headers: auth() })).json();
@@ -49,29 +41,12 @@ async function upload(zip: Buffer): Promise<string> {
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'pipewright-crash-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  env = { ...process.env, NODE_OPTIONS: '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
-  delete env.REDIS_URL;
-  if (process.env.DATABASE_URL) {
-    const database = await createTestDatabase(process.env.DATABASE_URL);
-    env.DATABASE_URL = database.url;
-    dropDatabase = database.drop;
-  }
-  server = await startServerProcess(env);
-  await fetch(`${base}/api/onboarding/initialize`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ adminName: 'admin', adminPassword: 'a strong password' }),
-  });
-  await login();
+  site = await serverProcessSite('addons-crash');
+  ({ dataDir, base } = site);
+  server = await site.start();
+  token = await onboardAdmin(base);
 }, 90_000);
-afterAll(async () => {
-  await stopServerProcess(server);
-  await dropDatabase();
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => site.remove());
 
 describe('a server killed while it unpacks an addon', () => {
   it('does not load the half package at the next start, removes its staging and fails its event', async () => {
@@ -97,7 +72,7 @@ describe('a server killed while it unpacks an addon', () => {
     expect(left).toBeLessThan(FILES);
     expect(existsSync(join(dataDir, 'addons', 'bulky'))).toBe(false);
 
-    server = await startServerProcess(env);
+    server = await site.start();
     await login();
     expect(await getJson(`/api/events/${eventId}`)).toMatchObject({
       topic: 'addon.install',

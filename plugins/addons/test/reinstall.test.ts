@@ -1,24 +1,13 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  createTestDatabase,
-  freePort,
-  startServerProcess,
-  stopServerProcess,
-} from '@pipewright/core/testing';
+import { onboardAdmin, serverProcessSite, type ServerProcessSite } from '@pipewright/core/testing';
 import { addonZip } from './packages.js';
 
 // Reinstalling an addon in the same version must run its new code. Node caches ES modules by URL, which Jest's
 // module registry does not imitate, so this runs against `npm start`'s entry point as its own process.
 
-let server: ChildProcess | undefined;
-let dataDir: string;
+let site: ServerProcessSite;
 let base: string;
 let token: string;
-let dropDatabase = async () => {};
 
 const echo = (word: string) =>
   addonZip(
@@ -51,42 +40,12 @@ const word = async () =>
   ).json();
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'pipewright-reinstall-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_OPTIONS: '',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-  };
-  delete env.REDIS_URL;
-  if (process.env.DATABASE_URL) {
-    const database = await createTestDatabase(process.env.DATABASE_URL);
-    env.DATABASE_URL = database.url;
-    dropDatabase = database.drop;
-  }
-  server = await startServerProcess(env);
-  const credentials = { adminName: 'admin', adminPassword: 'a strong password' };
-  await fetch(`${base}/api/onboarding/initialize`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(credentials),
-  });
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: credentials.adminName, password: credentials.adminPassword }),
-  });
-  token = (await login.json()).token;
+  site = await serverProcessSite('reinstall', { LOG_LEVEL: 'info' });
+  base = site.base;
+  await site.start();
+  token = await onboardAdmin(base);
 }, 60_000);
-afterAll(async () => {
-  await stopServerProcess(server);
-  await dropDatabase();
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => site.remove());
 
 describe('reinstalling an addon in the same version', () => {
   it('runs the new code at once', async () => {

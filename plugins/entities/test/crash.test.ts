@@ -1,15 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import {
-  createTestDatabase,
-  freePort,
-  startServerProcess,
+  onboardAdmin,
+  queryStoppedServer,
+  serverProcessSite,
   stopServerProcess,
+  type ServerProcessSite,
 } from '@pipewright/core/testing';
 
 // A server process killed with SIGKILL (no shutdown code runs) right after it acknowledged a batch of 10,000
@@ -20,11 +16,9 @@ import {
 const FOLDERS = 10_000;
 
 let server: ChildProcess | undefined;
-let dataDir: string;
-let env: NodeJS.ProcessEnv;
+let site: ServerProcessSite;
 let base: string;
 let token: string;
-let dropDatabase = async () => {};
 /** How long the acknowledged batch took, to kill the next one well before it could commit. */
 let batchMs = 1200;
 
@@ -46,7 +40,7 @@ function post(path: string, body: string) {
 }
 
 async function start() {
-  server = await startServerProcess(env);
+  server = await site.start();
   const res = await fetch(`${base}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -69,46 +63,18 @@ async function count(prefix: string): Promise<{ folders: number; events: number;
         WHERE e.topic = 'entity.folder.created' AND f.name LIKE '${prefix}%') AS events,
       (SELECT count(*)::int FROM public.events WHERE topic = 'entity.folder.created') AS all_events,
       (SELECT count(*)::int FROM public.event_outbox) AS unpublished`;
-  let row: any;
-  if (env.DATABASE_URL) {
-    const client = new pg.Client({ connectionString: env.DATABASE_URL });
-    await client.connect();
-    row = (await client.query(query)).rows[0];
-    await client.end();
-  } else {
-    const db = await PGlite.create({ dataDir: join(dataDir, 'pglite') });
-    row = (await db.query(query)).rows[0];
-    await db.close();
-  }
+  const [row] = await queryStoppedServer<Record<string, number>>(site, query);
   return { folders: row.folders, events: prefix ? row.events : row.all_events, unpublished: row.unpublished };
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'pipewright-entities-crash-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  env = { ...process.env, NODE_OPTIONS: '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
-  delete env.REDIS_URL;
-  if (process.env.DATABASE_URL) {
-    const database = await createTestDatabase(process.env.DATABASE_URL);
-    env.DATABASE_URL = database.url;
-    dropDatabase = database.drop;
-  }
-  server = await startServerProcess(env);
-  await fetch(`${base}/api/onboarding/initialize`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ adminName: 'admin', adminPassword: 'a strong password' }),
-  });
-  await stopServerProcess(server);
-  await start();
+  site = await serverProcessSite('entities-crash');
+  base = site.base;
+  server = await site.start();
+  token = await onboardAdmin(base);
   expect((await post('/api/projects', JSON.stringify({ name: 'crash', code: 'cr' }))).status).toBe(201);
 }, 90_000);
-afterAll(async () => {
-  await stopServerProcess(server);
-  await dropDatabase();
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => site.remove());
 
 describe('a server killed around a batch of 10,000 folder creates', () => {
   it('keeps one created event per folder of a batch it acknowledged', async () => {
