@@ -1,41 +1,27 @@
 import { join } from 'node:path';
-import Fastify, {
-  LogController,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import {
-  API_VERSION,
-  NotFound,
-  Unauthorized,
-  type AddonApp,
-  type AddonInfo,
-  type Database,
-} from '@pipewright/sdk';
+import { API_VERSION, NotFound, type AddonApp, type AddonInfo, type Database } from '@pipewright/sdk';
 import type { ServerConfig } from './config.js';
 import { openConfiguredDatabase, type OpenDatabase } from './storage/database.js';
 import { startHousekeeping, type Housekeeping } from './storage/housekeeping.js';
 import { ensureMigrationHistory, migrate } from './storage/migrations.js';
 import { coreMigrations } from './storage/core-migrations.js';
 import { createProjectStorage, migrateProjectSchemas } from './storage/project-storage.js';
-import { CoreEventBus, connectRedisRelay } from './events/bus.js';
+import { CoreEventBus } from './events/bus.js';
+import { connectRedisRelay } from './events/redis-relay.js';
 import { discoverInternalAddons, type DiscoveredAddon } from './addons/discover.js';
 import { dependencyClosure, orderByDependencies, withDependencies } from './addons/order.js';
 import { productionBundleAddons, settleDependencies } from './addons/selection.js';
 import { createAddonContext, ServiceRegistry, type KernelParts } from './addons/context.js';
 import { AddonRegistry, describe, newLifetime } from './addons/runtime.js';
-import { createValidatorCompiler } from './http/validation.js';
-import { answerFrameworkError, installErrorHandling, invalidInput } from './http/errors.js';
-import { inputProblems } from './http/input-checks.js';
+import { answerFrameworkError } from './http/errors.js';
+import { applyHttpConventions } from './http/conventions.js';
 import { documentRoute } from './http/openapi.js';
 import { namePluginsOnRegister } from './http/plugin-names.js';
 import { readSender } from './http/sender.js';
-import { securityHeaders } from './http/security-headers.js';
-import { readCookiesOnDemand } from './http/cookies.js';
 import { requestLogger } from './http/request-logger.js';
 import { enableHaltAfterCommit } from './failpoints.js';
 
@@ -89,78 +75,6 @@ const fastifyOptions = (config: ServerConfig) => ({
   logController: new LogController({ disableRequestLogging: !config.accessLog }),
   childLoggerFactory: requestLogger,
 });
-
-/**
- * Who is calling, and anything else an instance works out about a request before its route runs. A promise only
- * when something had to be waited for (a credential not seen recently).
- */
-type Identify = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-  route: FastifyRequest['routeOptions'],
-) => void | Promise<void>;
-
-/**
- * What every Fastify instance serving the API shares: AYON's 422 and error shapes, the caller on the request,
- * cookies, and anonymous callers refused before their input is read (as AYON does) unless a route is open to them
- * (security: [] in its OpenAPI description). Routes still check who else may call them. Without an addon that
- * authenticates (the 'auth' service) there are no users to require. What runs on every request runs in one hook,
- * and the hooks are callback-style, so a request that waits for nothing passes them without a promise or a turn:
- * a noticeable part of a light route's answer under load.
- */
-async function applyHttpConventions(
-  app: FastifyInstance,
-  services: ServiceRegistry,
-  identify: Identify,
-): Promise<void> {
-  app.setValidatorCompiler(createValidatorCompiler());
-  installErrorHandling(app);
-  readEmptyJsonAsNoBody(app);
-  readCookiesOnDemand(app);
-  app.decorateRequest('user', null);
-  app.decorateRequest('sender', null as any);
-  const secure = securityHeaders();
-  const refusal = (request: FastifyRequest, route: FastifyRequest['routeOptions']) => {
-    if (request.user || !route.url?.startsWith('/api/') || !services.get('auth')) return undefined;
-    if ((route.schema as { security?: unknown[] } | undefined)?.security?.length === 0) return undefined;
-    return new Unauthorized('Not logged in');
-  };
-  app.addHook('onRequest', (request, reply, done) => {
-    secure(request, reply);
-    const route = request.routeOptions;
-    let waiting;
-    try {
-      waiting = identify(request, reply, route);
-    } catch (error) {
-      return done(error as Error);
-    }
-    if (!waiting) return done(refusal(request, route));
-    waiting.then(() => done(refusal(request, route)), done);
-  });
-  // JSON bodies are checked as they are parsed (below); text from the URL here, before any route reads it.
-  app.addHook('preValidation', (request, _reply, done) => {
-    const problems = [...inputProblems(request.params, ['path']), ...inputProblems(request.query, ['query'])];
-    done(problems.length ? invalidInput(problems) : undefined);
-  });
-}
-
-/**
- * FastAPI reads an empty body as no body whatever its content type: clients whose sessions send
- * `Content-Type: application/json` on every request (logout, DELETE) must not get a 422 for it. What parses is
- * checked for values no route can store (see input-checks.ts).
- */
-function readEmptyJsonAsNoBody(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if ((body as string).trim() === '') return done(null, undefined);
-    parseJson(request, body as string, (error, value) => {
-      if (error) return done(error, undefined);
-      const problems = inputProblems(value, ['body']);
-      done(problems.length ? invalidInput(problems) : null, problems.length ? undefined : value);
-    });
-  });
-}
 
 /** Open storage, run migrations, load the addons and answer a ready Fastify app (not yet listening). */
 export async function createServer(options: ServerOptions): Promise<PipewrightServer> {

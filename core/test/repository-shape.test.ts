@@ -68,8 +68,6 @@ const ROUTES_STILL_QUERYING = new Set<string>([]);
 
 /** Source files over 400 lines, each with the length it may not exceed until split (the list only shrinks). */
 const LONG_FILES = new Map([
-  ['core/src/events/bus.ts', 415],
-  ['core/src/server.ts', 426],
   ['plugins/access/src/service.ts', 477],
   ['plugins/actions/src/service.ts', 473],
   ['plugins/activities/src/service.ts', 647],
@@ -78,12 +76,9 @@ const LONG_FILES = new Map([
   ['plugins/entities/frontend/src/HierarchyDialogs.tsx', 467],
   ['plugins/entities/frontend/src/Overview.tsx', 752],
   ['plugins/entities/frontend/src/store.ts', 589],
-  ['plugins/graphql/src/entity-resolvers.ts', 403],
-  ['plugins/links/src/service.ts', 424],
   ['plugins/lists/src/routes.ts', 423],
   ['plugins/lists/src/service.ts', 485],
   ['plugins/projects/src/service.ts', 413],
-  ['plugins/settings/src/service.ts', 412],
   ['sdk/src/query-filter.ts', 447],
 ]);
 const MAX_LINES = 400;

@@ -120,7 +120,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireManager(request);
         const level = await writableLevel(request.params.project_name);
         const permissions = completePermissions(request.body);
@@ -133,7 +133,6 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
           caller.name,
           request.sender,
         );
-        return reply.code(204).send(null);
       },
     );
 
@@ -148,11 +147,10 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireManager(request);
         const level = await writableLevel(request.params.project_name);
         await access.deleteGroup(request.params.access_group_name, level, caller.name, request.sender);
-        return reply.code(204).send(null);
       },
     );
 
@@ -168,7 +166,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireManager(request);
         const changes = [];
         const problems = [];
@@ -186,7 +184,6 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         }
         if (problems.length) throw new ValidationFailed(problems);
         await access.assign(changes, caller.name, request.sender);
-        return reply.code(204).send(null);
       },
     );
 
@@ -201,7 +198,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireManager(request);
         const user = await access.requireUser(request.params.user_name);
         const items = request.body.accessGroups;
@@ -222,7 +219,6 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         }
         if (problems.length) throw new ValidationFailed(problems);
         await access.assign([{ user, projects: changes }], caller.name, request.sender);
-        return reply.code(204).send(null);
       },
     );
 

@@ -109,10 +109,9 @@ export function actionRoutes(actions: ActionService) {
           (request as { body: unknown }).body ??= {};
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const user = requireUser(request);
         await actions.abort(request.params.token, user, request.body.message);
-        return reply.code(204).send(null);
       },
     );
   };

@@ -81,7 +81,7 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireUser(request);
         const project = await service.project(caller, request.params.project_name);
         const prepared = await service.prepareUpdate(
@@ -92,7 +92,6 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
           request.sender,
         );
         await service.write(prepared);
-        return reply.code(204).send(null);
       },
     );
 
@@ -105,13 +104,12 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireUser(request);
         const project = await service.project(caller, request.params.project_name);
         await service.write(
           await service.prepareDelete(caller, project, request.params.activity_id, request.sender),
         );
-        return reply.code(204).send(null);
       },
     );
 
@@ -149,7 +147,7 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireUser(request);
         const project = await service.project(caller, request.params.project_name);
         await service.react(
@@ -160,7 +158,6 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
           'remove',
           request.sender,
         );
-        return reply.code(204).send(null);
       },
     );
 
@@ -187,7 +184,7 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireUser(request);
         const project = await service.project(caller, request.params.project_name);
         const type = entityTypeFromPath(request.params.entity_type);
@@ -199,7 +196,6 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
           request.body.watchers,
           request.sender,
         );
-        return reply.code(204).send(null);
       },
     );
 

@@ -58,12 +58,11 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireManager(request);
         const name = request.params.preset_name;
         requireStoredName(name, ['path', 'preset_name']);
         await presets.put(name, presets.require(request.body, ['body']), caller.name, request.sender);
-        return reply.code(204).send(null);
       },
     );
 
@@ -89,10 +88,9 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireManager(request);
         await presets.setPrimary(request.params.preset_name, caller.name, request.sender);
-        return reply.code(204).send(null);
       },
     );
 
@@ -105,10 +103,9 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireManager(request);
         await presets.unsetPrimary(request.params.preset_name, caller.name, request.sender);
-        return reply.code(204).send(null);
       },
     );
 
@@ -122,13 +119,12 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireManager(request);
         const name = request.params.preset_name;
         requireStoredName(name, ['path', 'preset_name']);
         requireStoredName(request.body.name, ['body', 'name']);
         await presets.rename(name, request.body.name, caller.name, request.sender);
-        return reply.code(204).send(null);
       },
     );
   };

@@ -57,7 +57,7 @@ export function attributeRoutes(library: AttributeService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireAdmin(request);
         const inputs = request.body.attributes.map(({ name, position, scope, data }) => ({
           name,
@@ -72,7 +72,6 @@ export function attributeRoutes(library: AttributeService) {
           actor: caller.name,
           sender: request.sender,
         });
-        return reply.code(204).send(null);
       },
     );
 
@@ -103,7 +102,7 @@ export function attributeRoutes(library: AttributeService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireAdmin(request);
         const { name, position, scope, data } = request.body;
         const input = { name: request.params.attribute_name, position, scope, data };
@@ -120,7 +119,6 @@ export function attributeRoutes(library: AttributeService) {
         await library.refuseBuiltinRetype([input]);
         refuseBadDefinitions([{ input, loc: ['body'] }]);
         await library.save([input], { actor: caller.name, sender: request.sender });
-        return reply.code(204).send(null);
       },
     );
 
@@ -133,10 +131,9 @@ export function attributeRoutes(library: AttributeService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireAdmin(request);
         await library.remove(request.params.attribute_name, caller.name, request.sender);
-        return reply.code(204).send(null);
       },
     );
   };

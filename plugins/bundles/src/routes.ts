@@ -109,10 +109,9 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireAdmin(request);
         await bundles.promote(request.params.bundle_name, actorOf(request, caller.name));
-        return reply.code(204).send(null);
       },
     );
 
@@ -127,7 +126,7 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireAdmin(request);
         await bundles.patch(
           request.params.bundle_name,
@@ -135,7 +134,6 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
           request.query.force,
           actorOf(request, caller.name),
         );
-        return reply.code(204).send(null);
       },
     );
 
@@ -163,7 +161,7 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireManager(request);
         const choice = Object.fromEntries(Object.entries(request.body).filter(([, v]) => v !== undefined));
         if (Object.keys(choice).length === 0) await projects.require(caller, request.params.project_name);
@@ -172,7 +170,6 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
           const patch = { data: { bundle: choice } };
           await projects.patch(caller, request.params.project_name, patch, request.sender);
         }
-        return reply.code(204).send(null);
       },
     );
   };

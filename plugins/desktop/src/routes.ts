@@ -196,10 +196,9 @@ export function desktopRoutes({ bundleInstallerVersion, files, downloads, instal
             response: { 204: NoContent },
           },
         },
-        async (request, reply) => {
+        async (request) => {
           requireAdmin(request);
           await store.setSources(request.params.filename, request.body.sources);
-          return reply.code(204).send(null);
         },
       );
 
@@ -213,10 +212,9 @@ export function desktopRoutes({ bundleInstallerVersion, files, downloads, instal
             response: { 204: NoContent },
           },
         },
-        async (request, reply) => {
+        async (request) => {
           requireAdmin(request);
           await store.remove(request.params.filename);
-          return reply.code(204).send(null);
         },
       );
     }
@@ -243,7 +241,7 @@ export function desktopRoutes({ bundleInstallerVersion, files, downloads, instal
             // Refuse strangers before anything of their upload is read.
             onRequest: async (request) => void requireAdmin(request),
           },
-          async (request, reply) => {
+          async (request) => {
             requireAdmin(request);
             const { filename } = request.params;
             // AYON, too, takes files only for registered names: register first, then upload.
@@ -256,7 +254,6 @@ export function desktopRoutes({ bundleInstallerVersion, files, downloads, instal
               throw new BadRequest(`Empty file: nothing was uploaded for ${label} ${filename}`);
             }
             await store.acceptUpload(filename, received);
-            return reply.code(204).send(null);
           },
         );
       }

@@ -93,7 +93,7 @@ export function eventRoutes(ctx: Context) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireUser(request);
         const id = request.params.event_id;
         requireOwnerOrManager(caller, await log.find(id));
@@ -104,7 +104,6 @@ export function eventRoutes(ctx: Context) {
         delete changes.project;
         const owner = { sender, project, user: user || undefined };
         if (!(await log.update(id, owner, changes))) throw new NotFound(`Event ${id} not found`);
-        return reply.code(204).send(null);
       },
     );
 
@@ -153,7 +152,7 @@ export function eventRoutes(ctx: Context) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const { type, filter } = request.body;
         if (type === 'delete') requireAdmin(request);
         else requireManager(request);
@@ -168,7 +167,6 @@ export function eventRoutes(ctx: Context) {
           ]);
         }
         await log.operate(type, filter);
-        return reply.code(204).send(null);
       },
     );
 

@@ -264,14 +264,13 @@ export function fileRoutes({ files, projects }: Deps) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireUser(request);
         const file = await findFile(caller, request.params.project_name, request.params.file_id);
         if (!isManagerOrAbove(caller) && file.author !== caller.name) {
           throw new Forbidden('Only the uploader of a file or a manager may delete it');
         }
         await files.remove(file.project, file.id);
-        return reply.code(204).send(null);
       },
     );
   };

@@ -1,31 +1,19 @@
 import type { GraphQLResolveInfo, SelectionSetNode } from 'graphql';
-import {
-  isId,
-  type EntityDirectory,
-  type EntityQuery,
-  type LinkDirectory,
-  type LinkRecord,
-  type ProjectEntityType,
-  type ProjectRecord,
+import type {
+  EntityDirectory,
+  EntityQuery,
+  LinkDirectory,
+  LinkRecord,
+  ProjectEntityType,
+  ProjectRecord,
 } from '@pipewright/sdk';
 import { pageList, readPage, toConnection, type Page } from './connection.js';
 import type { GraphContext } from './context.js';
 import type { ConnectionArgs, ConnectionConditions } from './entity-args.js';
+import { asNode, nodeReader, NODE_TYPES, thumbnailOf, type Node } from './nodes.js';
 
-/** An entity as the REST API shows it, plus its project and its GraphQL type (BaseNode needs to tell them apart). */
-export type Node = Record<string, any> & { id: string; projectName: string; __typename: string };
 type LoaderQuery = { obj: Node; params: ConnectionArgs };
 
-export const NODE_TYPES: Record<ProjectEntityType, string> = {
-  folder: 'FolderNode',
-  task: 'TaskNode',
-  product: 'ProductNode',
-  version: 'VersionNode',
-  representation: 'RepresentationNode',
-  workfile: 'WorkfileNode',
-};
-
-/** JSON text of a value; AYON answers null for data that is empty. */
 export const jsonOrNull = (value: unknown) =>
   value && typeof value === 'object' && Object.keys(value).length ? JSON.stringify(value) : null;
 const json = (value: unknown) => JSON.stringify(value ?? {});
@@ -47,10 +35,6 @@ function asksFor(info: GraphQLResolveInfo, names: string[]): boolean {
   return info.fieldNodes.some((node) => visit(node.selectionSet));
 }
 
-/** An entity of a page as a node: its project and GraphQL type added. */
-export const asNode = (projectName: string, type: ProjectEntityType) => (entity: Record<string, any>) =>
-  ({ ...entity, projectName, __typename: NODE_TYPES[type] }) as Node;
-
 /** Group loader queries that can share one read: same project, same arguments. */
 function groupQueries(queries: LoaderQuery[]) {
   const groups = new Map<string, { projectName: string; params: ConnectionArgs; at: number[] }>();
@@ -61,47 +45,6 @@ function groupQueries(queries: LoaderQuery[]) {
     groups.set(key, group);
   });
   return groups.values();
-}
-
-/** Nodes of the given ids, read once per project and type however many fields point at them. */
-export function nodeReader(entities: EntityDirectory) {
-  return async (
-    wanted: { projectName: string; type: ProjectEntityType; id: string | null | undefined }[],
-    ctx: GraphContext,
-  ): Promise<(Node | null)[]> => {
-    const groups = new Map<string, { projectName: string; type: ProjectEntityType; ids: Set<string> }>();
-    for (const { projectName, type, id } of wanted) {
-      if (!id || !isId(id)) continue;
-      const key = `${projectName}/${type}`;
-      if (!groups.has(key)) groups.set(key, { projectName, type, ids: new Set() });
-      groups.get(key)!.ids.add(id);
-    }
-    const found = new Map<string, Node>();
-    for (const [key, { projectName, type, ids }] of groups) {
-      const page = await entities.query(projectName, type, {
-        ids: [...ids],
-        limit: ids.size,
-        caller: ctx.caller,
-        folderCounts: true,
-      });
-      for (const item of page.items)
-        found.set(`${key}/${item.entity.id}`, asNode(projectName, type)(item.entity));
-    }
-    return wanted.map(({ projectName, type, id }) => found.get(`${projectName}/${type}/${id}`) ?? null);
-  };
-}
-
-/** ThumbnailInfo of an entity with a thumbnail: where it came from is kept in data.thumbnailInfo (AYON's place). */
-export function thumbnailOf(node: { thumbnailId?: string | null; data?: Record<string, any> }) {
-  if (!node.thumbnailId) return null;
-  const info = (node.data?.thumbnailInfo ?? {}) as Record<string, unknown>;
-  const text = (value: unknown) => (typeof value === 'string' ? value : null);
-  return {
-    id: node.thumbnailId,
-    sourceEntityType: text(info.sourceEntityType),
-    sourceEntityId: text(info.sourceEntityId),
-    relation: text(info.relation),
-  };
 }
 
 /** The names above an entity, from its path ("/a/b/c" gives a, b). */

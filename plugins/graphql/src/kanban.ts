@@ -8,7 +8,7 @@ import {
 import { toConnection } from './connection.js';
 import type { GraphContext } from './context.js';
 import { entityIds } from './entity-args.js';
-import { thumbnailOf } from './entity-resolvers.js';
+import { thumbnailOf } from './nodes.js';
 
 interface KanbanArgs {
   last?: number | null;

@@ -9,7 +9,8 @@ import type {
 import { pageList, readPage, type PageArgs } from './connection.js';
 import type { GraphContext } from './context.js';
 import { ConnectionConditions } from './entity-args.js';
-import { entityResolvers, jsonOrNull, thumbnailOf } from './entity-resolvers.js';
+import { entityResolvers, jsonOrNull } from './entity-resolvers.js';
+import { thumbnailOf } from './nodes.js';
 import { kanbanResolver } from './kanban.js';
 
 type Item = Record<string, unknown>;

@@ -1,5 +1,6 @@
 import { CreatedResponse, NoContent, requireUser, type AddonApp } from '@pipewright/sdk';
-import { splitLinkType, type LinkService } from './service.js';
+import { splitLinkType } from './link-types.js';
+import type { LinkService } from './service.js';
 import {
   Link,
   LinkCreate,
@@ -55,7 +56,7 @@ export function linkRoutes(links: LinkService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         await links.saveType(
           requireUser(request),
           request.params.project_name,
@@ -63,7 +64,6 @@ export function linkRoutes(links: LinkService) {
           request.body.data ?? {},
           request.sender,
         );
-        return reply.code(204).send(null);
       },
     );
 
@@ -77,14 +77,13 @@ export function linkRoutes(links: LinkService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         await links.deleteType(
           requireUser(request),
           request.params.project_name,
           request.params['*'],
           request.sender,
         );
-        return reply.code(204).send(null);
       },
     );
 
@@ -131,14 +130,13 @@ export function linkRoutes(links: LinkService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         await links.remove(
           requireUser(request),
           request.params.project_name,
           request.params.link_id,
           request.sender,
         );
-        return reply.code(204).send(null);
       },
     );
   };

@@ -93,7 +93,7 @@ export function listRoutes(lists: EntityListService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         await lists.patch(
           requireUser(request),
           request.params.project_name,
@@ -101,7 +101,6 @@ export function listRoutes(lists: EntityListService) {
           request.body,
           request.sender,
         );
-        return reply.code(204).send(null);
       },
     );
 
@@ -115,14 +114,13 @@ export function listRoutes(lists: EntityListService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         await lists.remove(
           requireUser(request),
           request.params.project_name,
           request.params.entity_list_id,
           request.sender,
         );
-        return reply.code(204).send(null);
       },
     );
 
@@ -296,7 +294,7 @@ export function listRoutes(lists: EntityListService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         await lists.orderItems(
           requireUser(request),
           request.params.project_name,
@@ -304,7 +302,6 @@ export function listRoutes(lists: EntityListService) {
           request.body.order,
           request.sender,
         );
-        return reply.code(204).send(null);
       },
     );
 
@@ -375,9 +372,8 @@ export function listFolderRoutes(folders: ListFolderService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         await folders.order(requireUser(request), request.params.project_name, request.body.order);
-        return reply.code(204).send(null);
       },
     );
 
@@ -393,14 +389,13 @@ export function listFolderRoutes(folders: ListFolderService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         await folders.patch(
           requireUser(request),
           request.params.project_name,
           request.params.folder_id,
           request.body,
         );
-        return reply.code(204).send(null);
       },
     );
 
@@ -414,9 +409,8 @@ export function listFolderRoutes(folders: ListFolderService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         await folders.remove(requireUser(request), request.params.project_name, request.params.folder_id);
-        return reply.code(204).send(null);
       },
     );
   };

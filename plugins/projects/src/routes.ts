@@ -108,14 +108,13 @@ export function projectRoutes(projects: ProjectService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         await projects.patch(
           requireManager(request),
           request.params.project_name,
           request.body,
           request.sender,
         );
-        return reply.code(204).send(null);
       },
     );
 
@@ -128,9 +127,8 @@ export function projectRoutes(projects: ProjectService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         await projects.remove(requireManager(request), request.params.project_name, request.sender);
-        return reply.code(204).send(null);
       },
     );
 
@@ -153,14 +151,13 @@ export function projectRoutes(projects: ProjectService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         await projects.setLayout(
           requireManager(request),
           request.params.project_name,
           request.body,
           request.sender,
         );
-        return reply.code(204).send(null);
       },
     );
 
@@ -189,10 +186,9 @@ export function projectRoutes(projects: ProjectService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const row = await projects.requireRow(requireUser(request), request.params.project_name);
         await projects.setSiteRoots(row, request.params.site_id, request.body);
-        return reply.code(204).send(null);
       },
     );
 

@@ -179,14 +179,13 @@ export function reviewableRoutes({ access, listing, service, thumbnail, log }: D
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         await service.sort(
           requireUser(request),
           request.params.project_name,
           request.params.version_id,
           request.body.sort,
         );
-        return reply.code(204).send(null);
       },
     );
 
@@ -200,7 +199,7 @@ export function reviewableRoutes({ access, listing, service, thumbnail, log }: D
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         await service.relabel(
           requireUser(request),
           request.params.project_name,
@@ -208,7 +207,6 @@ export function reviewableRoutes({ access, listing, service, thumbnail, log }: D
           request.params.activity_id,
           request.body.label,
         );
-        return reply.code(204).send(null);
       },
     );
   };

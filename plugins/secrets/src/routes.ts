@@ -48,10 +48,9 @@ export function secretRoutes(secrets: SecretService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireAdmin(request);
         await secrets.set(request.params.secret_name, request.body.value, caller.name, request.sender);
-        return reply.code(204).send(null);
       },
     );
 

@@ -39,10 +39,9 @@ export function serviceRoutes(services: ServiceStore) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         requireAdmin(request);
         await services.create(request.params.name, request.body);
-        return reply.code(204).send(null);
       },
     );
 
@@ -56,10 +55,9 @@ export function serviceRoutes(services: ServiceStore) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         requireAdmin(request);
         await services.update(request.params.service_name, request.body);
-        return reply.code(204).send(null);
       },
     );
 
@@ -72,10 +70,9 @@ export function serviceRoutes(services: ServiceStore) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         requireAdmin(request);
         await services.remove(request.params.name);
-        return reply.code(204).send(null);
       },
     );
 

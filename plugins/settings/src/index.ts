@@ -3,7 +3,8 @@ import { BundleSettings } from './bundle-settings.js';
 import { bundleSettingsRoutes } from './bundle-routes.js';
 import { studioMigrations } from './migrations.js';
 import { addonSettingsRoutes } from './routes.js';
-import { SettingsService, STUDIO, type Level } from './service.js';
+import { STUDIO, type Level } from './levels.js';
+import { SettingsService } from './service.js';
 import { OverrideStore } from './store.js';
 import {
   carryProductionForward,

@@ -22,7 +22,8 @@ import {
   StudioQuery,
   VariantQuery,
 } from './schemas.js';
-import { STUDIO, type Actor, type Level, type SettingsService } from './service.js';
+import { STUDIO, type Level } from './levels.js';
+import type { Actor, SettingsService } from './service.js';
 import type { Json } from './overrides.js';
 
 // Routes under /api/addons/{addon_name}/{addon_version}/: the settings of one addon version. AYON spells the
@@ -182,12 +183,11 @@ export function addonSettingsRoutes(settings: SettingsService) {
             response: { 204: NoContent },
           },
         },
-        async (request, reply) => {
+        async (request) => {
           const { info, variant, level, actor } = await target(request, scope.write);
           const { __pinned_fields__: pins, __unpinned_fields__: unpins, ...body } = request.body;
           const fields = { pins: pins?.map(path), unpins: unpins?.map(path) };
           await settings.save(info, variant, level, body as Json, fields, actor);
-          return reply.code(204).send(null);
         },
       );
 
@@ -218,10 +218,9 @@ export function addonSettingsRoutes(settings: SettingsService) {
             response: { 204: NoContent },
           },
         },
-        async (request, reply) => {
+        async (request) => {
           const { info, variant, level, actor } = await target(request, scope.write);
           await settings.modify(info, variant, level, request.body.action, path(request.body.path), actor);
-          return reply.code(204).send(null);
         },
       );
 
@@ -235,10 +234,9 @@ export function addonSettingsRoutes(settings: SettingsService) {
             response: { 204: NoContent },
           },
         },
-        async (request, reply) => {
+        async (request) => {
           const { info, variant, level, actor } = await target(request, scope.write);
           await settings.clear(info, variant, level, actor);
-          return reply.code(204).send(null);
         },
       );
 
@@ -269,10 +267,9 @@ export function addonSettingsRoutes(settings: SettingsService) {
             response: { 204: NoContent },
           },
         },
-        async (request, reply) => {
+        async (request) => {
           const { info, variant, level, actor } = await target(request, admin);
           await settings.setRawOverrides(info, variant, level, request.body as Json, actor);
-          return reply.code(204).send(null);
         },
       );
     }
@@ -324,7 +321,7 @@ export function addonSettingsRoutes(settings: SettingsService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireUser(request);
         const info = settings.addon(request.params.addon_name, request.params.addon_version);
         const site = machineOf(request);
@@ -347,7 +344,6 @@ export function addonSettingsRoutes(settings: SettingsService) {
           request.body as Json,
           actorOf(request, caller),
         );
-        return reply.code(204).send(null);
       },
     );
   };

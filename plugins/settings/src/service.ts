@@ -9,28 +9,13 @@ import {
   type RequestUser,
   type Sender,
   type SettingsContext,
-  type SettingsLevel,
   type SettingsModel,
   type SiteSettingsModel,
 } from '@pipewright/sdk';
 import { removePath, type Json, type OverrideEntry, type SchemaNode } from './overrides.js';
 import { schemaSettingsModel, schemaSiteSettingsModel } from './schema-model.js';
-import {
-  overrideKeys,
-  pairKey,
-  type LayerScope,
-  type Layers,
-  type OverrideKey,
-  type OverrideStore,
-} from './store.js';
-
-/** The level a request reads or writes: the studio, a project, or one user's site inside a project. */
-export type Level =
-  | { kind: 'studio' }
-  | { kind: 'project'; project: string }
-  | { kind: 'projectSite'; project: string; site: string; user: string };
-
-export const STUDIO: Level = { kind: 'studio' };
+import { dataOf, last, layersAt, overrideKeyOf, scopeOf, STUDIO, type Level } from './levels.js';
+import { overrideKeys, pairKey, type LayerScope, type Layers, type OverrideStore } from './store.js';
 
 /** Who changed settings, for the settings.changed event. */
 export interface Actor {
@@ -43,17 +28,6 @@ export interface EffectiveSettings {
   values: Json;
   layers: Layers;
 }
-
-/** The stored layers that reach a level, studio first, each with the level it belongs to. */
-function layersAt(layers: Layers, level: Level): { level: SettingsLevel; data: Json }[] {
-  const reached: { level: SettingsLevel; data: Json }[] = [{ level: 'studio', data: layers.studio }];
-  if (level.kind !== 'studio') reached.push({ level: 'project', data: layers.project });
-  if (level.kind === 'projectSite') reached.push({ level: 'site', data: layers.projectSite });
-  return reached;
-}
-
-const dataOf = (reached: { data: Json }[]) => reached.map((layer) => layer.data);
-const last = (stages: Json[]) => stages[stages.length - 1]!;
 
 /** The model of settings that follow from a schema alone, built once per loaded addon version. */
 function fromSchema<M>(
@@ -223,7 +197,7 @@ export class SettingsService {
     await this.db.transaction().execute(async () => {
       const state = await this.stateOf(info, variant, level);
       await this.store.write(
-        this.keyOf(info, variant, level),
+        overrideKeyOf(info, variant, level),
         await model.extract(state.below, state.own, body, marks),
       );
       await this.changed(info, variant, level, actor, 'overrides changed');
@@ -263,7 +237,7 @@ export class SettingsService {
         // Nothing overridden there: nothing to do, as AYON answers.
         if (!removePath(overrides, path)) return;
       }
-      await this.store.write(this.keyOf(info, variant, level), overrides);
+      await this.store.write(overrideKeyOf(info, variant, level), overrides);
       const what = action === 'pin' ? 'override pinned' : 'override removed';
       await this.changed(info, variant, level, actor, what);
     });
@@ -272,14 +246,14 @@ export class SettingsService {
   /** Remove every override of the level. */
   async clear(info: AddonInfo, variant: string, level: Level, actor: Actor): Promise<void> {
     await this.db.transaction().execute(async () => {
-      await this.store.remove(this.keyOf(info, variant, level));
+      await this.store.remove(overrideKeyOf(info, variant, level));
       await this.changed(info, variant, level, actor, 'overrides removed');
     });
   }
 
   /** The stored overrides of the level, as they are. */
   rawOverrides(info: AddonInfo, variant: string, level: Level): Promise<Json> {
-    return this.store.read(this.keyOf(info, variant, level));
+    return this.store.read(overrideKeyOf(info, variant, level));
   }
 
   /** Replace the stored overrides of the level as they are, without validation (admins repairing data). */
@@ -291,7 +265,7 @@ export class SettingsService {
     actor: Actor,
   ): Promise<void> {
     await this.db.transaction().execute(async () => {
-      await this.store.write(this.keyOf(info, variant, level), data);
+      await this.store.write(overrideKeyOf(info, variant, level), data);
       await this.changed(info, variant, level, actor, 'overrides changed using the low-level API');
     });
   }
@@ -396,17 +370,4 @@ export class SettingsService {
     const reached = dataOf(layersAt(layers, level));
     return { below: reached.slice(0, -1), own: reached[reached.length - 1]! };
   }
-
-  private keyOf(info: AddonInfo, variant: string, level: Level): OverrideKey {
-    if (level.kind === 'studio') return overrideKeys.studio(info.name, info.version, variant);
-    if (level.kind === 'project')
-      return overrideKeys.project(info.name, info.version, variant, level.project);
-    return overrideKeys.projectSite(info.name, info.version, level.project, level.site, level.user);
-  }
-}
-
-function scopeOf(variant: string, level: Level): LayerScope {
-  if (level.kind === 'studio') return { variant };
-  if (level.kind === 'project') return { variant, project: level.project };
-  return { variant, project: level.project, site: level.site, user: level.user };
 }

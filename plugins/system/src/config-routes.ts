@@ -78,12 +78,11 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireAdmin(request);
         const before = await config.get();
         await config.replace(request.body as ServerConfig, caller.name, request.sender);
         await dropReplacedImages(before);
-        return reply.code(204).send(null);
       },
     );
 
@@ -98,12 +97,11 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireAdmin(request);
         const before = await config.get();
         await config.patch(request.body, caller.name, request.sender);
         await dropReplacedImages(before);
-        return reply.code(204).send(null);
       },
     );
 
@@ -189,7 +187,7 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
           // Refuse strangers before their upload is read.
           onRequest: async (request) => void requireAdmin(request),
         },
-        async (request, reply) => {
+        async (request) => {
           const caller = requireAdmin(request);
           const fileType = request.params.file_type;
           const image = readImage(request.body);
@@ -201,7 +199,6 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
             request.sender,
           );
           if (previous && previous !== name) await files.remove(fileType, previous);
-          return reply.code(204).send(null);
         },
       );
     });

@@ -89,13 +89,12 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) 
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireAdmin(request);
         await restart.set(request.body.required, request.body.reason ?? null, {
           user: caller.name,
           sender: request.sender,
         });
-        return reply.code(204).send(null);
       },
     );
 
@@ -108,10 +107,9 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) 
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireAdmin(request);
         await restart.requestRestart({ user: caller.name, sender: request.sender });
-        return reply.code(204).send(null);
       },
     );
 
@@ -142,12 +140,11 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) 
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         requireManager(request);
         if (!(await sites.remove(request.params.site_id))) {
           throw new NotFound(`Site ${request.params.site_id} not found`);
         }
-        return reply.code(204).send(null);
       },
     );
   };

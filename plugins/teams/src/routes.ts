@@ -45,11 +45,10 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireManager(request);
         const project = await projects.require(caller, request.params.project_name);
         await teams.replaceAll(project.name, request.body, caller.name, request.sender);
-        return reply.code(204).send(null);
       },
     );
 
@@ -63,12 +62,11 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireManager(request);
         const project = await projects.require(caller, request.params.project_name);
         const { team_name } = request.params;
         await teams.save(project.name, team_name, request.body.members, caller.name, request.sender);
-        return reply.code(204).send(null);
       },
     );
 
@@ -94,7 +92,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireManager(request);
         const project = await projects.require(caller, request.params.project_name);
         const { team_name, member_name } = request.params;
@@ -106,7 +104,6 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
           caller.name,
           request.sender,
         );
-        return reply.code(204).send(null);
       },
     );
 
@@ -119,12 +116,11 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireManager(request);
         const project = await projects.require(caller, request.params.project_name);
         const { team_name, member_name } = request.params;
         await teams.removeMember(project.name, team_name, member_name, caller.name, request.sender);
-        return reply.code(204).send(null);
       },
     );
   };

@@ -136,13 +136,12 @@ export function thumbnailRoutes({ store, thumbnails, projects, entities }: Deps)
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireManager(request);
         const project = await projects.require(caller, request.params.project_name);
         const image = readImage(request.body);
         await store.put(project.name, request.params.thumbnail_id, image.mime, image.bytes, caller.name);
         await invalidate(caller, project.name, request.params.thumbnail_id, request.sender);
-        return reply.code(204).send(null);
       },
     );
 

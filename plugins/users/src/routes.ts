@@ -163,7 +163,7 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireUser(request);
         const target = await users.require(request.params.user_name);
         requirePatchAllowed(caller, target, request.body);
@@ -174,7 +174,6 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
             : request.body.data.isAdmin === true);
         refuseLosingLastAdmin(target, stillAdmin, await users.activeAdmins(target.name));
         await users.update(target.name, request.body, { user: caller.name, sender: request.sender });
-        return reply.code(204).send(null);
       },
     );
 
@@ -207,7 +206,7 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = requireUser(request);
         const { password, apiKey, currentPassword } = request.body;
         if (password === undefined && apiKey !== undefined) {
@@ -217,7 +216,7 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
           if (target.data.isService !== true)
             throw new BadRequest(`${target.name} is not a service account`, 'not-a-service');
           await users.setDefaultApiKey(target.name, apiKey);
-          return reply.code(204).send(null);
+          return;
         }
         if (password === undefined) throw new BadRequest('No password or API key provided', 'nothing-to-set');
         requireSelfOrAdmin(caller, request.params.user_name);
@@ -226,7 +225,6 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
         users.requirePassword(password, ['body', 'password']);
         if (self) await requireCurrentPassword(users, guesses, target, currentPassword, request.ip);
         await users.setPassword(target.name, password, self ? caller.sessionId : null);
-        return reply.code(204).send(null);
       },
     );
 
@@ -240,10 +238,9 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         requireUser(request);
         users.requirePassword(request.body.password, ['body', 'password']);
-        return reply.code(204).send(null);
       },
     );
 
@@ -257,7 +254,7 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
           body: RenameRequest,
           response: { 204: NoContent },
         },
-        handler: async (request, reply) => {
+        handler: async (request) => {
           // Refused before the lookup: who is not a manager learns nothing about the name.
           const caller = requireManager(request);
           const target = await users.require(request.params.user_name);
@@ -266,7 +263,6 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
             user: caller.name,
             sender: request.sender,
           });
-          return reply.code(204).send(null);
         },
       });
     }
@@ -283,10 +279,9 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         requireSelfOrAdmin(requireUser(request), request.params.user_name);
         await users.setFrontendPreferences(request.params.user_name, request.body);
-        return reply.code(204).send(null);
       },
     );
 
@@ -331,10 +326,9 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         requireSelfOrAdmin(requireUser(request), request.params.user_name);
         await users.updateApiKey(request.params.user_name, request.params.entity_id, request.body);
-        return reply.code(204).send(null);
       },
     );
 

@@ -82,7 +82,7 @@ export function entityRoutes(service: EntityService) {
             response: { 204: NoContent },
           },
         },
-        async (request, reply) => {
+        async (request) => {
           const params = request.params as Record<string, string>;
           await service.change(
             requireUser(request),
@@ -92,7 +92,6 @@ export function entityRoutes(service: EntityService) {
             request.body as Record<string, unknown>,
             { force: request.query.force, sender: request.sender },
           );
-          return reply.code(204).send(null);
         },
       );
 
@@ -106,13 +105,12 @@ export function entityRoutes(service: EntityService) {
             response: { 204: NoContent },
           },
         },
-        async (request, reply) => {
+        async (request) => {
           const params = request.params as Record<string, string>;
           await service.delete(requireUser(request), params.project_name, spec.type, params[idParam], {
             force: request.query.force,
             sender: request.sender,
           });
-          return reply.code(204).send(null);
         },
       );
     }
@@ -127,10 +125,9 @@ export function entityRoutes(service: EntityService) {
           response: { 204: NoContent },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const { project_name, task_id } = request.params;
         await service.assign(requireUser(request), project_name, task_id, request.body, request.sender);
-        return reply.code(204).send(null);
       },
     );
   };
