@@ -74,7 +74,7 @@ const LONG_FILES = new Map([
   ['plugins/addons/frontend/src/SchemaForm.tsx', 426],
   ['plugins/attributes/src/library.ts', 430],
   ['plugins/entities/frontend/src/HierarchyDialogs.tsx', 467],
-  ['plugins/entities/frontend/src/Overview.tsx', 752],
+  ['plugins/entities/frontend/src/Overview.tsx', 745],
   ['plugins/entities/frontend/src/store.ts', 589],
   ['plugins/lists/src/routes.ts', 423],
   ['plugins/lists/src/service.ts', 485],

@@ -1,8 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { messageOf } from '@pipewright/sdk/ui';
+import { messageOf, type Deadline } from '@pipewright/sdk/ui';
 import type { User } from '../api';
+import type { AddonPage } from '../remotes';
+import { ProjectLine } from './FirstProject';
 import { navigate } from './router';
+import { DueMark, taskDeadline, useEndDates, type Showing } from './task-deadlines';
 
 // Home: the tasks assigned to the logged-in user across every active project (AYON's kanban query answers exactly
 // that), as a list or as a board with a column per status. A task opens in the overview of its project.
@@ -22,6 +25,7 @@ interface MyTask {
 interface Status {
   name: string;
   color?: string;
+  state?: string;
 }
 
 const MY_TASKS = `query MyTasks($me: [String!]) { kanban(assigneesAny: $me) { edges { node {
@@ -37,10 +41,12 @@ export function Home({
   client,
   user,
   project,
+  pages,
 }: {
   client: PipewrightClient;
   user: User;
   project: string | null;
+  pages: AddonPage[];
 }) {
   const [tasks, setTasks] = useState<MyTask[] | null>(null);
   const [statuses, setStatuses] = useState<Map<string, Status[]>>(new Map());
@@ -75,6 +81,20 @@ export function Home({
     };
   }, [client, user.name]);
 
+  const [showing, setShowing] = useState<Showing>('all');
+  const ends = useEndDates(client, tasks);
+  // Each task with its deadline, by its end date in force and its status's state in its project.
+  const marked = useMemo(
+    () =>
+      (tasks ?? []).map((task) => {
+        const end = ends.has(task.id) ? (ends.get(task.id) ?? null) : task.dueDate;
+        const state = statuses.get(task.projectName)?.find((s) => s.name === task.status)?.state;
+        return { ...task, end, deadline: taskDeadline(end, state) };
+      }),
+    [tasks, ends, statuses],
+  );
+  const shown = showing === 'all' ? marked : marked.filter((t) => t.deadline?.kind === showing);
+
   const choose = (next: 'list' | 'board') => {
     setView(next);
     localStorage.setItem(VIEW_KEY, next);
@@ -83,13 +103,20 @@ export function Home({
   return (
     <section className="home">
       <h1>Welcome, {user.attrib?.fullName || user.name}</h1>
-      <p className="muted">
-        {project ? `Working in ${project}.` : 'Choose a project in the top bar to work in it.'}
-      </p>
+      <ProjectLine client={client} project={project} pages={pages} />
       <div className="home-heading">
         <h2>My tasks</h2>
-        {tasks && <span className="muted">{tasks.length}</span>}
+        {tasks && <span className="muted">{shown.length}</span>}
         <span className="spacer" />
+        <select
+          aria-label="Show my tasks"
+          value={showing}
+          onChange={(e) => setShowing(e.target.value as Showing)}
+        >
+          <option value="all">All my tasks</option>
+          <option value="overdue">Overdue</option>
+          <option value="due-soon">Due soon</option>
+        </select>
         <div role="group" aria-label="Show my tasks as">
           <button type="button" aria-pressed={view === 'list'} onClick={() => choose('list')}>
             List
@@ -107,10 +134,17 @@ export function Home({
         <p className="muted">Reading your tasks…</p>
       ) : tasks.length === 0 ? (
         <p className="muted">No task is assigned to you. Tasks show here once a coordinator assigns you.</p>
+      ) : shown.length === 0 ? (
+        <p className="muted">
+          None of your tasks is {showing === 'overdue' ? 'overdue' : 'due soon'}.{' '}
+          <button type="button" onClick={() => setShowing('all')}>
+            Show all my tasks
+          </button>
+        </p>
       ) : view === 'list' ? (
-        <TaskList tasks={tasks} statuses={statuses} />
+        <TaskList tasks={shown} statuses={statuses} />
       ) : (
-        <TaskBoard tasks={tasks} statuses={statuses} />
+        <TaskBoard tasks={shown} statuses={statuses} />
       )}
     </section>
   );
@@ -119,7 +153,10 @@ export function Home({
 const colorOf = (statuses: Map<string, Status[]>, task: MyTask) =>
   statuses.get(task.projectName)?.find((s) => s.name === task.status)?.color;
 
-function TaskList({ tasks, statuses }: { tasks: MyTask[]; statuses: Map<string, Status[]> }) {
+/** A task with its end date in force (its own or inherited) and its deadline mark. */
+type MarkedTask = MyTask & { end: string | null; deadline: Deadline | null };
+
+function TaskList({ tasks, statuses }: { tasks: MarkedTask[]; statuses: Map<string, Status[]> }) {
   return (
     <table className="home-tasks" aria-label="My tasks">
       <thead>
@@ -145,7 +182,10 @@ function TaskList({ tasks, statuses }: { tasks: MyTask[]; statuses: Map<string, 
               <span className="home-dot" style={{ background: colorOf(statuses, task) ?? 'var(--muted)' }} />
               {task.status}
             </td>
-            <td>{task.dueDate ? new Date(task.dueDate).toLocaleDateString() : ''}</td>
+            <td>
+              {task.end ? new Date(task.end).toLocaleDateString() : ''}
+              <DueMark deadline={task.deadline} />
+            </td>
           </tr>
         ))}
       </tbody>
@@ -154,7 +194,7 @@ function TaskList({ tasks, statuses }: { tasks: MyTask[]; statuses: Map<string, 
 }
 
 /** A column per status, in the order of the projects' anatomies (statuses no anatomy lists go last). */
-function TaskBoard({ tasks, statuses }: { tasks: MyTask[]; statuses: Map<string, Status[]> }) {
+function TaskBoard({ tasks, statuses }: { tasks: MarkedTask[]; statuses: Map<string, Status[]> }) {
   const columns = useMemo(() => {
     const order = [...statuses.values()].flat().map((s) => s.name);
     const used = [...new Set(tasks.map((t) => t.status))];
@@ -178,6 +218,7 @@ function TaskBoard({ tasks, statuses }: { tasks: MyTask[]; statuses: Map<string,
               {cards.map((task) => (
                 <li key={`${task.projectName}/${task.id}`} className="home-card">
                   <TaskLink task={task} />
+                  <DueMark deadline={task.deadline} />
                   <div className="muted">
                     {task.projectName} / {task.folderPath}
                   </div>

@@ -83,7 +83,7 @@ export function Layout({
       <main className="content">
         {path === '/' ? (
           <>
-            <Home client={client} user={user} project={project} />
+            <Home client={client} user={user} project={project} pages={pages ?? []} />
             {pages && pages.length === 0 && (
               <p className="muted">
                 No addon provides screens yet. Installed addons with a web interface appear in the navigation.

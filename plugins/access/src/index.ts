@@ -1,5 +1,6 @@
 import { defineAddon } from '@pipewright/sdk';
 import { studioMigrations } from './migrations.js';
+import { projectAccessRoutes } from './project-access.js';
 import { accessRoutes } from './routes.js';
 import { AccessService } from './service.js';
 
@@ -38,5 +39,6 @@ export default defineAddon({
     });
 
     await ctx.app.register(accessRoutes(access, projects));
+    await ctx.app.register(projectAccessRoutes(access, projects));
   },
 });

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Database } from '@pipewright/sdk';
+import { endTime, isOverdue, type Database } from '@pipewright/sdk';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -20,13 +20,6 @@ export interface TaskHealth {
   storageUsage: { quota: number; used: number };
   tasks: { total: number; completed: number; overdue: number };
   statuses: Record<string, number>;
-}
-
-/** A stored date-time as a time, or null when missing or not a date (a bad value must not fail the dashboard). */
-function timeOf(value: string | null): number | null {
-  if (!value) return null;
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? null : time;
 }
 
 /**
@@ -56,15 +49,17 @@ export async function taskHealth(db: Database, context: HealthContext): Promise<
   let behindMs = 0;
   for (const row of rows) {
     const n = Number(row.n);
-    const end = timeOf(row.end_date);
+    const end = endTime(row.end_date);
     total += n;
     statuses[row.status] = (statuses[row.status] ?? 0) + n;
-    if (done.has(row.status)) {
+    // The shared rule of lateness (sdk deadlines), the one the overview and the home screen mark tasks by.
+    const state = done.has(row.status) ? 'done' : undefined;
+    if (state === 'done') {
       completed += n;
       if (end !== null && end > now) aheadMs += n * (end - now);
-    } else if (end !== null && end < now) {
+    } else if (isOverdue(row.end_date, state, now)) {
       overdue += n;
-      behindMs += n * (now - end);
+      behindMs += n * (now - end!);
     }
   }
   return {

@@ -2,6 +2,8 @@
 // They carry the web app's look (the pw- classes of its theme) and read errors of the client in props.client.
 export { useAction, type Action } from './action.js';
 export { ConfirmButton, Field, Panel, Saved, type FieldInputProps } from './controls.js';
+export { pathInScope, type FolderScope } from '../access.js';
+export { deadlineOf, DUE_SOON_DAYS, isOverdue, type Deadline } from '../deadlines.js';
 export { ErrorBox, messageOf, problemPlace, problemsOf, statusOf } from './errors.js';
 export { useLoaded, type Loaded } from './loading.js';
 export { callRoute, type RouteInit } from './route.js';

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import type { ScreenProps } from '@pipewright/sdk/screen';
 import { ErrorBox, Panel, useLoaded } from '@pipewright/sdk/ui';
 import { ActivityChart } from './ActivityChart';
+import { follow, links } from './links';
 import { ACTIVITY_DAYS, formatBytes, readDashboard, statusRows, type DashboardData } from './dashboard';
 import './dashboard.css';
 
@@ -36,7 +37,7 @@ function ProjectDashboard({ client, project }: ScreenProps & { project: string }
       </header>
       <ErrorBox error={loaded.error && `The dashboard could not be read: ${loaded.error}`} />
       {!data && loaded.loading && <p className="muted">Reading the dashboard of {project}…</p>}
-      {data && <Figures data={data} />}
+      {data && <Figures data={data} project={project} />}
     </section>
   );
 }
@@ -67,17 +68,42 @@ function useFollowChanges(client: ScreenProps['client'], project: string, reload
   }, [client, project, reload]);
 }
 
-/** A number with what it counts, found by that name (a group labelled "Folders"). */
-function Figure({ label, value, tone }: { label: string; value: string | number; tone?: 'bad' | 'good' }) {
+/**
+ * A number with what it counts, found by that name (a group labelled "Folders"); with `to`, a link to the screen
+ * that lists what it counts.
+ */
+function Figure({
+  label,
+  value,
+  tone,
+  to,
+}: {
+  label: string;
+  value: string | number;
+  tone?: 'bad' | 'good';
+  to?: string;
+}) {
+  const shown = typeof value === 'number' ? value.toLocaleString() : value;
+  const body = (
+    <>
+      <strong className="pwd-value">{shown}</strong>
+      <span className="pwd-label">{label}</span>
+    </>
+  );
   return (
     <div className={`pwd-figure${tone ? ` pwd-${tone}` : ''}`} role="group" aria-label={label}>
-      <strong className="pwd-value">{typeof value === 'number' ? value.toLocaleString() : value}</strong>
-      <span className="pwd-label">{label}</span>
+      {to ? (
+        <a className="pwd-link" href={to} onClick={follow} aria-label={`${shown} ${label}`}>
+          {body}
+        </a>
+      ) : (
+        body
+      )}
     </div>
   );
 }
 
-function Figures({ data }: { data: DashboardData }) {
+function Figures({ data, project }: { data: DashboardData; project: string }) {
   const { counts, health, people, activity, statuses } = data;
   const byStatus = statusRows(health, statuses);
   const most = Math.max(1, ...byStatus.map((row) => row.count));
@@ -86,10 +112,10 @@ function Figures({ data }: { data: DashboardData }) {
     <div className="pwd-grid">
       <Panel title="Entities" className="pwd-wide">
         <div className="pwd-figures">
-          <Figure label="Folders" value={counts.folders} />
-          <Figure label="Tasks" value={counts.tasks} />
-          <Figure label="Products" value={counts.products} />
-          <Figure label="Versions" value={counts.versions} />
+          <Figure label="Folders" value={counts.folders} to={links.folders(project)} />
+          <Figure label="Tasks" value={counts.tasks} to={links.tasks(project)} />
+          <Figure label="Products" value={counts.products} to={links.versions(project)} />
+          <Figure label="Versions" value={counts.versions} to={links.versions(project)} />
           <Figure label="Representations" value={counts.representations} />
           <Figure label="Workfiles" value={counts.workfiles} />
         </div>
@@ -106,12 +132,18 @@ function Figures({ data }: { data: DashboardData }) {
           <span>{health.completion.percentage}% of the tasks are done</span>
         </div>
         <div className="pwd-figures">
-          <Figure label="Tasks in all" value={health.tasks.total} />
-          <Figure label="Completed" value={health.tasks.completed} tone="good" />
+          <Figure label="Tasks in all" value={health.tasks.total} to={links.tasks(project)} />
+          <Figure
+            label="Completed"
+            value={health.tasks.completed}
+            tone="good"
+            to={links.completed(project)}
+          />
           <Figure
             label="Overdue"
             value={health.tasks.overdue}
             tone={health.tasks.overdue ? 'bad' : undefined}
+            to={links.overdue(project)}
           />
         </div>
         {(health.completion.behind > 0 || health.completion.ahead > 0) && (
@@ -125,7 +157,11 @@ function Figures({ data }: { data: DashboardData }) {
             <tbody>
               {byStatus.map((row) => (
                 <tr key={row.name}>
-                  <th scope="row">{row.name}</th>
+                  <th scope="row">
+                    <a href={links.status(project, row.name)} onClick={follow}>
+                      {row.name}
+                    </a>
+                  </th>
                   <td className="pwd-bar-cell">
                     <span
                       className="pwd-bar"
@@ -144,10 +180,15 @@ function Figures({ data }: { data: DashboardData }) {
 
       <Panel title="People">
         <div className="pwd-figures">
-          <Figure label="Team members" value={`${people.teamSizeActive} / ${people.teamSizeTotal}`} />
+          <Figure
+            label="Team members"
+            value={`${people.teamSizeActive} / ${people.teamSizeTotal}`}
+            to={links.users(project)}
+          />
           <Figure
             label="Users with access"
             value={`${people.usersWithAccessActive} / ${people.usersWithAccessTotal}`}
+            to={links.users(project)}
           />
         </div>
         <p className="muted">Active of all: inactive users keep their place but cannot log in.</p>
@@ -174,7 +215,10 @@ function Figures({ data }: { data: DashboardData }) {
         <ActivityChart days={activity} />
         <p className="muted">
           Changes to folders, tasks, products and versions per day over the last {ACTIVITY_DAYS} days, today
-          at the right, the busiest day full height.
+          at the right, the busiest day full height.{' '}
+          <a href={links.activity(project)} onClick={follow}>
+            See the changes
+          </a>
         </p>
       </Panel>
     </div>

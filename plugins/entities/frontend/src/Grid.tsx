@@ -2,7 +2,9 @@ import { useState, type MouseEvent } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import { AssigneePicker, personLabel, type Person } from './Assignees';
 import { CellEditor, type EditTarget } from './CellEditor';
+import { DeadlineMark } from './DeadlineMark';
 import { formatValue, statusOf, type AttributeDef, type Entity, type ProjectMeta } from './model';
+import { taskDeadline } from './progress';
 import type { GridRow, Sort } from './rows';
 import { Thumbnail } from './Thumbnail';
 import { useCellCursor, type PastedChanges } from './useCellCursor';
@@ -159,6 +161,8 @@ export function Grid(props: GridProps) {
         aria-selected={selected}
         data-entity={entity.name}
         data-kind={entity.kind}
+        // Shift-click extends the selection of rows; without this the browser would also select the page's text.
+        onMouseDown={(event) => event.shiftKey && event.preventDefault()}
         onClick={select}
       >
         {columns.map((column) => {
@@ -275,6 +279,7 @@ function CellContent({
           <span className="pwo-name-text" title={entity.path}>
             {entity.label || entity.name}
           </span>
+          <DeadlineMark deadline={taskDeadline(entity, meta, Date.now())} />
           {flat && (
             <span className="muted pwo-path">
               {entity.path.slice(0, entity.path.lastIndexOf('/')) || '/'}

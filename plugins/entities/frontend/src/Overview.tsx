@@ -8,6 +8,7 @@ import type { EditTarget } from './CellEditor';
 import { CreateDialog, type NewEntity } from './CreateDialog';
 import { CsvTools } from './CsvTools';
 import { DetailPanel } from './DetailPanel';
+import { FilterHint } from './FilterHint';
 import { FolderTree } from './FolderTree';
 import { useLiveOverview } from './live';
 import { LiveBadge } from './LiveBadge';
@@ -28,6 +29,7 @@ import { flatRows, hierarchyRows, isFlat } from './rows';
 import { OverviewTools } from './OverviewTools';
 import { usePeople } from './people';
 import { ProjectStore } from './store';
+import { Toast, type Notice } from './Toast';
 import { Toolbar } from './Toolbar';
 import { useOverviewLook } from './useWorkingView';
 import { arrangeColumns } from './views';
@@ -51,8 +53,6 @@ function refusal(
     return `${name} holds published versions, so it cannot be renamed or moved`;
   return failed?.detail ?? 'The server refused the change';
 }
-
-type Notice = { kind: 'error' | 'info'; text: string } | null;
 
 /** The overview screen: a project's folders and tasks, as a tree, a grid and the details of one of them. */
 export default function Overview({ project, client, Extension }: ScreenProps) {
@@ -579,18 +579,18 @@ function ProjectOverview({
       />
       <section className="pwo-main" aria-label="Folders and tasks">
         <Toolbar
-          meta={meta}
+          {...{ client, project, meta }}
           attributes={attributes}
           filter={filter}
           groupBy={groupBy}
           onFilter={setFilter}
           onGroupBy={setGroupBy}
           onNew={setDialog}
-          canCreateTask={parentForNew !== null}
+          parentForNew={parentForNew}
           edit={{
-            selected: chosen().length,
+            chosen: chosen(),
             // Rename is of one entity: the row last clicked.
-            canRename: focused !== null,
+            renaming: focused,
             undoLabel: undoSteps[undoSteps.length - 1]?.label ?? null,
             onBulk: () => setDialog('bulk'),
             onRename: () => setDialog('rename'),
@@ -643,6 +643,9 @@ function ProjectOverview({
             />
           </div>
         )}
+        {flat && store.full.state === 'loaded' && entityCount === 0 && isFlat(filter, 'none') && (
+          <FilterHint meta={meta} filter={filter} onFilter={setFilter} />
+        )}
         {empty ? (
           <div className="pw-empty pwo-empty">
             <strong>This project has no folders yet.</strong>
@@ -676,17 +679,7 @@ function ProjectOverview({
             onNotice={setNotice}
           />
         )}
-        {notice && (
-          <div
-            className={notice.kind === 'error' ? 'pwo-toast pwo-toast-error' : 'pwo-toast'}
-            role={notice.kind === 'error' ? 'alert' : 'status'}
-          >
-            {notice.text}
-            <button type="button" aria-label="Dismiss" onClick={() => setNotice(null)}>
-              ✕
-            </button>
-          </div>
-        )}
+        <Toast notice={notice} onDismiss={() => setNotice(null)} />
       </section>
       {focused && showDetail && (
         <DetailPanel

@@ -3,6 +3,7 @@ import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenProps } from '@pipewright/sdk/screen';
 import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
 import type { Person } from './Assignees';
+import { AuthorField } from './AuthorField';
 import { NAME } from './CreateDialog';
 import type { Entity } from './model';
 import {
@@ -370,17 +371,7 @@ function VersionForm({
           ))}
         </select>
       </label>
-      <label>
-        Author
-        <select value={author} onChange={(e) => setAuthor(e.target.value)}>
-          <option value="">Me</option>
-          {people.map((p) => (
-            <option key={p.name} value={p.name}>
-              {p.fullName ? `${p.fullName} (${p.name})` : p.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <AuthorField client={client} project={project} people={people} value={author} onChange={setAuthor} />
       <ErrorBox error={error} />
       <div className="pwo-dialog-actions">
         <button type="submit" className="primary" disabled={busy}>

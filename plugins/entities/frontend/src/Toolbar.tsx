@@ -1,15 +1,26 @@
 import type { ReactNode } from 'react';
-import type { AttributeDef, Kind, ProjectMeta } from './model';
-import type { Filter, GroupBy } from './rows';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import {
+  forgetProjectAccess,
+  newFolderRefusal,
+  newTaskRefusal,
+  refusalFor,
+  useProjectAccess,
+} from './access';
+import type { AttributeDef, Entity, Kind, ProjectMeta } from './model';
+import { ProgressFilter } from './ProgressFilter';
+import { isFlat, NO_FILTER, type Filter, type GroupBy } from './rows';
 
-/** Filters, grouping and the create buttons above the grid. */
+/** Filters, grouping and the create buttons above the grid; what the user's access refuses is disabled, saying why. */
 export function Toolbar({
+  client,
+  project,
   meta,
   attributes,
   filter,
   groupBy,
   summary,
-  canCreateTask,
+  parentForNew,
   onFilter,
   onGroupBy,
   onNew,
@@ -17,20 +28,24 @@ export function Toolbar({
   edit,
   tools,
 }: {
+  client: PipewrightClient;
+  project: string;
   meta: ProjectMeta;
   attributes: AttributeDef[];
   filter: Filter;
   groupBy: GroupBy;
   summary: string;
-  canCreateTask: boolean;
+  /** Where New folder and New task put what they make: the chosen folder (or task's folder), if any. */
+  parentForNew: Entity | null;
   onFilter(filter: Filter): void;
   onGroupBy(groupBy: GroupBy): void;
   onNew(kind: Kind): void;
   onRefresh(): void;
   /** Shaping the hierarchy: bulk creation, and rename, move, delete of the selection, undo of the last change. */
   edit: {
-    selected: number;
-    canRename: boolean;
+    /** The rows the editing buttons act on, and the one Rename renames. */
+    chosen: Entity[];
+    renaming: Entity | null;
     undoLabel: string | null;
     onBulk(): void;
     onRename(): void;
@@ -41,43 +56,75 @@ export function Toolbar({
   /** More tools after the editing ones (products and versions, views, columns: OverviewTools). */
   tools?: ReactNode;
 }) {
+  const access = useProjectAccess(client, project);
+  const folderWhy = newFolderRefusal(access, parentForNew);
+  const taskWhy = parentForNew
+    ? newTaskRefusal(access, parentForNew)
+    : 'Select the folder the task belongs to first';
+  const chosenFolders = edit.chosen.filter((e) => e.kind === 'folder');
+  // Bulk creation makes folders in the chosen one, or tasks in each chosen folder.
+  const bulkWhy =
+    folderWhy && (chosenFolders.length === 0 || refusalFor(access, 'create', 'creating tasks', chosenFolders))
+      ? folderWhy
+      : null;
+  const nothing = edit.chosen.length === 0;
+  const renameWhy = edit.renaming && refusalFor(access, 'update', 'renaming', [edit.renaming]);
+  const moveWhy = refusalFor(access, 'update', 'moving', edit.chosen);
+  const deleteWhy = refusalFor(access, 'delete', 'deleting', edit.chosen);
   const types = [...new Set([...meta.folderTypes, ...meta.taskTypes].map((t) => t.name))];
   // Only attributes with a fixed list of values make sensible groups (priority, ...).
   const groupable = attributes.filter((a) => a.data.enum?.length);
-  const filtered =
-    filter.text !== '' ||
-    filter.status !== '' ||
-    filter.type !== '' ||
-    filter.kind !== 'all' ||
-    groupBy !== 'none';
+  const filtered = isFlat(filter, groupBy);
   return (
     <div className="pwo-toolbar" role="toolbar" aria-label="Grid tools">
-      <button type="button" className="primary" onClick={() => onNew('folder')}>
+      <button
+        type="button"
+        className="primary"
+        disabled={!!folderWhy}
+        title={folderWhy ?? undefined}
+        onClick={() => onNew('folder')}
+      >
         New folder
       </button>
       <button
         type="button"
         className="primary"
-        disabled={!canCreateTask}
-        title={canCreateTask ? undefined : 'Select the folder the task belongs to first'}
+        disabled={!!taskWhy}
+        title={taskWhy ?? undefined}
         onClick={() => onNew('task')}
       >
         New task
       </button>
       <button
         type="button"
+        disabled={!!bulkWhy}
         onClick={edit.onBulk}
-        title="Many folders (sh010 to sh200) or tasks on the selected folders"
+        title={bulkWhy ?? 'Many folders (sh010 to sh200) or tasks on the selected folders'}
       >
         Create in bulk
       </button>
-      <button type="button" disabled={!edit.canRename} onClick={edit.onRename}>
+      <button
+        type="button"
+        disabled={!edit.renaming || !!renameWhy}
+        title={renameWhy || undefined}
+        onClick={edit.onRename}
+      >
         Rename
       </button>
-      <button type="button" disabled={edit.selected === 0} onClick={edit.onMove}>
+      <button
+        type="button"
+        disabled={nothing || !!moveWhy}
+        title={moveWhy ?? undefined}
+        onClick={edit.onMove}
+      >
         Move
       </button>
-      <button type="button" disabled={edit.selected === 0} onClick={edit.onDelete}>
+      <button
+        type="button"
+        disabled={nothing || !!deleteWhy}
+        title={deleteWhy ?? undefined}
+        onClick={edit.onDelete}
+      >
         Delete
       </button>
       <button
@@ -110,6 +157,7 @@ export function Toolbar({
           </option>
         ))}
       </select>
+      <ProgressFilter value={filter.progress} onChange={(progress) => onFilter({ ...filter, progress })} />
       <select
         aria-label="Type filter"
         value={filter.type}
@@ -146,7 +194,7 @@ export function Toolbar({
         <button
           type="button"
           onClick={() => {
-            onFilter({ text: '', status: '', type: '', kind: 'all' });
+            onFilter(NO_FILTER);
             onGroupBy('none');
           }}
         >
@@ -157,7 +205,14 @@ export function Toolbar({
         {summary}
       </span>
       <span className="spacer" />
-      <button type="button" onClick={onRefresh} title="Read the folders and tasks again">
+      <button
+        type="button"
+        onClick={() => {
+          forgetProjectAccess(client, project);
+          onRefresh();
+        }}
+        title="Read the folders, the tasks and what you may do again"
+      >
         Refresh
       </button>
     </div>

@@ -1,4 +1,5 @@
 import { parentKey, ROOT, type Entity, type ProjectMeta } from './model';
+import { hasProgress, type Progress } from './progress';
 import type { ProjectStore } from './store';
 
 // The grid's rows, worked out from what the store holds and how the user wants to see it. Two ways: the hierarchy
@@ -21,19 +22,22 @@ export interface Filter {
   status: string;
   type: string;
   kind: 'all' | 'folder' | 'task';
+  /** Tasks overdue, due soon or done. */
+  progress: Progress;
 }
 
 /** none, status, type, kind, or attrib.<name> (attributes with a fixed list of values). */
 export type GroupBy = string;
 
-export const NO_FILTER: Filter = { text: '', status: '', type: '', kind: 'all' };
+export const NO_FILTER: Filter = { text: '', status: '', type: '', kind: 'all', progress: '' };
 
 export const isFlat = (filter: Filter, groupBy: GroupBy) =>
   groupBy !== 'none' ||
   filter.text.trim() !== '' ||
   filter.status !== '' ||
   filter.type !== '' ||
-  filter.kind !== 'all';
+  filter.kind !== 'all' ||
+  filter.progress !== '';
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
@@ -46,17 +50,42 @@ function valueOf(entity: Entity, key: string): unknown {
   return undefined;
 }
 
-/** Compares two entities by the sort key; empty values go last whichever the direction. */
+// A path split into its names, once per entity (entities are replaced, never changed, when they change).
+const pathParts = new WeakMap<Entity, string[]>();
+function partsOf(entity: Entity): string[] {
+  let parts = pathParts.get(entity);
+  if (!parts) pathParts.set(entity, (parts = entity.path.split('/')));
+  return parts;
+}
+
+/**
+ * By path, name by name and numbers as numbers: sq010/sh2 before sq010/sh10 before sq020/sh1. Descending reverses
+ * the order among siblings only: a folder still comes before what is inside it.
+ */
+function byPath(a: Entity, b: Entity, desc = false): number {
+  const [x, y] = [partsOf(a), partsOf(b)];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const order = collator.compare(x[i]!, y[i]!);
+    if (order) return desc ? -order : order;
+  }
+  return x.length - y.length;
+}
+
+/**
+ * Compares two entities by the sort key; empty values go last whichever the direction. Sorting by name sorts by
+ * path, so a flat list keeps each sequence's shots together (siblings of the hierarchy compare by name alike).
+ */
 export function comparator({ key, desc }: Sort): (a: Entity, b: Entity) => number {
+  if (key === 'name') return (a, b) => byPath(a, b, desc);
   return (a, b) => {
     const x = valueOf(a, key);
     const y = valueOf(b, key);
     const xEmpty = x === null || x === undefined || x === '';
     const yEmpty = y === null || y === undefined || y === '';
-    if (xEmpty || yEmpty) return xEmpty === yEmpty ? collator.compare(a.name, b.name) : xEmpty ? 1 : -1;
+    if (xEmpty || yEmpty) return xEmpty === yEmpty ? byPath(a, b) : xEmpty ? 1 : -1;
     const order =
       typeof x === 'number' && typeof y === 'number' ? x - y : collator.compare(String(x), String(y));
-    return (desc ? -order : order) || collator.compare(a.name, b.name);
+    return (desc ? -order : order) || byPath(a, b);
   };
 }
 
@@ -116,8 +145,9 @@ function haystack(entity: Entity): string {
   return text;
 }
 
-function matches(entity: Entity, filter: Filter): boolean {
+function matches(entity: Entity, filter: Filter, meta: ProjectMeta, now: number): boolean {
   if (filter.kind !== 'all' && entity.kind !== filter.kind) return false;
+  if (!hasProgress(entity, filter.progress, meta, now)) return false;
   if (filter.status && entity.status !== filter.status) return false;
   if (filter.type && entity.type !== filter.type) return false;
   const text = filter.text.trim().toLowerCase();
@@ -141,8 +171,9 @@ export function flatRows(
 ): GridRow[] {
   const inScope = (entity: Entity) => !scopePath || entity.path.startsWith(`${scopePath}/`);
   const found: Entity[] = [];
+  const now = Date.now();
   for (const entity of store.entities.values())
-    if (inScope(entity) && matches(entity, filter)) found.push(entity);
+    if (inScope(entity) && matches(entity, filter, meta, now)) found.push(entity);
   found.sort(comparator(sort));
   const entityRow = (entity: Entity): GridRow => ({
     type: 'entity',

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import { messageOf, statusOf } from '@pipewright/sdk/ui';
+import { filterFromAddress, forgetFilterInAddress } from './address-filter';
 import type { Filter, GroupBy, Sort } from './rows';
 import { DEFAULT_VIEW, fromSettings, toSettings, type ColumnLayout, type OverviewView } from './views';
 
@@ -96,10 +97,13 @@ export function useWorkingView(
 
 /**
  * The overview's look (filters, grouping, sorting, columns), each part with its setter, kept as the user's working
- * view of the project: `apply` puts a whole view on screen (a restored one).
+ * view of the project: `apply` puts a whole view on screen (a restored one). A filter the address names (a link
+ * from the dashboard) wins over the restored view's.
  */
 export function useOverviewLook(client: PipewrightClient, project: string, onError: (text: string) => void) {
-  const [filter, setFilter] = useState<Filter>(DEFAULT_VIEW.filter);
+  const [linked] = useState(filterFromAddress);
+  useEffect(forgetFilterInAddress, []);
+  const [filter, setFilter] = useState<Filter>(linked ?? DEFAULT_VIEW.filter);
   const [groupBy, setGroupBy] = useState<GroupBy>(DEFAULT_VIEW.groupBy);
   const [sort, setSort] = useState<Sort>(DEFAULT_VIEW.sort);
   const [columns, setColumns] = useState<ColumnLayout>(DEFAULT_VIEW.columns);
@@ -110,6 +114,10 @@ export function useOverviewLook(client: PipewrightClient, project: string, onErr
     setSort(next.sort);
     setColumns(next.columns);
   }, []);
-  useWorkingView(client, project, view, apply, onError);
+  const restore = useCallback(
+    (stored: OverviewView) => apply(linked ? { ...stored, filter: linked } : stored),
+    [apply, linked],
+  );
+  useWorkingView(client, project, view, restore, onError);
   return { view, apply, filter, groupBy, sort, columns, setFilter, setGroupBy, setSort, setColumns };
 }

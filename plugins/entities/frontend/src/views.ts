@@ -1,4 +1,5 @@
 import type { Column } from './Grid';
+import { isProgress } from './progress';
 import { isFlat, NO_FILTER, type Filter, type GroupBy, type Sort } from './rows';
 
 // How the overview looks (filters, grouping, sorting, columns) as the settings of an AYON "overview" view, and
@@ -38,12 +39,14 @@ interface Condition {
 }
 
 // The filter as an AYON QueryFilter. The keys are the overview's own (text searches name and path, type is the
-// folder or task type, entityType folder or task): the server keeps a view's filter without interpreting it.
+// folder or task type, entityType folder or task, progress overdue, due-soon or done): the server keeps a view's
+// filter without interpreting it.
 const FILTER_KEYS: { key: string; field: keyof Filter; operator: Condition['operator'] }[] = [
   { key: 'text', field: 'text', operator: 'like' },
   { key: 'status', field: 'status', operator: 'eq' },
   { key: 'type', field: 'type', operator: 'eq' },
   { key: 'entityType', field: 'kind', operator: 'eq' },
+  { key: 'progress', field: 'progress', operator: 'eq' },
 ];
 
 /** The settings an "overview" view stores for this look of the screen. */
@@ -77,6 +80,8 @@ export function fromSettings(settings: Record<string, unknown>): OverviewView {
     if (!known || !value) continue;
     if (known.field === 'kind') {
       if (value === 'folder' || value === 'task') filter.kind = value;
+    } else if (known.field === 'progress') {
+      if (isProgress(value)) filter.progress = value;
     } else filter[known.field] = value;
   }
   const columns = Array.isArray(settings.columns)

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import { ErrorBox, Table, useLoaded } from '@pipewright/sdk/ui';
 import { CreateProjectForm } from './CreateProjectForm';
-import { go } from './location';
+import { chooseProject, go } from './location';
 
 /** Every project of the studio (archived ones too, marked), with the form that creates a new one. */
 export function ProjectList({
@@ -29,6 +29,8 @@ export function ProjectList({
     setCreating(false);
     setCreated(name);
     listed.reload();
+    // Whoever creates a project means to work in it next.
+    chooseProject(name);
   };
 
   const shown = projects?.filter((p) => p.name.toLowerCase().includes(search.trim().toLowerCase())) ?? [];
@@ -58,7 +60,7 @@ export function ProjectList({
 
       {created && (
         <p className="notice" role="status">
-          Project {created} is ready.{' '}
+          Project {created} is ready. It is the project you work in now (see the menu at the top).{' '}
           <a
             href={`${basePath}/${created}`}
             onClick={(e) => {
@@ -68,7 +70,7 @@ export function ProjectList({
           >
             Review its settings
           </a>{' '}
-          or choose it in the project menu at the top to start working in it.
+          or start on its folders and tasks in the Overview.
         </p>
       )}
       <ErrorBox

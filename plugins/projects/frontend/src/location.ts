@@ -23,3 +23,14 @@ export function useSubPath(basePath: string): string {
   }, [basePath]);
   return sub;
 }
+
+/**
+ * Make a project the one the web app works in: the shell follows a ?project= in the address (and takes it out),
+ * as it does for links from other screens.
+ */
+export function chooseProject(name: string): void {
+  const url = new URL(location.href);
+  url.searchParams.set('project', name);
+  history.replaceState(history.state, '', url);
+  window.dispatchEvent(new PopStateEvent('popstate'));
+}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenUser } from '@pipewright/sdk/screen';
 import { ConfirmButton, ErrorBox, Saved, Table, useAction } from '@pipewright/sdk/ui';
+import { AccessSummary } from './AccessSummary';
 import {
   grantableRoles,
   patchUser,
@@ -90,6 +91,7 @@ export function UserEditor({
         </button>
       </header>
       {locked && <p className="notice">Only administrators can change an administrator.</p>}
+      <AccessSummary user={user} />
       <ProfileSection
         client={client}
         caller={caller}

@@ -1,0 +1,58 @@
+import { useEffect, useState } from 'react';
+import type { PipewrightClient } from '@pipewright/sdk/client';
+import type { AddonPage } from '../remotes';
+import { navigate } from './router';
+
+/**
+ * Home's line about the project at work: the one chosen, else where to choose one, else (a studio without any
+ * project yet) how to create the first.
+ */
+export function ProjectLine({
+  client,
+  project,
+  pages,
+}: {
+  client: PipewrightClient;
+  project: string | null;
+  pages: AddonPage[];
+}) {
+  const [none, setNone] = useState(false);
+  useEffect(() => {
+    if (project) return;
+    let current = true;
+    client
+      .GET('/api/projects', { params: { query: { active: true } } })
+      .then((answer) => current && setNone(answer.projects.length === 0))
+      // Unknown: the usual advice stands.
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [client, project]);
+
+  if (project) return <p className="muted">Working in {project}.</p>;
+  if (!none) return <p className="muted">Choose a project in the top bar to work in it.</p>;
+  const projectsPage = pages.find((p) => p.addonName === 'projects');
+  return (
+    <p className="notice" role="status">
+      There is no project yet.{' '}
+      {projectsPage ? (
+        <>
+          <a
+            href={projectsPage.path}
+            onClick={(e) => {
+              if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+              e.preventDefault();
+              navigate(projectsPage.path);
+            }}
+          >
+            Create the first project
+          </a>{' '}
+          in {projectsPage.label}: it opens here at once, ready for its folders and tasks.
+        </>
+      ) : (
+        'An administrator or a manager creates projects: ask one to set up the first.'
+      )}
+    </p>
+  );
+}

@@ -1,0 +1,21 @@
+import { DUE_SOON_DAYS } from '@pipewright/sdk/ui';
+import { PROGRESS_CHOICES, type Progress } from './progress';
+
+/** The toolbar's choice of tasks by progress: overdue, due soon, done. */
+export function ProgressFilter({ value, onChange }: { value: Progress; onChange(value: Progress): void }) {
+  return (
+    <select
+      aria-label="Progress filter"
+      title={`Overdue: past the end date and not done. Due soon: ending within ${DUE_SOON_DAYS} days.`}
+      value={value}
+      onChange={(e) => onChange(e.target.value as Progress)}
+    >
+      <option value="">Any progress</option>
+      {PROGRESS_CHOICES.map((choice) => (
+        <option key={choice.value} value={choice.value}>
+          {choice.label}
+        </option>
+      ))}
+    </select>
+  );
+}
