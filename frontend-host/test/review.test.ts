@@ -262,7 +262,12 @@ describe('the review screen', () => {
     const video = page.getByLabel('Video: Main take');
     await video.waitFor();
     await expect(timecode().textContent()).resolves.toBe('00:00:00:00');
-    await page.getByText('frame 1 of 48').waitFor();
+    // Frames are numbered in the shot's range: sh010 inherits the project's frameStart, 1001.
+    await page
+      .getByLabel('Frame number')
+      .filter({ hasText: /^frame 1001$/ })
+      .waitFor();
+    await expect(page.getByLabel('Frame range').textContent()).resolves.toBe('1001–1048');
     await timed('video starts playing', async () => {
       await stage().click({ position: { x: 5, y: 5 } });
       await page.keyboard.press('Space');
@@ -278,7 +283,10 @@ describe('the review screen', () => {
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowLeft');
-    await page.getByText('frame 3 of 48').waitFor();
+    await page
+      .getByLabel('Frame number')
+      .filter({ hasText: /^frame 1003$/ })
+      .waitFor();
     await expect(timecode().textContent()).resolves.toBe('00:00:00:02');
     // The picture really is at that frame: the element's time lies within frame 2 (1/24 s each).
     const time = await video.evaluate((element) => (element as HTMLVideoElement).currentTime);

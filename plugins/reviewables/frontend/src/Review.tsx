@@ -5,10 +5,14 @@ import { ErrorBox, messageOf, useLoaded, useSearchParam } from '@pipewright/sdk/
 import { readVersion, saveLabel, saveOrder, type Reviewable } from './api';
 import { placeOf, versionLabel, type VersionPlace } from './browse';
 import { titleOf } from './describe';
+import { FileKindsNote } from './FileKindsNote';
+import { PLAIN_RANGE } from './frames';
 import { Stage } from './Stage';
 import { Strip } from './Strip';
 import { UploadBar } from './UploadBar';
+import { readVersionFacts } from './version-facts';
 import { VersionBrowser } from './VersionBrowser';
+import { VersionTitle } from './VersionTitle';
 import './review.css';
 
 // The review of a version: its reviewables (videos and images) on a stage with review controls, in a strip below
@@ -71,7 +75,14 @@ function ProjectReview({ client, token, user, project, Extension }: ScreenProps 
     <section className="pw-screen pwr-screen">
       <header className="pw-header">
         <h1>Review</h1>
-        {shown && <PlaceTitle place={shown} />}
+        {shown && (
+          <VersionTitle
+            client={client}
+            project={project}
+            place={shown}
+            onStatus={(status) => setPlace({ ...shown, version: { ...shown.version, status } })}
+          />
+        )}
         <span className="pw-grow" />
         {versionId && (
           <button type="button" onClick={() => setBrowsing(!browsing)} aria-expanded={browsing}>
@@ -128,22 +139,6 @@ function ProjectReview({ client, token, user, project, Extension }: ScreenProps 
   );
 }
 
-function PlaceTitle({ place }: { place: VersionPlace }) {
-  const folderPath = place.folders.map((folder) => folder.label || folder.name).join(' / ');
-  return (
-    <span className="pwr-place" aria-label="Version under review">
-      <span className="muted">{folderPath} ›</span> <span>{place.product.name}</span>{' '}
-      <span className="muted">›</span>{' '}
-      {place.version.version < 0 ? (
-        <span className="pw-badge pw-badge-info">HERO</span>
-      ) : (
-        <strong>{versionLabel(place.version)}</strong>
-      )}{' '}
-      <span className="pw-badge pw-badge-off">{place.version.status}</span>
-    </span>
-  );
-}
-
 /** Topics that change what a version's review shows: uploads, and reviewable activities deleted from the feed. */
 const LIVE_TOPICS = ['reviewable.created', 'activity.deleted'];
 
@@ -190,6 +185,10 @@ function VersionReview({
   Extension: ScreenProps['Extension'];
 }) {
   const listing = useLoaded(() => readVersion(client, project, versionId), [client, project, versionId]);
+  // The frame range and the representations. The player waits for the range, so a frame is never shown under
+  // another number first; if it cannot be read, frames count from 1 and the error says so.
+  const facts = useLoaded(() => readVersionFacts(client, project, versionId), [client, project, versionId]);
+  const range = facts.data?.range ?? (facts.error ? PLAIN_RANGE : null);
   useLiveReload(client, project, versionId, listing.reload);
   const [selected, setSelected] = useSearchParam('reviewable');
   // The order the user made, shown at once while it is saved (and dropped when the server refuses it).
@@ -277,6 +276,7 @@ function VersionReview({
     <div className="pwr-body">
       <div className={dragging ? 'pwr-main pwr-dropping' : 'pwr-main'} {...dropHandlers}>
         <ErrorBox error={listing.error} prefix="The reviewables could not be read:" />
+        <ErrorBox error={facts.error} prefix="The frame range could not be read (frames count from 1):" />
         <div
           ref={stage}
           className="pwr-stage"
@@ -284,15 +284,16 @@ function VersionReview({
           role="region"
           aria-label={onStage ? `Stage: ${titleOf(onStage)}` : 'Stage'}
         >
-          {onStage ? (
+          {onStage && range ? (
             <Stage
               key={onStage.fileId}
               client={client}
               token={token}
               project={project}
               reviewable={onStage}
+              range={range}
             />
-          ) : listing.data ? (
+          ) : listing.data && !onStage ? (
             <div className="pw-empty pwr-empty">
               <strong>{versionName} has no reviewables yet.</strong>
               <p>Drop a video or an image here, or choose a file below, to start its review.</p>
@@ -301,6 +302,13 @@ function VersionReview({
             <p className="muted">Loading the reviewables…</p>
           )}
         </div>
+        {listing.data && facts.data && (
+          <FileKindsNote
+            versionName={versionName}
+            reviewables={listing.data.reviewables.length}
+            representations={facts.data.representations}
+          />
+        )}
         {dragging && <div className="pwr-drop-hint">Drop to add it to {versionName}</div>}
         {reviewables.length > 0 && (
           <Strip

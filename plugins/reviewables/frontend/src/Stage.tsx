@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import { streamUrl, type Reviewable } from './api';
 import { describeMedia, titleOf } from './describe';
+import type { FrameRange } from './frames';
 import { usePicture } from './pictures';
 import { VideoPlayer } from './VideoPlayer';
 
@@ -13,6 +14,8 @@ interface StageProps {
   token: string;
   project: string;
   reviewable: Reviewable;
+  /** Where a video's frames sit in the shot's numbering. */
+  range: FrameRange;
 }
 
 const isVideo = (r: Reviewable) =>
@@ -46,6 +49,7 @@ export function Stage(props: StageProps) {
           src={streamUrl(props.client, props.token, props.project, reviewable.fileId)}
           info={reviewable.mediaInfo}
           title={titleOf(reviewable)}
+          range={props.range}
           onFailed={onFailed}
         />
       ) : (

@@ -1,10 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { MediaInfo } from './api';
-import { fpsText, frameAt, lastFrame, timecode, timeOfFrame, timingOf } from './timecode';
+import { mediaFrameAt, timeOfMediaFrame, type FrameRange } from './frames';
+import { usePlayerKeys } from './player-keys';
+import { lastFrame, timingOf } from './timecode';
+import { Transport } from './Transport';
 
-// A video for review: frame-exact stepping and a timecode instead of the browser's seconds, and the keys
-// reviewers expect (space plays and pauses, the arrows step one frame). The keys work anywhere on the screen
-// except while typing (a label, a comment in the feed).
+// A video for review, with the habits of review tools: it opens paused on its first frame, frames are numbered
+// in the shot's range, stepping is frame-exact, and the keys work anywhere on the screen except while typing.
+// A click on the picture only gives the player the keys: playback never starts by surprise.
 
 type VideoWithFrames = HTMLVideoElement & {
   requestVideoFrameCallback?(callback: (now: number, meta: { mediaTime: number }) => void): number;
@@ -25,32 +28,30 @@ function playbackFailure(error: MediaError | null): string {
   }
 }
 
-/** Keys meant for a field being typed in, or a focused control's own action, are not the player's. */
-function isTyping(target: EventTarget | null): boolean {
-  const element = target instanceof HTMLElement ? target : null;
-  return !!element?.closest('input, textarea, select, [contenteditable]:not([contenteditable="false"])');
-}
-
 export function VideoPlayer({
   src,
   info,
   title,
+  range,
   onFailed,
 }: {
   src: string;
   info: MediaInfo | null;
+  /** Where the media's frames sit in the shot's numbering. */
+  range: FrameRange;
   /** What is playing, for the player's accessible name. */
   title: string;
   onFailed(message: string): void;
 }) {
   const video = useRef<VideoWithFrames>(null);
   const [playing, setPlaying] = useState(false);
+  const [rate, setRate] = useState(1);
   const [duration, setDuration] = useState<number | null>(null);
   const [frame, setFrame] = useState(0);
   const [waiting, setWaiting] = useState(true);
   const timing = timingOf(info, duration);
   const last = lastFrame(timing);
-  // The keyboard handler is registered once; it reads the frame and the timing from here.
+  // Seeks and steps are made once; they read the frame and the timing from here.
   const now = useRef({ frame, fps: timing.fps, last });
   now.current = { frame, fps: timing.fps, last };
   // The frame a seek is on its way to. Until the browser has finished seeking, frames it still presents from
@@ -64,7 +65,7 @@ export function VideoPlayer({
     if (!element) return;
     const show = (seconds: number) => {
       if (element.seeking || target.current !== null) return;
-      setFrame(frameAt(seconds, now.current.fps));
+      setFrame(mediaFrameAt(seconds, now.current.fps));
     };
     let handle: number | null = null;
     const frames = !!element.requestVideoFrameCallback;
@@ -82,7 +83,16 @@ export function VideoPlayer({
     const onTime = () => !frames && show(element.currentTime);
     const onPlay = () => setPlaying(true);
     const onPause = () => setPlaying(false);
-    const onMeta = () => setDuration(Number.isFinite(element.duration) ? element.duration : null);
+    const onMeta = () => {
+      setDuration(Number.isFinite(element.duration) ? element.duration : null);
+      // Review starts on the first frame, shown whole: the middle of frame 0, not its edge.
+      if (element.paused && target.current === null) {
+        target.current = 0;
+        element.currentTime = timeOfMediaFrame(0, now.current.fps);
+        setFrame(0);
+      }
+    };
+    const onRate = () => setRate(element.playbackRate);
     const onReady = () => setWaiting(false);
     const onWaiting = () => setWaiting(true);
     const onError = () => onFailed(playbackFailure(element.error));
@@ -93,6 +103,7 @@ export function VideoPlayer({
       ['pause', onPause],
       ['ended', onPause],
       ['loadedmetadata', onMeta],
+      ['ratechange', onRate],
       ['canplay', onReady],
       ['playing', onReady],
       ['waiting', onWaiting],
@@ -109,8 +120,9 @@ export function VideoPlayer({
     const element = video.current;
     if (!element) return;
     if (element.paused || element.ended) {
-      // At the end, play starts over, as every player does.
+      // At the end, play starts over, as every player does; Space plays at normal speed.
       if (element.ended) element.currentTime = 0;
+      element.playbackRate = 1;
       element.play().catch((error: Error) => {
         // A pause during the start is not a failure.
         if (error.name !== 'AbortError') onFailed(`The video could not start: ${error.message}`);
@@ -132,11 +144,11 @@ export function VideoPlayer({
     const element = video.current;
     if (!element) return;
     const { fps, last: end } = now.current;
-    const frameNumber = Math.max(0, end === null ? wanted : Math.min(end, wanted));
+    const mediaFrame = Math.max(0, end === null ? wanted : Math.min(end, wanted));
     element.pause();
-    target.current = frameNumber;
-    element.currentTime = timeOfFrame(frameNumber, fps);
-    setFrame(frameNumber);
+    target.current = mediaFrame;
+    element.currentTime = timeOfMediaFrame(mediaFrame, fps);
+    setFrame(mediaFrame);
   }, []);
 
   const step = useCallback(
@@ -144,24 +156,36 @@ export function VideoPlayer({
     [seekFrame],
   );
 
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target))
-        return;
-      if (event.key === ' ') {
-        // A focused button keeps its own space (the browser clicks it).
-        if (event.target instanceof HTMLElement && event.target.closest('button, a[href]')) return;
-        event.preventDefault();
-        toggle();
-      } else if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
-        event.preventDefault();
-        const size = event.shiftKey ? Math.max(1, Math.round(now.current.fps)) : 1;
-        step(event.key === 'ArrowLeft' ? -size : size);
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [toggle, step]);
+  // L plays, and each L while playing doubles the speed; J slows a fast playback, else steps back (browsers
+  // cannot play backwards); K stops.
+  const forward = useCallback(() => {
+    const element = video.current;
+    if (!element) return;
+    if (element.paused || element.ended) return toggle();
+    element.playbackRate = Math.min(8, element.playbackRate * 2);
+  }, [toggle]);
+  const back = useCallback(() => {
+    const element = video.current;
+    if (element && !element.paused && element.playbackRate > 1) element.playbackRate /= 2;
+    else step(-1);
+  }, [step]);
+  const stop = useCallback(() => {
+    const element = video.current;
+    if (!element) return;
+    element.pause();
+    element.playbackRate = 1;
+  }, []);
+
+  usePlayerKeys({
+    toggle,
+    step,
+    second: Math.max(1, Math.round(timing.fps)),
+    first: () => seekFrame(0),
+    last: () => last !== null && seekFrame(last),
+    forward,
+    back,
+    stop,
+  });
 
   return (
     <div className="pwr-video">
@@ -171,63 +195,20 @@ export function VideoPlayer({
         preload="auto"
         playsInline
         aria-label={`Video: ${title}`}
-        onClick={toggle}
         data-frame={frame}
       />
-      <div className="pwr-transport" role="group" aria-label="Playback">
-        <button type="button" onClick={() => seekFrame(0)} title="First frame" aria-label="First frame">
-          |◀◀
-        </button>
-        <button type="button" onClick={() => step(-1)} title="Previous frame (←)" aria-label="Previous frame">
-          ◀|
-        </button>
-        <button
-          type="button"
-          className="pwr-play"
-          onClick={toggle}
-          title={playing ? 'Pause (space)' : 'Play (space)'}
-          aria-label={playing ? 'Pause' : 'Play'}
-        >
-          {playing ? '❚❚' : '▶'}
-        </button>
-        <button type="button" onClick={() => step(1)} title="Next frame (→)" aria-label="Next frame">
-          |▶
-        </button>
-        <button
-          type="button"
-          onClick={() => last !== null && seekFrame(last)}
-          disabled={last === null}
-          title="Last frame"
-          aria-label="Last frame"
-        >
-          ▶▶|
-        </button>
-        <input
-          className="pwr-scrub"
-          type="range"
-          min={0}
-          max={last ?? 0}
-          step={1}
-          value={Math.min(frame, last ?? frame)}
-          disabled={last === null}
-          aria-label="Frame"
-          onChange={(event) => seekFrame(Number(event.target.value))}
-        />
-        <output className="pwr-timecode" aria-label="Timecode" title="Hours:minutes:seconds:frames">
-          {timecode(frame, timing.fps)}
-        </output>
-        <span className="pwr-frame muted" aria-label="Frame number">
-          {/* People count frames from 1; the timecode counts from 00. */}
-          {timing.frames ? `frame ${frame + 1} of ${timing.frames}` : `frame ${frame + 1}`}
-        </span>
-        <span
-          className="muted pw-small"
-          title={timing.known ? 'From the file' : 'The file does not say; assumed'}
-        >
-          {fpsText(timing.fps)} fps{timing.known ? '' : ' (assumed)'}
-        </span>
-        {waiting && <span className="muted pw-small">Loading…</span>}
-      </div>
+      <Transport
+        mediaFrame={frame}
+        last={last}
+        range={range}
+        timing={timing}
+        playing={playing}
+        rate={rate}
+        waiting={waiting}
+        onSeek={seekFrame}
+        onStep={step}
+        onToggle={toggle}
+      />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import type { MediaInfo } from './api';
 
-// Frames and timecode of a video, from ffprobe's frame rate. A browser knows only seconds: the screen turns them into
-// frame numbers, and seeks to the middle of a frame so that rounding never lands on its neighbour.
+// The timing of a video (frame rate and length, from ffprobe) and its timecode; frames.ts turns seconds into
+// frame numbers.
 
 /** What the player assumes when the media info has no frame rate (24 is the most common in film and animation). */
 export const FALLBACK_FPS = 24;
@@ -22,19 +22,13 @@ export function timingOf(info: MediaInfo | null, durationSeconds: number | null)
   return { fps: rate, known: fps !== null, frames };
 }
 
-/** The frame shown at a time: a frame's own timestamp counts as that frame, despite floating-point error. */
-export const frameAt = (seconds: number, fps: number) => Math.max(0, Math.floor(seconds * fps + 1e-3));
-
-/** The time to seek to for a frame: its middle. */
-export const timeOfFrame = (frame: number, fps: number) => (frame + 0.5) / fps;
-
-/** The last frame's number (frames count from 0), or null when the length is unknown. */
+/** The media's last frame (its first is 0), or null when the length is unknown. */
 export const lastFrame = (timing: Timing) => (timing.frames ? timing.frames - 1 : null);
 
 const two = (n: number) => String(n).padStart(2, '0');
 
 /**
- * HH:MM:SS:FF for a frame number, counting whole-number frames per second (non-drop-frame: 23.976 counts as 24,
+ * HH:MM:SS:FF for a media frame (its first is 00:00:00:00), counting whole-number frames per second (non-drop-frame: 23.976 counts as 24,
  * as editorial timecode does).
  */
 export function timecode(frame: number, fps: number): string {
