@@ -259,7 +259,7 @@ describe('collaboration in the web app', () => {
     await message.waitFor();
     timings.sentToInbox = Date.now() - Number(ids.sentAt);
     await expect(message.getAttribute('aria-label')).resolves.toBe('Unread: Ada Admin mentioned you');
-    await expect(message.textContent()).resolves.toContain('demo / sh010 / compositing');
+    await expect(message.textContent()).resolves.toContain('demo / sq010 / sh010 / compositing');
     await message.getByText('@Artie Sanders').waitFor();
     await message.getByText('important').waitFor();
     await artist.getByLabel('Unread messages').filter({ hasText: '1 unread' }).waitFor();

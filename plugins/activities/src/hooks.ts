@@ -20,6 +20,17 @@ function idFor(eventId: string, ...parts: string[]): string {
 }
 
 /**
+ * What tells the notices of one action apart from others: the events of one write (a bulk /operations request,
+ * one PATCH) share their author, sender and time, so the inbox can show eight assignments as one notice.
+ */
+function batchOf(message: EventMessage): string {
+  return createHash('sha256')
+    .update([message.createdAt, message.user ?? '', message.sender ?? ''].join(':'))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/**
  * Turns entity events into activities: status changes, assignees added and removed, versions published. They
  * come from every write path (REST, /operations, GraphQL) because they come from the entities addon's events.
  * Events are handled one at a time, in order; what a change changed from is in the entity event's payload.
@@ -106,7 +117,7 @@ export class EntityEventHook {
       entityId: id,
       activityType: 'status.change',
       body: `${link} status changed from ${oldValue ?? 'unknown'} to ${newValue}`,
-      data: { oldValue, newValue },
+      data: { oldValue, newValue, batch: batchOf(message) },
     });
   }
 
@@ -137,7 +148,7 @@ export class EntityEventHook {
             kind === 'assignee.add'
               ? `Added ${userLink} to ${taskLink}`
               : `Removed ${userLink} from ${taskLink}`,
-          data: { assignee: name },
+          data: { assignee: name, batch: batchOf(message) },
         });
       }
     }

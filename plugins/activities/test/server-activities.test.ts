@@ -129,6 +129,31 @@ describe('assignee changes', () => {
     expect(res.body.success).toBe(true);
     expect((await made('assignee.add', ids.lookdev)).map((a) => a.data.assignee)).toEqual(['artie']);
   });
+
+  it('of one request share a batch, so the inbox shows them as one notice', async () => {
+    const res = await core.request('POST', `${P}/operations`, {
+      token: t.root,
+      body: {
+        waitForEvents: true,
+        operations: [ids.modeling, ids.lookdev].map((id) => ({
+          type: 'update',
+          entityType: 'task',
+          entityId: id,
+          data: { assignees: ['artie', 'bea', 'fred', 'boss'] },
+        })),
+      },
+    });
+    expect(res.body.success).toBe(true);
+    const forBoss = async (id: string) =>
+      (await made('assignee.add', id)).filter((a) => a.data.assignee === 'boss').at(-1);
+    const [one, two] = [await forBoss(ids.modeling), await forBoss(ids.lookdev)];
+    expect(one.data.batch).toMatch(/^[0-9a-f]{16}$/);
+    expect(two.data.batch).toBe(one.data.batch);
+    expect((await patchTask(ids.lookdev, { assignees: [] })).status).toBe(204);
+    const [removed] = (await made('assignee.remove', ids.lookdev)).slice(-1);
+    expect(removed.data.batch).toMatch(/^[0-9a-f]{16}$/);
+    expect(removed.data.batch).not.toBe(one.data.batch);
+  });
 });
 
 describe('publishing', () => {

@@ -21,6 +21,7 @@ import {
 import { CommentBox } from './CommentBox';
 import { useHubListener, useLiveHub, useSettled, type LiveHub } from './live';
 import { mentionsIn } from './mentions';
+import { readFolderPaths, type FolderPaths } from './paths';
 import { Watchers } from './Watchers';
 import './activities.css';
 
@@ -104,6 +105,21 @@ function EntityFeed({
   const generation = useRef(0);
   const listEnd = useRef<HTMLLIElement>(null);
   const mention = useMemo(() => mentionsIn(project), [project]);
+  // Activities of other entities (a folder's tasks and versions) name them by full path, read once per page.
+  const [paths, setPaths] = useState<FolderPaths>(new Map());
+  const knownPaths = useRef<FolderPaths>(paths);
+  const readPaths = useCallback(
+    (page: Activity[]) =>
+      readFolderPaths(
+        client,
+        page.filter((activity) => activity.origin?.id !== entityId),
+        knownPaths.current,
+      ).then(
+        (found) => found.size > knownPaths.current.size && setPaths((knownPaths.current = found)),
+        () => undefined,
+      ),
+    [client, entityId],
+  );
 
   const reload = useCallback(() => {
     const mine = ++generation.current;
@@ -113,10 +129,11 @@ function EntityFeed({
         setActivities(page.activities);
         setOlder(page.older);
         setError(null);
+        void readPaths(page.activities);
       },
       (failure) => mine === generation.current && setError(messageOf(failure)),
     );
-  }, [client, project, entityType, entityId]);
+  }, [client, project, entityType, entityId, readPaths]);
 
   const reloadWatchers = useCallback(() => {
     readWatchers(client, project, entityType, entityId).then(setWatcherList, () => setWatcherList([]));
@@ -158,6 +175,7 @@ function EntityFeed({
         ...(current ?? []),
       ]);
       setOlder(page.older);
+      void readPaths(page.activities);
     } catch (failure) {
       setError(messageOf(failure));
     } finally {
@@ -229,6 +247,7 @@ function EntityFeed({
               key={activity.id}
               activity={activity}
               entityId={entityId}
+              paths={paths}
               user={user}
               client={client}
               project={project}

@@ -7,6 +7,7 @@ import { AttachedFiles } from './Files';
 import { exactTime, whenText } from './format';
 import { InlineMarkdown, Markdown, toggleCheckbox, type MentionRenderer } from './markdown';
 import { MentionInput } from './MentionInput';
+import { placeOf, type FolderPaths } from './paths';
 import { Reactions } from './Reactions';
 
 /** What an activity item may ask the feed to do; each resolves when the server has answered. */
@@ -50,10 +51,12 @@ export function Avatar({ name, title }: { name: string; title: string }) {
 function CompactActivity({
   activity,
   entityId,
+  paths,
   mention,
 }: {
   activity: Activity;
   entityId: string;
+  paths: FolderPaths;
   mention: MentionRenderer;
 }) {
   const status = activity.type === 'status.change';
@@ -84,12 +87,15 @@ function CompactActivity({
             {other ? (
               <>
                 {' '}
-                of {other.type} <span className="pwa-origin">{other.label ?? other.name}</span>
+                of {other.type} <span className="pwa-origin">{placeOf(activity, paths)}</span>
               </>
             ) : null}
           </>
         ) : (
-          <InlineMarkdown body={activity.body} options={{ mention }} />
+          <>
+            <InlineMarkdown body={activity.body} options={{ mention }} />
+            {other && <span className="pwa-place"> in {placeOf(activity, paths)}</span>}
+          </>
         )}
       </span>{' '}
       <time className="muted pwa-time" dateTime={activity.createdAt} title={exactTime(activity.createdAt)}>
@@ -102,6 +108,8 @@ function CompactActivity({
 /** A comment: who, when, the body (checkboxes tickable), files, reactions, and edit/delete for its author. */
 function Comment({
   activity,
+  entityId,
+  paths,
   user,
   client,
   project,
@@ -111,6 +119,8 @@ function Comment({
   onWantSuggestions,
 }: {
   activity: Activity;
+  entityId: string;
+  paths: FolderPaths;
   user: ScreenUser;
   client: PipewrightClient;
   project: string;
@@ -168,6 +178,9 @@ function Comment({
         <header className="pwa-comment-header">
           <Avatar name={activity.author?.name ?? ''} title={who} />
           <strong className="pwa-author">{who}</strong>
+          {activity.origin && activity.origin.id !== entityId && (
+            <span className="pwa-place">on {placeOf(activity, paths)}</span>
+          )}
           <time
             className="muted pwa-time"
             dateTime={activity.createdAt}
@@ -233,6 +246,8 @@ export function ActivityItem(props: {
   activity: Activity;
   /** The entity whose feed this is. */
   entityId: string;
+  /** Folder paths, to name other entities of the feed (a folder's tasks) in full. */
+  paths: FolderPaths;
   user: ScreenUser;
   client: PipewrightClient;
   project: string;
@@ -242,5 +257,12 @@ export function ActivityItem(props: {
   onWantSuggestions(): void;
 }) {
   if (props.activity.type === 'comment') return <Comment {...props} />;
-  return <CompactActivity activity={props.activity} entityId={props.entityId} mention={props.mention} />;
+  return (
+    <CompactActivity
+      activity={props.activity}
+      entityId={props.entityId}
+      paths={props.paths}
+      mention={props.mention}
+    />
+  );
 }

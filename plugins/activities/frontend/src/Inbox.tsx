@@ -1,45 +1,37 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ScreenProps } from '@pipewright/sdk/screen';
 import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
-import { authorName, Avatar } from './ActivityItem';
 import { countUnread, markMessages, readInbox, type Activity, type InboxFilter } from './api';
-import { exactTime, whenText } from './format';
+import { KINDS, noticesByKind } from './inbox-kinds';
+import { InboxNotice } from './InboxNotice';
 import { go, openableEntity, overviewLink } from './links';
 import { useLive, useSettled } from './live';
-import { InlineMarkdown, type MentionRenderer } from './markdown';
+import type { MentionRenderer } from './markdown';
 import { mentionsIn } from './mentions';
+import { readFolderPaths, type FolderPaths } from './paths';
 import './activities.css';
 
 const PAGE = 50;
 /** Unread messages are counted up to this; beyond it the count says "500+". */
 const COUNT_CAP = 500;
 
-/** Mentions and messages from watched entities matter more than news of related ones (the server's rule). */
-const isImportant = (message: Activity) =>
-  (message.referenceType === 'mention' || message.referenceType === 'watching') &&
-  message.type !== 'status.change';
-
-const WHY: Record<string, string> = {
-  mention: 'mentioned you',
-  watching: 'on something you watch',
-  relation: 'on your work',
-};
-
 interface Options extends InboxFilter {
   importantFirst: boolean;
 }
 
 /**
- * The caller's inbox across projects: comments that mention them, news of what they watch and of their tasks,
- * newest first. Messages are marked read, unread or archived; a message opens its entity in the overview.
+ * The caller's inbox across projects in kinds: mentions and replies first, then assignments and status changes
+ * (the notices of one action as one row), then other news; newest first within a kind. Messages are marked read,
+ * unread or archived; a message opens its entity in the overview.
  */
-export default function Inbox({ client }: ScreenProps) {
+export default function Inbox({ client, user }: ScreenProps) {
   const [options, setOptions] = useState<Options>({
     importantFirst: true,
     unreadOnly: false,
     activeOnly: true,
   });
   const [messages, setMessages] = useState<Activity[] | null>(null);
+  const [paths, setPaths] = useState<FolderPaths>(new Map());
   const [older, setOlder] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [actionError, setActionError] = useState<unknown>(null);
@@ -48,6 +40,17 @@ export default function Inbox({ client }: ScreenProps) {
   const shownCount = useRef(PAGE);
   const generation = useRef(0);
   const mentionsByProject = useRef(new Map<string, MentionRenderer>());
+  const knownPaths = useRef<FolderPaths>(new Map());
+
+  /** The full paths of a page's entities, in one request; without them the names the messages keep stand in. */
+  const readPaths = useCallback(
+    (page: Activity[]) =>
+      readFolderPaths(client, page, knownPaths.current).then(
+        (found) => setPaths((knownPaths.current = found)),
+        () => undefined,
+      ),
+    [client],
+  );
 
   const reload = useCallback(() => {
     const mine = ++generation.current;
@@ -57,11 +60,12 @@ export default function Inbox({ client }: ScreenProps) {
         setMessages(page.activities);
         setOlder(page.older);
         setError(null);
+        void readPaths(page.activities);
       },
       (failure) => mine === generation.current && setError(messageOf(failure)),
     );
     countUnread(client, COUNT_CAP).then(setUnread, () => setUnread(null));
-  }, [client, options]);
+  }, [client, options, readPaths]);
 
   useEffect(reload, [reload]);
   useEffect(() => {
@@ -79,6 +83,7 @@ export default function Inbox({ client }: ScreenProps) {
       const page = await readInbox(client, options, PAGE, older);
       setMessages((current) => [...page.activities, ...(current ?? [])]);
       setOlder(page.older);
+      void readPaths(page.activities);
     } catch (failure) {
       setError(messageOf(failure));
     } finally {
@@ -126,11 +131,11 @@ export default function Inbox({ client }: ScreenProps) {
     return renderer;
   };
 
-  const shown = useMemo(() => {
-    const list = [...(messages ?? [])].reverse();
-    if (!options.importantFirst) return list;
-    return [...list.filter(isImportant), ...list.filter((m) => !isImportant(m))];
-  }, [messages, options.importantFirst]);
+  const shown = useMemo(() => [...(messages ?? [])].reverse(), [messages]);
+  const notices = useMemo(
+    () => noticesByKind(shown, options.importantFirst),
+    [shown, options.importantFirst],
+  );
 
   const unreadShown = shown.filter((message) => !message.read && message.active);
   const change = (patch: Partial<Options>) => {
@@ -149,7 +154,8 @@ export default function Inbox({ client }: ScreenProps) {
         {live === 'off' && <span className="muted">New messages show after a reload of this page.</span>}
       </header>
       <p className="muted pwa-intro">
-        Comments that mention you, news of what you watch and of your tasks, across your projects.
+        Comments that mention you and replies on what you follow first, then your assignments and status
+        changes, across your projects. Important: a direct mention, or news of something you watch.
       </p>
       <div className="pw-row pwa-inbox-options" role="group" aria-label="Which messages">
         <label className="pw-inline">
@@ -199,20 +205,24 @@ export default function Inbox({ client }: ScreenProps) {
           </p>
         </div>
       )}
-      {shown.length > 0 && (
-        <ol className="pwa-messages" aria-label="Messages">
-          {shown.map((message) => (
-            <Message
-              key={`${message.projectName}/${message.referenceId}`}
-              message={message}
-              important={isImportant(message)}
-              mention={mention(message.projectName)}
-              onOpen={() => open(message)}
-              onMark={(status) => void mark([message], status)}
-            />
-          ))}
-        </ol>
-      )}
+      {KINDS.filter(({ kind }) => notices.get(kind)!.length > 0).map(({ kind, title }) => (
+        <section key={kind} className="pwa-kind" aria-label={title}>
+          <h2>{title}</h2>
+          <ol className="pwa-messages" aria-label={`Messages: ${title}`}>
+            {notices.get(kind)!.map((notice) => (
+              <InboxNotice
+                key={notice.key}
+                notice={notice}
+                me={user.name}
+                paths={paths}
+                mention={mention(notice.messages[0]!.projectName)}
+                onOpen={open}
+                onMark={(chosen, status) => void mark(chosen, status)}
+              />
+            ))}
+          </ol>
+        </section>
+      ))}
       {older && (
         <button type="button" disabled={readingOlder} onClick={() => void readOlder()}>
           {readingOlder ? 'Reading older messages…' : 'Show older messages'}
@@ -223,87 +233,3 @@ export default function Inbox({ client }: ScreenProps) {
 }
 
 const TOPICS = ['inbox.message'];
-
-/** Where a message's entity is: its folder path as the activity names it, then the entity. */
-function placeOf(message: Activity): string {
-  const names = [...message.parents, ...(message.origin ? [message.origin] : [])].map(
-    (e) => e.label || e.name,
-  );
-  return `${message.projectName} / ${names.join(' / ')}`;
-}
-
-function Message({
-  message,
-  important,
-  mention,
-  onOpen,
-  onMark,
-}: {
-  message: Activity;
-  important: boolean;
-  mention: MentionRenderer;
-  onOpen(): void;
-  onMark(status: 'read' | 'unread' | 'inactive'): void;
-}) {
-  const who = authorName(message);
-  const target = openableEntity(message.origin, message.parents);
-  const classes = [
-    'pwa-message',
-    message.read ? 'pwa-read' : 'pwa-unread',
-    message.active ? '' : 'pwa-archived',
-  ];
-  return (
-    <li
-      className={classes.filter(Boolean).join(' ')}
-      data-activity-id={message.id}
-      aria-label={`${message.read ? '' : 'Unread: '}${who} ${WHY[message.referenceType] ?? ''}`.trim()}
-    >
-      <span className="pwa-unread-dot" aria-hidden="true" />
-      <Avatar name={message.author?.name ?? ''} title={who} />
-      <div className="pwa-message-main">
-        <div className="pwa-message-head">
-          <strong>{who}</strong> <span className="muted">{WHY[message.referenceType] ?? ''}</span>{' '}
-          {important && <span className="pw-badge pw-badge-info pwa-important">important</span>}{' '}
-          <span className="pwa-place" title={placeOf(message)}>
-            {placeOf(message)}
-          </span>
-          <span className="pw-grow" />
-          <time className="muted pwa-time" dateTime={message.createdAt} title={exactTime(message.createdAt)}>
-            {whenText(message.createdAt)}
-          </time>
-        </div>
-        <div className="pwa-message-body">
-          <InlineMarkdown body={message.body} options={{ mention }} />
-        </div>
-        {message.files.length > 0 && (
-          <div className="muted pwa-small">
-            {message.files.length} file{message.files.length === 1 ? '' : 's'} attached
-          </div>
-        )}
-      </div>
-      <div className="pwa-message-actions">
-        {target && (
-          <button
-            type="button"
-            onClick={onOpen}
-            title={`Open ${target.label || target.name} in the overview`}
-          >
-            Open
-          </button>
-        )}
-        <button type="button" onClick={() => onMark(message.read ? 'unread' : 'read')}>
-          {message.read ? 'Mark unread' : 'Mark read'}
-        </button>
-        {message.active ? (
-          <button type="button" onClick={() => onMark('inactive')} title="Move out of the inbox">
-            Archive
-          </button>
-        ) : (
-          <button type="button" onClick={() => onMark('read')} title="Back into the inbox">
-            Unarchive
-          </button>
-        )}
-      </div>
-    </li>
-  );
-}

@@ -1,4 +1,5 @@
 import { ChoosableRow, Table } from '@pipewright/sdk/ui';
+import { pathOf, type EntityPaths } from './entity-paths';
 import type { EventRow } from './events';
 import { formatTime, statusLabel } from './format';
 
@@ -35,11 +36,14 @@ export function StatusBadge({ status, progress }: { status: string; progress?: n
 /** The event list, newest first; a row opens the event's details. */
 export function EventTable({
   rows,
+  paths,
   arrived,
   selected,
   onSelect,
 }: {
   rows: EventRow[];
+  /** Full paths of the entities the events are about, to tell apart two entities of one name. */
+  paths: EntityPaths;
   arrived: Set<string>;
   selected: string | null;
   onSelect(id: string): void;
@@ -65,7 +69,10 @@ export function EventTable({
           </td>
           <td>{row.project ?? <span className="muted">studio</span>}</td>
           <td>{row.user ?? <span className="muted">—</span>}</td>
-          <td className="ev-description">{row.description}</td>
+          <td className="ev-description">
+            {row.description}
+            {pathOf(row, paths) && <span className="ev-path">{pathOf(row, paths)}</span>}
+          </td>
         </ChoosableRow>
       ))}
     </Table>

@@ -8,6 +8,7 @@ import { EventFilters } from './EventFilters';
 import { useEventLog } from './event-log';
 import { NO_FILTER, type EventFilter } from './events';
 import { EventTable } from './EventTable';
+import { useEntityPaths } from './use-entity-paths';
 import './events.css';
 
 function useProjectNames(client: PipewrightClient): string[] {
@@ -29,6 +30,7 @@ export default function EventsScreen({ client, user }: ScreenProps) {
   const [selected, select] = useSearchParam('event');
   const log = useEventLog(client, filter, user);
   const projects = useProjectNames(client);
+  const paths = useEntityPaths(client, log.rows);
   const seesAll = user.isAdmin || user.isManager;
 
   return (
@@ -47,7 +49,13 @@ export default function EventsScreen({ client, user }: ScreenProps) {
       <div className={selected ? 'ev-body ev-body-split' : 'ev-body'}>
         <div className="ev-list">
           {log.rows.length > 0 && (
-            <EventTable rows={log.rows} arrived={log.arrived} selected={selected} onSelect={select} />
+            <EventTable
+              rows={log.rows}
+              paths={paths}
+              arrived={log.arrived}
+              selected={selected}
+              onSelect={select}
+            />
           )}
           {!log.loading && !log.error && log.rows.length === 0 && (
             <p className="notice ev-empty">
