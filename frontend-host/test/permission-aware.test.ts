@@ -6,9 +6,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
 import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
 
-// What the server would refuse is not offered: an artist whose access group lets them read and update but not
-// create or delete sees those buttons disabled with the reason on hover, and publishes versions only as
-// themselves; an administrator has them all. The Users screen sums up what a manager reaches.
+// What the server would refuse is not offered: an artist whose access group lets them read, and update only in
+// sq010, but not create or delete sees those buttons disabled with the reason on hover, edits cells of sq010 only,
+// and publishes versions only as themselves; an administrator has them all. The Users screen sums up what a manager reaches.
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
@@ -80,11 +80,11 @@ beforeAll(async () => {
   token = (
     await api('POST', '/api/onboarding/initialize', { adminName: ADMIN.name, adminPassword: ADMIN.password })
   ).body.token;
-  // Reading, updating and publishing anywhere; creating and deleting nowhere.
+  // Reading and publishing anywhere, updating in sq010; creating and deleting nowhere.
   const noWhere = { enabled: true, access_list: [] };
-  expect((await api('PUT', '/api/accessGroups/artist/_', { create: noWhere, delete: noWhere })).status).toBe(
-    204,
-  );
+  const inSq010 = { enabled: true, access_list: [{ access_type: 'hierarchy', path: 'sq010' }] };
+  const group = { create: noWhere, delete: noWhere, update: inSq010 };
+  expect((await api('PUT', '/api/accessGroups/artist/_', group)).status).toBe(204);
   expect((await api('POST', '/api/projects', { name: 'demo', code: 'dm' })).status).toBe(201);
   for (const [who, data] of [
     [ARTIST, { accessGroups: { demo: ['artist'] } }],
@@ -103,6 +103,7 @@ beforeAll(async () => {
     return res.body.id as string;
   };
   const sequence = await create('folders', { name: 'sq010', folderType: 'Sequence' });
+  await create('folders', { name: 'sq020', folderType: 'Sequence' });
   const shot = await create('folders', { name: 'sh010', folderType: 'Shot', parentId: sequence });
   await create('tasks', { name: 'comp', taskType: 'Compositing', folderId: shot });
   await create('products', { name: 'renderMain', productType: 'render', folderId: shot });
@@ -137,6 +138,19 @@ describe('permission-aware screens', () => {
     // Updating is allowed, so renaming stays on offer.
     await expect(button(artist, 'Rename').isDisabled()).resolves.toBe(false);
     await screenshot(artist, 'permission-aware-artist');
+  });
+
+  it('lets the artist edit cells only where their group allows updating', async () => {
+    const statusOf = (name: string) => gridRow(artist, name).locator('[data-column="status"]');
+    await expect(statusOf('sq020').getAttribute('title')).resolves.toBe(
+      'Your access groups do not allow changing entities in /sq020',
+    );
+    await statusOf('sq020').dblclick();
+    await artist.waitForTimeout(300);
+    await expect(artist.getByLabel('Status of sq020').count()).resolves.toBe(0);
+    await statusOf('sq010').dblclick();
+    await artist.getByLabel('Status of sq010').waitFor();
+    await artist.keyboard.press('Escape');
   });
 
   it('offers the artist only themselves as the author of a new version', async () => {

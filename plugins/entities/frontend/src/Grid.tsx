@@ -1,5 +1,6 @@
 import { useState, type MouseEvent } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
+import { refusalFor, useProjectAccess } from './access';
 import { AssigneePicker, personLabel, type Person } from './Assignees';
 import { CellEditor, type EditTarget } from './CellEditor';
 import { DeadlineMark } from './DeadlineMark';
@@ -43,7 +44,7 @@ export function columnsFor(attributes: AttributeDef[]): Column[] {
 }
 
 /** Which cells may be edited in place: status and attributes the entity's kind carries. */
-function editable(column: Column, entity: Entity): boolean {
+function editableKind(column: Column, entity: Entity): boolean {
   if (column.kind === 'status') return true;
   if (column.kind === 'assignees') return entity.kind === 'task';
   return column.kind === 'attrib' && !!column.attribute?.scope.includes(entity.kind);
@@ -81,6 +82,10 @@ export interface GridProps {
 export function Grid(props: GridProps) {
   const { rows, columns, sort, onSort } = props;
   const [editing, setEditing] = useState<EditTarget | null>(null);
+  // Cells of entities the user's access groups keep from changing are not offered for editing.
+  const access = useProjectAccess(props.client, props.project);
+  const refusal = (entity: Entity) => refusalFor(access, 'update', 'changing entities', [entity]);
+  const editable = (column: Column, entity: Entity) => editableKind(column, entity) && !refusal(entity);
   const cells = useCellCursor({
     rows,
     columns,
@@ -181,6 +186,7 @@ export function Grid(props: GridProps) {
                 cells.cursor?.id === entity.id && cells.cursor.column === column.key ? '' : undefined
               }
               data-in-range={cells.inRange(entity.id, column.key) ? '' : undefined}
+              title={editableKind(column, entity) ? (refusal(entity) ?? undefined) : undefined}
               onClick={(event) => cells.onCellClick(entity, column, event)}
               onDoubleClick={() => {
                 const chosen = cells.doubleClickTarget(entity, column);
