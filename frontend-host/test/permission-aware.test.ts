@@ -6,8 +6,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
 import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
 
-// What the server would refuse is not offered: an artist whose access group lets them read, and update only in
-// sq010, but not create or delete sees those buttons disabled with the reason on hover, edits cells of sq010 only,
+// What the server would refuse is not offered: an artist whose access group lets them read, update and publish
+// only in sq010, but not create or delete sees those buttons disabled with the reason on hover, edits cells of sq010 only,
 // and publishes versions only as themselves; an administrator has them all. The Users screen sums up what a manager reaches.
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -80,10 +80,10 @@ beforeAll(async () => {
   token = (
     await api('POST', '/api/onboarding/initialize', { adminName: ADMIN.name, adminPassword: ADMIN.password })
   ).body.token;
-  // Reading and publishing anywhere, updating in sq010; creating and deleting nowhere.
+  // Reading anywhere, updating and publishing in sq010; creating and deleting nowhere.
   const noWhere = { enabled: true, access_list: [] };
   const inSq010 = { enabled: true, access_list: [{ access_type: 'hierarchy', path: 'sq010' }] };
-  const group = { create: noWhere, delete: noWhere, update: inSq010 };
+  const group = { create: noWhere, delete: noWhere, update: inSq010, publish: inSq010 };
   expect((await api('PUT', '/api/accessGroups/artist/_', group)).status).toBe(204);
   expect((await api('POST', '/api/projects', { name: 'demo', code: 'dm' })).status).toBe(201);
   for (const [who, data] of [
@@ -140,7 +140,7 @@ describe('permission-aware screens', () => {
     await screenshot(artist, 'permission-aware-artist');
   });
 
-  it('lets the artist edit cells only where their group allows updating', async () => {
+  it('lets the artist edit cells and publish only where their group allows it', async () => {
     const statusOf = (name: string) => gridRow(artist, name).locator('[data-column="status"]');
     await expect(statusOf('sq020').getAttribute('title')).resolves.toBe(
       'Your access groups do not allow changing entities in /sq020',
@@ -151,6 +151,13 @@ describe('permission-aware screens', () => {
     await statusOf('sq010').dblclick();
     await artist.getByLabel('Status of sq010').waitFor();
     await artist.keyboard.press('Escape');
+    // Publishing follows the same scope.
+    await gridRow(artist, 'sq020').click();
+    const newVersion = button(artist, 'New version', { disabled: true });
+    await newVersion.hover({ timeout: 5_000 });
+    await expect(newVersion.getAttribute('title')).resolves.toBe(
+      'Your access groups do not allow publishing in /sq020',
+    );
   });
 
   it('offers the artist only themselves as the author of a new version', async () => {

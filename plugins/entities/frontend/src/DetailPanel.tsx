@@ -218,7 +218,12 @@ export function DetailPanel({
                   </span>
                   <div className="pwo-representations">
                     {version.representations.length === 0 ? (
-                      <span className="muted">no representations</span>
+                      <span
+                        className="muted"
+                        title="Representations are the published files a pipeline loads (from a DCC or the publisher). Videos and images uploaded for review are reviewables: they play in Review."
+                      >
+                        no representations (published files) · uploads for review play in Review
+                      </span>
                     ) : (
                       version.representations.map((r) => (
                         <span key={r.id} className="pw-badge pwo-tag" title={`${r.fileCount} file(s)`}>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenProps } from '@pipewright/sdk/screen';
+import { refusalFor, useProjectAccess } from './access';
 import type { Person } from './Assignees';
 import { ColumnChooser } from './ColumnChooser';
 import type { Column } from './Grid';
@@ -42,13 +43,26 @@ export function OverviewTools({
 }) {
   const [publishing, setPublishing] = useState<PublishStart | null>(null);
   const folder = chosen ? (chosen.kind === 'folder' ? chosen : folderOf(chosen)) : null;
-  const why = folder ? undefined : 'Select the folder or task it belongs to first';
+  const access = useProjectAccess(client, project);
+  const why = folder
+    ? refusalFor(access, 'publish', 'publishing', [folder])
+    : 'Select the folder or task it belongs to first';
   return (
     <>
-      <button type="button" disabled={!folder} title={why} onClick={() => setPublishing('product')}>
+      <button
+        type="button"
+        disabled={!!why}
+        title={why ?? undefined}
+        onClick={() => setPublishing('product')}
+      >
         New product
       </button>
-      <button type="button" disabled={!folder} title={why} onClick={() => setPublishing('version')}>
+      <button
+        type="button"
+        disabled={!!why}
+        title={why ?? undefined}
+        onClick={() => setPublishing('version')}
+      >
         New version
       </button>
       <ViewsMenu
