@@ -183,6 +183,7 @@ const RULES: Record<string, Rule> = {
   'PATCH /api/projects/{project_name}/users/{user_name}': 'projectAccess',
   'GET /api/users/me/permissions': 'user',
   'GET /api/users/me/permissions/{project_name}': 'project',
+  'GET /api/users/me/access/{project_name}': 'project',
   'GET /api/users/{user_name}/permissions': 'self',
   'GET /api/users/{user_name}/permissions/{project_name}': 'self',
   'GET /api/share': 'user',
