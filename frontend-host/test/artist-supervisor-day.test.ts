@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { BrowserContext, Page } from 'playwright-core';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
+import { closeAll, logIn, openBrowser, screenshot, serve, type BrowserSession } from './browser';
 
 // Issue 38, "Done when": the artist's and the supervisor's days, played in the web app alone as the coordinator's
 // day is. REST (as the administrator) only stages the show: project, shots, tasks, users and a version with an
@@ -85,11 +85,8 @@ const myTask = (name: string) =>
 const readout = () => supervisor.getByLabel('Frame number');
 const isPaused = () => supervisor.locator('video').evaluate((v) => (v as HTMLVideoElement).paused);
 
-async function logIn(on: Page, who: { name: string; password: string; fullName: string }) {
-  await on.goto(`${base}/`);
-  await on.getByLabel('User name').fill(who.name);
-  await on.getByLabel('Password').fill(who.password);
-  await on.getByRole('button', { name: 'Log in' }).click();
+async function logInAs(on: Page, who: { name: string; password: string; fullName: string }) {
+  await logIn(on, `${base}/`, who);
   await on.getByRole('heading', { name: `Welcome, ${who.fullName}` }).waitFor();
 }
 
@@ -236,7 +233,7 @@ afterAll(async () => {
 describe("the artist's and the supervisor's days", () => {
   it('the artist logs in, finds the overdue task in My tasks and opens it in the overview', async () => {
     await step(artist, 'log in and read My tasks', async () => {
-      await logIn(artist, ARTIST);
+      await logInAs(artist, ARTIST);
       await nav(artist, 'Home').click();
       await myTask('compositing').waitFor();
       await myTask('animation').waitFor();
@@ -260,7 +257,7 @@ describe("the artist's and the supervisor's days", () => {
 
   it('the supervisor comments on the task with an @mention of the artist', async () => {
     await step(supervisor, 'log in, open the task and comment', async () => {
-      await logIn(supervisor, SUPERVISOR);
+      await logInAs(supervisor, SUPERVISOR);
       const switcher = supervisor.getByRole('combobox', { name: 'Project', exact: true });
       await switcher.locator('option', { hasText: `${P} (s01)` }).waitFor({ state: 'attached' });
       await switcher.selectOption(P);

@@ -71,3 +71,11 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
+
+/** Log in through the login page at `url` (the app's start page unless given); waiting for what follows is the caller's. */
+export async function logIn(page: Page, url: string, who: { name: string; password: string }): Promise<void> {
+  await page.goto(url);
+  await page.getByLabel('User name').fill(who.name);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}

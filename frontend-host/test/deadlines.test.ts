@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
+import { closeAll, logIn, openBrowser, screenshot, serve, type BrowserSession } from './browser';
 
 // Deadlines wherever work is listed: a task past its end date and not done is marked overdue, one ending within
 // three days due soon, in My tasks and in the grid, each with a filter; every dashboard tile opens the overview
@@ -74,10 +74,7 @@ beforeAll(async () => {
 
   session = await openBrowser(base);
   page = session.page;
-  await page.goto(`${base}/`);
-  await page.getByLabel('User name').fill(ADMIN.name);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await logIn(page, `${base}/`, ADMIN);
   await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
 }, 120_000);
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, serve, type BrowserSession } from './browser';
+import { closeAll, logIn, openBrowser, serve, type BrowserSession } from './browser';
 
 // The small traps of the grid and around it: Home in a studio without projects says how to make the first one; a
 // project just created is the one chosen; sorting by name keeps each sequence's shots together in natural order;
@@ -49,10 +49,7 @@ beforeAll(async () => {
   ).token;
   session = await openBrowser(base);
   page = session.page;
-  await page.goto(`${base}/`);
-  await page.getByLabel('User name').fill(ADMIN.name);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await logIn(page, `${base}/`, ADMIN);
   await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
 }, 120_000);
 

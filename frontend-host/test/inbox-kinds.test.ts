@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
+import { closeAll, logIn, openBrowser, screenshot, serve, type BrowserSession } from './browser';
 
 // Item 2 of issue 38: the inbox keeps kinds apart. A mention comes first and is important; eight-at-once
 // assignments are one notice of their own kind, neither a mention nor important; and every entity is named by its
@@ -29,11 +29,8 @@ const api = (method: string, url: string, body?: unknown) => core.request(method
 // The link's name carries the unread count once it is read ("Inbox 9 unread").
 const inboxLink = () => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Inbox/ });
 
-async function logIn(who: { name: string; password: string; fullName: string }) {
-  await page.goto(`${base}/`);
-  await page.getByLabel('User name').fill(who.name);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+async function logInAs(who: { name: string; password: string; fullName: string }) {
+  await logIn(page, `${base}/`, who);
   await page.getByRole('button', { name: who.fullName, exact: true }).waitFor();
 }
 
@@ -117,7 +114,7 @@ afterAll(async () => {
 
 describe('the inbox of an artist assigned to eight tasks at once and mentioned once', () => {
   it('lists the mention first, as important, with the full path of its task', async () => {
-    await logIn(ARTIST);
+    await logInAs(ARTIST);
     await inboxLink().click();
     const first = page.locator('li.pwa-message').first();
     await first.waitFor();
@@ -155,7 +152,7 @@ describe('the inbox of an artist assigned to eight tasks at once and mentioned o
     await page.getByRole('button', { name: ARTIST.fullName, exact: true }).click();
     await page.getByRole('menuitem', { name: 'Log out' }).click();
     await page.getByLabel('User name').waitFor();
-    await logIn(ADMIN);
+    await logInAs(ADMIN);
     await page.goto(`${base}/addon/events/events_screens`);
     const table = page.getByRole('table', { name: 'Events' });
     await table.locator('tr', { hasText: PATH_1 }).first().waitFor();

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { BrowserContext, Page } from 'playwright-core';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
+import { closeAll, logIn, openBrowser, screenshot, serve, type BrowserSession } from './browser';
 
 // What the server would refuse is not offered: an artist whose access group lets them read, update and publish
 // only in sq010, but not create or delete sees those buttons disabled with the reason on hover, edits cells of sq010 only,
@@ -30,10 +30,7 @@ const button = (page: Page, name: string, state: { disabled?: boolean } = {}) =>
   page.getByRole('toolbar', { name: 'Grid tools' }).getByRole('button', { name, exact: true, ...state });
 
 async function openOverview(page: Page, who: { name: string; password: string }) {
-  await page.goto(`${base}/`);
-  await page.getByLabel('User name').fill(who.name);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await logIn(page, `${base}/`, who);
   const switcher = page.getByRole('combobox', { name: 'Project', exact: true });
   await switcher.focus();
   await page.locator('option', { hasText: 'demo (dm)' }).waitFor({ state: 'attached' });

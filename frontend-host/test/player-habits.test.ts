@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
+import { closeAll, logIn, openBrowser, screenshot, serve, type BrowserSession } from './browser';
 
 // The review player keeps the habits of review tools (RV, Kitsu, AYON): it opens on the first frame, numbers frames
 // in the shot's frame numbers (a clip rendered with its handles starts at 999 for a cut from 1001) with the
@@ -86,10 +86,7 @@ beforeAll(async () => {
 
   session = await openBrowser(base);
   page = session.page;
-  await page.goto(`${base}/addon/reviewables/reviewables_screens?project=demo&version=${ids.v1}`);
-  await page.getByLabel('User name').fill(ADMIN.name);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await logIn(page, `${base}/addon/reviewables/reviewables_screens?project=demo&version=${ids.v1}`, ADMIN);
 }, 120_000);
 
 afterAll(async () => {
