@@ -161,7 +161,11 @@ describe('production in the web app', () => {
   it("edits the project's statuses and tags, showing the server's validation errors", async () => {
     await page.getByRole('link', { name: 'Feature_01' }).click();
     expect(new URL(page.url()).pathname).toBe('/addon/projects/projects_remote/Feature_01');
-    await page.getByRole('heading', { name: 'Feature_01' }).waitFor();
+    // The navigation's project group is headed by the same name once the new project is the current one.
+    await page
+      .getByRole('region', { name: 'Settings of Feature_01' })
+      .getByRole('heading', { name: 'Feature_01' })
+      .waitFor();
     const statuses = page.getByRole('table', { name: 'Statuses' });
     const firstName = statuses.getByLabel('status 1 Name', { exact: true });
     const oldName = await firstName.inputValue();
