@@ -15,5 +15,5 @@ export default {
   // Each test file's ES modules stay on a worker's heap after the file ends (Jest's vm contexts are not freed), so a
   // worker that has run sixty files holds 1.4 GB and spends its time collecting garbage: files ran 2-3 times slower
   // late in a run than alone. A worker past this much is replaced by a fresh one between files.
-  workerIdleMemoryLimit: '700MB',
+  workerIdleMemoryLimit: '400MB',
 };
