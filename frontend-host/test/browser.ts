@@ -79,3 +79,34 @@ export async function logIn(page: Page, url: string, who: { name: string; passwo
   await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Log in' }).click();
 }
+
+type SocketWindow = { WebSocket: unknown; sockets: WebSocket[]; unreachable: boolean };
+
+/**
+ * Keep the page's websockets where a test can drop them, with a switch that makes new ones fail at once (a server
+ * out of reach: port 1 refuses, so the server never sees the attempts). Call before the page loads.
+ */
+export async function holdSockets(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as SocketWindow;
+    const Native = WebSocket;
+    w.sockets = [];
+    w.unreachable = false;
+    const Patched = function (url: string, protocols?: string | string[]) {
+      const socket = new Native(w.unreachable ? 'ws://127.0.0.1:1/ws' : url, protocols);
+      w.sockets.push(socket);
+      return socket;
+    } as unknown as typeof WebSocket;
+    Object.assign(Patched, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3, prototype: Native.prototype });
+    w.WebSocket = Patched;
+  });
+}
+
+/** Put the server out of the page's reach (its sockets dropped, new ones refused), or back in reach. */
+export async function serverReachable(page: Page, reachable: boolean): Promise<void> {
+  await page.evaluate((reachable) => {
+    const w = window as unknown as SocketWindow;
+    w.unreachable = !reachable;
+    if (!reachable) for (const socket of w.sockets) socket.close();
+  }, reachable);
+}

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, serve, type BrowserSession } from './browser';
+import { closeAll, holdSockets, openBrowser, serve, serverReachable, type BrowserSession } from './browser';
 
 // The overview follows what another user changes through the REST API, without Refresh: statuses, inherited
 // attributes, new, moved, renamed and deleted folders and tasks. A 200-folder batch arrives as one update, and
@@ -117,21 +117,7 @@ beforeAll(async () => {
 
   session = await openBrowser(base);
   page = session.page;
-  // The page's sockets, kept so a test can drop them, and a switch that makes new ones fail (a server out of reach).
-  await page.addInitScript(() => {
-    const w = window as unknown as { WebSocket: unknown; sockets: WebSocket[]; unreachable: boolean };
-    const Native = WebSocket;
-    w.sockets = [];
-    w.unreachable = false;
-    const Patched = function (url: string, protocols?: string | string[]) {
-      // Port 1 refuses at once: the server never sees the attempts.
-      const socket = new Native(w.unreachable ? 'ws://127.0.0.1:1/ws' : url, protocols);
-      w.sockets.push(socket);
-      return socket;
-    } as unknown as typeof WebSocket;
-    Object.assign(Patched, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3, prototype: Native.prototype });
-    w.WebSocket = Patched;
-  });
+  await holdSockets(page);
   await page.goto(`${base}/`);
   await page.getByLabel('User name').fill(ADMIN.name);
   await page.getByLabel('Password').fill(ADMIN.password);
@@ -287,19 +273,13 @@ describe('the overview follows other users live', () => {
     const badge = (state: string) =>
       page.getByRole('toolbar', { name: 'Grid tools' }).locator(`[data-live="${state}"]`);
     await badge('live').waitFor();
-    await page.evaluate(() => {
-      const w = window as unknown as { sockets: WebSocket[]; unreachable: boolean };
-      w.unreachable = true;
-      for (const socket of w.sockets) socket.close();
-    });
+    await serverReachable(page, false);
     await badge('reconnecting').filter({ hasText: 'Reconnecting…' }).waitFor();
     // Changed while nothing can arrive: the event is missed.
     await other('PATCH', `/api/projects/live/folders/${ids.sq010}`, { status: 'On hold' });
     await page.waitForTimeout(1500);
     expect(await cell('sq010', 'status').textContent()).not.toContain('On hold');
-    await page.evaluate(() => {
-      (window as unknown as { unreachable: boolean }).unreachable = false;
-    });
+    await serverReachable(page, true);
     await badge('live').waitFor({ timeout: 30_000 });
     await cell('sq010', 'status').filter({ hasText: 'On hold' }).waitFor();
   });

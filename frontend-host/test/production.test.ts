@@ -6,7 +6,15 @@ import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
+import {
+  closeAll,
+  holdSockets,
+  openBrowser,
+  screenshot,
+  serve,
+  serverReachable,
+  type BrowserSession,
+} from './browser';
 
 // A studio's first day, in the built app on a fresh server: the administrator is created, a project is made from
 // the default anatomy, its first sequence, shot and task are created in the overview, and an attribute set on the
@@ -262,6 +270,7 @@ describe('production in the web app', () => {
   it('edits fps on the sequence in the grid: the shot and its task inherit it, the events screen shows it live', async () => {
     // The events screen, open in a second tab, is to show the change arrive live.
     const events = await session.context.newPage();
+    await holdSockets(events);
     await events.goto(`${base}/addon/events/events_screens`);
     await events.getByRole('status').filter({ hasText: 'Live' }).waitFor();
     const fps = cell('sq010', 'attrib.fps');
@@ -285,6 +294,14 @@ describe('production in the web app', () => {
     // Without a reload, the matching event is listed in the other tab.
     await events.locator('tr', { hasText: 'entity.folder.attrib_changed' }).first().waitFor();
     await screenshot(events, 'events-live');
+
+    // The server out of reach: the badge says why, and counts down to the next attempt.
+    await serverReachable(events, false);
+    const badge = events.getByRole('status').filter({ hasText: 'Reconnecting' });
+    await badge.filter({ hasText: /connection lost; retrying in \d+ s/ }).waitFor();
+    await badge.filter({ hasText: 'connection lost; trying again now' }).waitFor();
+    await serverReachable(events, true);
+    await events.getByRole('status').filter({ hasText: 'Live' }).waitFor({ timeout: 30_000 });
     await events.close();
 
     // Status, through the same operations route; the first status is the renamed one.

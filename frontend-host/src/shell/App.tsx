@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import { statusOf } from '@pipewright/sdk/ui';
 import { sessionClient, setSessionExpiredListener, setToken, type ServerInfo, type User } from '../api';
@@ -29,6 +29,8 @@ export function App() {
   const [state, setState] = useState<State>({ kind: 'loading' });
   // One client per session: a new login gets a new one, so screens never mix two sessions' answers.
   const [client, setClient] = useState<PipewrightClient>(sessionClient);
+  // The session the page was opened with, started once; later ones start where they begin (login, logout, expiry).
+  const firstSession = useRef(client);
 
   const start = useCallback(async (session: PipewrightClient, message?: string) => {
     try {
@@ -57,10 +59,9 @@ export function App() {
         message: 'Your session has ended. Please log in again.',
       }));
     });
-    // The first session only: later ones start where they begin (login, logout, expiry).
     const token = resetToken();
     if (token) setState({ kind: 'reset', token });
-    else void start(client);
+    else void start(firstSession.current);
   }, [start]);
 
   const begin = (message?: string) => {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenUser } from '@pipewright/sdk/screen';
-import { messageOf } from '@pipewright/sdk/ui';
+import { messageOf, useLiveEvents } from '@pipewright/sdk/ui';
 import type { User } from '../api';
 import { addonPages, Extension, pageAt, RemotePage, type AddonPage, type NavGroup } from '../remotes';
 import { ChooseProject } from './ChooseProject';
@@ -223,14 +223,11 @@ function useUnreadCount(client: PipewrightClient, enabled: boolean, path: string
   useEffect(() => {
     if (enabled) read();
   }, [enabled, read, path]);
+  useLiveEvents({ client, topics: ['inbox.message'], project: null, onEvent: read, enabled });
   useEffect(() => {
     if (!enabled) return;
-    const subscription = client.subscribe({ topics: ['inbox.message'], project: null, onEvent: read });
     window.addEventListener('pipewright:inbox', read);
-    return () => {
-      void subscription.close();
-      window.removeEventListener('pipewright:inbox', read);
-    };
-  }, [enabled, client, read]);
+    return () => window.removeEventListener('pipewright:inbox', read);
+  }, [enabled, read]);
   return enabled ? count : null;
 }

@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { messageOf } from '@pipewright/sdk/ui';
+import { messageOf, useLiveEvents } from '@pipewright/sdk/ui';
 import type { Project } from '../api';
 
 const PROJECT_KEY = 'pipewright.project';
@@ -29,25 +29,21 @@ export function ProjectSwitcher({
   const [projects, setProjects] = useState<Project[] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const refresh = () =>
-    client
-      .GET('/api/projects')
-      .then((answer) => {
-        setProjects(answer.projects.filter((p) => p.active));
-        setError(null);
-      })
-      .catch((failure: unknown) => setError(messageOf(failure)));
+  const refresh = useCallback(
+    () =>
+      client
+        .GET('/api/projects')
+        .then((answer) => {
+          setProjects(answer.projects.filter((p) => p.active));
+          setError(null);
+        })
+        .catch((failure: unknown) => setError(messageOf(failure))),
+    [client],
+  );
 
-  useEffect(() => {
-    void refresh();
-    // A project created or changed anywhere (the projects screen, a colleague, the API) shows up at once.
-    const subscription = client.subscribe({
-      topics: ['entity.project'],
-      project: null,
-      onEvent: () => void refresh(),
-    });
-    return () => void subscription.close();
-  }, [client]);
+  useEffect(() => void refresh(), [refresh]);
+  // A project created or changed anywhere (the projects screen, a colleague, the API) shows up at once.
+  useLiveEvents({ client, topics: ['entity.project'], project: null, onEvent: () => void refresh() });
 
   if (error)
     return (

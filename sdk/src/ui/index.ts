@@ -5,6 +5,13 @@ export { ConfirmButton, Field, Panel, Saved, type FieldInputProps } from './cont
 export { pathInScope, type FolderScope } from '../access.js';
 export { deadlineOf, DUE_SOON_DAYS, isOverdue, type Deadline } from '../deadlines.js';
 export { ErrorBox, messageOf, problemPlace, problemsOf, statusOf } from './errors.js';
+export {
+  liveStateOf,
+  useLiveEvents,
+  type Connection,
+  type LiveEventsOptions,
+  type LiveState,
+} from './live.js';
 export { useLoaded, type Loaded } from './loading.js';
 export { callRoute, type RouteInit } from './route.js';
 export { ChoosableRow, Table } from './table.js';

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
+import { ErrorBox, liveStateOf, messageOf, useLiveEvents } from '@pipewright/sdk/ui';
 import { countUnread, markMessages, readInbox, type Activity, type InboxFilter } from './api';
 import { KINDS, noticesByKind } from './inbox-kinds';
 import { InboxNotice } from './InboxNotice';
 import { go, openableEntity, overviewLink } from './links';
-import { useLive, useSettled } from './live';
+import { useSettled } from './live';
 import type { MentionRenderer } from './markdown';
 import { mentionsIn } from './mentions';
 import { readFolderPaths, type FolderPaths } from './paths';
@@ -74,7 +74,9 @@ export default function Inbox({ client, user }: ScreenProps) {
 
   const soon = useSettled(reload);
   // New messages arrive addressed to this user whatever the project; the inbox follows every project.
-  const live = useLive(client, TOPICS, null, soon, reload);
+  const live = liveStateOf(
+    useLiveEvents({ client, topics: TOPICS, project: null, onEvent: soon, onReconnect: reload }),
+  );
 
   const readOlder = async () => {
     if (!older) return;

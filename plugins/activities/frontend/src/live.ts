@@ -1,45 +1,6 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import type { LiveEvent, PipewrightClient } from '@pipewright/sdk/client';
-
-/** Whether news arrives by itself right now. */
-export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'off';
-
-/**
- * Follow live events through the client's subscription (it authorises, watches the heartbeat and reconnects).
- * After a reconnect `onReconnect` runs: events sent while the connection was down were missed, read again.
- */
-export function useLive(
-  client: PipewrightClient,
-  topics: string[],
-  project: string | null,
-  onEvent: (event: LiveEvent) => void,
-  onReconnect: () => void,
-): LiveState {
-  const [state, setState] = useState<LiveState>('connecting');
-  // The handlers change with every render; the subscription calls the latest ones.
-  const latest = useRef({ onEvent, onReconnect });
-  latest.current = { onEvent, onReconnect };
-  const key = `${topics.join(' ')}|${project ?? ''}`;
-
-  useEffect(() => {
-    setState('connecting');
-    const subscription = client.subscribe({
-      topics,
-      project,
-      onEvent: (event) => latest.current.onEvent(event),
-      onConnect: ({ connections }) => {
-        setState('live');
-        if (connections > 1) latest.current.onReconnect();
-      },
-      onDisconnect: ({ retryInMs }) => setState(retryInMs === null ? 'off' : 'reconnecting'),
-      onError: () => setState((current) => (current === 'live' ? current : 'off')),
-    });
-    return () => void subscription.close();
-    // key stands for topics and project.
-  }, [client, key]);
-
-  return state;
-}
+import { liveStateOf, useLiveEvents, type LiveState } from '@pipewright/sdk/ui';
 
 /** A call that runs once after a burst of requests settles (many events for one change, one read). */
 export function useSettled(run: () => void, delayMs = 150): () => void {
@@ -69,12 +30,14 @@ export interface LiveHub {
 /** A subscription that outlives the components listening to it: choosing another entity opens no new socket. */
 export function useLiveHub(client: PipewrightClient, topics: string[], project: string | null): LiveHub {
   const listeners = useRef(new Set<Listener>());
-  const state = useLive(
-    client,
-    topics,
-    project,
-    (event) => listeners.current.forEach((listener) => listener.onEvent(event)),
-    () => listeners.current.forEach((listener) => listener.onReconnect()),
+  const state = liveStateOf(
+    useLiveEvents({
+      client,
+      topics,
+      project,
+      onEvent: (event) => listeners.current.forEach((listener) => listener.onEvent(event)),
+      onReconnect: () => listeners.current.forEach((listener) => listener.onReconnect()),
+    }),
   );
   const listen = useCallback((listener: Listener) => {
     listeners.current.add(listener);
@@ -87,12 +50,13 @@ export function useLiveHub(client: PipewrightClient, topics: string[], project: 
 export function useHubListener(hub: LiveHub, listener: Listener): void {
   const latest = useRef(listener);
   latest.current = listener;
+  const { listen } = hub;
   useEffect(
     () =>
-      hub.listen({
+      listen({
         onEvent: (event) => latest.current.onEvent(event),
         onReconnect: () => latest.current.onReconnect(),
       }),
-    [hub.listen],
+    [listen],
   );
 }

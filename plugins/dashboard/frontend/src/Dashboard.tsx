@@ -1,6 +1,6 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { ErrorBox, Panel, useLoaded } from '@pipewright/sdk/ui';
+import { ErrorBox, Panel, useLiveEvents, useLoaded } from '@pipewright/sdk/ui';
 import { ActivityChart } from './ActivityChart';
 import { follow, links } from './links';
 import { ACTIVITY_DAYS, formatBytes, readDashboard, statusRows, type DashboardData } from './dashboard';
@@ -47,25 +47,21 @@ const SETTLE_MS = 1500;
 
 /** Read the figures again when the project's folders, tasks, products or versions change, anywhere. */
 function useFollowChanges(client: ScreenProps['client'], project: string, reload: () => void) {
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const subscription = client.subscribe({
-      topics: ['entity.'],
-      project,
-      onEvent: (event) => {
-        // The project's own record (entity.project.*) changes no figure here.
-        if (event.topic.startsWith('entity.project.') || timer) return;
-        timer = setTimeout(() => {
-          timer = undefined;
-          reload();
-        }, SETTLE_MS);
-      },
-    });
-    return () => {
-      clearTimeout(timer);
-      void subscription.close();
-    };
-  }, [client, project, reload]);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  useLiveEvents({
+    client,
+    topics: ['entity.'],
+    project,
+    onEvent: (event) => {
+      // The project's own record (entity.project.*) changes no figure here.
+      if (event.topic.startsWith('entity.project.') || timer.current) return;
+      timer.current = setTimeout(() => {
+        timer.current = undefined;
+        reload();
+      }, SETTLE_MS);
+    },
+  });
 }
 
 /**

@@ -130,12 +130,8 @@ function AddToListDialog({
 
   useEffect(() => {
     client.graphql<{ project: { entityLists: { edges: { node: ListChoice }[] } } }>(LISTS, { project }).then(
-      (answer) =>
-        setLists(
-          answer.project.entityLists.edges
-            .map((edge) => edge.node)
-            .filter((list) => types.includes(list.entityType as ListType)),
-        ),
+      // Every list of the project: the choices below show those of the types the selection can go into.
+      (answer) => setLists(answer.project.entityLists.edges.map((edge) => edge.node)),
       (failure) => setError(`The lists could not be read: ${messageOf(failure)}`),
     );
     // Read once when the dialog opens.

@@ -118,8 +118,11 @@ function ImportDialog({
   const [plan, setPlan] = useState<{ plan: ImportPlan; byPath: Map<string, Entity> } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The plan is of the file as the project stood when the dialog opened: later renders do not plan again.
+  const opened = useRef({ columns, meta, people });
   useEffect(() => {
     let current = true;
+    const { columns, meta, people } = opened.current;
     // Rows are found by path anywhere in the project: the whole project is read first.
     void store
       .loadAll()
@@ -132,7 +135,6 @@ function ImportDialog({
     return () => {
       current = false;
     };
-    // The plan is of the file as the project stood when the dialog opened: later renders do not plan again.
   }, [store, text]);
 
   const count = (action: PlannedRow['action']) =>

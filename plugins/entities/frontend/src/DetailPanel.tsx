@@ -34,7 +34,11 @@ type Edges<N> = { edges: { node: N }[] };
 type VersionNode = Omit<Version, 'representations'> & { representations: Edges<Representation> };
 
 /** The versions published in a folder (through its products) or from a task, newest first. */
-async function versionsOf(client: PipewrightClient, project: string, entity: Entity): Promise<Version[]> {
+async function versionsOf(
+  client: PipewrightClient,
+  project: string,
+  entity: Pick<Entity, 'kind' | 'id'>,
+): Promise<Version[]> {
   let pages: AsyncIterable<VersionNode>;
   if (entity.kind === 'folder') {
     const data = await client.graphql<{ project: { folder: { products: Edges<{ id: string }> } | null } }>(
@@ -99,18 +103,19 @@ export function DetailPanel({
   const [versions, setVersions] = useState<Version[] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
+  const { kind, id } = entity;
   useEffect(() => {
     let current = true;
     setVersions(null);
     setError(null);
-    versionsOf(client, project, entity)
+    versionsOf(client, project, { kind, id })
       .then((found) => current && setVersions(found))
       .catch((failure) => current && setError(messageOf(failure)));
     return () => {
       current = false;
     };
     // Read again for another entity, not for every change of the same one's values.
-  }, [client, project, entity.id, refreshed]);
+  }, [client, project, kind, id, refreshed]);
 
   const status = statusOf(meta, entity.status);
   const shown = attributes.filter((a) => a.scope.includes(entity.kind));

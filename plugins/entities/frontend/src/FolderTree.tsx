@@ -51,6 +51,7 @@ export function FolderTree({
   onToggle(id: string): void;
   onScope(id: string): void;
 }) {
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- version: the store changed in place (reads, edits)
   const rows = useMemo(() => treeRows(store, open), [store, open, version]);
   return (
     <div className="pwo-tree">

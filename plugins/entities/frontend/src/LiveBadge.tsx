@@ -1,4 +1,4 @@
-import type { LiveState } from './live';
+import type { LiveState } from '@pipewright/sdk/ui';
 
 const WORDS: Record<LiveState, { text: string; title: string }> = {
   connecting: { text: 'Connecting…', title: 'Connecting to the server for live updates' },

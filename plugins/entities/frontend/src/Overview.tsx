@@ -193,7 +193,7 @@ function ProjectOverview({
         : flat
           ? flatRows(store, meta, scopeEntity?.path ?? null, filter, groupBy, sort, collapsed)
           : hierarchyRows(store, scope, gridOpen, sort),
-    // version: the store changed underneath (reads, edits).
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- version: the store changed in place (reads, edits)
     [store, meta, flat, scope, scopeEntity, filter, groupBy, sort, collapsed, gridOpen, version],
   );
   const live = useLiveOverview(client, project, store, rows);

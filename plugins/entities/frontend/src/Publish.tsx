@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenProps } from '@pipewright/sdk/screen';
 import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
@@ -60,21 +60,22 @@ export function PublishDialog({
   const [contents, setContents] = useState<FolderContents | null>(null);
   const [readError, setReadError] = useState<string | null>(null);
 
-  const read = () =>
-    folderContents(client, project, folder.id).then(
-      (found) => {
-        setContents(found);
-        return found;
-      },
-      (failure) => {
-        setReadError(`The products of ${folder.path} could not be read: ${messageOf(failure)}`);
-        return null;
-      },
-    );
-  useEffect(() => {
-    void read();
-    // Read once per folder; the dialog reads again after it creates something.
-  }, [client, project, folder.id]);
+  const read = useCallback(
+    () =>
+      folderContents(client, project, folder.id).then(
+        (found) => {
+          setContents(found);
+          return found;
+        },
+        (failure) => {
+          setReadError(`The products of ${folder.path} could not be read: ${messageOf(failure)}`);
+          return null;
+        },
+      ),
+    [client, project, folder.id, folder.path],
+  );
+  // Read once per folder; the dialog reads again after it creates something.
+  useEffect(() => void read(), [read]);
 
   const title =
     step.kind === 'product'

@@ -1,14 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import type { LiveEvent, PipewrightClient } from '@pipewright/sdk/client';
+import { liveStateOf, useLiveEvents, type LiveState } from '@pipewright/sdk/ui';
 import type { GridRow } from './rows';
 import type { ProjectStore } from './store';
 
 // The overview follows the server's entity events, so another user's change shows without Refresh. Events come in
 // bursts (a 200-shot batch is 200 events): they are gathered for a moment and applied as one change of the store,
 // one read of the server and one render.
-
-/** Whether changes made elsewhere arrive by themselves right now. */
-export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'off';
 
 const TOPICS = ['entity.folder', 'entity.task'];
 /** How long a burst of events is gathered before it is applied. */
@@ -21,51 +19,26 @@ export function useLiveOverview(
   store: ProjectStore,
   rows: GridRow[],
 ): LiveState {
-  const [state, setState] = useState<LiveState>('connecting');
-
+  // The gatherer of the store shown; a new store (another project) starts a new one, the old one stops.
+  const gatherer = useRef<((event: LiveEvent) => void) | null>(null);
   useEffect(() => {
-    let waiting: LiveEvent[] = [];
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let applying: Promise<void> | null = null;
-    let stopped = false;
-    // One burst at a time: events arriving while one is applied wait for the next.
-    const flush = () => {
-      timer = undefined;
-      if (applying || stopped) return;
-      const burst = waiting;
-      waiting = [];
-      applying = store
-        .applyNews(burst)
-        .catch(() => store.reloadEverything())
-        .catch(() => undefined)
-        .finally(() => {
-          applying = null;
-          if (waiting.length && !timer) timer = setTimeout(flush, GATHER_MS);
-        });
-    };
-    setState('connecting');
-    const subscription = client.subscribe({
-      topics: TOPICS,
-      project,
-      onEvent: (event) => {
-        if (!event.topic.startsWith('entity.')) return;
-        waiting.push(event);
-        if (!timer && !applying) timer = setTimeout(flush, GATHER_MS);
-      },
-      onConnect: ({ connections }) => {
-        setState('live');
-        // Events sent while the connection was down were missed: read what is shown again.
-        if (connections > 1) void store.reloadEverything().catch(() => undefined);
-      },
-      onDisconnect: ({ retryInMs }) => setState(retryInMs === null ? 'off' : 'reconnecting'),
-      onError: () => setState((current) => (current === 'live' ? current : 'off')),
-    });
+    const gather = gatherInto(store);
+    gatherer.current = gather.add;
     return () => {
-      stopped = true;
-      clearTimeout(timer);
-      void subscription.close();
+      gather.stop();
+      if (gatherer.current === gather.add) gatherer.current = null;
     };
-  }, [client, project, store]);
+  }, [store]);
+  const connection = useLiveEvents({
+    client,
+    topics: TOPICS,
+    project,
+    onEvent: (event) => {
+      if (event.topic.startsWith('entity.')) gatherer.current?.(event);
+    },
+    // Events sent while the connection was down were missed: read what is shown again.
+    onReconnect: () => void store.reloadEverything().catch(() => undefined),
+  });
 
   // A level shown open but never read (opened before a reload dropped it, or moved in live) is read now, so its
   // "Loading…" row never stays.
@@ -79,5 +52,37 @@ export function useLiveOverview(
     }
   }, [rows, store]);
 
-  return state;
+  return liveStateOf(connection);
+}
+
+/** Events gathered for a moment and applied to the store as one burst, one burst at a time. */
+function gatherInto(store: ProjectStore) {
+  let waiting: LiveEvent[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let applying: Promise<void> | null = null;
+  let stopped = false;
+  const flush = () => {
+    timer = undefined;
+    if (applying || stopped) return;
+    const burst = waiting;
+    waiting = [];
+    applying = store
+      .applyNews(burst)
+      .catch(() => store.reloadEverything())
+      .catch(() => undefined)
+      .finally(() => {
+        applying = null;
+        if (waiting.length && !timer) timer = setTimeout(flush, GATHER_MS);
+      });
+  };
+  return {
+    add(event: LiveEvent) {
+      waiting.push(event);
+      if (!timer && !applying) timer = setTimeout(flush, GATHER_MS);
+    },
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
 }

@@ -44,6 +44,9 @@ export function useWorkingView(
   report.current = onError;
   const put = useRef(apply);
   put.current = apply;
+  // Only the fallback for a user without a stored view: a change of it is no reason to read again.
+  const fallback = useRef(current);
+  fallback.current = current;
 
   useEffect(() => {
     let live = true;
@@ -51,7 +54,7 @@ export function useWorkingView(
       (view) => {
         if (!live) return;
         if (view) put.current(view);
-        saved.current = JSON.stringify(toSettings(view ?? current));
+        saved.current = JSON.stringify(toSettings(view ?? fallback.current));
         setRestored(true);
       },
       (failure) => {
@@ -64,7 +67,6 @@ export function useWorkingView(
     return () => {
       live = false;
     };
-    // Read once per project; `current` is only the fallback for a user without a stored view.
   }, [client, project]);
 
   const settings = JSON.stringify(toSettings(current));

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
+import type { LiveEvent, PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenUser } from '@pipewright/sdk/screen';
-import { messageOf } from '@pipewright/sdk/ui';
+import { messageOf, useLiveEvents, type Connection } from '@pipewright/sdk/ui';
 import {
   fromLive,
   matches,
@@ -11,7 +11,6 @@ import {
   type EventFilter,
   type EventRow,
 } from './events';
-import { useLiveEvents, type Connection, type LiveEvent } from './live';
 
 const PAGE_SIZE = 50;
 /** A busy studio sends events all day; past this many rows the oldest leave the list (paging brings them back). */

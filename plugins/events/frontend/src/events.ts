@@ -1,5 +1,4 @@
-import type { PipewrightClient, ResponseData } from '@pipewright/sdk/client';
-import type { LiveEvent } from './live';
+import type { LiveEvent, PipewrightClient, ResponseData } from '@pipewright/sdk/client';
 
 // Reading events: pages from GraphQL (newest first, paging back with `before`), one event with its payload from
 // REST, and the filters both the query and the live stream apply.

@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { ErrorBox, Saved, useLoaded, useSearchParam } from '@pipewright/sdk/ui';
+import { ErrorBox, Saved, useLiveEvents, useLoaded, useSearchParam } from '@pipewright/sdk/ui';
 import { readLists } from './api';
 import { ListDetailView } from './ListDetail';
 import { ListIndex } from './ListIndex';
@@ -27,25 +27,20 @@ function ProjectLists({ client, project }: ScreenProps & { project: string }) {
   // Lists change under the screen too (another user, the overview's Add to list): their events read them again.
   const [changes, setChanges] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
-  const reload = lists.reload;
-  const current = useRef({ chosen, choose });
-  current.current = { chosen, choose };
-  useEffect(() => {
-    const subscription = client.subscribe({
-      topics: ['entity_list.'],
-      project,
-      onEvent: (event) => {
-        // The list on screen deleted elsewhere closes with a word, rather than failing at the next change.
-        if (event.topic === 'entity_list.deleted' && event.summary.id === current.current.chosen) {
-          current.current.choose(null);
-          setNotice(`${String(event.summary.label)} was deleted${event.user ? ` by ${event.user}` : ''}.`);
-        }
-        reload();
-        setChanges((n) => n + 1);
-      },
-    });
-    return () => void subscription.close();
-  }, [client, project, reload]);
+  useLiveEvents({
+    client,
+    topics: ['entity_list.'],
+    project,
+    onEvent: (event) => {
+      // The list on screen deleted elsewhere closes with a word, rather than failing at the next change.
+      if (event.topic === 'entity_list.deleted' && event.summary.id === chosen) {
+        choose(null);
+        setNotice(`${String(event.summary.label)} was deleted${event.user ? ` by ${event.user}` : ''}.`);
+      }
+      lists.reload();
+      setChanges((n) => n + 1);
+    },
+  });
   return (
     <section className="pw-screen pwl-screen">
       <header className="pw-header">

@@ -11,17 +11,19 @@ export function go(path: string): void {
 
 /** The part of the address below basePath, without slashes at either end: "" for the screen's own page. */
 export function useSubPath(basePath: string): string {
-  const read = () =>
-    location.pathname.startsWith(basePath)
-      ? location.pathname.slice(basePath.length).replace(/^\/+|\/+$/g, '')
-      : '';
-  const [sub, setSub] = useState(read);
+  const [sub, setSub] = useState(() => subPathOf(basePath));
   useEffect(() => {
-    const update = () => setSub(read());
+    const update = () => setSub(subPathOf(basePath));
     window.addEventListener('popstate', update);
     return () => window.removeEventListener('popstate', update);
   }, [basePath]);
   return sub;
+}
+
+function subPathOf(basePath: string): string {
+  return location.pathname.startsWith(basePath)
+    ? location.pathname.slice(basePath.length).replace(/^\/+|\/+$/g, '')
+    : '';
 }
 
 /**

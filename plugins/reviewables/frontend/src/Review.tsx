@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenProps, ScreenUser } from '@pipewright/sdk/screen';
-import { ErrorBox, messageOf, useLoaded, useSearchParam } from '@pipewright/sdk/ui';
+import { ErrorBox, messageOf, useLiveEvents, useLoaded, useSearchParam } from '@pipewright/sdk/ui';
 import { readVersion, saveLabel, saveOrder, type Reviewable } from './api';
 import { placeOf, versionLabel, type VersionPlace } from './browse';
 import { titleOf } from './describe';
@@ -144,27 +144,23 @@ const LIVE_TOPICS = ['reviewable.created', 'activity.deleted'];
 
 /** Read the listing again when someone else uploads to this version or removes one of its reviewables. */
 function useLiveReload(client: PipewrightClient, project: string, versionId: string, reload: () => void) {
-  const latest = useRef(reload);
-  latest.current = reload;
-  useEffect(() => {
-    const subscription = client.subscribe({
-      topics: LIVE_TOPICS,
-      project,
-      onEvent: (event) => {
-        const summary = (event.summary ?? {}) as {
-          versionId?: string;
-          activity_type?: string;
-          references?: { entity_id?: string }[];
-        };
-        const concerns =
-          summary.versionId === versionId ||
-          (summary.activity_type === 'reviewable' &&
-            (summary.references ?? []).some((reference) => reference.entity_id === versionId));
-        if (concerns) latest.current();
-      },
-    });
-    return () => void subscription.close();
-  }, [client, project, versionId]);
+  useLiveEvents({
+    client,
+    topics: LIVE_TOPICS,
+    project,
+    onEvent: (event) => {
+      const summary = (event.summary ?? {}) as {
+        versionId?: string;
+        activity_type?: string;
+        references?: { entity_id?: string }[];
+      };
+      const concerns =
+        summary.versionId === versionId ||
+        (summary.activity_type === 'reviewable' &&
+          (summary.references ?? []).some((reference) => reference.entity_id === versionId));
+      if (concerns) reload();
+    },
+  });
 }
 
 function VersionReview({
@@ -236,8 +232,12 @@ function VersionReview({
       .finally(() => setSaving(false));
   };
 
-  // Once the listing has the saved order, the local one is no longer needed.
+  // Once the listing has the saved order, the local one is no longer needed: looked at when the listing changes,
+  // not when the order does (a new order is kept until a listing read after its save arrives).
+  const reordering = useRef({ order, saving });
+  reordering.current = { order, saving };
   useEffect(() => {
+    const { order, saving } = reordering.current;
     if (order && !saving && listing.data && !listing.loading) setOrder(null);
   }, [listing.data, listing.loading]);
 

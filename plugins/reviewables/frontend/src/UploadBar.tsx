@@ -81,9 +81,11 @@ export function UploadBar({
     setFile(chosen);
   };
 
+  // Only a new drop counts, taken as the bar stands then.
+  const chooseNow = useRef(choose);
+  chooseNow.current = choose;
   useEffect(() => {
-    if (dropped) choose(dropped.file);
-    // Only a new drop counts.
+    if (dropped) chooseNow.current(dropped.file);
   }, [dropped]);
 
   // Leaving the version (or the screen) stops an upload that is still on its way (the screen keys this by version).

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import { messageOf } from '@pipewright/sdk/ui';
 import { readPicture, type Picture } from './api';
@@ -26,8 +26,12 @@ export function usePicture(
 ): PictureState {
   const [state, setState] = useState<PictureState>({ src: null, error: null });
   const key = fileId ? keyOf(project, fileId, picture) : null;
+  // What the key stands for, read when the key changes (a picture written inline is a new object every render).
+  const asked = useRef({ project, fileId, picture });
+  asked.current = { project, fileId, picture };
   useEffect(() => {
     setState({ src: null, error: null });
+    const { project, fileId, picture } = asked.current;
     if (!fileId || !key) return;
     let current = true;
     const keep = picture.kind !== 'payload';
@@ -53,7 +57,6 @@ export function usePicture(
       current = false;
       if (own) URL.revokeObjectURL(own);
     };
-    // key stands for project, fileId and picture.
   }, [client, key]);
   return state;
 }
