@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { TestCore } from '@pipewright/core/testing';
+import { bootTestCore, type TestCore } from '@pipewright/core/testing';
 
 // What every end-to-end test of the web app shares: Debian's chromium, a page that may talk to its own server
 // only, uncaught page errors collected, and screenshots saved as test artifacts.
@@ -38,6 +39,40 @@ export interface BrowserSession {
 export async function serve(core: TestCore): Promise<string> {
   await core.app.listen({ port: 0, host: '127.0.0.1' });
   return `http://127.0.0.1:${(core.app.server.address() as AddressInfo).port}`;
+}
+
+/** A served core with these addons and its first administrator, logged in through the API. */
+export interface WebAppServer {
+  core: TestCore;
+  /** Its base URL, e.g. http://127.0.0.1:41234. */
+  base: string;
+  /** The administrator's session token. */
+  token: string;
+}
+
+/**
+ * What an end-to-end test starts from: the web app and the named addons' screens built (checked first, so a missing
+ * build says so rather than a page that never loads), a core with the addons, served, and onboarded by `admin`.
+ */
+export async function startWebApp(options: {
+  addons: string[];
+  screens: string[];
+  admin: { name: string; password: string };
+}): Promise<WebAppServer> {
+  const repo = resolve(here, '../..');
+  const built = [
+    'frontend-host/dist/index.html',
+    ...options.screens.map((addon) => `plugins/${addon}/frontend/dist/mf-manifest.json`),
+  ];
+  const missing = built.filter((path) => !existsSync(resolve(repo, path)));
+  if (missing.length) throw new Error(`not built (npm run build:web): ${missing.join(', ')}`);
+  const core = await bootTestCore({ addons: options.addons });
+  const base = await serve(core);
+  const onboarded = await core.request('POST', '/api/onboarding/initialize', {
+    body: { adminName: options.admin.name, adminPassword: options.admin.password },
+  });
+  if (onboarded.status !== 200) throw new Error(`onboarding answered ${onboarded.status}: ${onboarded.text}`);
+  return { core, base, token: onboarded.body.token };
 }
 
 /** Chromium with one page that may only reach `base` (the server under test). */

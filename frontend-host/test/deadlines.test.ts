@@ -1,17 +1,12 @@
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, logIn, openBrowser, screenshot, serve, type BrowserSession } from './browser';
+import type { TestCore } from '@pipewright/core/testing';
+import { type BrowserSession, closeAll, logIn, openBrowser, screenshot, startWebApp } from './browser';
 
 // Deadlines wherever work is listed: a task past its end date and not done is marked overdue, one ending within
 // three days due soon, in My tasks and in the grid, each with a filter; every dashboard tile opens the overview
 // filtered to what it counts.
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../..');
 const ADMIN = { name: 'admin', password: 'a strong password' };
 const DAY = 24 * 60 * 60 * 1000;
 const inDays = (days: number) => new Date(Date.now() + days * DAY).toISOString();
@@ -37,18 +32,14 @@ const myTask = (name: string) =>
   page.getByRole('table', { name: 'My tasks' }).getByRole('row', { name: new RegExp(`^${name} `) });
 
 beforeAll(async () => {
-  for (const built of ['entities', 'dashboard'])
-    expect(existsSync(resolve(repo, `plugins/${built}/frontend/dist/mf-manifest.json`))).toBe(true);
-  core = await bootTestCore({
+  ({ core, base, token } = await startWebApp({
     addons: [
       ...['webapp', 'onboarding', 'addons', 'users', 'projects', 'anatomy', 'attributes', 'entities'],
       ...['dashboard', 'teams', 'files', 'graphql', 'websocket', 'views', 'thumbnails'],
     ],
-  });
-  base = await serve(core);
-  token = (
-    await api('POST', '/api/onboarding/initialize', { adminName: ADMIN.name, adminPassword: ADMIN.password })
-  ).token;
+    screens: ['entities', 'dashboard'],
+    admin: ADMIN,
+  }));
   await api('POST', '/api/projects', { name: 'demo', code: 'dm' });
   const shot = await create('folders', { name: 'sh010', folderType: 'Shot' });
   // Inherited end date: the shot ended a day and a half ago, so its undated unfinished task is late too.

@@ -1,18 +1,13 @@
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, logIn, openBrowser, serve, type BrowserSession } from './browser';
+import type { TestCore } from '@pipewright/core/testing';
+import { type BrowserSession, closeAll, logIn, openBrowser, startWebApp } from './browser';
 
 // The small traps of the grid and around it: Home in a studio without projects says how to make the first one; a
 // project just created is the one chosen; sorting by name keeps each sequence's shots together in natural order;
 // filters that cannot both hold say so with a one-click way out; shift-click extends the selection, not the page's
 // text selection.
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../..');
 const ADMIN = { name: 'admin', password: 'a strong password' };
 
 let core: TestCore;
@@ -35,18 +30,14 @@ const nav = (label: string) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true });
 
 beforeAll(async () => {
-  for (const built of ['entities', 'projects'])
-    expect(existsSync(resolve(repo, `plugins/${built}/frontend/dist/mf-manifest.json`))).toBe(true);
-  core = await bootTestCore({
+  ({ core, base, token } = await startWebApp({
     addons: [
       ...['webapp', 'onboarding', 'addons', 'users', 'projects', 'anatomy', 'attributes', 'entities'],
       ...['graphql', 'websocket', 'views', 'thumbnails'],
     ],
-  });
-  base = await serve(core);
-  token = (
-    await api('POST', '/api/onboarding/initialize', { adminName: ADMIN.name, adminPassword: ADMIN.password })
-  ).token;
+    screens: ['entities', 'projects'],
+    admin: ADMIN,
+  }));
   session = await openBrowser(base);
   page = session.page;
   await logIn(page, `${base}/`, ADMIN);

@@ -1,17 +1,12 @@
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, logIn, openBrowser, screenshot, serve, type BrowserSession } from './browser';
+import type { TestCore } from '@pipewright/core/testing';
+import { type BrowserSession, closeAll, logIn, openBrowser, screenshot, startWebApp } from './browser';
 
 // Item 2 of issue 38: the inbox keeps kinds apart. A mention comes first and is important; eight-at-once
 // assignments are one notice of their own kind, neither a mention nor important; and every entity is named by its
 // full path, so two sh040 of two sequences are told apart, in the inbox and in the event log.
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../..');
 const ADMIN = { name: 'admin', password: 'a strong password', fullName: 'Ada Admin' };
 const ARTIST = { name: 'artie', password: 'another strong one', fullName: 'Artie Sanders' };
 const PROJECT = 'trialshow';
@@ -35,13 +30,7 @@ async function logInAs(who: { name: string; password: string; fullName: string }
 }
 
 beforeAll(async () => {
-  for (const built of [
-    'frontend-host/dist/index.html',
-    'plugins/activities/frontend/dist/mf-manifest.json',
-    'plugins/events/frontend/dist/mf-manifest.json',
-  ])
-    expect(existsSync(resolve(repo, built))).toBe(true);
-  core = await bootTestCore({
+  ({ core, base, token } = await startWebApp({
     addons: [
       'webapp',
       'onboarding',
@@ -57,11 +46,9 @@ beforeAll(async () => {
       'activities',
       'events',
     ],
-  });
-  base = await serve(core);
-  token = (
-    await api('POST', '/api/onboarding/initialize', { adminName: ADMIN.name, adminPassword: ADMIN.password })
-  ).body.token;
+    screens: ['activities', 'events'],
+    admin: ADMIN,
+  }));
   await api('PATCH', `/api/users/${ADMIN.name}`, { attrib: { fullName: ADMIN.fullName } });
   const artist = await api('PUT', `/api/users/${ARTIST.name}`, {
     password: ARTIST.password,

@@ -1,17 +1,12 @@
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { BrowserContext, Page } from 'playwright-core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, logIn, openBrowser, screenshot, serve, type BrowserSession } from './browser';
+import type { TestCore } from '@pipewright/core/testing';
+import { type BrowserSession, closeAll, logIn, openBrowser, screenshot, startWebApp } from './browser';
 
 // What the server would refuse is not offered: an artist whose access group lets them read, update and publish
 // only in sq010, but not create or delete sees those buttons disabled with the reason on hover, edits cells of sq010 only,
 // and publishes versions only as themselves; an administrator has them all. The Users screen sums up what a manager reaches.
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../..');
 const ADMIN = { name: 'admin', password: 'a strong password' };
 const ARTIST = { name: 'artie', password: 'artie password', fullName: 'Artie Sanders' };
 const MANAGER = { name: 'mia', password: 'mia password', fullName: 'Mia Manager' };
@@ -56,9 +51,7 @@ async function authorChoices(page: Page): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  for (const built of ['frontend-host/dist/index.html', 'plugins/entities/frontend/dist/mf-manifest.json'])
-    expect(existsSync(resolve(repo, built))).toBe(true);
-  core = await bootTestCore({
+  ({ core, base, token } = await startWebApp({
     addons: [
       'webapp',
       'onboarding',
@@ -72,11 +65,9 @@ beforeAll(async () => {
       'graphql',
       'thumbnails',
     ],
-  });
-  base = await serve(core);
-  token = (
-    await api('POST', '/api/onboarding/initialize', { adminName: ADMIN.name, adminPassword: ADMIN.password })
-  ).body.token;
+    screens: ['entities'],
+    admin: ADMIN,
+  }));
   // Reading anywhere, updating and publishing in sq010; creating and deleting nowhere.
   const noWhere = { enabled: true, access_list: [] };
   const inSq010 = { enabled: true, access_list: [{ access_type: 'hierarchy', path: 'sq010' }] };

@@ -1,14 +1,12 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, logIn, openBrowser, screenshot, serve, type BrowserSession } from './browser';
+import type { TestCore } from '@pipewright/core/testing';
+import { type BrowserSession, closeAll, logIn, openBrowser, screenshot, startWebApp } from './browser';
 
 // The review player keeps the habits of review tools (RV, Kitsu, AYON): it opens on the first frame, numbers frames
 // in the shot's frame numbers (a clip rendered with its handles starts at 999 for a cut from 1001) with the
@@ -16,8 +14,6 @@ import { closeAll, logIn, openBrowser, screenshot, serve, type BrowserSession } 
 // move the picture, a click on the picture does not start it, the version's status changes from the review, and a
 // version with reviewables but no representations (or the other way round) says what each is.
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../..');
 const ADMIN = { name: 'admin', password: 'a strong password' };
 
 let core: TestCore;
@@ -31,8 +27,6 @@ const ids: Record<string, string> = {};
 const api = (method: string, url: string, body?: unknown) => core.request(method, url, { token, body });
 
 beforeAll(async () => {
-  for (const built of ['frontend-host/dist/index.html', 'plugins/reviewables/frontend/dist/mf-manifest.json'])
-    expect(existsSync(resolve(repo, built))).toBe(true);
   media = await mkdtemp(join(tmpdir(), 'player-e2e-'));
   // 2 s at 24 fps of grey whose level tells the frame (luma 16 + 4 per frame): the picture says which frame it is.
   const made = promisify(execFile)('/usr/bin/ffmpeg', [
@@ -41,7 +35,7 @@ beforeAll(async () => {
     ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-crf', '1', join(media, 'counted.mp4')],
   ]);
   made.catch(() => undefined);
-  core = await bootTestCore({
+  ({ core, base, token } = await startWebApp({
     addons: [
       'webapp',
       'onboarding',
@@ -52,11 +46,9 @@ beforeAll(async () => {
       'entities',
       'attributes',
     ].concat(['graphql', 'websocket', 'files', 'thumbnails', 'activities', 'reviewables']),
-  });
-  base = await serve(core);
-  token = (
-    await api('POST', '/api/onboarding/initialize', { adminName: ADMIN.name, adminPassword: ADMIN.password })
-  ).body.token;
+    screens: ['reviewables'],
+    admin: ADMIN,
+  }));
   expect((await api('POST', '/api/projects', { name: 'demo', code: 'dm' })).status).toBe(201);
   const create = async (plural: string, body: Record<string, unknown>) => {
     const res = await api('POST', `/api/projects/demo/${plural}`, body);
