@@ -129,10 +129,7 @@ beforeAll(async () => {
   ]);
   made.catch(() => undefined);
   ({ core, base, token } = await startWebApp({
-    addons: [
-      ...['webapp', 'onboarding', 'addons', 'users', 'access', 'projects', 'anatomy', 'attributes'],
-      ...['entities', 'graphql', 'websocket', 'events', 'files', 'thumbnails', 'activities', 'reviewables'],
-    ],
+    addons: ['access', 'graphql', 'websocket', 'events', 'files', 'thumbnails', 'activities', 'reviewables'],
     screens: ['entities', 'projects', 'activities', 'reviewables'],
     admin: ADMIN,
   }));

@@ -50,11 +50,24 @@ export interface WebAppServer {
   token: string;
 }
 
+/** What the web app needs of any server: itself, the first administrator, users, and projects with their entities. */
+const WEB_APP_ADDONS = [
+  'webapp',
+  'onboarding',
+  'addons',
+  'users',
+  'projects',
+  'anatomy',
+  'attributes',
+  'entities',
+];
+
 /**
  * What an end-to-end test starts from: the web app and the named addons' screens built (checked first, so a missing
- * build says so rather than a page that never loads), a core with the addons, served, and onboarded by `admin`.
+ * build says so rather than a page that never loads), a core with the addons and the web app's own, served, and onboarded by `admin`.
  */
 export async function startWebApp(options: {
+  /** The addons under test, beside the web app's own (WEB_APP_ADDONS). */
   addons: string[];
   screens: string[];
   admin: { name: string; password: string };
@@ -66,7 +79,7 @@ export async function startWebApp(options: {
   ];
   const missing = built.filter((path) => !existsSync(resolve(repo, path)));
   if (missing.length) throw new Error(`not built (npm run build:web): ${missing.join(', ')}`);
-  const core = await bootTestCore({ addons: options.addons });
+  const core = await bootTestCore({ addons: [...new Set([...WEB_APP_ADDONS, ...options.addons])] });
   const base = await serve(core);
   const onboarded = await core.request('POST', '/api/onboarding/initialize', {
     body: { adminName: options.admin.name, adminPassword: options.admin.password },

@@ -33,10 +33,7 @@ const myTask = (name: string) =>
 
 beforeAll(async () => {
   ({ core, base, token } = await startWebApp({
-    addons: [
-      ...['webapp', 'onboarding', 'addons', 'users', 'projects', 'anatomy', 'attributes', 'entities'],
-      ...['dashboard', 'teams', 'files', 'graphql', 'websocket', 'views', 'thumbnails'],
-    ],
+    addons: ['dashboard', 'teams', 'files', 'graphql', 'websocket', 'views', 'thumbnails'],
     screens: ['entities', 'dashboard'],
     admin: ADMIN,
   }));

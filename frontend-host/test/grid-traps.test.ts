@@ -31,10 +31,7 @@ const nav = (label: string) =>
 
 beforeAll(async () => {
   ({ core, base, token } = await startWebApp({
-    addons: [
-      ...['webapp', 'onboarding', 'addons', 'users', 'projects', 'anatomy', 'attributes', 'entities'],
-      ...['graphql', 'websocket', 'views', 'thumbnails'],
-    ],
+    addons: ['graphql', 'websocket', 'views', 'thumbnails'],
     screens: ['entities', 'projects'],
     admin: ADMIN,
   }));

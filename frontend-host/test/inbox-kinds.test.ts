@@ -31,21 +31,7 @@ async function logInAs(who: { name: string; password: string; fullName: string }
 
 beforeAll(async () => {
   ({ core, base, token } = await startWebApp({
-    addons: [
-      'webapp',
-      'onboarding',
-      'addons',
-      'users',
-      'projects',
-      'anatomy',
-      'entities',
-      'attributes',
-      'graphql',
-      'websocket',
-      'files',
-      'activities',
-      'events',
-    ],
+    addons: ['graphql', 'websocket', 'files', 'activities', 'events'],
     screens: ['activities', 'events'],
     admin: ADMIN,
   }));

@@ -52,19 +52,7 @@ async function authorChoices(page: Page): Promise<string[]> {
 
 beforeAll(async () => {
   ({ core, base, token } = await startWebApp({
-    addons: [
-      'webapp',
-      'onboarding',
-      'addons',
-      'users',
-      'access',
-      'projects',
-      'anatomy',
-      'entities',
-      'attributes',
-      'graphql',
-      'thumbnails',
-    ],
+    addons: ['access', 'graphql', 'thumbnails'],
     screens: ['entities'],
     admin: ADMIN,
   }));

@@ -36,16 +36,7 @@ beforeAll(async () => {
   ]);
   made.catch(() => undefined);
   ({ core, base, token } = await startWebApp({
-    addons: [
-      'webapp',
-      'onboarding',
-      'addons',
-      'users',
-      'projects',
-      'anatomy',
-      'entities',
-      'attributes',
-    ].concat(['graphql', 'websocket', 'files', 'thumbnails', 'activities', 'reviewables']),
+    addons: ['graphql', 'websocket', 'files', 'thumbnails', 'activities', 'reviewables'],
     screens: ['reviewables'],
     admin: ADMIN,
   }));
