@@ -12,7 +12,11 @@ import { coreMigrations } from './storage/core-migrations.js';
 import { createProjectStorage, migrateProjectSchemas } from './storage/project-storage.js';
 import { CoreEventBus } from './events/bus.js';
 import { connectRedisRelay } from './events/redis-relay.js';
-import { discoverInternalAddons, type DiscoveredAddon } from './addons/discover.js';
+import {
+  discoverInternalAddons,
+  discoverInternalAddonsFor,
+  type DiscoveredAddon,
+} from './addons/discover.js';
 import { dependencyClosure, orderByDependencies, withDependencies } from './addons/order.js';
 import { productionBundleAddons, settleDependencies } from './addons/selection.js';
 import { createAddonContext, ServiceRegistry, type KernelParts } from './addons/context.js';
@@ -117,7 +121,14 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
     }
 
     const extras = options.extraAddons ?? [];
-    const available = [...(await discoverInternalAddons()), ...extras];
+    // A core booted for some addons (a test's) imports only what they need; extras may need internal ones too.
+    const internal = options.only
+      ? await discoverInternalAddonsFor([
+          ...options.only,
+          ...extras.flatMap((extra) => extra.definition.dependsOn ?? []),
+        ])
+      : await discoverInternalAddons();
+    const available = [...internal, ...extras];
     const candidates = options.only
       ? withDependencies(wrap(available), options.only).map((w) => w.addon)
       : available;
