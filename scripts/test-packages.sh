@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Every package's tests on the storage the environment names (DATABASE_URL, REDIS_URL; PGlite without them).
 # Usage: scripts/test-packages.sh [--storage-only] [jest options...]
-#   --storage-only  leaves out the web app's and the docs' suites (browsers and site builds), which test no storage
-#                   behaviour that the packages' own suites do not.
+#   --storage-only  the run on a second storage: leaves out the suites that test no storage behaviour the packages'
+#                   own suites do not (the web app's and the docs': browsers and site builds), and those that test
+#                   tools rather than the server (the sdk's: contract, build, downloads; its CLI; the repository's
+#                   shape, the config reader, the addon order).
 # The packages' test files run in one Jest run over their own configurations (jest.config.js at the root) on two
 # workers: the longest files start first and both cores stay busy. The browser suites run after them, two files at a
 # time too: a browser flow waits on the page much of the time (one file at a time used 1.1 of the 2 cores, and took
@@ -17,8 +19,14 @@ if [ "${1:-}" = --storage-only ]; then
 fi
 export NODE_OPTIONS="--experimental-vm-modules ${NODE_OPTIONS:-}"
 
+skip=(--ignoreProjects frontend-host docs)
+if [ -n "$storage_only" ]; then
+  skip=(--ignoreProjects frontend-host docs sdk --testPathIgnorePatterns /node_modules/
+    'sdk-tests/test/cli\.test\.ts$' 'core/test/(config|order|repository-shape|service-signatures)\.test\.ts$')
+fi
+
 status=0
-npx jest --maxWorkers=2 --ignoreProjects frontend-host docs "$@" || status=$?
+npx jest --maxWorkers=2 "${skip[@]}" "$@" || status=$?
 # The AYON addon host's Python side has a suite of its own.
 (cd plugins/ayon-host && /usr/bin/python3 -m pytest python/tests -q -p no:cacheprovider) || status=$?
 
