@@ -280,7 +280,8 @@ describe('the overview follows other users live', () => {
     await page.waitForTimeout(1500);
     expect(await cell('sq010', 'status').textContent()).not.toContain('On hold');
     await serverReachable(page, true);
-    await badge('live').waitFor({ timeout: 30_000 });
+    // Back within the backoff (a few seconds this early), not the 20 s the silence watchdog allows.
+    await badge('live').waitFor({ timeout: 10_000 });
     await cell('sq010', 'status').filter({ hasText: 'On hold' }).waitFor();
   });
 });

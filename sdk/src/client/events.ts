@@ -57,6 +57,7 @@ interface Socket {
 /** The close code the server uses to refuse credentials: retrying with the same ones cannot succeed. */
 const POLICY_VIOLATION = 1008;
 const STALE = 4000;
+const CLOSED = 3;
 
 /**
  * A socket for the url. Browsers (and Node 22) have a global WebSocket, but it cannot send headers; an API key
@@ -165,8 +166,14 @@ export class EventSubscription {
     };
     socket.onmessage = (event) => this.receive(socket, event.data);
     socket.onclose = (event) => this.dropped(socket, event.code, event.reason);
-    // An error is always followed by a close, which decides what happens next.
-    socket.onerror = () => {};
+    // An error is followed by a close, in the same task, which decides what happens next. Chromium leaves the close
+    // out when a connection is refused at once (a server restarting): without this, the next attempt would wait
+    // for the silence watchdog (20 s) instead of the backoff.
+    socket.onerror = () => {
+      setTimeout(() => {
+        if (socket === this.socket && socket.readyState === CLOSED) this.dropped(socket, 1006, '');
+      }, 0);
+    };
   }
 
   private receive(socket: Socket, data: unknown): void {
