@@ -47,7 +47,9 @@ export class BackgroundOperations {
       description: `${operations.length} operations queued`,
       summary: { operations: operations.length, progress: 0 },
     });
-    void this.execute(id, caller, project, operations, options);
+    // After the answer is on its way: on PGlite the batch's queries run on this thread, one after another, and
+    // would otherwise hold the answer back until the last of them.
+    setImmediate(() => void this.execute(id, caller, project, operations, options));
     return id;
   }
 
@@ -93,6 +95,8 @@ export class BackgroundOperations {
           if (done % step !== 0 || done === total) return;
           const progress = Math.round((done / total) * 100);
           void outsideUnitOfWork(() => write({ summary: { operations: total, progress }, progress }));
+          // Let other requests (the web app's files, say) through between steps of a long batch.
+          await new Promise((resume) => setImmediate(resume));
         },
       });
       await write({
