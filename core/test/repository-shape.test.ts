@@ -68,18 +68,13 @@ const ROUTES_STILL_QUERYING = new Set<string>([]);
 
 /** Source files over 400 lines, each with the length it may not exceed until split (the list only shrinks). */
 const LONG_FILES = new Map([
-  ['plugins/access/src/service.ts', 477],
-  ['plugins/actions/src/service.ts', 473],
   ['plugins/activities/src/service.ts', 647],
   ['plugins/addons/frontend/src/SchemaForm.tsx', 426],
-  ['plugins/attributes/src/library.ts', 430],
   ['plugins/entities/frontend/src/HierarchyDialogs.tsx', 467],
   ['plugins/entities/frontend/src/Overview.tsx', 745],
   ['plugins/entities/frontend/src/store.ts', 589],
   ['plugins/lists/src/routes.ts', 423],
   ['plugins/lists/src/service.ts', 485],
-  ['plugins/projects/src/service.ts', 413],
-  ['sdk/src/query-filter.ts', 447],
 ]);
 const MAX_LINES = 400;
 

@@ -9,7 +9,8 @@ import {
 } from '@pipewright/sdk';
 import { FOLDER_KINDS } from './permissions.js';
 import { ProjectParams } from './schemas.js';
-import { userLevel, type AccessService } from './service.js';
+import type { AccessService } from './service.js';
+import { userLevel } from './user-groups.js';
 
 // What the caller may do in one project, as the server itself decides it: the folder scopes the entities addon
 // checks writes against (from the same AccessService.folderScope), so screens offer only what would be accepted.

@@ -29,9 +29,9 @@ import {
   UserPermissions,
   UserProjectParams,
 } from './schemas.js';
-import { groupMapOf, pathProblems, type AccessService } from './service.js';
-
-const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+import { pathProblems } from './problems.js';
+import type { AccessService } from './service.js';
+import { groupMapOf, sameName } from './user-groups.js';
 
 export function accessRoutes(access: AccessService, projects: ProjectDirectory) {
   /** The level a path names: "_" for the studio, else the project's canonical name (404 when missing). */

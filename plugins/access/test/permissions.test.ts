@@ -8,7 +8,8 @@ import {
   unrestrictedPermissions,
   whitelistScope,
 } from '../src/permissions.js';
-import { accessGroupsPatch, groupsInProject, pathProblems } from '../src/service.js';
+import { pathProblems } from '../src/problems.js';
+import { accessGroupsPatch, groupsInProject } from '../src/user-groups.js';
 
 const restricted = (...access_list: { access_type: string; path?: string }[]) => ({
   enabled: true,

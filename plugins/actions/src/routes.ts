@@ -12,7 +12,8 @@ import {
   TakeResponse,
   TokenParams,
 } from './schemas.js';
-import { toContext, type ActionService } from './service.js';
+import { toContext } from './context.js';
+import type { ActionService } from './service.js';
 
 export function actionRoutes(actions: ActionService) {
   return async (app: AddonApp) => {

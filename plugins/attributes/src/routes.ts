@@ -7,7 +7,7 @@ import {
   type AttributeData,
   type Problem,
 } from '@pipewright/sdk';
-import { checkDefinition, type AttributeInput, type AttributeService } from './library.js';
+import type { AttributeService } from './library.js';
 import {
   AttributeDefinition,
   AttributeList,
@@ -15,6 +15,8 @@ import {
   AttributeParams,
   AttributePut,
 } from './schemas.js';
+import type { AttributeInput } from './store.js';
+import { checkDefinition } from './value-checks.js';
 
 // What the schemas cannot catch; all problems of a request are reported together, as the core does for schemas.
 function refuseBadDefinitions(items: { input: AttributeInput; loc: (string | number)[] }[]): void {

@@ -67,41 +67,31 @@ export const Project = Type.Object({
   updatedAt: Type.String({ format: 'date-time' }),
 });
 
+// The fields PUT and PATCH may set: every one optional, each written only when given.
+const EditableFields = {
+  code: Type.Optional(ProjectCode),
+  library: Type.Optional(Type.Boolean()),
+  active: Type.Optional(Type.Boolean()),
+  folderTypes: Type.Optional(Items),
+  taskTypes: Type.Optional(Items),
+  linkTypes: Type.Optional(Items),
+  statuses: Type.Optional(Items),
+  tags: Type.Optional(Items),
+  config: Type.Optional(JsonObject),
+  attrib: Type.Optional(JsonObject),
+  data: Type.Optional(JsonObject),
+};
+
 /** PUT /api/projects/{name}: the whole project; the name comes from the path. */
 export const ProjectPut = Type.Object(
   {
     name: Type.Optional(Type.String({ description: 'Ignored: the path names the project' })),
-    code: Type.Optional(ProjectCode),
-    library: Type.Optional(Type.Boolean()),
-    active: Type.Optional(Type.Boolean()),
-    folderTypes: Type.Optional(Items),
-    taskTypes: Type.Optional(Items),
-    linkTypes: Type.Optional(Items),
-    statuses: Type.Optional(Items),
-    tags: Type.Optional(Items),
-    config: Type.Optional(JsonObject),
-    attrib: Type.Optional(JsonObject),
-    data: Type.Optional(JsonObject),
+    ...EditableFields,
   },
   { additionalProperties: false },
 );
 
-export const ProjectPatch = Type.Object(
-  {
-    code: Type.Optional(ProjectCode),
-    library: Type.Optional(Type.Boolean()),
-    active: Type.Optional(Type.Boolean()),
-    folderTypes: Type.Optional(Items),
-    taskTypes: Type.Optional(Items),
-    linkTypes: Type.Optional(Items),
-    statuses: Type.Optional(Items),
-    tags: Type.Optional(Items),
-    config: Type.Optional(JsonObject),
-    attrib: Type.Optional(JsonObject),
-    data: Type.Optional(JsonObject),
-  },
-  { additionalProperties: false },
-);
+export const ProjectPatch = Type.Object(EditableFields, { additionalProperties: false });
 
 /** POST /api/projects: deploy a project from an anatomy document, a named preset or the primary one. */
 export const ProjectDeploy = Type.Object(

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import {
   Conflict,
   Forbidden,
@@ -9,33 +8,31 @@ import {
   type AnatomyPresets,
   type AttributeLibrary,
   type Database,
-  type ProjectChange,
-  type ProjectDirectory,
-  type ProjectRecord,
   type EventBus,
+  type ProjectDirectory,
   type ProjectLayout,
+  type ProjectRecord,
   type ProjectStorage,
   type RequestUser,
   type Sender,
   type Static,
 } from '@pipewright/sdk';
-import { columns, linkTypeOnWire, takeRenames, uniqueViolation, type ProjectFields } from './columns.js';
+import { columns, uniqueViolation, type ProjectFields } from './columns.js';
+import { projectEvent } from './events.js';
+import { layoutOf, presentRow, recordOf } from './present.js';
+import { platformRoots, unknownRootProblems, type Platform } from './roots.js';
 import type { Project, ProjectListItem, ProjectListQuery } from './schemas.js';
+import * as store from './store.js';
+import { writeProject, type ChangeHook, type ChangedBy } from './write.js';
 
 type Json = Record<string, unknown>;
-type Row = Record<string, any>;
+type Row = store.Row;
 
-const ORDER_COLUMNS = { name: 'name', createdAt: 'created_at', updatedAt: 'updated_at' } as const;
-
-const byName = (name: string) => sql<boolean>`lower(name) = ${name.toLowerCase()}`;
-
-type ChangeHook = (project: ProjectRecord, change: ProjectChange) => Promise<void>;
-
-/** Projects: the public.projects row, and the project_<name> schema that holds the project's entities. */
 // Every entity request needs its project (statuses, types, attributes): keep records briefly in memory. Writes here
 // and change events from other processes (through Redis) drop them at once; the lifetime only bounds a lost message.
 const RECORD_LIFETIME_MS = 30_000;
 
+/** Projects: the public.projects row, and the project_<name> schema that holds the project's entities. */
 export class ProjectService implements ProjectDirectory {
   private readonly hooks: ChangeHook[] = [];
   private readonly records = new Map<string, { row: Row; record: ProjectRecord; expires: number }>();
@@ -53,23 +50,7 @@ export class ProjectService implements ProjectDirectory {
   }
 
   async record(row: Row): Promise<ProjectRecord> {
-    const presented = await this.present(row);
-    return {
-      name: presented.name,
-      code: presented.code,
-      library: presented.library,
-      active: presented.active,
-      attrib: presented.attrib,
-      folderTypes: presented.folderTypes as ProjectRecord['folderTypes'],
-      taskTypes: presented.taskTypes as ProjectRecord['taskTypes'],
-      statuses: presented.statuses as ProjectRecord['statuses'],
-      tags: presented.tags as ProjectRecord['tags'],
-      linkTypes: presented.linkTypes as ProjectRecord['linkTypes'],
-      config: presented.config,
-      data: presented.data,
-      createdAt: presented.createdAt,
-      updatedAt: presented.updatedAt,
-    };
+    return recordOf(await this.present(row));
   }
 
   /** Managers see every project; other users the projects an access group gives them. */
@@ -82,27 +63,12 @@ export class ProjectService implements ProjectDirectory {
     caller: RequestUser,
     query: Static<typeof ProjectListQuery>,
   ): Promise<{ count: number; projects: Static<typeof ProjectListItem>[] }> {
-    let select = this.db.selectFrom('projects');
-    if (query.library !== undefined) select = select.where('library', '=', query.library);
-    if (query.active !== undefined) select = select.where('active', '=', query.active);
-    if (query.name) select = select.where('name', 'ilike', query.name);
+    let visible: string[] | null = null;
     if (!isManagerOrAbove(caller)) {
-      const visible = Object.keys(caller.accessGroups).map((name) => name.toLowerCase());
+      visible = Object.keys(caller.accessGroups).map((name) => name.toLowerCase());
       if (visible.length === 0) return { count: 0, projects: [] };
-      select = select.where(sql<string>`lower(name)`, 'in', visible);
     }
-    const { count } = await select.select(sql<number>`count(*)`.as('count')).executeTakeFirstOrThrow();
-    let page = select
-      .select(['name', 'code', 'active', 'library', 'created_at', 'updated_at'])
-      .orderBy(ORDER_COLUMNS[query.order ?? 'name'], query.desc ? 'desc' : 'asc')
-      .orderBy('name');
-    // As AYON: no length (or 0) lists every project; a negative one too here, where AYON's database refuses it.
-    // Past 2^53 a number is no longer exact: such pages are empty anyway.
-    if (query.length && query.length > 0) {
-      const length = Math.min(query.length, Number.MAX_SAFE_INTEGER);
-      page = page.limit(length).offset(Math.min((query.page - 1) * length, Number.MAX_SAFE_INTEGER));
-    }
-    const rows = await page.execute();
+    const { count, rows } = await store.listRows(this.db, query, visible);
     return {
       count,
       projects: rows.map((row) => ({
@@ -120,10 +86,7 @@ export class ProjectService implements ProjectDirectory {
     caller: RequestUser,
     filter: { active?: boolean; library?: boolean } = {},
   ): Promise<string[]> {
-    let select = this.db.selectFrom('projects').select('name').orderBy('name');
-    if (filter.library !== undefined) select = select.where('library', '=', filter.library);
-    if (filter.active !== undefined) select = select.where('active', '=', filter.active);
-    const names = (await select.execute()).map((row) => row.name as string);
+    const names = await store.projectNames(this.db, filter);
     return names.filter((name) => this.canSee(caller, name));
   }
 
@@ -140,7 +103,7 @@ export class ProjectService implements ProjectDirectory {
     const key = name.toLowerCase();
     let cached = this.records.get(key);
     if (!cached || cached.expires < Date.now()) {
-      const row = await this.db.selectFrom('projects').selectAll().where(byName(name)).executeTakeFirst();
+      const row = await store.findRow(this.db, name);
       if (!row) return null;
       cached = { row, record: await this.record(row), expires: Date.now() + RECORD_LIFETIME_MS };
       this.records.set(key, cached);
@@ -157,16 +120,13 @@ export class ProjectService implements ProjectDirectory {
   /** The project as the caller may see it: 404 when it does not exist, 403 when the caller has no access. */
   async requireRow(caller: RequestUser, name: string): Promise<Row> {
     if (!this.canSee(caller, name)) throw new Forbidden(`You have no access to project ${name}`);
-    const row = await this.db.selectFrom('projects').selectAll().where(byName(name)).executeTakeFirst();
+    const row = await store.findRow(this.db, name);
     if (!row) throw new NotFound(`Project ${name} not found`);
     return row;
   }
 
   async exists(name: string): Promise<boolean> {
-    return (
-      (await this.db.selectFrom('projects').select('name').where(byName(name)).executeTakeFirst()) !==
-      undefined
-    );
+    return store.projectExists(this.db, name);
   }
 
   /** Create a project row, its schema and its event in one transaction; a half-created project never remains. */
@@ -174,10 +134,7 @@ export class ProjectService implements ProjectDirectory {
     const fields = { ...given, attrib: await this.knownAttrib(given.attrib, ['body', 'attrib']) };
     await this.db.transaction().execute(async (trx) => {
       try {
-        await trx
-          .insertInto('projects')
-          .values({ name, code: fields.code ?? name, ...columns(fields) })
-          .execute();
+        await store.insertRow(trx, { name, code: fields.code ?? name, ...columns(fields) });
       } catch (error) {
         const clash = uniqueViolation(error);
         if (clash === 'code')
@@ -189,7 +146,7 @@ export class ProjectService implements ProjectDirectory {
         throw error;
       }
       await this.storage.create(name);
-      await this.announce('entity.project.created', name, caller, sender);
+      await this.events.emit(projectEvent('entity.project.created', name, caller, sender));
     });
   }
 
@@ -201,9 +158,7 @@ export class ProjectService implements ProjectDirectory {
   ): Promise<void> {
     let layout: ProjectLayout;
     if (input.anatomy) {
-      const { anatomy, problems } = this.anatomy.validate(input.anatomy, ['body', 'anatomy']);
-      if (!anatomy) throw new ValidationFailed(problems, 'The anatomy is not valid');
-      layout = this.anatomy.toProject(anatomy);
+      layout = this.anatomy.toProject(this.validAnatomy(input.anatomy, ['body', 'anatomy']));
     } else {
       layout = this.anatomy.toProject(await this.anatomy.get(input.preset ?? '_'));
     }
@@ -236,40 +191,22 @@ export class ProjectService implements ProjectDirectory {
 
   async setLayout(caller: RequestUser, name: string, document: Json, sender: Sender): Promise<void> {
     const row = await this.requireRow(caller, name);
-    const { anatomy, problems } = this.anatomy.validate(document, ['body']);
-    if (!anatomy) throw new ValidationFailed(problems, 'The anatomy is not valid');
-    await this.write(row.name, this.anatomy.toProject(anatomy), { caller, sender, fields: ['anatomy'] });
+    const layout = this.anatomy.toProject(this.validAnatomy(document, ['body']));
+    await this.write(row.name, layout, { caller, sender, fields: ['anatomy'] });
   }
 
   async remove(caller: RequestUser, name: string, sender: Sender): Promise<void> {
     const row = await this.requireRow(caller, name);
     await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('projects').where('name', '=', row.name).execute();
+      await store.deleteRow(trx, row.name);
       await this.storage.drop(row.name);
-      await this.announce('entity.project.deleted', row.name, caller, sender);
+      await this.events.emit(projectEvent('entity.project.deleted', row.name, caller, sender));
     });
     this.forget(row.name);
   }
 
   async present(row: Row): Promise<Static<typeof Project>> {
-    const defaults = await this.attributes.defaults('project');
-    return {
-      name: row.name,
-      code: row.code,
-      library: row.library,
-      active: row.active,
-      folderTypes: row.folder_types,
-      taskTypes: row.task_types,
-      linkTypes: (row.link_types as Json[]).map(linkTypeOnWire),
-      statuses: row.statuses,
-      tags: row.tags,
-      config: row.config,
-      attrib: { ...defaults, ...row.attrib },
-      ownAttrib: Object.keys(row.attrib),
-      data: row.data,
-      createdAt: new Date(row.created_at).toISOString(),
-      updatedAt: new Date(row.updated_at).toISOString(),
-    };
+    return presentRow(row, await this.attributes.defaults('project'));
   }
 
   anatomyOf(row: Row): Json {
@@ -277,129 +214,49 @@ export class ProjectService implements ProjectDirectory {
   }
 
   layout(row: Row): ProjectLayout {
-    return {
-      folderTypes: row.folder_types,
-      taskTypes: row.task_types,
-      linkTypes: row.link_types,
-      statuses: row.statuses,
-      tags: row.tags,
-      attrib: row.attrib,
-      config: row.config,
-    };
+    return layoutOf(row);
   }
 
   /** The roots a site uses on a platform: the project's roots for that platform, overridden by the site's own. */
   async siteRoots(
     projectName: string,
     siteId: string | null,
-    platform: 'windows' | 'linux' | 'darwin',
+    platform: Platform,
   ): Promise<Record<string, string>> {
-    const row = await this.db
-      .selectFrom('projects')
-      .selectAll()
-      .where(byName(projectName))
-      .executeTakeFirst();
+    const row = await store.findRow(this.db, projectName);
     if (!row) throw new NotFound(`Project ${projectName} not found`);
     return this.rootsOf(row, siteId, platform);
   }
 
-  async rootsOf(
-    row: Row,
-    siteId: string | null,
-    platform: 'windows' | 'linux' | 'darwin',
-  ): Promise<Record<string, string>> {
-    const roots = Object.fromEntries(
-      Object.entries((row.config.roots ?? {}) as Record<string, Record<string, string>>).map(
-        ([root, paths]) => [root, paths[platform] ?? ''],
-      ),
-    );
+  async rootsOf(row: Row, siteId: string | null, platform: Platform): Promise<Record<string, string>> {
+    const roots = platformRoots(row, platform);
     if (!siteId) return roots;
-    const custom = await this.db
-      .selectFrom('project_site_roots')
-      .select('roots')
-      .where('project_name', '=', row.name)
-      .where('site_id', '=', siteId)
-      .executeTakeFirst();
-    return { ...roots, ...((custom?.roots ?? {}) as Record<string, string>) };
+    return { ...roots, ...((await store.siteRootsRow(this.db, row.name, siteId)) ?? {}) };
   }
 
   async setSiteRoots(row: Row, siteId: string, roots: Record<string, string>): Promise<void> {
-    const known = Object.keys((row.config.roots ?? {}) as Json);
-    const problems = Object.keys(roots)
-      .filter((root) => !known.includes(root))
-      .map((root) => ({
-        loc: ['body', root],
-        msg: `project ${row.name} has no root named ${root}`,
-        type: 'unknown_root',
-      }));
+    const problems = unknownRootProblems(row, roots);
     if (problems.length) throw new ValidationFailed(problems, 'Unknown roots');
-    await this.db
-      .insertInto('project_site_roots')
-      .values({ project_name: row.name, site_id: siteId, roots: JSON.stringify(roots) })
-      .onConflict((oc) =>
-        oc.columns(['project_name', 'site_id']).doUpdateSet({ roots: JSON.stringify(roots) }),
-      )
-      .execute();
+    await store.saveSiteRoots(this.db, row.name, siteId, roots);
   }
 
-  /** The event of a change, written by the change's own unit of work. */
-  private announce(topic: string, project: string, caller: RequestUser, sender: Sender, summary: Json = {}) {
-    return this.events.emit({
-      topic,
-      project,
-      user: caller.name,
-      sender: sender.sender,
-      senderType: sender.senderType,
-      summary: { name: project, ...summary },
-      description: `${topic.split('.').pop()} project ${project}`,
-    });
-  }
-
-  /**
-   * Write fields in one transaction with the hooks of dependent addons, so derived data never lags behind, and the
-   * change's event (sent even when no field changes, as AYON does).
-   */
-  private async write(
-    name: string,
-    fields: ProjectFields,
-    by: { caller: RequestUser; sender: Sender; fields?: string[] },
-  ): Promise<void> {
-    const statuses = takeRenames(fields.statuses);
-    const folderTypes = takeRenames(fields.folderTypes);
-    const taskTypes = takeRenames(fields.taskTypes);
-    const values = columns({
-      ...fields,
-      statuses: statuses.items,
-      folderTypes: folderTypes.items,
-      taskTypes: taskTypes.items,
-    });
-    const change: ProjectChange = {
-      attrib: fields.attrib !== undefined,
-      renamed: { statuses: statuses.renamed, folderTypes: folderTypes.renamed, taskTypes: taskTypes.renamed },
+  /** Write fields with the hooks and the change's event in one unit of work (write.ts), then drop the record. */
+  private async write(name: string, fields: ProjectFields, by: ChangedBy): Promise<void> {
+    const deps = {
+      db: this.db,
+      events: this.events,
+      hooks: this.hooks,
+      record: (row: Row) => this.record(row),
     };
-    try {
-      await this.db.transaction().execute(async (trx) => {
-        if (Object.keys(values).length) {
-          const row = await trx
-            .updateTable('projects')
-            .set({ ...values, updated_at: sql`now()` })
-            .where('name', '=', name)
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          if (this.hooks.length) {
-            const project = await this.record(row);
-            for (const hook of this.hooks) await hook(project, change);
-          }
-        }
-        const summary = by.fields ? { fields: by.fields } : {};
-        await this.announce('entity.project.changed', name, by.caller, by.sender, summary);
-      });
-      this.forget(name);
-    } catch (error) {
-      if (uniqueViolation(error) === 'code')
-        throw new Conflict('That project code is already used by another project', 'unique-violation');
-      throw error;
-    }
+    await writeProject(deps, name, fields, by);
+    this.forget(name);
+  }
+
+  /** An anatomy document checked, or ValidationFailed with its problems. */
+  private validAnatomy(document: Json, loc: string[]) {
+    const { anatomy, problems } = this.anatomy.validate(document, loc);
+    if (!anatomy) throw new ValidationFailed(problems, 'The anatomy is not valid');
+    return anatomy;
   }
 
   /** The attribute values given, checked, without names projects have no attribute for (AYON drops those). */
