@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, useAction } from '@pipewright/sdk/ui';
+import { useAction } from '@pipewright/sdk/ui';
+import { AuthCard, SubmitOutcome } from './AuthCard';
 import { Field } from './Field';
 import type { LoginAnswer, ServerInfo } from '../api';
 
@@ -29,43 +30,37 @@ export function Login({
   );
 
   return (
-    <div className="centered">
-      <form className="card auth-form" onSubmit={submit} aria-label="Log in">
-        <h1>Pipewright</h1>
-        {info.motd && <p className="muted">{info.motd}</p>}
-        {message && (
-          <p className="notice" role="status">
-            {message}
-          </p>
-        )}
-        <Field
-          label="User name"
-          name="name"
-          autoComplete="username"
-          value={name}
-          onChange={setName}
-          required
-          autoFocus
-        />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={setPassword}
-          required
-        />
-        <ErrorBox error={login.error} />
-        <button type="submit" className="primary" disabled={login.busy}>
-          {login.busy ? 'Logging in…' : 'Log in'}
+    <AuthCard label="Log in" title="Pipewright" onSubmit={submit}>
+      {info.motd && <p className="muted">{info.motd}</p>}
+      {message && (
+        <p className="notice" role="status">
+          {message}
+        </p>
+      )}
+      <Field
+        label="User name"
+        name="name"
+        autoComplete="username"
+        value={name}
+        onChange={setName}
+        required
+        autoFocus
+      />
+      <Field
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={setPassword}
+        required
+      />
+      <SubmitOutcome action={login} label="Log in" busyLabel="Logging in…" />
+      {info.passwordRecoveryAvailable && (
+        <button type="button" className="pw-link" onClick={onForgot}>
+          Forgot your password?
         </button>
-        {info.passwordRecoveryAvailable && (
-          <button type="button" className="pw-link" onClick={onForgot}>
-            Forgot your password?
-          </button>
-        )}
-      </form>
-    </div>
+      )}
+    </AuthCard>
   );
 }

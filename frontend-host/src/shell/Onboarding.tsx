@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, useAction } from '@pipewright/sdk/ui';
+import { useAction } from '@pipewright/sdk/ui';
+import { AuthCard, SubmitOutcome } from './AuthCard';
 import { Field } from './Field';
 
 /** First run: nobody can log in until this form creates the administrator, who is then logged in. */
@@ -19,35 +20,29 @@ export function Onboarding({
   );
 
   return (
-    <div className="centered">
-      <form className="card auth-form" onSubmit={submit} aria-label="Create the administrator">
-        <h1>Welcome to Pipewright</h1>
-        <p className="muted">
-          This server has no administrator yet. Create one to start; you will be logged in as this user.
-        </p>
-        <Field
-          label="Administrator name"
-          name="adminName"
-          autoComplete="username"
-          value={adminName}
-          onChange={setAdminName}
-          required
-        />
-        <Field
-          label="Password (at least 8 characters)"
-          name="adminPassword"
-          type="password"
-          autoComplete="new-password"
-          minLength={8}
-          value={adminPassword}
-          onChange={setAdminPassword}
-          required
-        />
-        <ErrorBox error={create.error} />
-        <button type="submit" className="primary" disabled={create.busy}>
-          {create.busy ? 'Creating…' : 'Create administrator'}
-        </button>
-      </form>
-    </div>
+    <AuthCard label="Create the administrator" title="Welcome to Pipewright" onSubmit={submit}>
+      <p className="muted">
+        This server has no administrator yet. Create one to start; you will be logged in as this user.
+      </p>
+      <Field
+        label="Administrator name"
+        name="adminName"
+        autoComplete="username"
+        value={adminName}
+        onChange={setAdminName}
+        required
+      />
+      <Field
+        label="Password (at least 8 characters)"
+        name="adminPassword"
+        type="password"
+        autoComplete="new-password"
+        minLength={8}
+        value={adminPassword}
+        onChange={setAdminPassword}
+        required
+      />
+      <SubmitOutcome action={create} label="Create administrator" busyLabel="Creating…" />
+    </AuthCard>
   );
 }

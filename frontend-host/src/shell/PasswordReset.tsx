@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, useAction } from '@pipewright/sdk/ui';
+import { useAction } from '@pipewright/sdk/ui';
+import { AuthCard, SubmitOutcome } from './AuthCard';
 import { Field } from './Field';
 import type { LoginAnswer } from '../api';
 
@@ -21,36 +22,25 @@ export function ForgotPassword({ client, onBack }: { client: PipewrightClient; o
   );
 
   return (
-    <div className="centered">
-      <form className="card auth-form" onSubmit={submit} aria-label="Reset password">
-        <h1>Forgot your password?</h1>
-        <p className="muted">
-          Type the email address of your account: we mail you a link to choose a new password.
-        </p>
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={setEmail}
-          required
-          autoFocus
-        />
-        <ErrorBox error={ask.error} />
-        {ask.done && (
-          <p className="notice" role="status">
-            {ask.done}
-          </p>
-        )}
-        <button type="submit" className="primary" disabled={ask.busy}>
-          {ask.busy ? 'Sending…' : 'Mail me a link'}
-        </button>
-        <button type="button" className="pw-link" onClick={onBack}>
-          Back to log in
-        </button>
-      </form>
-    </div>
+    <AuthCard label="Reset password" title="Forgot your password?" onSubmit={submit}>
+      <p className="muted">
+        Type the email address of your account: we mail you a link to choose a new password.
+      </p>
+      <Field
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        value={email}
+        onChange={setEmail}
+        required
+        autoFocus
+      />
+      <SubmitOutcome action={ask} label="Mail me a link" busyLabel="Sending…" />
+      <button type="button" className="pw-link" onClick={onBack}>
+        Back to log in
+      </button>
+    </AuthCard>
   );
 }
 
@@ -86,44 +76,38 @@ export function ChooseNewPassword({
 
   if (valid === null) return <div className="centered muted">Checking the link…</div>;
   return (
-    <div className="centered">
-      <form className="card auth-form" onSubmit={submit} aria-label="Choose a new password">
-        <h1>Choose a new password</h1>
-        {valid ? (
-          <>
-            <Field
-              label="New password"
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              value={password}
-              onChange={setPassword}
-              required
-              autoFocus
-            />
-            <Field
-              label="Repeat it"
-              name="repeated"
-              type="password"
-              autoComplete="new-password"
-              value={repeated}
-              onChange={setRepeated}
-              required
-            />
-            <ErrorBox error={save.error} />
-            <button type="submit" className="primary" disabled={save.busy}>
-              {save.busy ? 'Saving…' : 'Save and log in'}
-            </button>
-          </>
-        ) : (
-          <p className="error-box" role="alert">
-            This link is invalid, was used already or has expired. Ask for a new one from the login page.
-          </p>
-        )}
-        <button type="button" className="pw-link" onClick={onBack}>
-          Back to log in
-        </button>
-      </form>
-    </div>
+    <AuthCard label="Choose a new password" title="Choose a new password" onSubmit={submit}>
+      {valid ? (
+        <>
+          <Field
+            label="New password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={setPassword}
+            required
+            autoFocus
+          />
+          <Field
+            label="Repeat it"
+            name="repeated"
+            type="password"
+            autoComplete="new-password"
+            value={repeated}
+            onChange={setRepeated}
+            required
+          />
+          <SubmitOutcome action={save} label="Save and log in" busyLabel="Saving…" />
+        </>
+      ) : (
+        <p className="error-box" role="alert">
+          This link is invalid, was used already or has expired. Ask for a new one from the login page.
+        </p>
+      )}
+      <button type="button" className="pw-link" onClick={onBack}>
+        Back to log in
+      </button>
+    </AuthCard>
   );
 }

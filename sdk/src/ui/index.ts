@@ -13,6 +13,7 @@ export {
   type LiveState,
 } from './live.js';
 export { useLoaded, type Loaded } from './loading.js';
+export { NoProjectChosen } from './project-guard.js';
 export { callRoute, type RouteInit } from './route.js';
 export { ChoosableRow, Table } from './table.js';
 export { TabbedScreen, Tabs, useSearchParam, useTabParam, type TabSpec } from './tabs.js';

@@ -3,21 +3,19 @@ import type { LiveEvent, PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenProps, ScreenUser } from '@pipewright/sdk/screen';
 import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
 import { ActivityItem, type ActivityActions } from './ActivityItem';
+import { ENTITY_TYPES, type Activity, type EntityType } from './activity';
+import { readFeed } from './activity-queries';
 import {
   deleteActivity,
   editActivity,
   postComment,
   react,
-  readFeed,
   readSuggestions,
   readWatchers,
   setWatchers,
-  ENTITY_TYPES,
   SUGGESTS_FOR,
-  type Activity,
-  type EntityType,
   type Suggestions,
-} from './api';
+} from './activity-routes';
 import { CommentBox } from './CommentBox';
 import { useHubListener, useLiveHub, useSettled, type LiveHub } from './live';
 import { mentionsIn } from './mentions';

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenUser } from '@pipewright/sdk/screen';
-import { ConfirmButton, ErrorBox } from '@pipewright/sdk/ui';
-import type { Activity, Suggestions } from './api';
+import { ConfirmButton, ErrorBox, useAction } from '@pipewright/sdk/ui';
+import type { Activity } from './activity';
+import type { Suggestions } from './activity-routes';
 import { AttachedFiles } from './Files';
 import { exactTime, whenText } from './format';
 import { InlineMarkdown, Markdown, toggleCheckbox, type MentionRenderer } from './markdown';
@@ -105,6 +106,22 @@ function CompactActivity({
   );
 }
 
+/** What an activity of a feed is shown with. */
+interface ActivityItemProps {
+  activity: Activity;
+  /** The entity whose feed this is. */
+  entityId: string;
+  /** Folder paths, to name other entities of the feed (a folder's tasks) in full. */
+  paths: FolderPaths;
+  user: ScreenUser;
+  client: PipewrightClient;
+  project: string;
+  mention: MentionRenderer;
+  actions: ActivityActions;
+  suggestions: Suggestions | null;
+  onWantSuggestions(): void;
+}
+
 /** A comment: who, when, the body (checkboxes tickable), files, reactions, and edit/delete for its author. */
 function Comment({
   activity,
@@ -117,21 +134,10 @@ function Comment({
   actions,
   suggestions,
   onWantSuggestions,
-}: {
-  activity: Activity;
-  entityId: string;
-  paths: FolderPaths;
-  user: ScreenUser;
-  client: PipewrightClient;
-  project: string;
-  mention: MentionRenderer;
-  actions: ActivityActions;
-  suggestions: Suggestions | null;
-  onWantSuggestions(): void;
-}) {
+}: ActivityItemProps) {
   const [editing, setEditing] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  // Edits, ticks, reactions and deletion: one at a time, their failure shown under the comment.
+  const { busy, error, run } = useAction();
   // A ticked box shows at once; the server's answer (or the live update after it) settles it.
   const [shownBody, setShownBody] = useState<string | null>(null);
   const body = shownBody ?? activity.body;
@@ -140,20 +146,6 @@ function Comment({
   const mine = activity.author?.name === user.name;
   const mayChange = mine || user.isAdmin;
   const who = authorName(activity);
-
-  const run = async (work: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-      return true;
-    } catch (failure) {
-      setError(failure);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const tick = (line: number) => {
     const next = toggleCheckbox(body, line);
@@ -242,20 +234,7 @@ function Comment({
 }
 
 /** One activity of a feed, as a comment or as a compact line. */
-export function ActivityItem(props: {
-  activity: Activity;
-  /** The entity whose feed this is. */
-  entityId: string;
-  /** Folder paths, to name other entities of the feed (a folder's tasks) in full. */
-  paths: FolderPaths;
-  user: ScreenUser;
-  client: PipewrightClient;
-  project: string;
-  mention: MentionRenderer;
-  actions: ActivityActions;
-  suggestions: Suggestions | null;
-  onWantSuggestions(): void;
-}) {
+export function ActivityItem(props: ActivityItemProps) {
   if (props.activity.type === 'comment') return <Comment {...props} />;
   return (
     <CompactActivity

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import { ErrorBox } from '@pipewright/sdk/ui';
-import type { Suggestions } from './api';
+import type { Suggestions } from './activity-routes';
 import { PendingFiles, useUploads } from './Files';
 import { MentionInput } from './MentionInput';
 

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import { messageOf } from '@pipewright/sdk/ui';
-import { readFile, uploadFile, type AttachedFile } from './api';
+import type { AttachedFile } from './activity';
+import { readFile, uploadFile } from './project-files';
 import { sizeText } from './format';
 
 // Files of comments: those attached to an activity (a preview for images, a download for anything), and those

@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ScreenProps } from '@pipewright/sdk/screen';
 import { ErrorBox, liveStateOf, messageOf, useLiveEvents } from '@pipewright/sdk/ui';
-import { countUnread, markMessages, readInbox, type Activity, type InboxFilter } from './api';
+import type { Activity } from './activity';
+import { countUnread, readInbox, type InboxFilter } from './activity-queries';
+import { markMessages } from './activity-routes';
 import { KINDS, noticesByKind } from './inbox-kinds';
 import { InboxNotice } from './InboxNotice';
 import { go, openableEntity, overviewLink } from './links';
@@ -18,6 +20,13 @@ const COUNT_CAP = 500;
 interface Options extends InboxFilter {
   importantFirst: boolean;
 }
+
+/** The switches above the messages, in their order. */
+const OPTION_LABELS: [keyof Options, string][] = [
+  ['importantFirst', 'Important first'],
+  ['unreadOnly', 'Unread only'],
+  ['activeOnly', 'Hide archived'],
+];
 
 /**
  * The caller's inbox across projects in kinds: mentions and replies first, then assignments and status changes
@@ -160,30 +169,16 @@ export default function Inbox({ client, user }: ScreenProps) {
         changes, across your projects. Important: a direct mention, or news of something you watch.
       </p>
       <div className="pw-row pwa-inbox-options" role="group" aria-label="Which messages">
-        <label className="pw-inline">
-          <input
-            type="checkbox"
-            checked={options.importantFirst}
-            onChange={(event) => change({ importantFirst: event.target.checked })}
-          />
-          Important first
-        </label>
-        <label className="pw-inline">
-          <input
-            type="checkbox"
-            checked={options.unreadOnly}
-            onChange={(event) => change({ unreadOnly: event.target.checked })}
-          />
-          Unread only
-        </label>
-        <label className="pw-inline">
-          <input
-            type="checkbox"
-            checked={options.activeOnly}
-            onChange={(event) => change({ activeOnly: event.target.checked })}
-          />
-          Hide archived
-        </label>
+        {OPTION_LABELS.map(([key, label]) => (
+          <label key={key} className="pw-inline">
+            <input
+              type="checkbox"
+              checked={options[key]}
+              onChange={(event) => change({ [key]: event.target.checked })}
+            />
+            {label}
+          </label>
+        ))}
         <span className="pw-grow" />
         <button
           type="button"

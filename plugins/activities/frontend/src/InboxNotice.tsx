@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { authorName, Avatar } from './ActivityItem';
-import type { Activity } from './api';
+import type { Activity } from './activity';
 import { exactTime, whenText } from './format';
 import { isImportant, type Notice } from './inbox-kinds';
 import { openableEntity } from './links';

@@ -10,7 +10,7 @@ import {
   type Draft,
   type MentionOption,
 } from './mentions';
-import type { Suggestions } from './api';
+import type { Suggestions } from './activity-routes';
 
 /**
  * A comment's text box that offers people and entities after an @. The box shows a chosen one by name ("@Jane Doe");

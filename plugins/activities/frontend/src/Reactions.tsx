@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Reaction } from './api';
+import type { Reaction } from './activity';
 
 // Reactions are stored by name (AYON's names where it has them); the feed draws them as emoji. A name this list
 // does not know (another client's) is shown as its name.

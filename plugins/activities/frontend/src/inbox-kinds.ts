@@ -1,4 +1,4 @@
-import type { Activity } from './api';
+import type { Activity } from './activity';
 
 // The inbox in kinds. On the wire an assignment notice is a "mention" of its assignee (its body links them, as
 // AYON writes it) and AYON's inbox calls mentions important; here what is important is what the user marked to

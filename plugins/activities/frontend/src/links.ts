@@ -1,4 +1,4 @@
-import type { EntityLabel } from './api';
+import type { EntityLabel } from './activity';
 
 // Where the activity screens send people: the overview of the entities addon shows a folder or a task when its
 // address names one (?folder= or ?task=), and the web app switches to the project named by ?project=. This is the

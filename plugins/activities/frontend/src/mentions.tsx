@@ -1,5 +1,5 @@
 import type { MouseEvent } from 'react';
-import type { Suggestions } from './api';
+import type { Suggestions } from './activity-routes';
 import { go, overviewLink } from './links';
 import type { MentionRenderer } from './markdown';
 

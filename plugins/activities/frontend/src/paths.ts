@@ -1,5 +1,5 @@
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import type { Activity, EntityLabel } from './api';
+import type { Activity, EntityLabel } from './activity';
 
 // An activity names its entity and the one folder it sits in (as AYON stores it); two sh040 of two sequences look
 // alike that way. The folders' full paths are read here, for a whole page of activities in one request.

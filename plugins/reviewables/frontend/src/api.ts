@@ -1,3 +1,4 @@
+import type { MediaInfo as FileMediaInfo } from '@pipewright/sdk';
 import { apiErrorFor, type PipewrightClient } from '@pipewright/sdk/client';
 import { callRoute } from '@pipewright/sdk/ui';
 
@@ -7,19 +8,19 @@ import { callRoute } from '@pipewright/sdk/ui';
 
 export type Availability = 'ready' | 'conversionRecommended' | 'conversionRequired' | 'unknown';
 
-/** ffprobe's description of an upload (plugins/files), as far as the screen reads it. */
-export interface MediaInfo {
-  width: number | null;
-  height: number | null;
-  pixelFormat: string | null;
-  frameRate: number | null;
-  /** Seconds; 0 for a still image. */
-  duration: number;
-  codec: string | null;
-  frameCount: number | null;
-  majorBrand: string | null;
-  videoTrackIndex: number | null;
-}
+/** ffprobe's description of an upload (plugins/files), as far as the screen reads it; a still image lasts 0 seconds. */
+export type MediaInfo = Pick<
+  FileMediaInfo,
+  | 'width'
+  | 'height'
+  | 'pixelFormat'
+  | 'frameRate'
+  | 'duration'
+  | 'codec'
+  | 'frameCount'
+  | 'majorBrand'
+  | 'videoTrackIndex'
+>;
 
 export interface Reviewable {
   fileId: string;

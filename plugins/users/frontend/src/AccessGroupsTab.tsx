@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ConfirmButton, ErrorBox, Saved, useAction, useLoaded } from '@pipewright/sdk/ui';
+import { ConfirmButton, ErrorBox, Panel, Saved, useAction, useLoaded } from '@pipewright/sdk/ui';
+import { GROUP_NAME_RULES } from './name-rules';
+import { CreateByName, PickAndEdit } from './PickAndEdit';
 import { PermissionsEditor } from './PermissionsEditor';
 import {
   createAccessGroup,
@@ -15,52 +17,30 @@ import {
 export function AccessGroupsTab({ client }: { client: PipewrightClient }) {
   const groups = useLoaded(() => listAccessGroups(client), [client]);
   const [selected, setSelected] = useState<string | null>(null);
-  const [newName, setNewName] = useState('');
-  const creation = useAction();
-  const create = creation.submit(async () => {
-    const name = newName.trim();
-    await createAccessGroup(client, name);
-    setNewName('');
-    setSelected(name);
-    groups.reload();
-  });
 
   return (
-    <div className="us-split">
-      <div className="us-main us-narrow">
-        <ErrorBox error={groups.error} />
-        {groups.data && groups.data.length === 0 && (
-          <p className="notice">No access groups yet. Create one below; users get them per project.</p>
-        )}
-        <ul className="us-list" aria-label="Access groups">
-          {(groups.data ?? []).map((group) => (
-            <li key={group.name}>
-              <button
-                type="button"
-                aria-current={group.name === selected}
-                className={group.name === selected ? 'pw-selected' : undefined}
-                onClick={() => setSelected(group.name)}
-              >
-                {group.name}
-              </button>
-            </li>
-          ))}
-        </ul>
-        <form className="pw-row" onSubmit={create} aria-label="New access group">
-          <input
-            aria-label="New access group name"
-            placeholder="New group name"
-            value={newName}
-            pattern="[a-zA-Z0-9_]([a-zA-Z0-9_.\-]*[a-zA-Z0-9_])?"
-            title="Letters, digits and underscores, with dots or dashes inside"
-            onChange={(e) => setNewName(e.target.value)}
-          />
-          <button type="submit" disabled={!newName.trim()}>
-            Create group
-          </button>
-        </form>
-        <ErrorBox error={creation.error} />
-      </div>
+    <PickAndEdit
+      label="Access groups"
+      items={groups.data}
+      error={groups.error}
+      empty="No access groups yet. Create one below; users get them per project."
+      nameOf={(group) => group.name}
+      picked={selected}
+      onPick={setSelected}
+      create={
+        <CreateByName
+          label="New access group"
+          placeholder="New group name"
+          submitLabel="Create group"
+          rules={GROUP_NAME_RULES}
+          onCreate={async (name) => {
+            await createAccessGroup(client, name);
+            setSelected(name);
+            groups.reload();
+          }}
+        />
+      }
+    >
       {selected ? (
         <GroupEditor
           key={selected}
@@ -76,7 +56,7 @@ export function AccessGroupsTab({ client }: { client: PipewrightClient }) {
           <p className="muted">Pick a group to see and change its permissions.</p>
         )
       )}
-    </div>
+    </PickAndEdit>
   );
 }
 
@@ -101,15 +81,18 @@ function GroupEditor({
     }, 'Permissions saved. Members get them with their next request.');
 
   return (
-    <section className="pw-panel us-side us-wide" aria-label={`Access group ${name}`}>
-      <header className="pw-panel-header">
-        <h2>{name}</h2>
+    <Panel
+      title={name}
+      label={`Access group ${name}`}
+      className="us-side us-wide"
+      actions={
         <ConfirmButton
           label="Delete group"
           confirmLabel={`Delete ${name}`}
           onConfirm={() => void change.run(() => deleteAccessGroup(client, name).then(onDeleted))}
         />
-      </header>
+      }
+    >
       <ErrorBox error={stored.error} />
       {draft && <PermissionsEditor value={draft} onChange={setDraft} />}
       <ErrorBox error={change.error} />
@@ -117,6 +100,6 @@ function GroupEditor({
       <button type="button" className="primary" disabled={!draft || change.busy} onClick={save}>
         {change.busy ? 'Saving…' : 'Save permissions'}
       </button>
-    </section>
+    </Panel>
   );
 }

@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenUser } from '@pipewright/sdk/screen';
-import { ConfirmButton, ErrorBox, Table, useAction, useLoaded } from '@pipewright/sdk/ui';
+import { ConfirmButton, ErrorBox, Panel, Table, useAction, useLoaded } from '@pipewright/sdk/ui';
+import { USER_NAME_RULES } from './name-rules';
+import { CreateByName, PickAndEdit } from './PickAndEdit';
 import { createApiKey, createUser, listApiKeys, listUsers, revokeApiKey } from './routes';
 
 /** Service users (pipelines, render farm workers, bots) and the API keys they log in with. */
 export function ApiKeysTab({ client, caller }: { client: PipewrightClient; caller: ScreenUser }) {
   const users = useLoaded(() => listUsers(client), [client]);
   const [selected, setSelected] = useState<string | null>(null);
-  const [newName, setNewName] = useState('');
-  const creation = useAction();
 
   if (!caller.isAdmin)
     return (
@@ -19,57 +19,38 @@ export function ApiKeysTab({ client, caller }: { client: PipewrightClient; calle
       </p>
     );
 
-  const services = (users.data ?? []).filter((user) => user.data.isService);
-  const create = creation.submit(async () => {
-    const name = newName.trim();
-    await createUser(client, name, { data: { isService: true } });
-    setNewName('');
-    setSelected(name);
-    users.reload();
-  });
-
+  const services = users.data?.filter((user) => user.data.isService) ?? null;
   return (
-    <div className="us-split">
-      <div className="us-main us-narrow">
-        <ErrorBox error={users.error} />
-        {users.data && services.length === 0 && (
-          <p className="notice">
-            No service users yet. Create one for each tool that talks to the server on its own, then give it a
-            key.
-          </p>
-        )}
-        <ul className="us-list" aria-label="Service users">
-          {services.map((user) => (
-            <li key={user.name}>
-              <button
-                type="button"
-                aria-current={user.name === selected}
-                className={user.name === selected ? 'pw-selected' : undefined}
-                onClick={() => setSelected(user.name)}
-              >
-                {user.name}
-                {!user.active && <span className="muted"> (deactivated)</span>}
-              </button>
-            </li>
-          ))}
-        </ul>
-        <form className="pw-row" onSubmit={create} aria-label="New service user">
-          <input
-            aria-label="New service user name"
-            placeholder="e.g. render-farm"
-            value={newName}
-            pattern="[a-zA-Z0-9]([a-zA-Z0-9_.\-]*[a-zA-Z0-9])?"
-            title="Letters and digits, with dots, dashes or underscores inside"
-            onChange={(e) => setNewName(e.target.value)}
-          />
-          <button type="submit" disabled={!newName.trim()}>
-            Create service user
-          </button>
-        </form>
-        <ErrorBox error={creation.error} />
-      </div>
+    <PickAndEdit
+      label="Service users"
+      items={services}
+      error={users.error}
+      empty="No service users yet. Create one for each tool that talks to the server on its own, then give it a key."
+      nameOf={(user) => user.name}
+      picked={selected}
+      onPick={setSelected}
+      itemContent={(user) => (
+        <>
+          {user.name}
+          {!user.active && <span className="muted"> (deactivated)</span>}
+        </>
+      )}
+      create={
+        <CreateByName
+          label="New service user"
+          placeholder="e.g. render-farm"
+          submitLabel="Create service user"
+          rules={USER_NAME_RULES}
+          onCreate={async (name) => {
+            await createUser(client, name, { data: { isService: true } });
+            setSelected(name);
+            users.reload();
+          }}
+        />
+      }
+    >
       {selected && <KeyList key={selected} client={client} user={selected} />}
-    </div>
+    </PickAndEdit>
   );
 }
 
@@ -102,10 +83,7 @@ function KeyList({ client, user }: { client: PipewrightClient; user: string }) {
   };
 
   return (
-    <section className="pw-panel us-side" aria-label={`API keys of ${user}`}>
-      <header className="pw-panel-header">
-        <h2>API keys of {user}</h2>
-      </header>
+    <Panel title={`API keys of ${user}`} className="us-side">
       {created && (
         <div className="us-new-key" role="status">
           <p>
@@ -175,6 +153,6 @@ function KeyList({ client, user }: { client: PipewrightClient; user: string }) {
         </button>
       </form>
       <ErrorBox error={change.error} />
-    </section>
+    </Panel>
   );
 }

@@ -13,7 +13,9 @@ import {
   ROLE_LABELS,
   type Role,
 } from './routes';
-import { ProfileFields, UserEditor } from './UserEditor';
+import { UserEditor } from './UserEditor';
+import { ProfileFields } from './UserProfileSection';
+import { USER_NAME_RULES } from './name-rules';
 
 /** Everyone in the studio, a form for newcomers, and the editor of the one selected. */
 export function PeopleTab({ client, caller }: { client: PipewrightClient; caller: ScreenUser }) {
@@ -178,8 +180,7 @@ function NewUserForm({
           value={name}
           onChange={(e) => setName(e.target.value)}
           required
-          pattern="[a-zA-Z0-9]([a-zA-Z0-9_.\-]*[a-zA-Z0-9])?"
-          title="Letters and digits, with dots, dashes or underscores inside"
+          {...USER_NAME_RULES}
           autoFocus
         />
       </label>

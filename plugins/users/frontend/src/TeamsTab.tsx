@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ConfirmButton, ErrorBox, Table, useAction, useLoaded } from '@pipewright/sdk/ui';
+import { ConfirmButton, ErrorBox, Panel, Table, useAction, useLoaded } from '@pipewright/sdk/ui';
+import { CreateByName, PickAndEdit } from './PickAndEdit';
 import {
   deleteTeam,
   listProjects,
@@ -53,52 +54,36 @@ function ProjectTeams({ client, project }: { client: PipewrightClient; project: 
   const teams = useLoaded(() => listTeams(client, project), [client, project]);
   const users = useLoaded(() => listUsers(client), [client]);
   const [selected, setSelected] = useState<string | null>(null);
-  const [newTeam, setNewTeam] = useState('');
-  const creation = useAction();
-
-  const create = creation.submit(async () => {
-    await saveTeam(client, project, newTeam.trim(), []);
-    setSelected(newTeam.trim());
-    setNewTeam('');
-    teams.reload();
-  });
 
   const team = teams.data?.find((t) => t.name === selected) ?? null;
   return (
-    <div className="us-split">
-      <div className="us-main us-narrow">
-        <ErrorBox error={teams.error} />
-        {teams.data && teams.data.length === 0 && (
-          <p className="notice">{project} has no teams yet. Create one below, then add its members.</p>
-        )}
-        <ul className="us-list" aria-label="Teams">
-          {(teams.data ?? []).map((t) => (
-            <li key={t.name}>
-              <button
-                type="button"
-                aria-current={t.name === selected}
-                className={t.name === selected ? 'pw-selected' : undefined}
-                onClick={() => setSelected(t.name)}
-              >
-                {t.name} <span className="muted">({t.memberCount})</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-        <form className="pw-row" onSubmit={create} aria-label="New team">
-          <input
-            aria-label="New team name"
-            placeholder="New team name"
-            value={newTeam}
-            minLength={2}
-            onChange={(e) => setNewTeam(e.target.value)}
-          />
-          <button type="submit" disabled={newTeam.trim().length < 2}>
-            Create team
-          </button>
-        </form>
-        <ErrorBox error={creation.error} />
-      </div>
+    <PickAndEdit
+      label="Teams"
+      items={teams.data}
+      error={teams.error}
+      empty={`${project} has no teams yet. Create one below, then add its members.`}
+      nameOf={(t) => t.name}
+      picked={selected}
+      onPick={setSelected}
+      itemContent={(t) => (
+        <>
+          {t.name} <span className="muted">({t.memberCount})</span>
+        </>
+      )}
+      create={
+        <CreateByName
+          label="New team"
+          placeholder="New team name"
+          submitLabel="Create team"
+          rules={{ minLength: 2 }}
+          onCreate={async (name) => {
+            await saveTeam(client, project, name, []);
+            setSelected(name);
+            teams.reload();
+          }}
+        />
+      }
+    >
       {team && (
         <TeamEditor
           client={client}
@@ -112,7 +97,7 @@ function ProjectTeams({ client, project }: { client: PipewrightClient; project: 
           }}
         />
       )}
-    </div>
+    </PickAndEdit>
   );
 }
 
@@ -148,15 +133,18 @@ function TeamEditor({
   };
 
   return (
-    <section className="pw-panel us-side" aria-label={`Team ${team.name}`}>
-      <header className="pw-panel-header">
-        <h2>{team.name}</h2>
+    <Panel
+      title={team.name}
+      label={`Team ${team.name}`}
+      className="us-side"
+      actions={
         <ConfirmButton
           label="Delete team"
           confirmLabel={`Delete ${team.name}`}
           onConfirm={() => void change.run(() => deleteTeam(client, project, team.name).then(onDeleted))}
         />
-      </header>
+      }
+    >
       {members.length === 0 ? (
         <p className="muted">No members yet. Add the first one below.</p>
       ) : (
@@ -220,6 +208,6 @@ function TeamEditor({
         </button>
       </div>
       <ErrorBox error={change.error} />
-    </section>
+    </Panel>
   );
 }
