@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { ErrorBox, Panel, useLiveEvents, useLoaded } from '@pipewright/sdk/ui';
+import { ErrorBox, NoProjectChosen, Panel, useLiveEvents, useLoaded } from '@pipewright/sdk/ui';
 import { ActivityChart } from './ActivityChart';
 import { follow, links } from './links';
 import { ACTIVITY_DAYS, formatBytes, readDashboard, statusRows, type DashboardData } from './dashboard';
@@ -10,13 +10,7 @@ import './dashboard.css';
 // been lately. Everything comes from the dashboard addon's routes; nothing here changes the project.
 
 export default function Dashboard(props: ScreenProps) {
-  if (!props.project)
-    return (
-      <section className="pw-screen">
-        <h1>Dashboard</h1>
-        <p className="muted">Choose a project in the project menu at the top to see its dashboard.</p>
-      </section>
-    );
+  if (!props.project) return <NoProjectChosen title="Dashboard" purpose="see its dashboard" />;
   return <ProjectDashboard {...props} project={props.project} />;
 }
 

@@ -1,6 +1,13 @@
 import { useState } from 'react';
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { ErrorBox, Saved, useLiveEvents, useLoaded, useSearchParam } from '@pipewright/sdk/ui';
+import {
+  ErrorBox,
+  NoProjectChosen,
+  Saved,
+  useLiveEvents,
+  useLoaded,
+  useSearchParam,
+} from '@pipewright/sdk/ui';
 import { readLists } from './api';
 import { ListDetailView } from './ListDetail';
 import { ListIndex } from './ListIndex';
@@ -11,13 +18,7 @@ import './lists.css';
 // it again) shows its items, which can be added, reordered and removed, and a list of versions opens in review.
 
 export default function Lists(props: ScreenProps) {
-  if (!props.project)
-    return (
-      <section className="pw-screen">
-        <h1>Lists</h1>
-        <p className="muted">Choose a project in the project menu at the top to see its lists.</p>
-      </section>
-    );
+  if (!props.project) return <NoProjectChosen title="Lists" purpose="see its lists" />;
   return <ProjectLists {...props} project={props.project} />;
 }
 
