@@ -1,36 +1,21 @@
-import { Type, NoContent, requireUser, type AddonApp } from '@pipewright/sdk';
-import { camelizeBody, camelizeDefinitions } from './camelize.js';
-import type { ListFolderService } from './folders.js';
+import { NoContent, type AddonApp } from '@pipewright/sdk';
+import { camelizeDefinitions } from './camelize.js';
+import { listItemRoutes } from './item-routes.js';
+import { Done, P, done, listIn, preValidation, projectIn } from './route-conventions.js';
 import {
   EntityList,
-  FolderCreate,
-  FolderOrder,
-  FolderParams,
-  FolderPatch,
-  IdResponse,
-  ItemCreate,
-  ItemOrder,
-  ItemParams,
-  ItemPatch,
   ListAttributeDefinitions,
   ListCreate,
   ListEntities,
-  ListFolders,
-  ListIdParams,
   ListParams,
   ListPatch,
   ListQuery,
   ListSummary,
-  MultiPatch,
   ProjectParams,
 } from './schemas.js';
 import type { EntityListService } from './service.js';
 
-// Paths, parameter names and statuses follow AYON's routes: updates of a list answer 204, the item routes
-// (which return None in AYON) answer 200 with a null body, creating a list answers 201 with its summary.
-const P = '/api/projects/:project_name';
-const Done = Type.Null({ description: 'Done (AYON answers null)' });
-const preValidation = async (request: { body: unknown }) => camelizeBody(request);
+export { listFolderRoutes } from './folder-routes.js';
 
 /** Routes of lists, their items, attributes and entities. */
 export function listRoutes(lists: EntityListService) {
@@ -49,15 +34,8 @@ export function listRoutes(lists: EntityListService) {
           response: { 201: ListSummary },
         },
       },
-      async (request, reply) => {
-        const summary = await lists.create(
-          requireUser(request),
-          request.params.project_name,
-          request.body,
-          request.sender,
-        );
-        return reply.code(201).send(summary);
-      },
+      async (request, reply) =>
+        reply.code(201).send(await lists.create(...projectIn(request), request.body, request.sender)),
     );
 
     app.get(
@@ -71,13 +49,7 @@ export function listRoutes(lists: EntityListService) {
           response: { 200: EntityList },
         },
       },
-      async (request) =>
-        lists.get(
-          requireUser(request),
-          request.params.project_name,
-          request.params.entity_list_id,
-          request.query.metadata_only ?? false,
-        ),
+      async (request) => lists.get(...listIn(request), request.query.metadata_only ?? false),
     );
 
     app.patch(
@@ -93,15 +65,7 @@ export function listRoutes(lists: EntityListService) {
           response: { 204: NoContent },
         },
       },
-      async (request) => {
-        await lists.patch(
-          requireUser(request),
-          request.params.project_name,
-          request.params.entity_list_id,
-          request.body,
-          request.sender,
-        );
-      },
+      async (request) => lists.patch(...listIn(request), request.body, request.sender),
     );
 
     app.delete(
@@ -114,14 +78,7 @@ export function listRoutes(lists: EntityListService) {
           response: { 204: NoContent },
         },
       },
-      async (request) => {
-        await lists.remove(
-          requireUser(request),
-          request.params.project_name,
-          request.params.entity_list_id,
-          request.sender,
-        );
-      },
+      async (request) => lists.remove(...listIn(request), request.sender),
     );
 
     app.get(
@@ -133,12 +90,7 @@ export function listRoutes(lists: EntityListService) {
           response: { 200: ListAttributeDefinitions },
         },
       },
-      async (request) =>
-        lists.attributeDefinitions(
-          requireUser(request),
-          request.params.project_name,
-          request.params.entity_list_id,
-        ),
+      async (request) => lists.attributeDefinitions(...listIn(request)),
     );
 
     app.put(
@@ -153,16 +105,8 @@ export function listRoutes(lists: EntityListService) {
           response: { 200: Done },
         },
       },
-      async (request) => {
-        await lists.setAttributeDefinitions(
-          requireUser(request),
-          request.params.project_name,
-          request.params.entity_list_id,
-          request.body,
-          request.sender,
-        );
-        return null;
-      },
+      async (request) =>
+        done(lists.setAttributeDefinitions(...listIn(request), request.body, request.sender)),
     );
 
     app.get(
@@ -174,136 +118,10 @@ export function listRoutes(lists: EntityListService) {
           response: { 200: ListEntities },
         },
       },
-      async (request) =>
-        lists.listedEntities(
-          requireUser(request),
-          request.params.project_name,
-          request.params.entity_list_id,
-        ),
+      async (request) => lists.listedEntities(...listIn(request)),
     );
 
-    app.post(
-      `${P}/lists/:entity_list_id/items`,
-      {
-        preValidation,
-        schema: {
-          summary: 'Add an item to an entity list',
-          description:
-            'Level 20. At position (the items from there on shift down one) or at the end. The entity must be ' +
-            "of the list's entity type: 404 when it does not exist, 422 when it is of another type.",
-          params: ListParams,
-          body: ItemCreate,
-          response: { 201: IdResponse },
-        },
-      },
-      async (request, reply) => {
-        const id = await lists.addItem(
-          requireUser(request),
-          request.params.project_name,
-          request.params.entity_list_id,
-          request.body,
-          request.sender,
-        );
-        return reply.code(201).send({ id });
-      },
-    );
-
-    app.patch(
-      `${P}/lists/:entity_list_id/items/:entity_list_item_id`,
-      {
-        preValidation,
-        schema: {
-          summary: 'Update an item of an entity list',
-          description:
-            'Level 20. attrib and data merge; label, tags and entityId replace; position moves the item.',
-          params: ItemParams,
-          body: ItemPatch,
-          response: { 200: Done },
-        },
-      },
-      async (request) => {
-        await lists.patchItem(
-          requireUser(request),
-          request.params.project_name,
-          request.params.entity_list_id,
-          request.params.entity_list_item_id,
-          request.body,
-          request.sender,
-        );
-        return null;
-      },
-    );
-
-    app.delete(
-      `${P}/lists/:entity_list_id/items/:entity_list_item_id`,
-      {
-        schema: {
-          summary: 'Remove an item from an entity list',
-          description: 'Level 20. The items after it move up.',
-          params: ItemParams,
-          response: { 200: Done },
-        },
-      },
-      async (request) => {
-        await lists.removeItem(
-          requireUser(request),
-          request.params.project_name,
-          request.params.entity_list_id,
-          request.params.entity_list_item_id,
-          request.sender,
-        );
-        return null;
-      },
-    );
-
-    app.patch(
-      `${P}/lists/:list_id/items`,
-      {
-        preValidation,
-        schema: {
-          summary: 'Update several items of an entity list',
-          description:
-            'Level 20, one transaction. replace: the items become these, in this order; merge: items with a ' +
-            'known id are patched (moved only when they give a position), the others added; delete: the items ' +
-            'with these ids are removed.',
-          params: ListIdParams,
-          body: MultiPatch,
-          response: { 200: Done },
-        },
-      },
-      async (request) => {
-        await lists.patchItems(
-          requireUser(request),
-          request.params.project_name,
-          request.params.list_id,
-          request.body,
-          request.sender,
-        );
-        return null;
-      },
-    );
-
-    app.post(
-      `${P}/lists/:entity_list_id/order`,
-      {
-        schema: {
-          summary: 'Set the order of the items of an entity list',
-          description: 'Level 20. order names every item of the list exactly once (else 400).',
-          params: ListParams,
-          body: ItemOrder,
-          response: { 204: NoContent },
-        },
-      },
-      async (request) => {
-        await lists.orderItems(
-          requireUser(request),
-          request.params.project_name,
-          request.params.entity_list_id,
-          request.body.order,
-          request.sender,
-        );
-      },
-    );
+    await listItemRoutes(lists.items)(app);
 
     app.post(
       `${P}/lists/:entity_list_id/materialize`,
@@ -319,99 +137,7 @@ export function listRoutes(lists: EntityListService) {
           response: { 200: ListSummary },
         },
       },
-      async (request) =>
-        lists.materialize(
-          requireUser(request),
-          request.params.project_name,
-          request.params.entity_list_id,
-          request.sender,
-        ),
-    );
-  };
-}
-
-/** Routes of the folders that arrange a project's lists. */
-export function listFolderRoutes(folders: ListFolderService) {
-  return async (app: AddonApp) => {
-    app.get(
-      `${P}/entityListFolders`,
-      {
-        schema: {
-          summary: 'The folders of the lists of a project',
-          params: ProjectParams,
-          response: { 200: ListFolders },
-        },
-      },
-      async (request) => folders.list(requireUser(request), request.params.project_name),
-    );
-
-    app.post(
-      `${P}/entityListFolders`,
-      {
-        preValidation,
-        schema: {
-          summary: 'Create a folder for lists',
-          description: 'Any user of the project; they own it. Answers 200 with the id, as AYON does.',
-          params: ProjectParams,
-          body: FolderCreate,
-          response: { 200: IdResponse },
-        },
-      },
-      async (request) => ({
-        id: await folders.create(requireUser(request), request.params.project_name, request.body),
-      }),
-    );
-
-    app.post(
-      `${P}/entityListFolders/order`,
-      {
-        schema: {
-          summary: 'Set the order of list folders',
-          params: ProjectParams,
-          body: FolderOrder,
-          response: { 204: NoContent },
-        },
-      },
-      async (request) => {
-        await folders.order(requireUser(request), request.params.project_name, request.body.order);
-      },
-    );
-
-    app.patch(
-      `${P}/entityListFolders/:folder_id`,
-      {
-        preValidation,
-        schema: {
-          summary: 'Change a list folder',
-          description: 'Its owner or a manager. data merges; a folder cannot move inside itself.',
-          params: FolderParams,
-          body: FolderPatch,
-          response: { 204: NoContent },
-        },
-      },
-      async (request) => {
-        await folders.patch(
-          requireUser(request),
-          request.params.project_name,
-          request.params.folder_id,
-          request.body,
-        );
-      },
-    );
-
-    app.delete(
-      `${P}/entityListFolders/:folder_id`,
-      {
-        schema: {
-          summary: 'Delete a list folder',
-          description: 'Its owner or a manager. Subfolders go with it; its lists stay, outside any folder.',
-          params: FolderParams,
-          response: { 204: NoContent },
-        },
-      },
-      async (request) => {
-        await folders.remove(requireUser(request), request.params.project_name, request.params.folder_id);
-      },
+      async (request) => lists.items.materialize(...listIn(request), request.sender),
     );
   };
 }
