@@ -10,7 +10,6 @@ import { describe, expect, it } from '@jest/globals';
 // - Route files read parameters, call a service and answer: no SQL, no transaction of their own.
 // - Addons use each other through the sdk's service contract only, never by importing another addon's files.
 // - No source file grows past 400 lines: a file that long holds more than one idea.
-// Each list of files not there yet only shrinks: a file that complies must leave it.
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const plugins = join(root, 'plugins');
@@ -39,39 +38,24 @@ const allSources = [
 
 const isRouteFile = (path: string) => /(^|[/-])routes?\.tsx?$/.test(path) || path.includes('/routes/');
 
-/** Route files that still emit, each to move into its service (the list only shrinks). */
-const ROUTES_STILL_EMITTING = new Map<string, string>([]);
-
-/** Services that still hand their routes a general emit (the list only shrinks). */
-const SERVICES_WITH_PUBLIC_EMIT = new Set<string>([]);
-
 describe('events leave through the unit of work', () => {
-  it('no route file emits, but those not moved yet', () => {
+  it('no route file emits', () => {
     const emitting = pluginSources
       .filter(({ path, text }) => isRouteFile(path) && /\.emit(Many)?\(/.test(text))
       .map(({ path }) => path)
       .sort();
-    expect(emitting).toEqual([...ROUTES_STILL_EMITTING.keys()].sort());
+    expect(emitting).toEqual([]);
   });
 
-  it('no service offers a public emit, but those not moved yet', () => {
+  it('no service offers a public emit', () => {
     const offering = pluginSources
       .filter(({ path, text }) => !isRouteFile(path) && /^ {2}(public |async )?emit(Many)?\(/m.test(text))
       .map(({ path }) => path)
       .sort();
-    expect(offering).toEqual([...SERVICES_WITH_PUBLIC_EMIT].sort());
+    expect(offering).toEqual([]);
   });
 });
 
-/** Route files that still query the database themselves, each to move into its service (the list only shrinks). */
-const ROUTES_STILL_QUERYING = new Set<string>([]);
-
-/** Source files over 400 lines, each with the length it may not exceed until split (the list only shrinks). */
-const LONG_FILES = new Map([
-  ['plugins/entities/frontend/src/HierarchyDialogs.tsx', 467],
-  ['plugins/entities/frontend/src/Overview.tsx', 745],
-  ['plugins/entities/frontend/src/store.ts', 589],
-]);
 const MAX_LINES = 400;
 
 describe('each addon keeps the shape', () => {
@@ -84,7 +68,7 @@ describe('each addon keeps the shape', () => {
       )
       .map(({ path }) => path)
       .sort();
-    expect(querying).toEqual([...ROUTES_STILL_QUERYING].sort());
+    expect(querying).toEqual([]);
   });
 
   it("no addon imports another addon's files: they meet through the sdk's services", () => {
@@ -102,13 +86,11 @@ describe('each addon keeps the shape', () => {
     expect(crossing).toEqual([]);
   });
 
-  it(`no source file is over ${MAX_LINES} lines, but those not split yet, which may not grow`, () => {
-    const lines = new Map(allSources.map(({ path, text }) => [path, text.split('\n').length - 1]));
-    const tooLong = [...lines]
-      .filter(([path, count]) => count > (LONG_FILES.get(path) ?? MAX_LINES))
-      .map(([path, count]) => `${path}: ${count} lines`);
+  it(`no source file is over ${MAX_LINES} lines`, () => {
+    const tooLong = allSources
+      .map(({ path, text }) => ({ path, count: text.split('\n').length - 1 }))
+      .filter(({ count }) => count > MAX_LINES)
+      .map(({ path, count }) => `${path}: ${count} lines`);
     expect(tooLong).toEqual([]);
-    const splitSince = [...LONG_FILES.keys()].filter((path) => (lines.get(path) ?? 0) <= MAX_LINES);
-    expect(splitSince).toEqual([]);
   });
 });

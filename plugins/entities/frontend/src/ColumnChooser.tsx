@@ -1,4 +1,4 @@
-import type { Column } from './Grid';
+import type { Column } from './grid/columns';
 import { Popover } from './Popover';
 import { canHide, columnSettings, type ColumnLayout, type ColumnSetting } from './views';
 

@@ -3,10 +3,11 @@ import type { PipewrightClient } from '@pipewright/sdk/client';
 import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
 import type { Person } from './Assignees';
 import { planImport, planOperations, toCsv, type ImportPlan, type PlannedRow } from './csv';
-import type { Column } from './Grid';
+import type { Column } from './grid/columns';
 import type { Entity, ProjectMeta } from './model';
 import type { GridRow } from './rows';
-import type { ProjectStore } from './store';
+import type { ProjectStore } from './store/ProjectStore';
+import { Dialog } from './dialogs/Dialog';
 import './csv.css';
 
 type Say = (notice: { kind: 'error' | 'info'; text: string }) => void;
@@ -69,15 +70,8 @@ export function CsvTools({
       />
       {importing && (
         <ImportDialog
-          client={client}
-          project={project}
-          store={store}
-          meta={meta}
-          columns={columns}
-          people={people}
-          file={importing.file}
-          text={importing.text}
-          onNotice={onNotice}
+          {...{ client, project, store, meta, columns, people, onNotice }}
+          {...importing}
           onClose={() => setImporting(null)}
         />
       )}
@@ -185,90 +179,78 @@ function ImportDialog({
   };
 
   const listed = (action: PlannedRow['action']) => plan?.plan.rows.filter((r) => r.action === action) ?? [];
+  // Closing while the import is applied would leave its outcome unsaid.
+  const close = () => !busy && onClose();
   return (
-    <div
-      className="pwo-dialog-backdrop"
-      onMouseDown={(e) => e.target === e.currentTarget && !busy && onClose()}
-    >
-      <div
-        className="pwo-dialog pwo-csv-dialog"
-        role="dialog"
-        aria-label="Import CSV"
-        onKeyDown={(e) => e.key === 'Escape' && !busy && onClose()}
-      >
-        <h2>Import {file}</h2>
-        {!plan && !error && <p className="muted">Reading the project to find the rows by path…</p>}
-        {plan && (
-          <>
-            <p role="status" aria-label="Import preview">
-              {(['create', 'update', 'unchanged', 'error'] as const)
-                .map((action) => `${count(action)} ${ACTION_WORDS[action]}`)
-                .join(', ')}
+    <Dialog as="div" className="pwo-csv-dialog" label="Import CSV" heading={`Import ${file}`} onClose={close}>
+      {!plan && !error && <p className="muted">Reading the project to find the rows by path…</p>}
+      {plan && (
+        <>
+          <p role="status" aria-label="Import preview">
+            {(['create', 'update', 'unchanged', 'error'] as const)
+              .map((action) => `${count(action)} ${ACTION_WORDS[action]}`)
+              .join(', ')}
+          </p>
+          {plan.plan.problems.map((problem) => (
+            <p key={problem} className="muted">
+              {problem}
             </p>
-            {plan.plan.problems.map((problem) => (
-              <p key={problem} className="muted">
-                {problem}
-              </p>
+          ))}
+          <div className="pwo-csv-preview">
+            {PREVIEWS.map(({ action, title, className }) => (
+              <PreviewList key={action} title={title} className={className}>
+                {listed(action).map((row) => (
+                  <li key={row.line}>{described(row)}</li>
+                ))}
+              </PreviewList>
             ))}
-            <div className="pwo-csv-preview">
-              <PreviewList title="Errors" className="pwo-error-text">
-                {listed('error').map((row) =>
-                  row.action === 'error' ? (
-                    <li key={row.line}>
-                      Line {row.line}, {row.path}: {row.error}
-                    </li>
-                  ) : null,
-                )}
-              </PreviewList>
-              <PreviewList title="To create">
-                {listed('create').map((row) =>
-                  row.action === 'create' ? (
-                    <li key={row.line}>
-                      {row.kind} {row.path} ({row.type})
-                    </li>
-                  ) : null,
-                )}
-              </PreviewList>
-              <PreviewList title="To update">
-                {listed('update').map((row) =>
-                  row.action === 'update' ? (
-                    <li key={row.line}>
-                      {row.entity.path}: {row.said.join(', ')}
-                    </li>
-                  ) : null,
-                )}
-              </PreviewList>
-              <PreviewList title="Unchanged">
-                {listed('unchanged').map((row) =>
-                  row.action === 'unchanged' ? <li key={row.line}>{row.path}</li> : null,
-                )}
-              </PreviewList>
-            </div>
-            {errors > 0 && (
-              <p className="pwo-error-text">
-                Correct the {errors === 1 ? 'line' : 'lines'} in error in the file and import it again:
-                nothing is applied while a line is wrong.
-              </p>
-            )}
-          </>
-        )}
-        <ErrorBox error={error} />
-        <div className="pwo-dialog-actions">
-          <button
-            type="button"
-            className="primary"
-            disabled={!plan || busy || errors > 0 || changes === 0}
-            onClick={() => void apply()}
-          >
-            {busy ? 'Applying…' : `Apply ${changes} change${changes === 1 ? '' : 's'}`}
-          </button>
-          <button type="button" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-        </div>
+          </div>
+          {errors > 0 && (
+            <p className="pwo-error-text">
+              Correct the {errors === 1 ? 'line' : 'lines'} in error in the file and import it again: nothing
+              is applied while a line is wrong.
+            </p>
+          )}
+        </>
+      )}
+      <ErrorBox error={error} />
+      <div className="pwo-dialog-actions">
+        <button
+          type="button"
+          className="primary"
+          disabled={!plan || busy || errors > 0 || changes === 0}
+          onClick={() => void apply()}
+        >
+          {busy ? 'Applying…' : `Apply ${changes} change${changes === 1 ? '' : 's'}`}
+        </button>
+        <button type="button" onClick={onClose} disabled={busy}>
+          Cancel
+        </button>
       </div>
-    </div>
+    </Dialog>
   );
+}
+
+/** The preview's lists, in order: what is wrong first. */
+const PREVIEWS: { action: PlannedRow['action']; title: string; className?: string }[] = [
+  { action: 'error', title: 'Errors', className: 'pwo-error-text' },
+  { action: 'create', title: 'To create' },
+  { action: 'update', title: 'To update' },
+  { action: 'unchanged', title: 'Unchanged' },
+];
+
+/** One line of the preview's lists. */
+function described(row: PlannedRow): string {
+  switch (row.action) {
+    case 'error':
+      return `Line ${row.line}, ${row.path}: ${row.error}`;
+    case 'create':
+      return `${row.kind} ${row.path} (${row.type})`;
+    case 'update':
+      return `${row.entity.path}: ${row.said.join(', ')}`;
+    case 'unchanged':
+      return row.path;
+  }
 }
 
 function PreviewList({
@@ -278,7 +260,7 @@ function PreviewList({
 }: {
   title: string;
   className?: string;
-  children: (ReactElement | null)[];
+  children: ReactElement[];
 }) {
   if (children.length === 0) return null;
   return (

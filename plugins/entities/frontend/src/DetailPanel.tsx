@@ -4,7 +4,7 @@ import type { ScreenProps } from '@pipewright/sdk/screen';
 import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
 import { formatValue, statusOf, type AttributeDef, type Entity, type ProjectMeta } from './model';
 import { AssigneeChips, type Person } from './Assignees';
-import { Thumbnail } from './Thumbnail';
+import { EntityThumbnail, Thumbnail } from './Thumbnail';
 
 interface Representation {
   id: string;
@@ -129,14 +129,7 @@ export function DetailPanel({
     <aside className="pwo-detail" aria-label={`Details of ${entity.name}`}>
       <header className="pwo-detail-header">
         {entity.thumbnailId && (
-          <Thumbnail
-            project={project}
-            kind={entity.kind}
-            id={entity.id}
-            thumbnailId={entity.thumbnailId}
-            client={client}
-            size="large"
-          />
+          <EntityThumbnail project={project} entity={entity} client={client} size="large" />
         )}
         <div>
           <h2>{entity.label || entity.name}</h2>

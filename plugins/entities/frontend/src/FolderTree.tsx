@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { ROOT, type Entity } from './model';
 import { comparator } from './rows';
-import type { ProjectStore } from './store';
+import type { ProjectStore } from './store/ProjectStore';
 import { VirtualRows } from './VirtualRows';
 
 type TreeRow =

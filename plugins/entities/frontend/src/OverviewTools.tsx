@@ -4,9 +4,10 @@ import type { ScreenProps } from '@pipewright/sdk/screen';
 import { refusalFor, useProjectAccess } from './access';
 import type { Person } from './Assignees';
 import { ColumnChooser } from './ColumnChooser';
-import type { Column } from './Grid';
+import type { Column } from './grid/columns';
 import type { Entity } from './model';
-import { PublishDialog, type PublishStart } from './Publish';
+import { PublishDialog, type PublishStart } from './publish/PublishDialog';
+import { ToolButton } from './ToolButton';
 import type { OverviewView } from './views';
 import { ViewsMenu } from './ViewsMenu';
 import './views.css';
@@ -49,22 +50,12 @@ export function OverviewTools({
     : 'Select the folder or task it belongs to first';
   return (
     <>
-      <button
-        type="button"
-        disabled={!!why}
-        title={why ?? undefined}
-        onClick={() => setPublishing('product')}
-      >
+      <ToolButton why={why} onClick={() => setPublishing('product')}>
         New product
-      </button>
-      <button
-        type="button"
-        disabled={!!why}
-        title={why ?? undefined}
-        onClick={() => setPublishing('version')}
-      >
+      </ToolButton>
+      <ToolButton why={why} onClick={() => setPublishing('version')}>
         New version
-      </button>
+      </ToolButton>
       <ViewsMenu
         client={client}
         project={project}

@@ -75,3 +75,27 @@ export function Thumbnail({
     <span className={className} aria-hidden="true" />
   );
 }
+
+/** A folder's or task's own thumbnail. */
+export function EntityThumbnail({
+  client,
+  project,
+  entity,
+  size,
+}: {
+  client: PipewrightClient;
+  project: string;
+  entity: { kind: 'folder' | 'task'; id: string; thumbnailId: string | null };
+  size?: 'small' | 'large';
+}) {
+  return (
+    <Thumbnail
+      project={project}
+      kind={entity.kind}
+      id={entity.id}
+      thumbnailId={entity.thumbnailId}
+      client={client}
+      size={size}
+    />
+  );
+}

@@ -9,6 +9,7 @@ import {
 } from './access';
 import type { AttributeDef, Entity, Kind, ProjectMeta } from './model';
 import { ProgressFilter } from './ProgressFilter';
+import { ToolButton } from './ToolButton';
 import { isFlat, NO_FILTER, type Filter, type GroupBy } from './rows';
 
 /** Filters, grouping and the create buttons above the grid; what the user's access refuses is disabled, saying why. */
@@ -77,65 +78,36 @@ export function Toolbar({
   const filtered = isFlat(filter, groupBy);
   return (
     <div className="pwo-toolbar" role="toolbar" aria-label="Grid tools">
-      <button
-        type="button"
-        className="primary"
-        disabled={!!folderWhy}
-        title={folderWhy ?? undefined}
-        onClick={() => onNew('folder')}
-      >
+      <ToolButton className="primary" why={folderWhy} onClick={() => onNew('folder')}>
         New folder
-      </button>
-      <button
-        type="button"
-        className="primary"
-        disabled={!!taskWhy}
-        title={taskWhy ?? undefined}
-        onClick={() => onNew('task')}
-      >
+      </ToolButton>
+      <ToolButton className="primary" why={taskWhy} onClick={() => onNew('task')}>
         New task
-      </button>
-      <button
-        type="button"
-        disabled={!!bulkWhy}
+      </ToolButton>
+      <ToolButton
+        why={bulkWhy}
+        hint="Many folders (sh010 to sh200) or tasks on the selected folders"
         onClick={edit.onBulk}
-        title={bulkWhy ?? 'Many folders (sh010 to sh200) or tasks on the selected folders'}
       >
         Create in bulk
-      </button>
-      <button
-        type="button"
-        disabled={!edit.renaming || !!renameWhy}
-        title={renameWhy || undefined}
-        onClick={edit.onRename}
-      >
+      </ToolButton>
+      <ToolButton why={renameWhy} idle={!edit.renaming} onClick={edit.onRename}>
         Rename
-      </button>
-      <button
-        type="button"
-        disabled={nothing || !!moveWhy}
-        title={moveWhy ?? undefined}
-        onClick={edit.onMove}
-      >
+      </ToolButton>
+      <ToolButton why={moveWhy} idle={nothing} onClick={edit.onMove}>
         Move
-      </button>
-      <button
-        type="button"
-        disabled={nothing || !!deleteWhy}
-        title={deleteWhy ?? undefined}
-        onClick={edit.onDelete}
-      >
+      </ToolButton>
+      <ToolButton why={deleteWhy} idle={nothing} onClick={edit.onDelete}>
         Delete
-      </button>
-      <button
-        type="button"
-        disabled={!edit.undoLabel}
-        title={edit.undoLabel ? `Undo: ${edit.undoLabel}` : 'Nothing to undo'}
-        aria-label={edit.undoLabel ? `Undo: ${edit.undoLabel}` : 'Undo'}
+      </ToolButton>
+      <ToolButton
+        idle={!edit.undoLabel}
+        hint={edit.undoLabel ? `Undo: ${edit.undoLabel}` : 'Nothing to undo'}
+        label={edit.undoLabel ? `Undo: ${edit.undoLabel}` : 'Undo'}
         onClick={edit.onUndo}
       >
         Undo
-      </button>
+      </ToolButton>
       {tools}
       <span className="pwo-toolbar-gap" />
       <input

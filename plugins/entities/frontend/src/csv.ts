@@ -1,6 +1,6 @@
 import type { Person } from './Assignees';
-import { cellText, mergeChange, parseCell, parseDelimited, updateData, type CellChange } from './cells';
-import type { Column } from './Grid';
+import { cellText, mergeChange, parseCell, parseDelimited, updateData, type CellChange } from './grid/cells';
+import type { Column } from './grid/columns';
 import type { Entity, Kind, ProjectMeta } from './model';
 
 // The grid as a CSV file and back. Export writes the rows and columns shown, each row named by its path and kind;

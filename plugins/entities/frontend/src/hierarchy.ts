@@ -29,6 +29,19 @@ export interface UndoStep {
   parents: string[];
 }
 
+/** One operation on a folder or task, with its data when it carries some. */
+const operation = (
+  type: Operation['type'],
+  entity: { kind: Entity['kind']; id: string },
+  data?: Record<string, unknown>,
+): Operation => ({
+  id: newEntityId(),
+  type,
+  entityType: entity.kind,
+  entityId: entity.id,
+  ...(data ? { data } : {}),
+});
+
 /** Deleting what a batch created: tasks first, then folders deepest first, so nothing is deleted twice. */
 export function undoCreate(
   label: string,
@@ -38,16 +51,7 @@ export function undoCreate(
   const ordered = [...created].sort((x, y) =>
     x.kind === y.kind ? y.depth - x.depth : x.kind === 'task' ? -1 : 1,
   );
-  return {
-    label,
-    parents,
-    operations: ordered.map((e) => ({
-      id: newEntityId(),
-      type: 'delete',
-      entityType: e.kind,
-      entityId: e.id,
-    })),
-  };
+  return { label, parents, operations: ordered.map((e) => operation('delete', e)) };
 }
 
 /** Putting the old name or parent back. */
@@ -57,11 +61,7 @@ export function undoUpdate(
   data: Record<string, unknown>,
   parents: string[],
 ): UndoStep {
-  return {
-    label,
-    parents,
-    operations: [{ id: newEntityId(), type: 'update', entityType: entity.kind, entityId: entity.id, data }],
-  };
+  return { label, parents, operations: [operation('update', entity, data)] };
 }
 
 /**
@@ -71,40 +71,21 @@ export function undoUpdate(
 export function undoDelete(label: string, removed: Entity[], parents: string[]): UndoStep {
   const depth = (e: Entity) => e.path.split('/').length;
   const ordered = [...removed].sort((x, y) => depth(x) - depth(y) || (x.kind === 'folder' ? -1 : 1));
+  return { label, parents, operations: ordered.map((e) => operation('create', e, createData(e))) };
+}
+
+/** What creates the entity again as it was: its own values (not the inherited ones) and its place. */
+function createData(e: Entity): Record<string, unknown> {
   // A create takes no null label: left out when there is none.
-  const labelOf = (e: Entity) => (e.label ? { label: e.label } : {});
-  const own = (e: Entity) => Object.fromEntries(e.ownAttrib.map((name) => [name, e.attrib[name]]));
-  return {
-    label,
-    parents,
-    operations: ordered.map((e) => ({
-      id: newEntityId(),
-      type: 'create',
-      entityType: e.kind,
-      entityId: e.id,
-      data:
-        e.kind === 'folder'
-          ? {
-              id: e.id,
-              name: e.name,
-              ...labelOf(e),
-              folderType: e.type,
-              parentId: e.parentId,
-              status: e.status,
-              tags: e.tags,
-              attrib: own(e),
-            }
-          : {
-              id: e.id,
-              name: e.name,
-              ...labelOf(e),
-              taskType: e.type,
-              folderId: e.parentId,
-              status: e.status,
-              tags: e.tags,
-              assignees: e.assignees,
-              attrib: own(e),
-            },
-    })),
+  const common = {
+    id: e.id,
+    name: e.name,
+    ...(e.label ? { label: e.label } : {}),
+    status: e.status,
+    tags: e.tags,
+    attrib: Object.fromEntries(e.ownAttrib.map((name) => [name, e.attrib[name]])),
   };
+  return e.kind === 'folder'
+    ? { ...common, folderType: e.type, parentId: e.parentId }
+    : { ...common, taskType: e.type, folderId: e.parentId, assignees: e.assignees };
 }

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import type { LiveEvent, PipewrightClient } from '@pipewright/sdk/client';
 import { liveStateOf, useLiveEvents, type LiveState } from '@pipewright/sdk/ui';
 import type { GridRow } from './rows';
-import type { ProjectStore } from './store';
+import type { ProjectStore } from './store/ProjectStore';
 
 // The overview follows the server's entity events, so another user's change shows without Refresh. Events come in
 // bursts (a 200-shot batch is 200 events): they are gathered for a moment and applied as one change of the store,

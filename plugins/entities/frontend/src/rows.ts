@@ -1,6 +1,6 @@
 import { parentKey, ROOT, type Entity, type ProjectMeta } from './model';
 import { hasProgress, type Progress } from './progress';
-import type { ProjectStore } from './store';
+import type { ProjectStore } from './store/ProjectStore';
 
 // The grid's rows, worked out from what the store holds and how the user wants to see it. Two ways: the hierarchy
 // (folders that open to show their subfolders and tasks, read as they are opened), and a flat list across the

@@ -1,4 +1,4 @@
-import type { Column } from './Grid';
+import type { Column } from './grid/columns';
 import { isProgress } from './progress';
 import { isFlat, NO_FILTER, type Filter, type GroupBy, type Sort } from './rows';
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { Column } from './Grid';
-import { formatValue, statusesFor, type Entity, type ProjectMeta } from './model';
+import type { Column } from './columns';
+import { formatValue, statusesFor, type Entity, type ProjectMeta } from '../model';
 
 export interface EditTarget {
   entity: Entity;

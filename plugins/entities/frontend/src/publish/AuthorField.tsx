@@ -1,6 +1,6 @@
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { useProjectAccess } from './access';
-import type { Person } from './Assignees';
+import { useProjectAccess } from '../access';
+import type { Person } from '../Assignees';
 
 /**
  * The author of a new version: the user ("" sends none, and the server names the caller), or, for those the server

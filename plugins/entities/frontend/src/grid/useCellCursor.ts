@@ -7,11 +7,11 @@ import {
   type KeyboardEvent,
   type MouseEvent,
 } from 'react';
-import type { Person } from './Assignees';
+import type { Person } from '../Assignees';
 import { cellText, mergeChange, parseCell, parseDelimited, toTsv, type CellChange } from './cells';
-import type { Column } from './Grid';
-import type { Entity, ProjectMeta } from './model';
-import type { GridRow } from './rows';
+import type { Column } from './columns';
+import type { Entity, ProjectMeta } from '../model';
+import type { GridRow } from '../rows';
 import './cells.css';
 
 // The grid as a spreadsheet: a cursor cell moved with the arrows and Tab, a rectangle of cells stretched with

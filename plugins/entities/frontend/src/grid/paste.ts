@@ -1,8 +1,8 @@
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import { messageOf } from '@pipewright/sdk/ui';
 import { updateData, type CellChange } from './cells';
-import type { Entity } from './model';
-import type { ProjectStore } from './store';
+import type { Entity } from '../model';
+import type { ProjectStore } from '../store/ProjectStore';
 import type { PastedChanges } from './useCellCursor';
 
 type Say = (notice: { kind: 'error' | 'info'; text: string }) => void;
@@ -57,13 +57,7 @@ export async function savePaste(
   } catch (failure) {
     say({ kind: 'error', text: `Nothing pasted: ${messageOf(failure)}.` });
   }
-  const ids = { folders: new Set<string>(), tasks: new Set<string>() };
-  for (const { entity } of changes) {
-    const below = store.subtree(entity);
-    below.folders.forEach((id) => ids.folders.add(id));
-    below.tasks.forEach((id) => ids.tasks.add(id));
-  }
   await store
-    .refresh({ folders: [...ids.folders], tasks: [...ids.tasks] })
+    .refresh(store.subtrees(changes.map((c) => c.entity)))
     .catch((failure) => say({ kind: 'error', text: `Could not read the new values: ${messageOf(failure)}` }));
 }

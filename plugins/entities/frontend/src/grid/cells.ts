@@ -1,6 +1,6 @@
-import { personLabel, type Person } from './Assignees';
-import type { Column } from './Grid';
-import { formatValue, statusesFor, type Entity, type ProjectMeta } from './model';
+import { personLabel, type Person } from '../Assignees';
+import type { Column } from './columns';
+import { formatValue, statusesFor, type Entity, type ProjectMeta } from '../model';
 
 // What spreadsheet work needs of a cell: its text (copied, exported) and the reverse, a typed text turned into the
 // change it stands for, checked the way the column's values are (a known status, a whole number, ...). Copy, paste,
