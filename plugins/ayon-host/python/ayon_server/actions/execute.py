@@ -20,13 +20,20 @@ class ExecuteResponseModel(OPModel):
     payload: dict[str, Any] | None = None
 
 
-def _with_extras(payload: dict[str, Any], clipboard: str | None, download: str | None) -> dict[str, Any]:
-    """Add the sub-actions any response may carry: text to copy, a file to download."""
+def _response(
+    kind: ResponseType,
+    success: bool,
+    message: str | None,
+    payload: dict[str, Any],
+    clipboard: str | None,
+    download: str | None,
+) -> ExecuteResponseModel:
+    """The answer every builder gives, with the sub-actions any answer may carry: text to copy, a file to download."""
     if clipboard:
         payload["extra_clipboard"] = clipboard
     if download:
         payload["extra_download"] = download
-    return payload
+    return ExecuteResponseModel(type=kind, success=success, message=message, payload=payload)
 
 
 class ActionExecutor:
@@ -67,10 +74,7 @@ class ActionExecutor:
         extra_download: str | None = None,
         **payload: Any,
     ) -> ExecuteResponseModel:
-        return ExecuteResponseModel(
-            type="simple", success=success, message=message,
-            payload=_with_extras(dict(payload), extra_clipboard, extra_download),
-        )  # fmt: skip
+        return _response("simple", success, message, payload, extra_clipboard, extra_download)
 
     async def get_navigate_response(
         self,
@@ -82,10 +86,7 @@ class ActionExecutor:
         **payload: Any,
     ) -> ExecuteResponseModel:
         """Move the web UI to a path within it."""
-        return ExecuteResponseModel(
-            type="navigate", success=success, message=message,
-            payload=_with_extras({"uri": uri, **payload}, extra_clipboard, extra_download),
-        )  # fmt: skip
+        return _response("navigate", success, message, {"uri": uri, **payload}, extra_clipboard, extra_download)
 
     async def get_redirect_response(
         self,
@@ -98,10 +99,8 @@ class ActionExecutor:
         **payload: Any,
     ) -> ExecuteResponseModel:
         """Send the browser to a URL, in this tab or a new one."""
-        return ExecuteResponseModel(
-            type="redirect", success=success, message=message,
-            payload=_with_extras({"uri": uri, "new_tab": new_tab, **payload}, extra_clipboard, extra_download),
-        )  # fmt: skip
+        payload = {"uri": uri, "new_tab": new_tab, **payload}
+        return _response("redirect", success, message, payload, extra_clipboard, extra_download)
 
     async def get_query_response(
         self,
@@ -113,10 +112,7 @@ class ActionExecutor:
         **payload: Any,
     ) -> ExecuteResponseModel:
         """Change the query parameters of the web UI's current page."""
-        return ExecuteResponseModel(
-            type="query", success=success, message=message,
-            payload=_with_extras({"query": query, **payload}, extra_clipboard, extra_download),
-        )  # fmt: skip
+        return _response("query", success, message, {"query": query, **payload}, extra_clipboard, extra_download)
 
     async def get_form_response(
         self,
@@ -142,10 +138,7 @@ class ActionExecutor:
             "cancel_icon": cancel_icon,
             **payload,
         }
-        return ExecuteResponseModel(
-            type="form", success=success, message=message,
-            payload=_with_extras(form, extra_clipboard, extra_download),
-        )  # fmt: skip
+        return _response("form", success, message, form, extra_clipboard, extra_download)
 
     async def get_server_action_response(
         self,
@@ -170,6 +163,4 @@ class ActionExecutor:
             kind = "form"
             payload.update(fields=list(form), title=message, submit_label="Submit", submit_icon="check",
                            cancel_label="Cancel", cancel_icon="close")  # fmt: skip
-        return ExecuteResponseModel(
-            type=kind, success=success, message=message, payload=_with_extras(payload, copy, download)
-        )
+        return _response(kind, success, message, payload, copy, download)

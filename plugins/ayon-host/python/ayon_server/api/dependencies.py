@@ -14,11 +14,8 @@ from ayon_server.exceptions import AyonException, NotFoundException, Unauthorize
 from ayon_server.types import NAME_REGEX, PROJECT_NAME_REGEX, USER_NAME_REGEX
 
 
-class UnprocessableEntityException(AyonException):
+class UnprocessableEntityException(AyonException, status=422, detail="Unprocessable entity"):
     """What FastAPI answers for a path or query value that fails validation."""
-
-    status = 422
-    detail = "Unprocessable entity"
 
 
 def _matching(value: str, regex: str, what: str) -> str:
@@ -122,8 +119,8 @@ SecretName = Annotated[str, Depends(dep_secret_name)]
 _ENTITY_ID = r"^[0-9a-f]{32}$"
 
 
-def _entity_id_dependency(parameter: str):
-    """A dependency reading the path value named `parameter` and checking it is an entity id."""
+def _entity_id(parameter: str) -> Any:
+    """The parameter type reading the path value named `parameter` and checking it is an entity id."""
 
     async def dependency(request: Request) -> str:
         value = request.path_params.get(parameter)
@@ -132,21 +129,21 @@ def _entity_id_dependency(parameter: str):
         return _matching(value, _ENTITY_ID, parameter.replace("_", " "))
 
     dependency.__name__ = f"dep_{parameter}"
-    return dependency
+    return Annotated[str, Depends(dependency)]
 
 
-PathEntityID = Annotated[str, Depends(_entity_id_dependency("entity_id"))]
-FolderID = Annotated[str, Depends(_entity_id_dependency("folder_id"))]
-ProductID = Annotated[str, Depends(_entity_id_dependency("product_id"))]
-VersionID = Annotated[str, Depends(_entity_id_dependency("version_id"))]
-RepresentationID = Annotated[str, Depends(_entity_id_dependency("representation_id"))]
-TaskID = Annotated[str, Depends(_entity_id_dependency("task_id"))]
-WorkfileID = Annotated[str, Depends(_entity_id_dependency("workfile_id"))]
-ThumbnailID = Annotated[str, Depends(_entity_id_dependency("thumbnail_id"))]
-EventID = Annotated[str, Depends(_entity_id_dependency("event_id"))]
-LinkID = Annotated[str, Depends(_entity_id_dependency("link_id"))]
-ActivityID = Annotated[str, Depends(_entity_id_dependency("activity_id"))]
-FileID = Annotated[str, Depends(_entity_id_dependency("file_id"))]
+PathEntityID = _entity_id("entity_id")
+FolderID = _entity_id("folder_id")
+ProductID = _entity_id("product_id")
+VersionID = _entity_id("version_id")
+RepresentationID = _entity_id("representation_id")
+TaskID = _entity_id("task_id")
+WorkfileID = _entity_id("workfile_id")
+ThumbnailID = _entity_id("thumbnail_id")
+EventID = _entity_id("event_id")
+LinkID = _entity_id("link_id")
+ActivityID = _entity_id("activity_id")
+FileID = _entity_id("file_id")
 
 # --- sites --------------------------------------------------------------------------------------------------------
 

@@ -6,6 +6,15 @@ from ayon_server._bridge import server_call
 from ayon_server.entities.core.toplevel import TopLevelEntity
 
 
+def _anatomy_list(key: str) -> property:
+    """A project anatomy list as dicts, as AYON's ProjectEntity gives them (addons index task_type["name"])."""
+
+    def read(self: "ProjectEntity") -> list[dict[str, Any]]:
+        return list(self._payload.get(key) or [])
+
+    return property(read)
+
+
 class ProjectEntity(TopLevelEntity):
     entity_type = "project"
 
@@ -26,27 +35,11 @@ class ProjectEntity(TopLevelEntity):
     def config(self) -> dict[str, Any]:
         return self._payload.setdefault("config", {})
 
-    # Project anatomy lists: dicts, as AYON's ProjectEntity gives them (addons index task_type["name"])
-
-    @property
-    def folder_types(self) -> list[dict[str, Any]]:
-        return list(self._payload.get("folderTypes") or [])
-
-    @property
-    def task_types(self) -> list[dict[str, Any]]:
-        return list(self._payload.get("taskTypes") or [])
-
-    @property
-    def link_types(self) -> list[dict[str, Any]]:
-        return list(self._payload.get("linkTypes") or [])
-
-    @property
-    def statuses(self) -> list[dict[str, Any]]:
-        return list(self._payload.get("statuses") or [])
-
-    @property
-    def tags(self) -> list[dict[str, Any]]:
-        return list(self._payload.get("tags") or [])
+    folder_types = _anatomy_list("folderTypes")
+    task_types = _anatomy_list("taskTypes")
+    link_types = _anatomy_list("linkTypes")
+    statuses = _anatomy_list("statuses")
+    tags = _anatomy_list("tags")
 
     @property
     def nickname(self) -> str:

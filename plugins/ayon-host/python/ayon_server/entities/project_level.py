@@ -3,55 +3,14 @@
 from ayon_server.entities.core.projectlevel import ProjectLevelEntity
 
 
-class FolderEntity(ProjectLevelEntity):
-    entity_type = "folder"
-    subtype_key = "folderType"
-
-    @property
-    def parent_id(self) -> str | None:
-        return self._payload.get("parentId")
-
-
-class TaskEntity(ProjectLevelEntity):
-    entity_type = "task"
-    subtype_key = "taskType"
-
-    @property
-    def parent_id(self) -> str | None:
-        return self._payload.get("folderId")
-
-
-class ProductEntity(ProjectLevelEntity):
-    entity_type = "product"
-    subtype_key = "productType"
-
-    @property
-    def parent_id(self) -> str | None:
-        return self._payload.get("folderId")
-
-
-class VersionEntity(ProjectLevelEntity):
-    entity_type = "version"
-
-    @property
-    def parent_id(self) -> str | None:
-        return self._payload.get("productId")
-
-
-class RepresentationEntity(ProjectLevelEntity):
-    entity_type = "representation"
-
-    @property
-    def parent_id(self) -> str | None:
-        return self._payload.get("versionId")
-
-
-class WorkfileEntity(ProjectLevelEntity):
-    entity_type = "workfile"
-
-    @property
-    def parent_id(self) -> str | None:
-        return self._payload.get("taskId")
+# fmt: off
+class FolderEntity(ProjectLevelEntity, entity_type="folder", subtype_key="folderType", parent_key="parentId"): ...
+class TaskEntity(ProjectLevelEntity, entity_type="task", subtype_key="taskType", parent_key="folderId"): ...
+class ProductEntity(ProjectLevelEntity, entity_type="product", subtype_key="productType", parent_key="folderId"): ...
+class VersionEntity(ProjectLevelEntity, entity_type="version", parent_key="productId"): ...
+class RepresentationEntity(ProjectLevelEntity, entity_type="representation", parent_key="versionId"): ...
+class WorkfileEntity(ProjectLevelEntity, entity_type="workfile", parent_key="taskId"): ...
+# fmt: on
 
 
 ENTITY_CLASSES: dict[str, type[ProjectLevelEntity]] = {

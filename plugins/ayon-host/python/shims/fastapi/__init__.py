@@ -38,14 +38,26 @@ class HTTPException(Exception):
 
 
 class Param:
-    """Where a handler parameter comes from, and its default (`...` when it is required)."""
+    """Where a handler parameter comes from (`source`: query, path, body or header), its default (`...` when it is
+    required), and what only some sources read: `embed` (a body), `convert_underscores` (a header)."""
 
-    source = ""
-
-    def __init__(self, default: Any = ..., *, alias: str | None = None, **options: Any) -> None:
+    def __init__(
+        self,
+        source: str,
+        default: Any = ...,
+        *,
+        alias: str | None = None,
+        default_factory: Callable[[], Any] | None = None,
+        embed: bool = False,
+        convert_underscores: bool = True,
+        **options: Any,
+    ) -> None:
+        self.source = source
         self.default = default
-        self.default_factory = options.pop("default_factory", None)
+        self.default_factory = default_factory
         self.alias = alias
+        self.embed = embed
+        self.convert_underscores = convert_underscores
         self.options = options  # title, description, regex, ge, ...: documentation the binder does not enforce
 
     @property
@@ -56,47 +68,23 @@ class Param:
         return self.default_factory() if self.default_factory is not None else self.default
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.default!r})"
+        return f"{self.source.title()}({self.default!r})"
 
 
-class QueryParam(Param):
-    source = "query"
+def _param_marker(source: str) -> Callable[..., Any]:
+    """FastAPI's `Query`, `Path`, `Body` or `Header`: a Param taking its value from `source`."""
+
+    def marker(default: Any = ..., **options: Any) -> Any:
+        return Param(source, default, **options)
+
+    marker.__name__ = marker.__qualname__ = source.title()
+    return marker
 
 
-class PathParam(Param):
-    source = "path"
-
-
-class BodyParam(Param):
-    source = "body"
-
-    def __init__(self, default: Any = ..., *, embed: bool = False, **options: Any) -> None:
-        super().__init__(default, **options)
-        self.embed = embed
-
-
-class HeaderParam(Param):
-    source = "header"
-
-    def __init__(self, default: Any = ..., *, convert_underscores: bool = True, **options: Any) -> None:
-        super().__init__(default, **options)
-        self.convert_underscores = convert_underscores
-
-
-def Query(default: Any = ..., **options: Any) -> Any:  # noqa: N802 - FastAPI's name
-    return QueryParam(default, **options)
-
-
-def Path(default: Any = ..., **options: Any) -> Any:  # noqa: N802
-    return PathParam(default, **options)
-
-
-def Body(default: Any = ..., **options: Any) -> Any:  # noqa: N802
-    return BodyParam(default, **options)
-
-
-def Header(default: Any = ..., **options: Any) -> Any:  # noqa: N802
-    return HeaderParam(default, **options)
+Query = _param_marker("query")
+Path = _param_marker("path")
+Body = _param_marker("body")
+Header = _param_marker("header")
 
 
 class DependsMarker:
@@ -112,6 +100,16 @@ class DependsMarker:
 
 def Depends(dependency: Callable[..., Any] | None = None, *, use_cache: bool = True) -> Any:  # noqa: N802
     return DependsMarker(dependency, use_cache=use_cache)
+
+
+def _route_decorator(method: str) -> Callable[..., Callable]:
+    """`router.get(path, ...)` and its siblings: `api_route` for one method."""
+
+    def decorator(self, path: str, **options: Any) -> Callable:
+        return self.api_route(path, methods=[method], **options)
+
+    decorator.__name__ = decorator.__qualname__ = method.lower()
+    return decorator
 
 
 class APIRouter:
@@ -137,26 +135,13 @@ class APIRouter:
 
         return register
 
-    def get(self, path: str, **options: Any) -> Callable:
-        return self.api_route(path, methods=["GET"], **options)
-
-    def post(self, path: str, **options: Any) -> Callable:
-        return self.api_route(path, methods=["POST"], **options)
-
-    def put(self, path: str, **options: Any) -> Callable:
-        return self.api_route(path, methods=["PUT"], **options)
-
-    def patch(self, path: str, **options: Any) -> Callable:
-        return self.api_route(path, methods=["PATCH"], **options)
-
-    def delete(self, path: str, **options: Any) -> Callable:
-        return self.api_route(path, methods=["DELETE"], **options)
-
-    def head(self, path: str, **options: Any) -> Callable:
-        return self.api_route(path, methods=["HEAD"], **options)
-
-    def websocket(self, path: str, **options: Any) -> Callable:
-        return self.api_route(path, methods=["WEBSOCKET"], **options)
+    get = _route_decorator("GET")
+    post = _route_decorator("POST")
+    put = _route_decorator("PUT")
+    patch = _route_decorator("PATCH")
+    delete = _route_decorator("DELETE")
+    head = _route_decorator("HEAD")
+    websocket = _route_decorator("WEBSOCKET")
 
     def include_router(self, router: "APIRouter", *, prefix: str = "", **options: Any) -> None:
         for route in router.routes:

@@ -9,6 +9,14 @@ from ayon_server.entities.core.base import BaseEntity
 
 class ProjectLevelEntity(BaseEntity):
     subtype_key: str | None = None  # the REST key holding the entity's type ("folderType", "taskType", ...)
+    parent_key: str | None = None  # the REST key holding the parent's id ("parentId", "folderId", ...)
+
+    def __init_subclass__(cls, **keys: Any) -> None:
+        """`class TaskEntity(ProjectLevelEntity, entity_type="task", ...)`: the kinds differ only by these keys."""
+        for name in ("entity_type", "subtype_key", "parent_key"):
+            if name in keys:
+                setattr(cls, name, keys.pop(name))
+        super().__init_subclass__(**keys)
 
     @classmethod
     async def load(cls, project_name: str, entity_id: str, for_update: bool = False, **kwargs: Any):
@@ -19,7 +27,7 @@ class ProjectLevelEntity(BaseEntity):
 
     @property
     def parent_id(self) -> str | None:
-        return None
+        return self._payload.get(self.parent_key) if self.parent_key else None
 
     @property
     def status(self) -> str | None:

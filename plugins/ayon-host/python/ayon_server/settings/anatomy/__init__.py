@@ -15,6 +15,7 @@ __all__ = [
 ]
 
 import copy
+from typing import Any
 
 from pydantic import validator
 
@@ -33,9 +34,15 @@ from .task_types import TaskType, default_task_types
 from .templates import Templates
 
 
-def _copies_of(items: list) -> list:
-    """Each anatomy gets its own copies of the built-in items."""
-    return copy.deepcopy(items)
+def _builtin_list(items: list, title: str) -> Any:
+    """A list field that starts as AYON's built-in items (each anatomy gets its own copies); the first item is the
+    schema's example."""
+    return SettingsField(
+        default_factory=lambda: copy.deepcopy(items),
+        title=title,
+        description=f"{title} configuration",
+        example=[items[0].dict()],
+    )
 
 
 class Anatomy(BaseSettingsModel):
@@ -51,36 +58,11 @@ class Anatomy(BaseSettingsModel):
     attributes: ProjectAttribModel = SettingsField(
         default_factory=ProjectAttribModel, title="Attributes", description="Attributes configuration"
     )
-    folder_types: list[FolderType] = SettingsField(
-        default_factory=lambda: _copies_of(default_folder_types),
-        title="Folder types",
-        description="Folder types configuration",
-        example=[default_folder_types[0].dict()],
-    )
-    task_types: list[TaskType] = SettingsField(
-        default_factory=lambda: _copies_of(default_task_types),
-        title="Task types",
-        description="Task types configuration",
-        example=[default_task_types[0].dict()],
-    )
-    link_types: list[LinkType] = SettingsField(
-        default_factory=lambda: _copies_of(default_link_types),
-        title="Link types",
-        description="Link types configuration",
-        example=[default_link_types[0].dict()],
-    )
-    statuses: list[Status] = SettingsField(
-        default_factory=lambda: _copies_of(default_statuses),
-        title="Statuses",
-        description="Statuses configuration",
-        example=[default_statuses[0].dict()],
-    )
-    tags: list[Tag] = SettingsField(
-        default_factory=lambda: _copies_of(default_tags),
-        title="Tags",
-        description="Tags configuration",
-        example=[default_tags[0].dict()],
-    )
+    folder_types: list[FolderType] = _builtin_list(default_folder_types, "Folder types")
+    task_types: list[TaskType] = _builtin_list(default_task_types, "Task types")
+    link_types: list[LinkType] = _builtin_list(default_link_types, "Link types")
+    statuses: list[Status] = _builtin_list(default_statuses, "Statuses")
+    tags: list[Tag] = _builtin_list(default_tags, "Tags")
     product_base_types: ProductBaseTypes = SettingsField(title="Product Types", default_factory=ProductBaseTypes)
 
     @validator("roots", "folder_types", "task_types", "statuses", "tags")
