@@ -298,8 +298,9 @@ describe('production in the web app', () => {
     // The server out of reach: the badge says why, and counts down to the next attempt.
     await serverReachable(events, false);
     const badge = events.getByRole('status').filter({ hasText: 'Reconnecting' });
-    await badge.filter({ hasText: /connection lost; retrying in [2-9] s/ }).waitFor();
-    await badge.filter({ hasText: 'connection lost; retrying in 1 s' }).waitFor();
+    // Attempts back off (0.5 s, 1 s, 2 s, ... with jitter): a wait of two seconds or more shows within a few.
+    await badge.filter({ hasText: /connection lost; retrying in [2-9] s/ }).waitFor({ timeout: 30_000 });
+    await badge.filter({ hasText: 'connection lost; retrying in 1 s' }).waitFor({ timeout: 30_000 });
     // Back within the backoff (a few seconds this early), not the 20 s the silence watchdog allows.
     await serverReachable(events, true);
     await events.getByRole('status').filter({ hasText: 'Live' }).waitFor({ timeout: 10_000 });
