@@ -7,7 +7,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { defineAddon, newId, presentUser, type AddonDefinition, type UserRecord } from '@pipewright/sdk';
+import {
+  defineAddon,
+  newId,
+  presentUser,
+  type AddonDefinition,
+  type UserDirectory,
+  type UserRecord,
+} from '@pipewright/sdk';
 import { readConfig, type ServerConfig } from './config.js';
 import { createServer, type PipewrightServer } from './server.js';
 import { openPGlite, openPostgres, type OpenDatabase } from './storage/database.js';
@@ -197,6 +204,25 @@ export async function installPackage(core: TestCore, token: string, zip: Buffer)
   });
   if (res.status !== 200) throw new Error(`install answered ${res.status}: ${res.text}`);
   return endedEvent(core, res.body.eventId);
+}
+
+/** The password seedUser gives a user unless the test names another. */
+export const TEST_PASSWORD = 'correct horse battery';
+
+/**
+ * Create a user through the users service (data: isAdmin, accessGroups, ...; attrib: fullName, email, ...) and
+ * log it in with the password: answers the session token.
+ */
+export async function seedUser(
+  core: TestCore,
+  name: string,
+  data: Record<string, unknown> = {},
+  { password = TEST_PASSWORD, attrib }: { password?: string; attrib?: Record<string, unknown> } = {},
+): Promise<string> {
+  await (core.services.get('users') as UserDirectory).create({ name, password, data, attrib });
+  const res = await core.request('POST', '/api/auth/login', { body: { name, password } });
+  if (res.status !== 200) throw new Error(`login of ${name} failed: ${res.status} ${res.text}`);
+  return res.body.token as string;
 }
 
 /** A TCP port nothing listens on right now, for servers started by a test. */

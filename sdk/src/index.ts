@@ -3,6 +3,7 @@ export * from './ayon-package.js';
 export * from './addon.js';
 export * from './bundles.js';
 export * from './bulk-insert.js';
+export * from './camelize.js';
 export * from './download.js';
 export * from './job-owner.js';
 export * from './errors.js';

@@ -2,6 +2,7 @@ import type { RawBuilder } from 'kysely';
 import type { FolderAccessPolicy } from './access.js';
 import type { Problem } from './errors.js';
 import type { RequestUser, Sender } from './request.js';
+import type { ProjectEntityType } from './schemas.js';
 
 /** Entity types attributes can apply to. */
 export type AttributeScope =
@@ -188,9 +189,6 @@ export interface ProjectDirectory {
   /** Run a hook inside the unit of work that changes a project, after the change is written. */
   onChange(hook: (project: ProjectRecord, change: ProjectChange) => Promise<void>): void;
 }
-
-/** The six project entity types. */
-export type ProjectEntityType = 'folder' | 'task' | 'product' | 'version' | 'representation' | 'workfile';
 
 /**
  * Which entities to read and which page of them. Lists match any of their values; absent means no condition.

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { camelize } from './camelize.js';
 import type { Problem } from './errors.js';
 import {
   ARRAY_FIELD_OPERATORS,
@@ -34,7 +35,6 @@ const MAX_DEPTH = 16;
 // conditions (counted over all its groups) is refused with its place rather than failing in the database.
 const MAX_CONDITIONS = 10_000;
 
-const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 const JSON_PATH_ELEMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** One filter's compilation over the fields a caller offers; problems collects what is wrong with it. */
@@ -109,7 +109,7 @@ export class FilterCompiler {
       .replace(/\//g, '.')
       .split('.')
       .map((p) => p.trim());
-    const field = this.fields[head] ?? this.fields[camel(head)];
+    const field = this.fields[head] ?? this.fields[camelize(head)];
     if (!field)
       return fail(`unknown key '${head}'; filterable keys: ${Object.keys(this.fields).join(', ')}`, 'key');
     if (path.length && field.kind !== 'json')

@@ -15,6 +15,9 @@ export const ProjectName = Type.String({
   examples: ['demo_Commercial'],
 });
 
+/** Path parameters of a route under /api/projects/{project_name}. */
+export const ProjectParams = Type.Object({ project_name: ProjectName });
+
 /** A project named in a query string, where AYON reads an empty name as none (the studio level). */
 export const ProjectNameQuery = Type.String({
   pattern: '^[a-zA-Z0-9_]*$',
@@ -27,6 +30,21 @@ export const ProjectNameQuery = Type.String({
  * error AYON answers with 500; at four bytes a character at most this leaves room for the other columns of a key.
  */
 export const INDEXED_KEY_MAX_LENGTH = 500;
+
+/**
+ * The six project entity types, in AYON's order: schemas list them in this order in their enums, and error
+ * messages that name them all keep it.
+ */
+export const PROJECT_ENTITY_TYPES = [
+  'folder',
+  'task',
+  'product',
+  'version',
+  'representation',
+  'workfile',
+] as const;
+/** One of the six project entity types. */
+export type ProjectEntityType = (typeof PROJECT_ENTITY_TYPES)[number];
 
 /** Folder, task, product and representation names: inner dots and hyphens allowed; unique among siblings. */
 export const EntityName = Type.String({
@@ -45,6 +63,9 @@ export const UserName = Type.String({
   examples: ['admin'],
 });
 
+/** Path parameters of a route under /api/users/{user_name}. */
+export const UserParams = Type.Object({ user_name: UserName });
+
 /** A user name the request stores where an index holds it (a new or renamed user, an owner, a watcher). */
 export const UserNameKey = Type.String({ ...UserName, maxLength: INDEXED_KEY_MAX_LENGTH });
 
@@ -54,6 +75,9 @@ export const UserNameKey = Type.String({ ...UserName, maxLength: INDEXED_KEY_MAX
  */
 export const AddonName = Type.String({ examples: ['core'] });
 export const AddonVersion = Type.String({ examples: ['1.0.0'] });
+
+/** Path parameters naming one version of an addon: .../{addon_name}/{addon_version}. */
+export const AddonVersionParams = Type.Object({ addon_name: AddonName, addon_version: AddonVersion });
 
 /** Sender, access group and similar names: letters, digits, underscore, inner dots and hyphens. */
 export const SimpleName = Type.String({

@@ -1,6 +1,6 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ValidateFunction } from 'ajv';
-import { createAjv } from '@pipewright/sdk';
+import { camelize, createAjv } from '@pipewright/sdk';
 
 type Schema = Record<string, any>;
 
@@ -47,8 +47,6 @@ function objectShapes(schema: Schema | undefined): Schema[] {
   return [...(schema.properties ? [schema] : []), ...branches.flatMap(objectShapes)];
 }
 
-const camelCase = (name: string) => name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
-
 /** Rename snake_case keys to the camelCase fields the schema declares, at every depth the schema describes. */
 function acceptSnakeCase(schema: Schema, value: unknown): void {
   if (Array.isArray(value)) {
@@ -62,7 +60,7 @@ function acceptSnakeCase(schema: Schema, value: unknown): void {
     const properties = shape.properties as Record<string, Schema>;
     for (const key of Object.keys(record)) {
       if (!key.includes('_')) continue;
-      const camel = camelCase(key);
+      const camel = camelize(key);
       if (camel !== key && camel in properties && !(camel in record)) {
         record[camel] = record[key];
         delete record[key];

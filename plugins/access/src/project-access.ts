@@ -1,14 +1,14 @@
 import {
-  requireUser,
-  Type,
   type AddonApp,
   type FolderAccessKind,
   type FolderScope as FolderScopeOf,
   type ProjectDirectory,
+  ProjectParams,
   type RequestUser,
+  requireUser,
+  Type,
 } from '@pipewright/sdk';
 import { FOLDER_KINDS } from './permissions.js';
-import { ProjectParams } from './schemas.js';
 import type { AccessService } from './service.js';
 import { userLevel } from './user-groups.js';
 

@@ -1,13 +1,15 @@
 import {
+  type AddonApp,
   Forbidden,
-  NoContent,
-  ValidationFailed,
   isManagerOrAbove,
+  NoContent,
+  type ProjectDirectory,
+  ProjectParams,
+  type RequestUser,
   requireManager,
   requireUser,
-  type AddonApp,
-  type ProjectDirectory,
-  type RequestUser,
+  UserParams,
+  ValidationFailed,
 } from '@pipewright/sdk';
 import { STUDIO } from './migrations.js';
 import { completePermissions } from './permissions.js';
@@ -19,13 +21,11 @@ import {
   LevelParams,
   PermissionsInput,
   PermissionsSchema,
-  ProjectParams,
   ProjectUserBody,
   ProjectUserParams,
   SetAccessBody,
   ShareOptions,
   UserAccessGroupsBody,
-  UserParams,
   UserPermissions,
   UserProjectParams,
 } from './schemas.js';

@@ -121,8 +121,6 @@ export const AccessGroupName = Type.String({ ...SimpleName, maxLength: INDEXED_K
 const LevelName = Type.String({ maxLength: ProjectName.maxLength, examples: ['_', 'MyProject01'] });
 export const LevelParams = Type.Object({ project_name: LevelName });
 export const GroupParams = Type.Object({ access_group_name: AccessGroupName, project_name: LevelName });
-export const ProjectParams = Type.Object({ project_name: ProjectName });
-export const UserParams = Type.Object({ user_name: UserName });
 export const UserProjectParams = Type.Object({ user_name: UserName, project_name: ProjectName });
 export const ProjectUserParams = Type.Object({ project_name: ProjectName, user_name: UserName });
 

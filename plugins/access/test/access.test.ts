@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
+import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
 import type { AccessControl, RequestUser, UserDirectory } from '@pipewright/sdk';
 import { SEED_GROUPS } from '../src/migrations.js';
 
@@ -12,14 +12,6 @@ let artie: string;
 let fran: string;
 let lead: string;
 let nobody: string;
-const PASSWORD = 'correct horse battery';
-
-async function seed(name: string, data: Record<string, unknown>, attrib: Record<string, unknown> = {}) {
-  const users = core.services.get('users') as UserDirectory;
-  await users.create({ name, password: PASSWORD, data, attrib });
-  return (await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } })).body
-    .token as string;
-}
 
 const as = (token: string | undefined) => (method: string, url: string, body?: unknown) =>
   core.request(method, url, { token, body });
@@ -58,16 +50,17 @@ async function eventually(check: () => Promise<boolean>) {
 
 beforeAll(async () => {
   core = await bootTestCore({ addons: ['access'] });
-  root = await seed('root', { isAdmin: true });
-  boss = await seed('boss', { isManager: true });
-  artie = await seed(
+  root = await seedUser(core, 'root', { isAdmin: true });
+  boss = await seedUser(core, 'boss', { isManager: true });
+  artie = await seedUser(
+    core,
     'artie',
     { accessGroups: { show: ['artist'], other: ['artist'] } },
-    { fullName: 'Artie Fact' },
+    { attrib: { fullName: 'Artie Fact' } },
   );
-  fran = await seed('fran', { accessGroups: { Show: ['freelancer'] } });
-  lead = await seed('lead', { accessGroups: { show: ['supervisor'] } });
-  nobody = await seed('nobody', { accessGroups: { elsewhere: ['artist'] } });
+  fran = await seedUser(core, 'fran', { accessGroups: { Show: ['freelancer'] } });
+  lead = await seedUser(core, 'lead', { accessGroups: { show: ['supervisor'] } });
+  nobody = await seedUser(core, 'nobody', { accessGroups: { elsewhere: ['artist'] } });
   for (const name of ['show', 'other']) {
     const res = await as(boss)('POST', '/api/projects', { name, code: name });
     if (res.status !== 201) throw new Error(`project ${name}: ${res.status} ${res.text}`);
@@ -386,7 +379,7 @@ describe('POST /api/access', () => {
   it('gives groups to a deactivated user as well, and the server goes on answering', async () => {
     // Deactivation ends sessions; it once did so through its own connection, inside this route's transaction, and on
     // PGlite's one connection that waited for ever (the whole server with it).
-    const idle = await seed('idle', {});
+    const idle = await seedUser(core, 'idle', {});
     await (core.services.get('users') as UserDirectory).update('idle', { active: false });
     expect((await as(idle)('GET', '/api/users/me')).status).toBe(401);
     const res = await as(boss)('POST', '/api/access', { idle: { show: ['artist'] } });
@@ -576,11 +569,11 @@ describe('GET /api/share', () => {
 
 describe('project lifecycle', () => {
   it('gives a new project to users with default access groups', async () => {
-    await seed('newbie', {
+    await seedUser(core, 'newbie', {
       defaultAccessGroups: ['artist', 'supervisor'],
       accessGroups: { show: ['artist'] },
     });
-    await seed('keeper', { defaultAccessGroups: [] });
+    await seedUser(core, 'keeper', { defaultAccessGroups: [] });
     expect((await as(boss)('POST', '/api/projects', { name: 'fresh', code: 'fr' })).status).toBe(201);
     await eventually(async () => Boolean((await groupsOf('newbie'))?.fresh));
     expect(await groupsOf('newbie')).toEqual({ show: ['artist'], fresh: ['artist', 'supervisor'] });
@@ -630,9 +623,9 @@ describe('list_all_users', () => {
     expect(
       (await as(boss)('PUT', '/api/accessGroups/directory/_', { studio: { list_all_users: true } })).status,
     ).toBe(204);
-    const reader = await seed('reader', { defaultAccessGroups: ['directory'] });
+    const reader = await seedUser(core, 'reader', { defaultAccessGroups: ['directory'] });
     // Holding the group in a project is not enough: list_all_users is a studio permission.
-    const insider = await seed('insider', { accessGroups: { show: ['directory'] } });
+    const insider = await seedUser(core, 'insider', { accessGroups: { show: ['directory'] } });
     expect((await as(reader)('GET', '/api/users/me/permissions')).body.studio.list_all_users).toBe(true);
     expect((await as(insider)('GET', '/api/users/me/permissions')).body.studio.list_all_users).toBe(false);
     expect((await as(boss)('GET', '/api/users/reader/permissions')).body.studio.list_all_users).toBe(true);

@@ -1,19 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
+import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
 
 // GET /api/users/me/access/{project}: where the caller may act in a project, as the server checks writes. The seeded
 // artist group creates and deletes only where a task is assigned; "layout" is a group limited to one subtree.
 let core: TestCore;
 const tokens: Record<string, string> = {};
-const PASSWORD = 'correct horse battery';
 
 const get = (who: string | undefined, url: string) =>
   core.request('GET', url, { token: who ? tokens[who] : undefined });
 
 beforeAll(async () => {
   core = await bootTestCore({ addons: ['access'] });
-  const users = core.services.get('users') as UserDirectory;
   const people: [string, Record<string, unknown>][] = [
     ['root', { isAdmin: true }],
     ['boss', { isManager: true }],
@@ -21,9 +18,7 @@ beforeAll(async () => {
     ['lay', { accessGroups: { show: ['layout', 'artist'] } }],
   ];
   for (const [name, data] of people) {
-    await users.create({ name, password: PASSWORD, data, attrib: {} });
-    tokens[name] = (await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } }))
-      .body.token as string;
+    tokens[name] = await seedUser(core, name, data);
   }
   const admin = (method: string, url: string, body?: unknown) =>
     core.request(method, url, { token: tokens.root, body });

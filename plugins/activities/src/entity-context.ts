@@ -1,15 +1,12 @@
-import { BadRequest, type EntityDirectory, type ProjectEntityType, type RequestUser } from '@pipewright/sdk';
+import {
+  BadRequest,
+  PROJECT_ENTITY_TYPES,
+  type EntityDirectory,
+  type ProjectEntityType,
+  type RequestUser,
+} from '@pipewright/sdk';
 
 type Entity = Record<string, any>;
-
-export const ENTITY_TYPES: ProjectEntityType[] = [
-  'folder',
-  'task',
-  'product',
-  'version',
-  'representation',
-  'workfile',
-];
 
 /**
  * The entity type a path names: AYON accepts the singular or the plural ("tasks" or "task"), trailing s's stripped,
@@ -17,7 +14,7 @@ export const ENTITY_TYPES: ProjectEntityType[] = [
  */
 export function entityTypeFromPath(segment: string): ProjectEntityType {
   const singular = segment.replace(/s+$/, '');
-  if (!(ENTITY_TYPES as string[]).includes(singular))
+  if (!(PROJECT_ENTITY_TYPES as readonly string[]).includes(singular))
     throw new BadRequest(`${segment} is not a project entity type`, 'invalid-entity-type');
   return singular as ProjectEntityType;
 }

@@ -3,12 +3,13 @@ import {
   ValidationFailed,
   isManagerOrAbove,
   isId,
+  PROJECT_ENTITY_TYPES,
   type Database,
   type ProjectDirectory,
   type ProjectEntityType,
   type RequestUser,
 } from '@pipewright/sdk';
-import { ENTITY_TYPES, type EntityReader } from './entity-context.js';
+import type { EntityReader } from './entity-context.js';
 import type { ActivityStore } from './store.js';
 
 /** Relay paging arguments. */
@@ -275,7 +276,7 @@ export class ActivityFeeds {
     const wanted = new Map<ProjectEntityType, Set<string>>();
     for (const row of rows) {
       const origin = row.activity_data.origin as { type?: ProjectEntityType; id?: string } | undefined;
-      if (!origin?.type || !origin.id || !ENTITY_TYPES.includes(origin.type)) continue;
+      if (!origin?.type || !origin.id || !PROJECT_ENTITY_TYPES.includes(origin.type)) continue;
       if (!wanted.has(origin.type)) wanted.set(origin.type, new Set());
       wanted.get(origin.type)!.add(origin.id);
     }

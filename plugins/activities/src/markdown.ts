@@ -1,3 +1,5 @@
+import { PROJECT_ENTITY_TYPES, type ProjectEntityType } from '@pipewright/sdk';
+
 // What the server reads in an activity body: it stays markdown for clients to render, but its links name the
 // people and entities the activity concerns, and its task list is the one part others may change.
 
@@ -5,15 +7,8 @@
 export const MAX_BODY_LENGTH = 2000;
 
 /** Entity types a body can mention, besides users. */
-export const MENTIONABLE_ENTITIES = [
-  'folder',
-  'task',
-  'product',
-  'version',
-  'representation',
-  'workfile',
-] as const;
-export type MentionableEntity = (typeof MENTIONABLE_ENTITIES)[number];
+export const MENTIONABLE_ENTITIES = PROJECT_ENTITY_TYPES;
+export type MentionableEntity = ProjectEntityType;
 
 export interface Mentions {
   /** User names, each once, in the order they first appear. */

@@ -1,5 +1,6 @@
 import {
   BadRequest,
+  camelizeKeys,
   operationFailure,
   ValidationFailed,
   check,
@@ -28,16 +29,6 @@ export interface ActivityOperationResult {
   status: number;
   errorCode: string | null;
   detail: string | null;
-}
-
-/** AYON clients may send the data of an operation in snake_case (activity_type, append_files). */
-function camelize(data: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(data).map(([key, value]) => [
-      key.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()),
-      value,
-    ]),
-  );
 }
 
 /**
@@ -121,7 +112,8 @@ export class ActivityOperations {
     sender: Sender,
   ): Promise<PreparedWrite> {
     const loc = ['body', 'operations', index, 'data'];
-    const data = camelize(operation.data ?? {});
+    // AYON clients may send the data of an operation in snake_case (activity_type, append_files).
+    const data = camelizeKeys(operation.data ?? {});
     if (operation.type === 'create') {
       const problems = check(OperationCreateData, data, loc);
       if (problems.length) throw new ValidationFailed(problems);

@@ -1,4 +1,12 @@
-import { CreatedResponse, NoContent, ValidationFailed, requireUser, type AddonApp } from '@pipewright/sdk';
+import {
+  type AddonApp,
+  camelizeBody,
+  CreatedResponse,
+  NoContent,
+  ProjectParams,
+  requireUser,
+  ValidationFailed,
+} from '@pipewright/sdk';
 import { entityTypeFromPath } from './entity-context.js';
 import type { ActivityFeeds } from './feed.js';
 import type { ActivityOperations } from './operations.js';
@@ -10,7 +18,6 @@ import {
   InboxBody,
   OperationsBody,
   OperationsResponse,
-  ProjectParams,
   ReactionBody,
   ReactionParams,
   SuggestBody,
@@ -25,18 +32,6 @@ interface Deps {
   operations: ActivityOperations;
   suggestions: Suggestions;
   feeds: ActivityFeeds;
-}
-
-/** AYON clients may send snake_case fields (activity_type, append_files): accept them before the schema looks. */
-async function camelizeBody(request: { body: unknown }) {
-  const body = request.body;
-  if (body && typeof body === 'object' && !Array.isArray(body))
-    request.body = Object.fromEntries(
-      Object.entries(body).map(([key, value]) => [
-        key.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()),
-        value,
-      ]),
-    );
 }
 
 /** The REST routes of the activity feed and the inbox. */

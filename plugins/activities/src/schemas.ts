@@ -23,7 +23,6 @@ const EntityTypeSegment = Type.String({ examples: ['tasks'] });
 /** A reaction is free text in AYON's request body; the path that takes one back holds AYON's name rule. */
 const Reaction = Type.String({ examples: ['thumb_up'] });
 
-export const ProjectParams = Type.Object({ project_name: ProjectName });
 export const EntityParams = Type.Object({
   project_name: ProjectName,
   entity_type: EntityTypeSegment,

@@ -1,13 +1,6 @@
-import { BadRequest, requireAdmin, type AddonApp } from '@pipewright/sdk';
+import { type AddonApp, AddonVersionParams, BadRequest, requireAdmin } from '@pipewright/sdk';
 import { MAX_PACKAGE_BYTES, type AddonInstaller } from './installer.js';
-import {
-  AddonNameParams,
-  AddonVersionParams,
-  DeleteAddonQuery,
-  InstallAnswer,
-  InstallList,
-  InstallQuery,
-} from './schemas.js';
+import { AddonNameParams, DeleteAddonQuery, InstallAnswer, InstallList, InstallQuery } from './schemas.js';
 
 /** Install (a zip body or ?url=), list installs, delete installed versions: administrators only. */
 export function installRoutes(installer: AddonInstaller) {

@@ -1,7 +1,6 @@
-import { NotFound, requireUser, type AddonApp, type AddonInfo } from '@pipewright/sdk';
+import { type AddonApp, type AddonInfo, AddonVersionParams, NotFound, requireUser } from '@pipewright/sdk';
 import { addonList, findRunning, frontendModules } from './catalog.js';
 import {
-  AddonFrontendRootParams,
   AddonList,
   AddonListQuery,
   AddonStaticParams,
@@ -72,7 +71,7 @@ export function staticFileRoutes(addons: () => AddonInfo[]) {
     // Without the trailing slash, relative asset URLs in index.html would resolve one folder too high.
     app.get(
       '/addons/:addon_name/:addon_version/frontend',
-      { schema: { hide: true, params: AddonFrontendRootParams } },
+      { schema: { hide: true, params: AddonVersionParams } },
       async (request, reply) => {
         const [path, query] = request.url.split(/\?(.*)/s, 2);
         return reply.redirect(`${path}/${query ? `?${query}` : ''}`, 301);

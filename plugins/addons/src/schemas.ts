@@ -81,10 +81,7 @@ export const AddonStaticParams = Type.Object({
   '*': Type.String({ maxLength: 1024, description: 'Path of the file inside the folder' }),
 });
 
-export const AddonFrontendRootParams = Type.Object({ addon_name: AddonName, addon_version: AddonVersion });
-
 export const AddonNameParams = Type.Object({ addon_name: AddonName });
-export const AddonVersionParams = AddonFrontendRootParams;
 
 export const DeleteAddonQuery = Type.Object({
   purge: Type.Optional(

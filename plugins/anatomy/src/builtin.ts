@@ -1,9 +1,7 @@
-import type { Anatomy } from '@pipewright/sdk';
+import { PROJECT_ENTITY_TYPES, type Anatomy } from '@pipewright/sdk';
 
 // The anatomy served as "_" while no preset is primary, and the source of every part a stored preset leaves out.
 // It follows AYON's layout (one "work" root, v001 versions, 0001 frames) with values of our own choosing.
-
-const EVERY_ENTITY = ['folder', 'task', 'product', 'version', 'representation', 'workfile'];
 
 const shotPath = '{root[work]}/{project[name]}/{hierarchy}/{folder[name]}';
 const publishPath = `${shotPath}/publish/{product[type]}/{product[name]}`;
@@ -105,7 +103,7 @@ export const BUILTIN_ANATOMY: Anatomy = {
       state: 'not_started',
       icon: 'fiber_new',
       color: '#6b7280',
-      scope: [...EVERY_ENTITY],
+      scope: [...PROJECT_ENTITY_TYPES],
     },
     {
       name: 'Ready to start',
@@ -121,7 +119,7 @@ export const BUILTIN_ANATOMY: Anatomy = {
       state: 'in_progress',
       icon: 'play_arrow',
       color: '#3b82f6',
-      scope: [...EVERY_ENTITY],
+      scope: [...PROJECT_ENTITY_TYPES],
     },
     {
       name: 'Pending review',
@@ -129,7 +127,7 @@ export const BUILTIN_ANATOMY: Anatomy = {
       state: 'in_progress',
       icon: 'visibility',
       color: '#a855f7',
-      scope: [...EVERY_ENTITY],
+      scope: [...PROJECT_ENTITY_TYPES],
     },
     {
       name: 'Approved',
@@ -137,7 +135,7 @@ export const BUILTIN_ANATOMY: Anatomy = {
       state: 'done',
       icon: 'task_alt',
       color: '#22c55e',
-      scope: [...EVERY_ENTITY],
+      scope: [...PROJECT_ENTITY_TYPES],
     },
     {
       name: 'On hold',
@@ -145,7 +143,7 @@ export const BUILTIN_ANATOMY: Anatomy = {
       state: 'blocked',
       icon: 'back_hand',
       color: '#f97316',
-      scope: [...EVERY_ENTITY],
+      scope: [...PROJECT_ENTITY_TYPES],
     },
     {
       name: 'Omitted',
@@ -153,7 +151,7 @@ export const BUILTIN_ANATOMY: Anatomy = {
       state: 'blocked',
       icon: 'block',
       color: '#ef4444',
-      scope: [...EVERY_ENTITY],
+      scope: [...PROJECT_ENTITY_TYPES],
     },
   ],
   tags: [

@@ -1,5 +1,5 @@
 import { Kind, TypeRegistry, type TSchema } from '@sinclair/typebox';
-import { INDEXED_KEY_MAX_LENGTH, JsonObject, Type, type Static } from '@pipewright/sdk';
+import { INDEXED_KEY_MAX_LENGTH, JsonObject, PROJECT_ENTITY_TYPES, Type, type Static } from '@pipewright/sdk';
 
 const STRING_ENUM = 'PipewrightStringEnum';
 
@@ -20,14 +20,6 @@ function StringEnum<const T extends readonly string[]>(
 }
 
 export const STATUS_STATES = ['not_started', 'in_progress', 'done', 'blocked'] as const;
-export const PROJECT_ENTITY_TYPES = [
-  'folder',
-  'task',
-  'product',
-  'version',
-  'representation',
-  'workfile',
-] as const;
 
 const TypeName = Type.String({ minLength: 1, maxLength: 100 });
 /** The name a type or status had in the preset it came from: kept as sent. */

@@ -1,15 +1,16 @@
 import {
+  type AddonApp,
   Forbidden,
+  isManagerOrAbove,
   NoContent,
   NotFound,
-  Type,
-  Unauthorized,
-  isManagerOrAbove,
+  type RequestUser,
   requireAdmin,
   requireManager,
   requireUser,
-  type AddonApp,
-  type RequestUser,
+  Type,
+  Unauthorized,
+  UserParams,
 } from '@pipewright/sdk';
 import type { Authenticator } from './service.js';
 import { ayonClientInfo, sessionModel, userSessionModel } from './session-view.js';
@@ -27,7 +28,6 @@ import {
   SessionParams,
   UserPool,
   UserSessionList,
-  UserSessionParams,
 } from './schemas.js';
 
 /** A user's own sessions, or anyone's for managers. */
@@ -170,7 +170,7 @@ export function authRoutes(
       {
         schema: {
           summary: "A user's live sessions",
-          params: UserSessionParams,
+          params: UserParams,
           response: { 200: UserSessionList },
         },
       },

@@ -102,7 +102,6 @@ export const CreatedSession = Type.Object({
   clientInfo: ClientInfoModel,
 });
 
-export const UserSessionParams = Type.Object({ user_name: UserName });
 export const SessionParams = Type.Object({ user_name: UserName, session_id: Type.String() });
 
 export const TokenAuthQuery = Type.Object({

@@ -4,6 +4,7 @@ import {
   Forbidden,
   NotFound,
   isManagerOrAbove,
+  PROJECT_ENTITY_TYPES,
   type AddonContext,
   type EventChanges,
   type ProjectEntityType,
@@ -16,7 +17,7 @@ import type { CallOrigin } from './origin.js';
 // against the request the callback is made for: a user's request reads what that user may read; the server's own
 // calls (computing settings) read the studio's configuration only.
 
-const ENTITY_TYPES = new Set(['folder', 'task', 'product', 'version', 'representation', 'workfile']);
+const ENTITY_TYPES = new Set<string>(PROJECT_ENTITY_TYPES);
 
 const text = (params: Record<string, unknown>, key: string): string => {
   const value = params[key];

@@ -2,35 +2,23 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { bootTestCore, installPackage, type TestCore } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
+import { bootTestCore, installPackage, seedUser, type TestCore } from '@pipewright/core/testing';
 import { PACKAGES, packageZip } from './packages.js';
 
 // A server whose Python cannot run (no python3, no pydantic) still starts, lists the AYON packages installed while it
 // could, and serves their settings from the schema and defaults saved at install; it says why their actions and
 // endpoints are off.
 
-const PASSWORD = 'a long test password';
 const ADDONS = ['addons', 'settings', 'bundles', 'actions', 'ayon-host', 'users'];
 let dataDir: string;
 let offline: TestCore;
 let token: string;
 let savedDefaults: unknown;
 
-async function login(core: TestCore) {
-  await (core.services.get('users') as UserDirectory).create({
-    name: 'root',
-    password: PASSWORD,
-    data: { isAdmin: true },
-  });
-  return (await core.request('POST', '/api/auth/login', { body: { name: 'root', password: PASSWORD } })).body
-    .token as string;
-}
-
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'pipewright-ayon-offline-'));
   const online = await bootTestCore({ addons: ADDONS, config: { dataDir } });
-  const admin = await login(online);
+  const admin = await seedUser(online, 'root', { isAdmin: true });
   const installed = await installPackage(online, admin, packageZip('deadline'));
   if (installed.status !== 'finished') throw new Error(installed.description);
   savedDefaults = (
@@ -42,7 +30,7 @@ beforeAll(async () => {
     addons: ADDONS,
     config: { dataDir, addonPython: join(dataDir, 'no-such-python3') },
   });
-  token = await login(offline);
+  token = await seedUser(offline, 'root', { isAdmin: true });
 }, 120_000);
 
 afterAll(async () => {

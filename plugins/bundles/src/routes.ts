@@ -1,7 +1,6 @@
 import {
   NoContent,
-  ProjectName,
-  Type,
+  ProjectParams,
   requireAdmin,
   requireManager,
   requireUser,
@@ -156,7 +155,7 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
         schema: {
           summary: 'Set project bundle [deprecated] (managers)',
           deprecated: true,
-          params: Type.Object({ project_name: ProjectName }),
+          params: ProjectParams,
           body: ProjectBundles,
           response: { 204: NoContent },
         },

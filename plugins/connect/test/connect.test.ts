@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { bootTestCore, freePort, type TestCore } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
+import { bootTestCore, freePort, seedUser, type TestCore } from '@pipewright/core/testing';
 import { ORG, startCloudStandIn, startSilentServer, type CloudStandIn } from './cloud-stand-in.js';
 
 // No internet here: a local HTTP server stands in for Ynput Cloud (cloud-stand-in.ts), and a port nothing listens
@@ -12,18 +11,9 @@ let manager: string;
 let artist: string;
 let guest: string;
 let instanceId: string;
-const PASSWORD = 'correct horse battery';
 const saved = { url: process.env.YNPUT_CLOUD_URL, timeout: process.env.YNPUT_CLOUD_TIMEOUT };
 const NOT_CONNECTED =
   'This server is not connected to Ynput Cloud; an administrator can connect it with POST /api/connect';
-
-async function seed(name: string, data: Record<string, unknown>, attrib: Record<string, unknown> = {}) {
-  const users = core.services.get('users') as UserDirectory;
-  await users.create({ name, password: PASSWORD, data, attrib });
-  const res = await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } });
-  if (res.status !== 200) throw new Error(`login of ${name} failed: ${res.status} ${res.text}`);
-  return res.body.token as string;
-}
 
 const useCloud = (url: string) => {
   process.env.YNPUT_CLOUD_URL = url;
@@ -38,10 +28,15 @@ beforeAll(async () => {
   cloud = await startCloudStandIn();
   useCloud(cloud.url);
   core = await bootTestCore({ addons: ['connect'] });
-  admin = await seed('root', { isAdmin: true });
-  manager = await seed('boss', { isManager: true });
-  artist = await seed('artie', {}, { email: 'artie@studio.example', fullName: 'Artie Fox' });
-  guest = await seed('visitor', { isGuest: true });
+  admin = await seedUser(core, 'root', { isAdmin: true });
+  manager = await seedUser(core, 'boss', { isManager: true });
+  artist = await seedUser(
+    core,
+    'artie',
+    {},
+    { attrib: { email: 'artie@studio.example', fullName: 'Artie Fox' } },
+  );
+  guest = await seedUser(core, 'visitor', { isGuest: true });
 });
 afterAll(async () => {
   await core.close();

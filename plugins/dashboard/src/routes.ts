@@ -1,17 +1,18 @@
 import {
-  requireUser,
   type AddonApp,
   type AttributeLibrary,
   type Database,
   type ProjectDirectory,
   type ProjectFiles,
+  ProjectParams,
+  requireUser,
   type TeamDirectory,
   type UserDirectory,
 } from '@pipewright/sdk';
 import { dailyActivity } from './activity.js';
 import { countEntities } from './entity-counts.js';
 import { countPeople } from './project-people.js';
-import { Activity, ActivityQuery, EntityCounts, Health, ProjectParams, ProjectPeople } from './schemas.js';
+import { Activity, ActivityQuery, EntityCounts, Health, ProjectPeople } from './schemas.js';
 import { taskHealth } from './task-health.js';
 
 export interface DashboardDeps {

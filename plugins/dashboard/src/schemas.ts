@@ -1,6 +1,4 @@
-import { ProjectName, Type } from '@pipewright/sdk';
-
-export const ProjectParams = Type.Object({ project_name: ProjectName });
+import { Type } from '@pipewright/sdk';
 
 export const ActivityQuery = Type.Object({
   days: Type.Integer({

@@ -6,11 +6,11 @@ import {
   NotFound,
   Type,
   UserName,
+  type ProjectEntityType,
   type TSchema,
 } from '@pipewright/sdk';
 
-export const ENTITY_TYPES = ['folder', 'task', 'product', 'version', 'representation', 'workfile'] as const;
-export type EntityType = (typeof ENTITY_TYPES)[number];
+export type EntityType = ProjectEntityType;
 
 const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
 // Labels are AYON's: no quotes or semicolons, no length cap (no index holds them).
@@ -228,12 +228,3 @@ export const TYPE_LABELS: Record<EntityType, string> = {
 /** The one answer for an entity that does not exist (or that the caller may not see). */
 export const entityNotFound = (type: EntityType, id: string, project: string) =>
   new NotFound(`${TYPE_LABELS[type]} ${id} not found in project ${project}`);
-
-/** AYON clients may send snake_case (folder_id, parent_id, ...): accept it for top-level fields. */
-export function camelizeKeys(data: Record<string, unknown>): Record<string, unknown> {
-  // Most clients already send camelCase: copy those as they are.
-  if (!Object.keys(data).some((key) => key.includes('_'))) return { ...data };
-  return Object.fromEntries(
-    Object.entries(data).map(([k, v]) => [k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()), v]),
-  );
-}

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { newId, type UserDirectory } from '@pipewright/sdk';
+import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
+import { newId } from '@pipewright/sdk';
 import { FolderTree } from '../src/read/hierarchy.js';
 import { HierarchyCache } from '../src/read/hierarchy-cache.js';
 
@@ -9,14 +9,6 @@ import { HierarchyCache } from '../src/read/hierarchy-cache.js';
 let core: TestCore;
 let token: string;
 const P = '/api/projects/show';
-
-async function seed(name: string, data: Record<string, unknown>) {
-  const users = core.services.get('users') as UserDirectory;
-  await core.db.transaction().execute(() => users.create({ name, password: 'correct horse battery', data }));
-  return (
-    await core.request('POST', '/api/auth/login', { body: { name, password: 'correct horse battery' } })
-  ).body.token as string;
-}
 
 const api = (method: string, url: string, body?: unknown, headers?: Record<string, string>) =>
   core.request(method, url, { token, body, headers });
@@ -33,7 +25,7 @@ let hero: string;
 
 beforeAll(async () => {
   core = await bootTestCore({ addons: ['entities', 'users'] });
-  token = await seed('boss', { isManager: true });
+  token = await seedUser(core, 'boss', { isManager: true });
   expect((await api('POST', '/api/projects', { name: 'show', code: 'sh' })).status).toBe(201);
   assets = await create('folders', { name: 'assets', folderType: 'Folder' });
   chars = await create('folders', { name: 'chars', parentId: assets, folderType: 'Asset' });

@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import {
-  defineAddon,
-  newId,
-  type FolderAccessKind,
-  type FolderScope,
-  type UserDirectory,
-} from '@pipewright/sdk';
+import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
+import { defineAddon, newId, type FolderAccessKind, type FolderScope } from '@pipewright/sdk';
 
 // The entities addon enforcing folder whitelists, with a fixed policy standing in for the access addon (which has
 // its own tests of how groups combine into these scopes):
@@ -70,19 +64,13 @@ beforeAll(async () => {
     addons: ['entities', 'users', 'fixed-whitelists'],
     extraAddons: [whitelists],
   });
-  const users = core.services.get('users') as UserDirectory;
   const people = {
     boss: { isManager: true },
     walt: { accessGroups: { show: ['artist'] } },
     fred: { accessGroups: { show: ['freelancer'] } },
   };
   for (const [name, data] of Object.entries(people)) {
-    await core.db
-      .transaction()
-      .execute(() => users.create({ name, password: 'correct horse battery', data }));
-    tokens[name] = (
-      await core.request('POST', '/api/auth/login', { body: { name, password: 'correct horse battery' } })
-    ).body.token;
+    tokens[name] = await seedUser(core, name, data);
   }
   expect((await boss('POST', '/api/projects', { name: 'show', code: 'sh' })).status).toBe(201);
   ids.assets = await create('folders', { name: 'assets', folderType: 'Folder' });

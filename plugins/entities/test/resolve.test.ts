@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { newId, type UserDirectory } from '@pipewright/sdk';
+import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
+import { newId } from '@pipewright/sdk';
 
 // One published asset (four versions, two representations each), tasks with workfiles and a shot, in project
 // "res"; a second project "other" is the only one the artist may see.
@@ -8,14 +8,6 @@ let core: TestCore;
 let token: string;
 let artist: string;
 const P = '/api/projects/res';
-
-async function seed(name: string, data: Record<string, unknown>) {
-  const users = core.services.get('users') as UserDirectory;
-  await core.db.transaction().execute(() => users.create({ name, password: 'correct horse battery', data }));
-  return (
-    await core.request('POST', '/api/auth/login', { body: { name, password: 'correct horse battery' } })
-  ).body.token as string;
-}
 
 const api = (method: string, url: string, body?: unknown, headers?: Record<string, string>) =>
   core.request(method, url, { token, body, headers });
@@ -46,8 +38,8 @@ const abc: Record<string, string> = {};
 
 beforeAll(async () => {
   core = await bootTestCore({ addons: ['entities', 'users'] });
-  token = await seed('boss', { isManager: true });
-  artist = await seed('artie', { accessGroups: { other: ['artist'] } });
+  token = await seedUser(core, 'boss', { isManager: true });
+  artist = await seedUser(core, 'artie', { accessGroups: { other: ['artist'] } });
   expect((await api('POST', '/api/projects', { name: 'res', code: 'res' })).status).toBe(201);
   expect((await api('POST', '/api/projects', { name: 'other', code: 'oth' })).status).toBe(201);
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { type UserDirectory } from '@pipewright/sdk';
+import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
 
 // Events under the qtest.* topics, written in two batches with a known moment between them.
 let core: TestCore;
@@ -9,14 +8,6 @@ let manager: string;
 let first: string;
 let midpoint: string;
 const ids: Record<string, string> = {};
-
-async function seed(name: string, data: Record<string, unknown>) {
-  const users = core.services.get('users') as UserDirectory;
-  await core.db.transaction().execute(() => users.create({ name, password: 'correct horse battery', data }));
-  return (
-    await core.request('POST', '/api/auth/login', { body: { name, password: 'correct horse battery' } })
-  ).body.token as string;
-}
 
 const query = (body: Record<string, unknown>, token = admin) =>
   core.request('POST', '/api/query', { token, body });
@@ -39,8 +30,8 @@ async function topics(conditions: unknown[], operator: 'and' | 'or' = 'and') {
 
 beforeAll(async () => {
   core = await bootTestCore({ addons: ['events', 'users'] });
-  admin = await seed('root', { isAdmin: true });
-  manager = await seed('boss', { isManager: true });
+  admin = await seedUser(core, 'root', { isAdmin: true });
+  manager = await seedUser(core, 'boss', { isManager: true });
   ids.alpha = (
     await core.events.emit({
       topic: 'qtest.alpha',

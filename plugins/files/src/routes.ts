@@ -1,24 +1,25 @@
 import {
-  CreatedResponse,
-  Forbidden,
-  NoContent,
-  Type,
-  headerText,
-  isManagerOrAbove,
-  requireUser,
-  uploadStream,
   type AddonApp,
   type ByteRange,
+  CreatedResponse,
+  Forbidden,
+  headerText,
+  isManagerOrAbove,
+  NoContent,
   type ProjectDirectory,
+  ProjectParams,
   type RequestUser,
+  requireUser,
   type Static,
+  Type,
+  uploadStream,
 } from '@pipewright/sdk';
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PayloadTooLarge, RangeNotSatisfiable } from './errors.js';
 import { compactId, fileHeaders } from './http-headers.js';
 import { requestedRange } from './ranges.js';
-import { FileInfo, FileParams, ProjectParams, StillQuery, UploadHeaders } from './schemas.js';
+import { FileInfo, FileParams, StillQuery, UploadHeaders } from './schemas.js';
 import type { FileService } from './service.js';
 
 interface Deps {

@@ -6,7 +6,6 @@ const UUID_TEXT =
 /** type/subtype (RFC 9110 tokens), optionally followed by parameters (; charset=utf-8). */
 const MEDIA_TYPE = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+\\s*(;.*)?$";
 
-export const ProjectParams = Type.Object({ project_name: ProjectName });
 export const FileParams = Type.Object({ project_name: ProjectName, file_id: Id });
 
 export const UploadHeaders = Type.Object({

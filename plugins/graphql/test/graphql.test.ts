@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { defineAddon, type EntityDirectory, type UserDirectory } from '@pipewright/sdk';
+import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
+import { defineAddon, type EntityDirectory } from '@pipewright/sdk';
 
 // One project "show": a small tree with tasks, products, versions (with a hero), representations, workfiles and a
 // link; "other" is a project artie cannot see. boss is a manager, artie an artist of "show"; fred reads only
@@ -22,23 +22,11 @@ let core: TestCore;
 let boss: string;
 let artie: string;
 let fred: string;
-const PASSWORD = 'correct horse battery';
 const P = '/api/projects/show';
 const ids: Record<string, string> = {};
 
-async function seed(name: string, data: Record<string, unknown>) {
-  const users = core.services.get('users') as UserDirectory;
-  await core.db.transaction().execute(() =>
-    users.create({
-      name,
-      password: PASSWORD,
-      data,
-      attrib: { fullName: name.toUpperCase(), email: `${name}@studio.test` },
-    }),
-  );
-  return (await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } })).body
-    .token as string;
-}
+const seed = (name: string, data: Record<string, unknown>) =>
+  seedUser(core, name, data, { attrib: { fullName: name.toUpperCase(), email: `${name}@studio.test` } });
 
 async function create(plural: string, body: Record<string, unknown>, project = 'show') {
   const res = await core.request('POST', `/api/projects/${project}/${plural}`, { token: boss, body });

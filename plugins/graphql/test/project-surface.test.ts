@@ -1,22 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
+import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
 
 // AYON's connection arguments and node fields, each read through real data: a project "show" with two trees,
 // tasks with assignees and tags, a product with versions, a workfile, a link and an entity list.
 let core: TestCore;
 let boss: string;
 let artie: string;
-const PASSWORD = 'correct horse battery';
 const P = '/api/projects/show';
 const ids: Record<string, string> = {};
-
-async function login(name: string, data: Record<string, unknown>) {
-  const users = core.services.get('users') as UserDirectory;
-  await users.create({ name, password: PASSWORD, data });
-  return (await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } })).body
-    .token as string;
-}
 
 async function create(plural: string, body: Record<string, unknown>) {
   const res = await core.request('POST', `${P}/${plural}`, { token: boss, body });
@@ -45,8 +36,8 @@ async function names(field: string, args: string, token = boss): Promise<unknown
 
 beforeAll(async () => {
   core = await bootTestCore({ addons: ['graphql', 'lists'] });
-  boss = await login('boss', { isAdmin: true, isManager: true });
-  artie = await login('artie', { accessGroups: { show: ['artist'] } });
+  boss = await seedUser(core, 'boss', { isAdmin: true, isManager: true });
+  artie = await seedUser(core, 'artie', { accessGroups: { show: ['artist'] } });
   expect(
     (await core.request('POST', '/api/projects', { token: boss, body: { name: 'show', code: 'sh' } })).status,
   ).toBe(201);

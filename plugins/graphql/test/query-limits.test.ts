@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { getIntrospectionQuery } from 'graphql';
 import { sql } from 'kysely';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { defineAddon, type UserDirectory } from '@pipewright/sdk';
+import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
+import { defineAddon } from '@pipewright/sdk';
 
 // Limits on what one GraphQL query may ask (issue 24): aliases, estimated cost, document size, checked on the
 // parsed document before any resolver runs; and no PostgreSQL text in any answer. nobody is a normal user with no
@@ -21,13 +21,9 @@ let core: TestCore;
 let base: string;
 const tokens: Record<string, string> = {};
 const ids: Record<string, string> = {};
-const PASSWORD = 'correct horse battery';
 
 async function seed(name: string, data: Record<string, unknown>) {
-  const users = core.services.get('users') as UserDirectory;
-  await users.create({ name, password: PASSWORD, data });
-  const login = await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } });
-  tokens[name] = login.body.token;
+  tokens[name] = await seedUser(core, name, data);
 }
 
 async function create(plural: string, body: Record<string, unknown>, project = 'show') {

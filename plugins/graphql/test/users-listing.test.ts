@@ -1,19 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
+import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
 
 // Who may list whom through GraphQL users / user, with the access addon giving list_all_users as AYON does (from
 // the studio groups in defaultAccessGroups). boss is a manager; reader holds list_all_users; artie works in "show",
 // fran in "show" and "other", otto only in "other".
 let core: TestCore;
 const tokens: Record<string, string> = {};
-const PASSWORD = 'correct horse battery';
 
 async function seed(name: string, data: Record<string, unknown>) {
-  const users = core.services.get('users') as UserDirectory;
-  await users.create({ name, password: PASSWORD, data });
-  const login = await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } });
-  tokens[name] = login.body.token;
+  tokens[name] = await seedUser(core, name, data);
 }
 
 const gql = (who: string, query: string) =>

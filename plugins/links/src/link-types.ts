@@ -1,5 +1,4 @@
-import { BadRequest, type ProjectEntityType } from '@pipewright/sdk';
-import { ENTITY_TYPES } from './schemas.js';
+import { BadRequest, PROJECT_ENTITY_TYPES, type ProjectEntityType } from '@pipewright/sdk';
 
 type Json = Record<string, unknown>;
 
@@ -31,7 +30,7 @@ export function splitLinkType(name: string): {
   if (parts.length !== 3 || name.includes('/'))
     throw new BadRequest("Link type must be in the format 'name|input_type|output_type'", 'bad-link-type');
   const [type, input, output] = parts;
-  const ends = ENTITY_TYPES as readonly string[];
+  const ends = PROJECT_ENTITY_TYPES as readonly string[];
   if (!ends.includes(input) || !ends.includes(output))
     throw new BadRequest(
       `Link type input and output types must be one of ${ends.join(', ')}`,

@@ -1,15 +1,7 @@
-import { CreatedResponse, NoContent, requireUser, type AddonApp } from '@pipewright/sdk';
+import { type AddonApp, CreatedResponse, NoContent, ProjectParams, requireUser } from '@pipewright/sdk';
 import { splitLinkType } from './link-types.js';
 import type { LinkService } from './service.js';
-import {
-  Link,
-  LinkCreate,
-  LinkParams,
-  LinkTypeList,
-  LinkTypeParams,
-  LinkTypeSave,
-  ProjectParams,
-} from './schemas.js';
+import { Link, LinkCreate, LinkParams, LinkTypeList, LinkTypeParams, LinkTypeSave } from './schemas.js';
 
 // AYON's model accepts snake_case names too; these are the ones a client may plausibly send.
 const SNAKE = { link_type: 'linkType' } as Record<string, string>;

@@ -1,14 +1,11 @@
 import { Id, JsonObject, ProjectName, Type } from '@pipewright/sdk';
 
-export const ENTITY_TYPES = ['folder', 'task', 'product', 'version', 'representation', 'workfile'] as const;
-
 /** "type|input|output": AYON sets no pattern on the type's own name; the service checks the three parts. */
 export const LinkTypeName = Type.String({
   description: 'link type, input entity type and output entity type joined by |',
   examples: ['reference|version|version'],
 });
 
-export const ProjectParams = Type.Object({ project_name: ProjectName });
 /**
  * The link type travels in a wildcard segment: a name of 100 characters plus "|representation|representation"
  * is longer than the router allows a plain path parameter (maxParamLength, 100), which would answer 414. The

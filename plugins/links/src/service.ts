@@ -4,6 +4,7 @@ import {
   Conflict,
   Forbidden,
   NotFound,
+  PROJECT_ENTITY_TYPES,
   ValidationFailed,
   isManagerOrAbove,
   newId,
@@ -19,7 +20,7 @@ import {
   type Static,
 } from '@pipewright/sdk';
 import { DEFAULT_COLOR, DEFAULT_STYLE, normalise, splitLinkType, type LinkTypeRecord } from './link-types.js';
-import { ENTITY_TYPES, type Link, type LinkCreate } from './schemas.js';
+import type { Link, LinkCreate } from './schemas.js';
 
 type Json = Record<string, unknown>;
 type Row = Record<string, any>;
@@ -317,7 +318,7 @@ export class LinkService {
     linkType: string,
   ): Promise<void> {
     if (await this.entities.get(project.name, type, id, caller)) return;
-    for (const other of ENTITY_TYPES) {
+    for (const other of PROJECT_ENTITY_TYPES) {
       if (other === type || !(await this.entities.get(project.name, other, id, caller))) continue;
       throw new ValidationFailed([
         {

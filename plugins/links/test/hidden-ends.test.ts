@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { defineAddon, type UserDirectory } from '@pipewright/sdk';
+import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
+import { defineAddon } from '@pipewright/sdk';
 
 // A link is only as visible as its two ends: hidy may read the folder "seen" but not "hidden" (a fixed policy
 // standing in for the access addon).
@@ -27,17 +27,11 @@ beforeAll(async () => {
     addons: ['links', 'users', 'seen-only'],
     extraAddons: [policy],
   });
-  const users = core.services.get('users') as UserDirectory;
   for (const [name, data] of Object.entries({
     boss: { isManager: true },
     hidy: { accessGroups: { show: ['artist'] } },
   })) {
-    await core.db
-      .transaction()
-      .execute(() => users.create({ name, password: 'correct horse battery', data }));
-    tokens[name] = (
-      await core.request('POST', '/api/auth/login', { body: { name, password: 'correct horse battery' } })
-    ).body.token;
+    tokens[name] = await seedUser(core, name, data);
   }
   const boss = (method: string, url: string, body?: unknown) =>
     core.request(method, url, { token: tokens.boss, body });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { newId, type LinkDirectory, type UserDirectory } from '@pipewright/sdk';
+import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
+import { newId, type LinkDirectory } from '@pipewright/sdk';
 
 // The users addon is the user source. "show" is deployed from the default anatomy minus its link types, so the
 // link types the tests use are made through the routes; "empty" is created bare with PUT.
@@ -9,15 +9,7 @@ let boss: string;
 let artie: string;
 let bob: string;
 let eve: string;
-const PASSWORD = 'correct horse battery';
 const P = '/api/projects/show';
-
-async function seed(name: string, data: Record<string, unknown>) {
-  const users = core.services.get('users') as UserDirectory;
-  await users.create({ name, password: PASSWORD, data });
-  return (await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } })).body
-    .token as string;
-}
 
 const as = (token: string | undefined) => (method: string, url: string, body?: unknown) =>
   core.request(method, url, { token, body });
@@ -44,10 +36,10 @@ let otherVersion: string;
 
 beforeAll(async () => {
   core = await bootTestCore({ addons: ['links', 'users'] });
-  boss = await seed('boss', { isManager: true });
-  artie = await seed('artie', { accessGroups: { show: ['artist'] } });
-  bob = await seed('bob', { accessGroups: { show: ['artist'] } });
-  eve = await seed('eve', { accessGroups: { elsewhere: ['artist'] } });
+  boss = await seedUser(core, 'boss', { isManager: true });
+  artie = await seedUser(core, 'artie', { accessGroups: { show: ['artist'] } });
+  bob = await seedUser(core, 'bob', { accessGroups: { show: ['artist'] } });
+  eve = await seedUser(core, 'eve', { accessGroups: { elsewhere: ['artist'] } });
   expect(
     (await as(boss)('POST', '/api/projects', { name: 'show', code: 'sh', anatomy: { link_types: [] } }))
       .status,

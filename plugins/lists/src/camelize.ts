@@ -1,31 +1,20 @@
+import { camelizeBody, camelizeKeys } from '@pipewright/sdk';
+
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
-
-/** The same object with its own keys in camelCase (values untouched). */
-export function camelizeKeys(value: Json): Json {
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [camel(key), inner]));
-}
-
 /**
  * AYON clients may send snake_case field names (entity_id, entity_list_type, parent_id): accept them for the
- * fields of a body and of the items it carries. Keys inside attrib, data, access and template are the client's
- * own and stay as sent.
+ * fields of a body (or of each entry of an array body) and of the items it carries. Keys inside attrib, data,
+ * access and template are the client's own and stay as sent.
  */
-export function camelizeBody(request: { body: unknown }): void {
+export async function camelizeListBody(request: { body: unknown }): Promise<void> {
+  await camelizeBody(request);
   const body = request.body;
-  if (Array.isArray(body)) {
-    request.body = body.map((entry) => (isObject(entry) ? camelizeKeys(entry) : entry));
-    return;
-  }
-  if (!isObject(body)) return;
-  const fields = camelizeKeys(body);
-  if (Array.isArray(fields.items))
-    fields.items = fields.items.map((item) => (isObject(item) ? camelizeKeys(item) : item));
-  request.body = fields;
+  if (isObject(body) && Array.isArray(body.items))
+    body.items = body.items.map((item) => (isObject(item) ? camelizeKeys(item) : item));
 }
 
 /** Attribute definitions: the data of each may also come with snake_case keys (min_length, max_items, ...). */

@@ -1,11 +1,12 @@
 import {
   NotFound,
+  PROJECT_ENTITY_TYPES,
   ValidationFailed,
   type EntityDirectory,
   type Problem,
   type RequestUser,
 } from '@pipewright/sdk';
-import { ENTITY_TYPES, type ListEntityType } from './schemas.js';
+import type { ListEntityType } from './schemas.js';
 
 type Entity = Record<string, any>;
 
@@ -74,7 +75,7 @@ export class EntityLookup {
     let missing = refs.filter((ref) => !found.has(ref.id));
     if (missing.length === 0) return;
     const problems: Problem[] = [];
-    for (const other of ENTITY_TYPES) {
+    for (const other of PROJECT_ENTITY_TYPES) {
       if (other === type || missing.length === 0) continue;
       const elsewhere = await this.byIds(
         projectName,

@@ -1,15 +1,7 @@
-import { NoContent, type AddonApp } from '@pipewright/sdk';
+import { type AddonApp, NoContent, ProjectParams } from '@pipewright/sdk';
 import type { ListFolderService } from './folders.js';
 import { P, preValidation, projectIn } from './route-conventions.js';
-import {
-  FolderCreate,
-  FolderOrder,
-  FolderParams,
-  FolderPatch,
-  IdResponse,
-  ListFolders,
-  ProjectParams,
-} from './schemas.js';
+import { FolderCreate, FolderOrder, FolderParams, FolderPatch, IdResponse, ListFolders } from './schemas.js';
 
 /** Routes of the folders that arrange a project's lists. */
 export function listFolderRoutes(folders: ListFolderService) {

@@ -1,11 +1,11 @@
 import { Type, requireUser, type RequestUser } from '@pipewright/sdk';
-import { camelizeBody } from './camelize.js';
+import { camelizeListBody } from './camelize.js';
 
 // Paths, parameter names and statuses follow AYON's routes: updates of a list answer 204, the item routes
 // (which return None in AYON) answer 200 with a null body, creating a list answers 201 with its summary.
 export const P = '/api/projects/:project_name';
 export const Done = Type.Null({ description: 'Done (AYON answers null)' });
-export const preValidation = async (request: { body: unknown }) => camelizeBody(request);
+export const preValidation = camelizeListBody;
 
 /** The answer of a route that answers Done, once its work is. */
 export async function done(work: Promise<unknown>): Promise<null> {

@@ -1,4 +1,4 @@
-import { NoContent, type AddonApp } from '@pipewright/sdk';
+import { type AddonApp, NoContent, ProjectParams } from '@pipewright/sdk';
 import { camelizeDefinitions } from './camelize.js';
 import { listItemRoutes } from './item-routes.js';
 import { Done, P, done, listIn, preValidation, projectIn } from './route-conventions.js';
@@ -11,7 +11,6 @@ import {
   ListPatch,
   ListQuery,
   ListSummary,
-  ProjectParams,
 } from './schemas.js';
 import type { EntityListService } from './service.js';
 

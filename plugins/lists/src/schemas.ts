@@ -2,21 +2,22 @@ import {
   INDEXED_KEY_MAX_LENGTH,
   Id,
   JsonObject,
+  PROJECT_ENTITY_TYPES,
   ProjectName,
   QueryFilterSchema,
   Type,
+  type ProjectEntityType,
   type Static,
   type TSchema,
 } from '@pipewright/sdk';
 
 /** The six project entity types a list may hold (one per list). */
-export const ENTITY_TYPES = ['folder', 'task', 'product', 'version', 'representation', 'workfile'] as const;
-export type ListEntityType = (typeof ENTITY_TYPES)[number];
+export type ListEntityType = ProjectEntityType;
 
 // Plain enums rather than unions of literals: a bad value is then one problem, not one per allowed value.
 export const EntityType = Type.Unsafe<ListEntityType>({
   type: 'string',
-  enum: [...ENTITY_TYPES],
+  enum: [...PROJECT_ENTITY_TYPES],
   description: 'Type of the entities the list holds',
 });
 
@@ -76,7 +77,6 @@ export const ListTemplate = Type.Object(
   { additionalProperties: true },
 );
 
-export const ProjectParams = Type.Object({ project_name: ProjectName });
 export const ListParams = Type.Object({ project_name: ProjectName, entity_list_id: Id });
 /** AYON names the list id differently on the multi-patch route; the value is the same. */
 export const ListIdParams = Type.Object({ project_name: ProjectName, list_id: Id });

@@ -1,7 +1,6 @@
-import { requireAdmin, requireUser, type AddonApp } from '@pipewright/sdk';
+import { type AddonApp, AddonVersionParams, requireAdmin, requireUser } from '@pipewright/sdk';
 import {
   AddonParams,
-  AddonVersionParams,
   LicenseList,
   LicenseQuery,
   MarketAddonDetail,

@@ -1,4 +1,4 @@
-import { AddonName, AddonVersion, JsonObject, Type, type Static, type TSchema } from '@pipewright/sdk';
+import { AddonName, JsonObject, Type, type Static, type TSchema } from '@pipewright/sdk';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -18,7 +18,6 @@ export const ReleaseName = Type.String({
 
 // Names in the path are looked up in the catalogue, so any text goes, as in AYON: one it lacks is not found.
 export const AddonParams = Type.Object({ addon_name: AddonName });
-export const AddonVersionParams = Type.Object({ addon_name: AddonName, addon_version: AddonVersion });
 export const ReleaseParams = Type.Object({ release_name: Type.String({ examples: ['2025.06-vfx'] }) });
 export const ReleaseListQuery = Type.Object({
   all: Type.Optional(

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { sql } from 'kysely';
-import { bootTestCore, freePort, type TestCore } from '@pipewright/core/testing';
-import { defineAddon, type UserDirectory } from '@pipewright/sdk';
+import { bootTestCore, freePort, seedUser, type TestCore } from '@pipewright/core/testing';
+import { defineAddon } from '@pipewright/sdk';
 import { LICENSES, startCloudStandIn, type CloudStandIn } from './cloud-stand-in.js';
 
 // The market reads the catalogue shipped beside the plugin, or the operator's at DATA_DIR/market/catalogue.json.
@@ -15,7 +15,6 @@ let cloud: CloudStandIn;
 let admin: string;
 let manager: string;
 let artist: string;
-const PASSWORD = 'correct horse battery';
 const savedCloudUrl = process.env.YNPUT_CLOUD_URL;
 const shipped = JSON.parse(
   await readFile(fileURLToPath(new URL('../catalogue.json', import.meta.url)), 'utf8'),
@@ -27,14 +26,6 @@ const NOT_CONNECTED =
   'This server is not connected to Ynput Cloud; an administrator can connect it with POST /api/connect';
 
 const installed = (name: string, version: string) => defineAddon({ name, version, title: name });
-
-async function seed(name: string, data: Record<string, unknown>) {
-  const users = core.services.get('users') as UserDirectory;
-  await users.create({ name, password: PASSWORD, data });
-  const res = await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } });
-  if (res.status !== 200) throw new Error(`login of ${name} failed: ${res.status} ${res.text}`);
-  return res.body.token as string;
-}
 
 const operatorFile = () => join(core.config.dataDir, 'market', 'catalogue.json');
 let stamp = Math.floor(Date.now() / 1000);
@@ -55,9 +46,9 @@ beforeAll(async () => {
     addons: ['market', 'maya', 'nuke'],
     extraAddons: [installed('maya', '0.3.4'), installed('nuke', '0.3.1')],
   });
-  admin = await seed('root', { isAdmin: true });
-  manager = await seed('boss', { isManager: true });
-  artist = await seed('artie', {});
+  admin = await seedUser(core, 'root', { isAdmin: true });
+  manager = await seedUser(core, 'boss', { isManager: true });
+  artist = await seedUser(core, 'artie', {});
   await sql`
     INSERT INTO bundles (name, is_production, data)
     VALUES ('studio-2025', true, ${JSON.stringify({ addons: { maya: '0.3.4', nuke: null } })}::jsonb)`.execute(

@@ -1,11 +1,12 @@
 import {
+  type AddonApp,
   excludeNone,
   JsonObject,
   NoContent,
+  ProjectParams,
   requireManager,
   requireUser,
   Type,
-  type AddonApp,
 } from '@pipewright/sdk';
 import type { ProjectService } from './service.js';
 import {
@@ -14,7 +15,6 @@ import {
   ProjectDeploy,
   ProjectList,
   ProjectListQuery,
-  ProjectParams,
   ProjectPatch,
   ProjectPut,
   SiteRootParams,

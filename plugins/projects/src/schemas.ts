@@ -10,7 +10,6 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 export const ProjectCode = Type.String({ pattern: '^[a-zA-Z0-9_]*$', maxLength: INDEXED_KEY_MAX_LENGTH });
 const Items = Type.Array(JsonObject);
 
-export const ProjectParams = Type.Object({ project_name: ProjectName });
 export const SiteRootParams = Type.Object({
   project_name: ProjectName,
   // Any text, as in AYON; the site's roots are keyed by it in an index.

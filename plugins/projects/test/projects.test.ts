@@ -1,25 +1,16 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
+import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
 
 // The users addon is the user source here: projects need logged-in managers and artists.
 let core: TestCore;
 let manager: string;
 let artist: string;
-const PASSWORD = 'correct horse battery';
-
-async function seed(name: string, data: Record<string, unknown>) {
-  const users = core.services.get('users') as UserDirectory;
-  await users.create({ name, password: PASSWORD, data });
-  return (await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } })).body
-    .token as string;
-}
 
 beforeAll(async () => {
   core = await bootTestCore({ addons: ['projects', 'users'] });
-  manager = await seed('boss', { isManager: true });
-  artist = await seed('artie', { accessGroups: { demo: ['artist'] } });
+  manager = await seedUser(core, 'boss', { isManager: true });
+  artist = await seedUser(core, 'artie', { accessGroups: { demo: ['artist'] } });
 });
 afterAll(() => core.close());
 

@@ -3,29 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type PipewrightServer } from '@pipewright/core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
+import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
 
 // The users addon is the user source: the rules differ for admins, managers and everyone else.
 let core: TestCore;
 let admin: string;
 let manager: string;
 let artist: string;
-const PASSWORD = 'correct horse battery';
 const VALUE = 'sk-live-7f3a9c1e-very-secret';
-
-async function seed(name: string, data: Record<string, unknown>) {
-  const users = core.services.get('users') as UserDirectory;
-  await users.create({ name, password: PASSWORD, data });
-  return (await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } })).body
-    .token as string;
-}
 
 beforeAll(async () => {
   core = await bootTestCore({ addons: ['secrets', 'users'] });
-  admin = await seed('root', { isAdmin: true });
-  manager = await seed('boss', { isManager: true });
-  artist = await seed('artie', { accessGroups: { demo: ['artist'] } });
+  admin = await seedUser(core, 'root', { isAdmin: true });
+  manager = await seedUser(core, 'boss', { isManager: true });
+  artist = await seedUser(core, 'artie', { accessGroups: { demo: ['artist'] } });
 });
 afterAll(() => core.close());
 

@@ -1,16 +1,16 @@
 import {
+  type AddonApp,
+  AddonVersionParams,
   NoContent,
   NotFound,
-  ValidationFailed,
+  type RequestUser,
   requireAdmin,
   requireManager,
   requireUser,
-  type AddonApp,
-  type RequestUser,
+  ValidationFailed,
 } from '@pipewright/sdk';
 import type { FastifyRequest } from 'fastify';
 import {
-  AddonParams,
   AddonProjectParams,
   ModifyOverridesRequest,
   OverrideMap,
@@ -70,7 +70,7 @@ interface Scope {
   name: 'studio' | 'project';
   /** Appended to each route's path. */
   suffix: string;
-  params: typeof AddonParams | typeof AddonProjectParams;
+  params: typeof AddonVersionParams | typeof AddonProjectParams;
   readQuery: typeof StudioQuery | typeof ProjectQuery;
   writeQuery: typeof VariantQuery | typeof ProjectVariantQuery;
   /** Said in summaries after "studio" or "project". */
@@ -83,7 +83,7 @@ const SCOPES: Scope[] = [
   {
     name: 'studio',
     suffix: '',
-    params: AddonParams,
+    params: AddonVersionParams,
     readQuery: StudioQuery,
     writeQuery: VariantQuery,
     siteNote: '',
@@ -281,7 +281,7 @@ export function addonSettingsRoutes(settings: SettingsService) {
       {
         schema: {
           summary: 'Return the JSON schema of the addon site settings',
-          params: AddonParams,
+          params: AddonVersionParams,
           response: { 200: SettingsValue },
         },
       },
@@ -297,7 +297,7 @@ export function addonSettingsRoutes(settings: SettingsService) {
       {
         schema: {
           summary: 'The caller\u2019s site settings of the addon (the defaults without a site)',
-          params: AddonParams,
+          params: AddonVersionParams,
           querystring: SiteQuery,
           response: { 200: SettingsValue },
         },
@@ -315,7 +315,7 @@ export function addonSettingsRoutes(settings: SettingsService) {
         schema: {
           summary:
             'Set the caller\u2019s site settings of the addon (the whole value; keys left out take the defaults)',
-          params: AddonParams,
+          params: AddonVersionParams,
           querystring: SiteQuery,
           body: SettingsValue,
           response: { 204: NoContent },

@@ -21,7 +21,6 @@ const siteQuery = {
   site: Type.Optional(SiteId),
 };
 
-export const AddonParams = Type.Object({ addon_name: AddonName, addon_version: AddonVersion });
 export const AddonProjectParams = Type.Object({
   addon_name: AddonName,
   addon_version: AddonVersion,

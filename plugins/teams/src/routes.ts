@@ -1,14 +1,14 @@
 import {
+  type AddonApp,
   NoContent,
+  type ProjectDirectory,
+  ProjectParams,
   requireManager,
   requireUser,
-  type AddonApp,
-  type ProjectDirectory,
 } from '@pipewright/sdk';
 import {
   MemberParams,
   MemberPut,
-  ProjectParams,
   TeamList,
   TeamParams,
   TeamPut,

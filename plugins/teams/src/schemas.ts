@@ -50,7 +50,6 @@ export const MemberPut = Type.Object(
   { additionalProperties: false },
 );
 
-export const ProjectParams = Type.Object({ project_name: ProjectName });
 export const TeamParams = Type.Object({ project_name: ProjectName, team_name: TeamPathName });
 /** The member's name is taken as given, as AYON takes it: a name no member has is not found. */
 export const MemberParams = Type.Object({

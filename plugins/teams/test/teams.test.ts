@@ -1,27 +1,18 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
+import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
 
 // The users addon is the user source: managers change teams, artists with access to a project read them.
 let core: TestCore;
 let admin: string;
 let manager: string;
 let artist: string;
-const PASSWORD = 'correct horse battery';
-
-async function seed(name: string, data: Record<string, unknown>) {
-  const users = core.services.get('users') as UserDirectory;
-  await users.create({ name, password: PASSWORD, data });
-  return (await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } })).body
-    .token as string;
-}
 
 beforeAll(async () => {
   core = await bootTestCore({ addons: ['teams', 'users'] });
-  admin = await seed('root', { isAdmin: true });
-  manager = await seed('boss', { isManager: true });
-  artist = await seed('artie', { accessGroups: { demo: ['artist'] } });
+  admin = await seedUser(core, 'root', { isAdmin: true });
+  manager = await seedUser(core, 'boss', { isManager: true });
+  artist = await seedUser(core, 'artie', { accessGroups: { demo: ['artist'] } });
   for (const name of ['demo', 'other']) {
     const res = await core.request('POST', '/api/projects', { token: manager, body: { name, code: name } });
     if (res.status !== 201) throw new Error(`project ${name}: ${res.status} ${res.text}`);

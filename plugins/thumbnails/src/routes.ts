@@ -1,20 +1,21 @@
 import type { FastifyReply } from 'fastify';
 import {
-  CreatedResponse,
-  NoContent,
-  NotFound,
-  newId,
-  requireManager,
-  requireUser,
   type AddonApp,
+  CreatedResponse,
   type EntityDirectory,
   type EntityThumbnails,
+  newId,
+  NoContent,
+  NotFound,
   type ProjectDirectory,
+  ProjectParams,
   type RequestUser,
+  requireManager,
+  requireUser,
   type Sender,
 } from '@pipewright/sdk';
 import { EMPTY_PNG, readImage } from './image-type.js';
-import { ProjectParams, ThumbnailParams, ThumbnailQuery, entityParams } from './schemas.js';
+import { entityParams, ThumbnailParams, ThumbnailQuery } from './schemas.js';
 import { thumbnailHash } from './entity-thumbnails.js';
 import { THUMBNAIL_ENTITY_TYPES, type StoredThumbnail, type ThumbnailStore } from './service.js';
 

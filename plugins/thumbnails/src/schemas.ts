@@ -1,6 +1,5 @@
 import { Id, ProjectName, Type } from '@pipewright/sdk';
 
-export const ProjectParams = Type.Object({ project_name: ProjectName });
 export const ThumbnailParams = Type.Object({ project_name: ProjectName, thumbnail_id: Id });
 
 /** Path parameters of /api/projects/{project_name}/{plural}/{<type>_id}/thumbnail. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { newId, type UserDirectory } from '@pipewright/sdk';
+import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
+import { newId } from '@pipewright/sdk';
 import { EMPTY_PNG, detectImageType } from '../src/image-type.js';
 
 // A manager deploys the project and its entities; an artist of the project checks what normal users may do.
@@ -9,7 +9,6 @@ let boss: string;
 let artie: string;
 let outsider: string;
 const P = '/api/projects/show';
-const PASSWORD = 'correct horse battery';
 
 // Real 1x1 PNGs (one red, one green pixel) and a minimal JFIF-framed JPEG: magic bytes, APP0 header, end marker.
 const RED_PNG = Buffer.from(
@@ -24,13 +23,6 @@ const JPEG = Buffer.from([
   0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01,
   0x00, 0x00, 0xff, 0xd9,
 ]);
-
-async function seed(name: string, data: Record<string, unknown>) {
-  const users = core.services.get('users') as UserDirectory;
-  await users.create({ name, password: PASSWORD, data });
-  return (await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } })).body
-    .token as string;
-}
 
 const api = (method: string, url: string, body?: unknown, token = boss) =>
   core.request(method, url, { token, body });
@@ -64,9 +56,9 @@ let workfile: string;
 
 beforeAll(async () => {
   core = await bootTestCore({ addons: ['thumbnails', 'users'] });
-  boss = await seed('boss', { isManager: true });
-  artie = await seed('artie', { accessGroups: { show: ['artist'] } });
-  outsider = await seed('otto', { accessGroups: { elsewhere: ['artist'] } });
+  boss = await seedUser(core, 'boss', { isManager: true });
+  artie = await seedUser(core, 'artie', { accessGroups: { show: ['artist'] } });
+  outsider = await seedUser(core, 'otto', { accessGroups: { elsewhere: ['artist'] } });
   expect((await api('POST', '/api/projects', { name: 'show', code: 'sh' })).status).toBe(201);
   shot = await create('folders', { name: 'sh010', folderType: 'Shot' });
   task = await create('tasks', { name: 'comp', folderId: shot, taskType: 'Compositing' });

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { NotFound, Type, requireUser, type AddonApp } from '@pipewright/sdk';
+import { type AddonApp, NotFound, requireUser, Type, UserParams } from '@pipewright/sdk';
 import { AVATAR_LIMIT, readAvatar } from './avatar-image.js';
 import type { AvatarStore } from './avatars.js';
 import { initialsAvatar } from './initials-avatar.js';
 import { requireSelfOrAdmin } from './policy.js';
-import { UserParams } from './schemas.js';
 import type { UserService } from './service.js';
 
 // A minute of staleness is harmless for a face in a list; after it, the browser revalidates with the ETag and

@@ -1,21 +1,22 @@
 import {
+  type AddonApp,
   BadRequest,
-  excludeNone,
   Conflict,
+  excludeNone,
   Forbidden,
+  isManagerOrAbove,
   JsonObject,
   NoContent,
-  Type,
-  User,
-  ValidationFailed,
-  isManagerOrAbove,
+  type RequestUser,
   requireAdmin,
   requireManager,
   requireUser,
-  type AddonApp,
-  type RequestUser,
   type ServiceMap,
+  Type,
+  User,
+  UserParams,
   type UserRecord,
+  ValidationFailed,
 } from '@pipewright/sdk';
 import { USER_BODY_LIMIT } from './limits.js';
 import {
@@ -39,7 +40,6 @@ import {
   RenameRequest,
   UserList,
   UserListQuery,
-  UserParams,
   UserPatch,
 } from './schemas.js';
 

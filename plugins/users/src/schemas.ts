@@ -67,7 +67,6 @@ export const UserListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const UserParams = Type.Object({ user_name: UserName });
 export const ApiKeyParams = Type.Object({ user_name: UserName, entity_id: Id });
 
 /** AYON's ChangePasswordRequestModel: a password, or (administrators, for a service user) its API key. */

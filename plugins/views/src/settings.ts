@@ -2,6 +2,7 @@ import {
   QueryConditionSchema,
   Type,
   ValidationFailed,
+  camelize,
   check,
   normaliseOperator,
   OPERATORS,
@@ -94,13 +95,11 @@ const KNOWN_KEYS = new Set([
   'width',
 ]);
 
-const camel = (key: string) => key.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-
 /** AYON also accepts its field names in snake_case (show_hierarchy); known ones are renamed, the rest kept. */
 function camelizeKnown(value: Json): Json {
   const out: Json = {};
   for (const [key, item] of Object.entries(value)) {
-    const name = camel(key);
+    const name = camelize(key);
     if (name !== key && KNOWN_KEYS.has(name) && !(name in value)) out[name] = item;
     else out[key] = item;
   }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { newId, type UserDirectory } from '@pipewright/sdk';
+import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
+import { newId } from '@pipewright/sdk';
 
 // Two artists share the demo project; an outsider works elsewhere. Views are checked for each rule of ownership,
 // visibility, scope, working and default views, and for the settings of each view type.
@@ -12,20 +12,13 @@ let bob: string;
 let outsider: string;
 const PASSWORD = 'correct horse battery';
 
-async function seed(name: string, data: Record<string, unknown>) {
-  const users = core.services.get('users') as UserDirectory;
-  await users.create({ name, password: PASSWORD, data });
-  return (await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } })).body
-    .token as string;
-}
-
 beforeAll(async () => {
   core = await bootTestCore({ addons: ['views', 'users'] });
-  admin = await seed('root', { isAdmin: true });
-  manager = await seed('boss', { isManager: true });
-  ann = await seed('ann', { accessGroups: { demo: ['artist'], other: ['artist'] } });
-  bob = await seed('bob', { accessGroups: { demo: ['artist'] } });
-  outsider = await seed('otto', { accessGroups: { elsewhere: ['artist'] } });
+  admin = await seedUser(core, 'root', { isAdmin: true });
+  manager = await seedUser(core, 'boss', { isManager: true });
+  ann = await seedUser(core, 'ann', { accessGroups: { demo: ['artist'], other: ['artist'] } });
+  bob = await seedUser(core, 'bob', { accessGroups: { demo: ['artist'] } });
+  outsider = await seedUser(core, 'otto', { accessGroups: { elsewhere: ['artist'] } });
   for (const name of ['demo', 'other']) {
     const res = await core.request('POST', '/api/projects', { token: manager, body: { name, code: name } });
     if (res.status !== 201) throw new Error(`project ${name}: ${res.status} ${res.text}`);
@@ -646,7 +639,7 @@ describe('default views', () => {
 
 describe('renamed users', () => {
   it('keep their views, working view and default choices', async () => {
-    const token = await seed('carl', { accessGroups: { demo: ['artist'] } });
+    const token = await seedUser(core, 'carl', { accessGroups: { demo: ['artist'] } });
     const view = await named(token, 'lists', { label: "carl's" }, 'demo');
     const working = await create(token, 'lists', { label: 'carl working', settings: {} });
     await core.request('POST', url('lists', '/default', 'demo'), { token, body: { viewId: view } });

@@ -1,15 +1,16 @@
 import {
+  type AddonApp,
   CreatedResponse,
   excludeNone,
   Id,
   NoContent,
+  ProjectParams,
   requireUser,
   Type,
-  type AddonApp,
 } from '@pipewright/sdk';
 import { SPECS, type EntityType } from '../entity-types.js';
 import type { EntityService } from '../service.js';
-import { AssignRequest, EntityResponse, ForceQuery, ProjectParams } from './schemas.js';
+import { AssignRequest, EntityResponse, ForceQuery } from './schemas.js';
 
 /** Fields AYON's REST model of an entity type does not have (GraphQL has them). */
 const NOT_IN_AYON_MODEL: Partial<Record<EntityType, string[]>> = { version: ['name'], workfile: ['name'] };

@@ -1,7 +1,7 @@
-import { requireUser, type AddonApp, type Static } from '@pipewright/sdk';
+import { type AddonApp, ProjectParams, requireUser, type Static } from '@pipewright/sdk';
 import type { TreeFilter } from '../read/hierarchy.js';
 import type { EntityService } from '../service.js';
-import { FolderList, FolderListQuery, HierarchyQuery, ProjectParams } from './schemas.js';
+import { FolderList, FolderListQuery, HierarchyQuery } from './schemas.js';
 
 /** The flat folder list and the folder hierarchy: whole project trees, answered as JSON bytes. */
 export function folderTreeRoutes(service: EntityService) {

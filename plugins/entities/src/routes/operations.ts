@@ -1,12 +1,14 @@
-import { PipewrightError, requireUser, Type, Utf8Writer, type AddonApp, type Static } from '@pipewright/sdk';
-import type { EntityService } from '../service.js';
 import {
-  BackgroundStarted,
-  BackgroundStatus,
-  OperationsRequest,
-  OperationsResponse,
+  type AddonApp,
+  PipewrightError,
   ProjectParams,
-} from './schemas.js';
+  requireUser,
+  type Static,
+  Type,
+  Utf8Writer,
+} from '@pipewright/sdk';
+import type { EntityService } from '../service.js';
+import { BackgroundStarted, BackgroundStatus, OperationsRequest, OperationsResponse } from './schemas.js';
 
 /** Batches of creates, updates and deletes: answered at once, or run in the background and polled. */
 export function operationRoutes(service: EntityService) {

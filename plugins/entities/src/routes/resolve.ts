@@ -1,8 +1,7 @@
-import { requireUser, Type, type AddonApp } from '@pipewright/sdk';
+import { type AddonApp, ProjectParams, requireUser, Type } from '@pipewright/sdk';
 import { platformOf } from '../read/resolve.js';
 import type { EntityService } from '../service.js';
 import {
-  ProjectParams,
   RepreContextAnswer,
   RepreContextRequest,
   ResolvedUri,

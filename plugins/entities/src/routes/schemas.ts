@@ -1,11 +1,10 @@
-import { Id, JsonObject, ProjectName, QueryFilterSchema, Type } from '@pipewright/sdk';
-import { ENTITY_TYPES } from '../entity-types.js';
+import { Id, JsonObject, PROJECT_ENTITY_TYPES, QueryFilterSchema, Type } from '@pipewright/sdk';
 
 export const OperationSchema = Type.Object(
   {
     id: Type.Optional(Type.String({ description: 'Your id for this operation, echoed in its result' })),
     type: Type.Union([Type.Literal('create'), Type.Literal('update'), Type.Literal('delete')]),
-    entityType: Type.Union(ENTITY_TYPES.map((t) => Type.Literal(t))),
+    entityType: Type.Union(PROJECT_ENTITY_TYPES.map((t) => Type.Literal(t))),
     entityId: Type.Optional(Type.Union([Id, Type.Null()])),
     data: Type.Optional(Type.Union([JsonObject, Type.Null()])),
     force: Type.Optional(Type.Boolean({ default: false })),
@@ -40,7 +39,6 @@ export const OperationsResponse = Type.Object({
   success: Type.Boolean(),
 });
 
-export const ProjectParams = Type.Object({ project_name: ProjectName });
 export const ForceQuery = Type.Object(
   { force: Type.Boolean({ default: false }) },
   { additionalProperties: false },
@@ -161,7 +159,7 @@ const ResolvedEntity = Type.Object({
   taskId: Type.Optional(NullableId),
   workfileId: Type.Optional(NullableId),
   filePath: Type.Union([Type.String(), Type.Null()]),
-  target: Type.Optional(Type.Union([...ENTITY_TYPES.map((t) => Type.Literal(t)), Type.Null()])),
+  target: Type.Optional(Type.Union([...PROJECT_ENTITY_TYPES.map((t) => Type.Literal(t)), Type.Null()])),
 });
 export const ResolvedUri = Type.Object({
   uri: Type.String(),
@@ -171,7 +169,7 @@ export const ResolvedUri = Type.Object({
 
 export const UrisRequest = Type.Object(
   {
-    entityType: Type.Union(ENTITY_TYPES.map((t) => Type.Literal(t))),
+    entityType: Type.Union(PROJECT_ENTITY_TYPES.map((t) => Type.Literal(t))),
     ids: Type.Array(Id, { default: [] }),
   },
   { additionalProperties: false },

@@ -1,6 +1,6 @@
-import { requireUser, type AddonApp } from '@pipewright/sdk';
+import { type AddonApp, ProjectParams, requireUser } from '@pipewright/sdk';
 import type { EntityService } from '../service.js';
-import { ProductTypes, ProjectParams, ProjectStats, ProjectTags } from './schemas.js';
+import { ProductTypes, ProjectStats, ProjectTags } from './schemas.js';
 
 /** What a project holds, counted and listed across the entity tables. */
 export function projectSummaryRoutes(service: EntityService) {

@@ -1,5 +1,5 @@
-import { BadRequest, check, ValidationFailed } from '@pipewright/sdk';
-import { camelizeKeys, type EntityType, type EntityTypeSpec } from '../entity-types.js';
+import { BadRequest, camelizeKeys, check, ValidationFailed } from '@pipewright/sdk';
+import type { EntityType, EntityTypeSpec } from '../entity-types.js';
 import type { Batch, Json } from './batch.js';
 
 /** An operation as clients send it (/operations, background batches, other addons): its data as sent. */
