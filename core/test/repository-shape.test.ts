@@ -94,3 +94,50 @@ describe('each addon keeps the shape', () => {
     expect(tooLong).toEqual([]);
   });
 });
+
+/** The files a source imports by relative path (type-only imports included: they tie the modules as tightly). */
+function localImports(path: string, text: string, known: Set<string>): string[] {
+  return [...text.matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+)'/g)].flatMap((match) => {
+    const base = join(dirname(path), match[1]).replace(/\.js$/, '');
+    const found = ['.ts', '.tsx', '/index.ts', '/index.tsx', '']
+      .map((end) => base + end)
+      .find((p) => known.has(p));
+    return found ? [found] : [];
+  });
+}
+
+/** Groups of modules that import each other in a ring (Tarjan's strongly connected components of two or more). */
+function importCycles(files: { path: string; text: string }[]): string[][] {
+  const known = new Set(files.map((file) => file.path));
+  const edges = new Map(files.map(({ path, text }) => [path, localImports(path, text, known)]));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (stack.includes(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const group: string[] = [];
+    for (let member = stack.pop()!; ; member = stack.pop()!) {
+      group.push(member);
+      if (member === node) break;
+    }
+    if (group.length > 1) cycles.push(group.sort());
+  };
+  for (const { path } of files) if (!index.has(path)) visit(path);
+  return cycles;
+}
+
+describe('modules import in one direction', () => {
+  it('no modules import each other in a ring: each reads top to bottom', () => {
+    expect(importCycles(allSources)).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import type { User } from './user-view.js';
+import type { User, UserRecord } from './user-view.js';
 import type { AccessControl, Permissions } from './access.js';
 import type { BundleDirectory } from './bundles.js';
 import type { AddonSettings } from './settings.js';
@@ -15,18 +15,6 @@ import type {
   ProjectDirectory,
   TeamDirectory,
 } from './project-services.js';
-
-/** A user as stored and as shown on the wire (GET /api/users/{name}). */
-export interface UserRecord {
-  name: string;
-  active: boolean;
-  attrib: Record<string, unknown>;
-  /** Role flags (isAdmin, isManager, isService, isGuest, isDeveloper), accessGroups, frontendPreferences, ... */
-  data: Record<string, unknown>;
-  hasPassword: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
 
 /** Where the auth addon finds users: the extension point the users addon (or an LDAP/SSO addon) fills. */
 export interface UserSource {

@@ -1,6 +1,17 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { JsonObject } from './schemas.js';
-import type { UserRecord } from './services.js';
+
+/** A user as stored and as shown on the wire (GET /api/users/{name}). */
+export interface UserRecord {
+  name: string;
+  active: boolean;
+  attrib: Record<string, unknown>;
+  /** Role flags (isAdmin, isManager, isService, isGuest, isDeveloper), accessGroups, frontendPreferences, ... */
+  data: Record<string, unknown>;
+  hasPassword: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
 
 /**
  * A user as the API shows them (GET /api/users/{name}, the user of GET /api/info). Typed field by field, so an

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { JsonSchema } from './routes';
+import type { JsonSchema } from './schema-refs';
 import { humanise, keyOf, kindOf, problemsAt, valueAt, type FormContext, type Json } from './schema-fields';
 import { SchemaInput } from './SchemaInputs';
 

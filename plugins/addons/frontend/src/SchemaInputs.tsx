@@ -1,4 +1,4 @@
-import type { JsonSchema } from './routes';
+import type { JsonSchema } from './schema-refs';
 import { choicesOf, labelOf, type Kind } from './schema-fields';
 
 // The inputs of the settings form, one per kind of value (see kindOf). A boolean's checkbox and an object's group

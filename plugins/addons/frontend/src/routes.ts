@@ -1,6 +1,6 @@
 import type { PipewrightClient, ResponseData } from '@pipewright/sdk/client';
 import { callRoute } from '@pipewright/sdk/ui';
-import { inlineReferences } from './schema-refs';
+import { inlineReferences, type JsonSchema } from './schema-refs';
 
 // The server routes this screen uses (addons, bundles and settings addons), through the session's typed client.
 
@@ -120,27 +120,3 @@ export const removeAllOverrides = (
   version: string,
   variant: string,
 ) => client.DELETE('/api/addons/{addon_name}/{addon_version}/overrides', inVariant(name, version, variant));
-
-/** The part of JSON Schema that addon settings schemas (TypeBox) use. */
-export interface JsonSchema {
-  type?: string | string[];
-  title?: string;
-  description?: string;
-  default?: unknown;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  enum?: unknown[];
-  const?: unknown;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  format?: string;
-  [keyword: string]: unknown;
-}

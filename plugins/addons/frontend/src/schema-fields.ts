@@ -1,4 +1,5 @@
-import type { JsonSchema, OverrideEntry } from './routes';
+import type { OverrideEntry } from './routes';
+import type { JsonSchema } from './schema-refs';
 
 // What the settings form reads off a schema and its context, as pure functions: which input a field gets, how its
 // choices are labelled, and which of the server's problems belong to it.

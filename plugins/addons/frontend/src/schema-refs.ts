@@ -1,4 +1,26 @@
-import type { JsonSchema } from './routes';
+/** The part of JSON Schema that addon settings schemas (TypeBox) use. */
+export interface JsonSchema {
+  type?: string | string[];
+  title?: string;
+  description?: string;
+  default?: unknown;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  format?: string;
+  [keyword: string]: unknown;
+}
 
 // AYON packages' settings schemas are pydantic's: each sub-model is written once under `definitions` and pointed at
 // with `$ref`, wrapped in `allOf` when the field adds a title or a default. The form reads plain nested schemas, so
