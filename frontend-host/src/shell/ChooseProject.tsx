@@ -1,6 +1,5 @@
-import { useEffect, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { messageOf } from '@pipewright/sdk/ui';
+import { useLoaded } from '@pipewright/sdk/ui';
 import type { Project } from '../api';
 import type { AddonPage } from '../remotes';
 import { navigate } from './router';
@@ -20,15 +19,13 @@ export function ChooseProject({
   pages: AddonPage[];
   onChoose(name: string): void;
 }) {
-  const [projects, setProjects] = useState<Project[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    client
-      .GET('/api/projects', { params: { query: { active: true } } })
-      .then((answer) => setProjects(answer.projects))
-      .catch((failure: unknown) => setError(messageOf(failure)));
-  }, [client]);
+  const listed = useLoaded(
+    () =>
+      client.GET('/api/projects', { params: { query: { active: true } } }).then((answer) => answer.projects),
+    [client],
+  );
+  const projects: Project[] | null = listed.data;
+  const error = listed.error;
 
   const projectsPage = pages.find((p) => p.addonName === 'projects');
   return (

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
+import { useLoaded } from '@pipewright/sdk/ui';
 import type { AddonPage } from '../remotes';
 import { navigate } from './router';
 
@@ -16,19 +16,14 @@ export function ProjectLine({
   project: string | null;
   pages: AddonPage[];
 }) {
-  const [none, setNone] = useState(false);
-  useEffect(() => {
-    if (project) return;
-    let current = true;
-    client
-      .GET('/api/projects', { params: { query: { active: true } } })
-      .then((answer) => current && setNone(answer.projects.length === 0))
-      // Unknown: the usual advice stands.
-      .catch(() => undefined);
-    return () => {
-      current = false;
-    };
-  }, [client, project]);
+  // Read only while no project is chosen. Unknown (not read yet, or the read failed): the usual advice stands.
+  const listed = useLoaded(
+    () =>
+      client.GET('/api/projects', { params: { query: { active: true } } }).then((answer) => answer.projects),
+    [client],
+    { enabled: !project },
+  );
+  const none = listed.data?.length === 0;
 
   if (project) return <p className="muted">Working in {project}.</p>;
   if (!none) return <p className="muted">Choose a project in the top bar to work in it.</p>;

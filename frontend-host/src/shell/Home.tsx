@@ -1,6 +1,6 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { messageOf, type Deadline } from '@pipewright/sdk/ui';
+import { useLoaded, type Deadline } from '@pipewright/sdk/ui';
 import type { User } from '../api';
 import type { AddonPage } from '../remotes';
 import { ProjectLine } from './FirstProject';
@@ -33,6 +33,25 @@ const MY_TASKS = `query MyTasks($me: [String!]) { kanban(assigneesAny: $me) { ed
 
 const VIEW_KEY = 'pipewright.home.view';
 
+const NO_STATUSES = new Map<string, Status[]>();
+
+/** The tasks assigned to a user, with each of their projects' statuses (in its anatomy's order and colours). */
+async function readMyTasks(client: PipewrightClient, me: string) {
+  const data = await client.graphql<{ kanban: { edges: { node: MyTask }[] } }>(MY_TASKS, { me: [me] });
+  const tasks = data.kanban.edges.map((e) => e.node);
+  // Each project's statuses, for the board's columns.
+  const names = [...new Set(tasks.map((t) => t.projectName))];
+  const lists = await Promise.all(
+    names.map((name) =>
+      client
+        .GET('/api/projects/{project_name}', { params: { path: { project_name: name } } })
+        .then((p) => [name, (p.statuses ?? []) as unknown as Status[]] as const)
+        .catch(() => [name, [] as Status[]] as const),
+    ),
+  );
+  return { tasks, statuses: new Map(lists) };
+}
+
 /** Where a task opens: the overview of its project, showing it. */
 const taskLink = (task: MyTask) =>
   `/addon/entities/overview_remote?${new URLSearchParams({ project: task.projectName, task: task.id })}`;
@@ -48,38 +67,13 @@ export function Home({
   project: string | null;
   pages: AddonPage[];
 }) {
-  const [tasks, setTasks] = useState<MyTask[] | null>(null);
-  const [statuses, setStatuses] = useState<Map<string, Status[]>>(new Map());
-  const [error, setError] = useState<string | null>(null);
+  const mine = useLoaded(() => readMyTasks(client, user.name), [client, user.name]);
+  const tasks = mine.data?.tasks ?? null;
+  const statuses = mine.data?.statuses ?? NO_STATUSES;
+  const error = mine.error;
   const [view, setView] = useState<'list' | 'board'>(() =>
     localStorage.getItem(VIEW_KEY) === 'board' ? 'board' : 'list',
   );
-
-  useEffect(() => {
-    let current = true;
-    client
-      .graphql<{ kanban: { edges: { node: MyTask }[] } }>(MY_TASKS, { me: [user.name] })
-      .then(async (data) => {
-        const found = data.kanban.edges.map((e) => e.node);
-        // Each project's statuses, in its anatomy's order and colours, for the board's columns.
-        const names = [...new Set(found.map((t) => t.projectName))];
-        const lists = await Promise.all(
-          names.map((name) =>
-            client
-              .GET('/api/projects/{project_name}', { params: { path: { project_name: name } } })
-              .then((p) => [name, (p.statuses ?? []) as unknown as Status[]] as const)
-              .catch(() => [name, [] as Status[]] as const),
-          ),
-        );
-        if (!current) return;
-        setStatuses(new Map(lists));
-        setTasks(found);
-      })
-      .catch((failure: unknown) => current && setError(messageOf(failure)));
-    return () => {
-      current = false;
-    };
-  }, [client, user.name]);
 
   const [showing, setShowing] = useState<Showing>('all');
   const ends = useEndDates(client, tasks);

@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenUser } from '@pipewright/sdk/screen';
-import { messageOf, useLiveEvents } from '@pipewright/sdk/ui';
+import { useLoaded } from '@pipewright/sdk/ui';
 import type { User } from '../api';
 import { addonPages, Extension, pageAt, RemotePage, type AddonPage, type NavGroup } from '../remotes';
 import { ChooseProject } from './ChooseProject';
@@ -27,17 +27,12 @@ export function Layout({
 }) {
   const [theme, toggleTheme] = useTheme();
   const [project, setProject] = useCurrentProject();
-  const [pages, setPages] = useState<AddonPage[] | null>(null);
-  const [pagesError, setPagesError] = useState<string | null>(null);
   const path = usePath();
   const who = useMemo(() => screenUser(user), [user]);
   useProjectFromAddress(project, setProject);
-
-  useEffect(() => {
-    addonPages(client, who)
-      .then(setPages)
-      .catch((failure: unknown) => setPagesError(messageOf(failure)));
-  }, [client, who]);
+  const addons = useLoaded(() => addonPages(client, who), [client, who]);
+  const pages: AddonPage[] | null = addons.data;
+  const pagesError = addons.error;
 
   const page = pages ? pageAt(pages, path) : undefined;
   const inbox = pages?.find((p) => p.addonName === 'activities' && p.id.endsWith('/Inbox'));
@@ -209,25 +204,25 @@ const UNREAD_CAP = 99;
  * "pipewright:inbox" event, the one signal a screen of another bundle can send the shell).
  */
 function useUnreadCount(client: PipewrightClient, enabled: boolean, path: string): number | null {
-  const [count, setCount] = useState<number | null>(null);
-  const read = useCallback(() => {
-    client
-      .graphql<{ inbox: { edges: unknown[] } }>(
-        `query Unread($last: Int) { inbox(last: $last, showActiveMessages: true, showUnreadMessages: true) {
+  const count = useLoaded(
+    () =>
+      client
+        .graphql<{ inbox: { edges: unknown[] } }>(
+          `query Unread($last: Int) { inbox(last: $last, showActiveMessages: true, showUnreadMessages: true) {
           edges { cursor } } }`,
-        { last: UNREAD_CAP },
-      )
-      .then((data) => setCount(data.inbox.edges.length))
-      .catch(() => setCount(null));
-  }, [client]);
-  useEffect(() => {
-    if (enabled) read();
-  }, [enabled, read, path]);
-  useLiveEvents({ client, topics: ['inbox.message'], project: null, onEvent: read, enabled });
+          { last: UNREAD_CAP },
+        )
+        .then((data) => data.inbox.edges.length),
+    [client, path],
+    { enabled, live: { client, topics: ['inbox.message'], project: null } },
+  );
+  const { reload } = count;
   useEffect(() => {
     if (!enabled) return;
+    const read = () => void reload();
     window.addEventListener('pipewright:inbox', read);
     return () => window.removeEventListener('pipewright:inbox', read);
-  }, [enabled, read]);
-  return enabled ? count : null;
+  }, [enabled, reload]);
+  // A count that could not be read shows no badge rather than an old number.
+  return enabled && !count.error ? count.data : null;
 }

@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { useAction } from '@pipewright/sdk/ui';
+import { useAction, useLoaded } from '@pipewright/sdk/ui';
 import { AuthCard, SubmitOutcome } from './AuthCard';
 import { Field } from './Field';
 import type { LoginAnswer } from '../api';
@@ -56,18 +56,19 @@ export function ChooseNewPassword({
   onDone(answer: LoginAnswer): void;
   onBack(): void;
 }) {
-  const [valid, setValid] = useState<boolean | null>(null);
+  // Asking without a password only checks the link: nothing is used up. Any refusal means the link is no good.
+  const check = useLoaded(
+    () =>
+      client.POST('/api/users/passwordReset', { body: { token } }).then(
+        () => true,
+        () => false,
+      ),
+    [client, token],
+  );
+  const valid = check.data;
   const [password, setPassword] = useState('');
   const [repeated, setRepeated] = useState('');
   const save = useAction();
-
-  useEffect(() => {
-    // Asking without a password only checks the link: nothing is used up.
-    client.POST('/api/users/passwordReset', { body: { token } }).then(
-      () => setValid(true),
-      () => setValid(false),
-    );
-  }, [client, token]);
 
   const submit = save.submit(async () => {
     if (password !== repeated) throw new Error('The two passwords differ.');

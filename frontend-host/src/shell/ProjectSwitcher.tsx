@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { messageOf, useLiveEvents } from '@pipewright/sdk/ui';
+import { useLoaded } from '@pipewright/sdk/ui';
 import type { Project } from '../api';
 
 const PROJECT_KEY = 'pipewright.project';
@@ -26,24 +26,14 @@ export function ProjectSwitcher({
   current: string | null;
   onChange(name: string | null): void;
 }) {
-  const [projects, setProjects] = useState<Project[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const refresh = useCallback(
-    () =>
-      client
-        .GET('/api/projects')
-        .then((answer) => {
-          setProjects(answer.projects.filter((p) => p.active));
-          setError(null);
-        })
-        .catch((failure: unknown) => setError(messageOf(failure))),
-    [client],
-  );
-
-  useEffect(() => void refresh(), [refresh]);
   // A project created or changed anywhere (the projects screen, a colleague, the API) shows up at once.
-  useLiveEvents({ client, topics: ['entity.project'], project: null, onEvent: () => void refresh() });
+  const listed = useLoaded(
+    () => client.GET('/api/projects').then((answer) => answer.projects.filter((p) => p.active)),
+    [client],
+    { live: { client, topics: ['entity.project'], project: null } },
+  );
+  const projects: Project[] | null = listed.data;
+  const { error, reload: refresh } = listed;
 
   if (error)
     return (

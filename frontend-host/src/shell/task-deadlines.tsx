@@ -1,6 +1,5 @@
-import { useEffect, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { deadlineOf, type Deadline } from '@pipewright/sdk/ui';
+import { deadlineOf, useLoaded, type Deadline } from '@pipewright/sdk/ui';
 import './task-deadlines.css';
 
 // My tasks marks late and near tasks by the rule the dashboard counts them by and the overview marks them by
@@ -22,28 +21,28 @@ export function useEndDates(
   client: PipewrightClient,
   tasks: { projectName: string; id: string }[] | null,
 ): Map<string, string | null> {
-  const [ends, setEnds] = useState<Map<string, string | null>>(new Map());
-  useEffect(() => {
-    if (!tasks?.length) return;
-    let current = true;
-    const byProject = new Map<string, string[]>();
-    for (const task of tasks)
-      byProject.set(task.projectName, [...(byProject.get(task.projectName) ?? []), task.id]);
-    Promise.all(
-      [...byProject].map(([project, ids]) =>
-        client
-          .graphql<Ends>(ENDS, { project, ids, first: ids.length })
-          .then(
-            (data) => data.project?.tasks.edges.map((e) => [e.node.id, e.node.attrib.endDate] as const) ?? [],
-          )
-          .catch(() => []),
-      ),
-    ).then((lists) => current && setEnds(new Map(lists.flat())));
-    return () => {
-      current = false;
-    };
-  }, [client, tasks]);
-  return ends;
+  const ends = useLoaded(() => readEnds(client, tasks ?? []), [client, tasks], { enabled: !!tasks?.length });
+  return ends.data ?? NO_ENDS;
+}
+
+const NO_ENDS = new Map<string, string | null>();
+
+/** The end dates in force of tasks, in one request per project; a project that cannot be read gives none. */
+async function readEnds(client: PipewrightClient, tasks: { projectName: string; id: string }[]) {
+  const byProject = new Map<string, string[]>();
+  for (const task of tasks)
+    byProject.set(task.projectName, [...(byProject.get(task.projectName) ?? []), task.id]);
+  const lists = await Promise.all(
+    [...byProject].map(([project, ids]) =>
+      client
+        .graphql<Ends>(ENDS, { project, ids, first: ids.length })
+        .then(
+          (data) => data.project?.tasks.edges.map((e) => [e.node.id, e.node.attrib.endDate] as const) ?? [],
+        )
+        .catch(() => []),
+    ),
+  );
+  return new Map(lists.flat());
 }
 
 /** The deadline of a task by its end date in force (else its own) and its status's state. */

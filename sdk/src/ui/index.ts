@@ -12,7 +12,7 @@ export {
   type LiveEventsOptions,
   type LiveState,
 } from './live.js';
-export { useLoaded, type Loaded } from './loading.js';
+export { useLoaded, type Loaded, type LoadedOptions, type LiveReload } from './loading.js';
 export { NoProjectChosen } from './project-guard.js';
 export { callRoute, type RouteInit } from './route.js';
 export { ChoosableRow, Table } from './table.js';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LiveEvent, PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenProps, ScreenUser } from '@pipewright/sdk/screen';
-import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
+import { ErrorBox, messageOf, useLoaded } from '@pipewright/sdk/ui';
 import { ActivityItem, type ActivityActions } from './ActivityItem';
 import { ENTITY_TYPES, type Activity, type EntityType } from './activity';
 import { readFeed } from './activity-queries';
@@ -91,16 +91,12 @@ function EntityFeed({
   entityId: string;
   hub: LiveHub;
 }) {
-  const [activities, setActivities] = useState<Activity[] | null>(null);
-  const [older, setOlder] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [olderError, setOlderError] = useState<string | null>(null);
   const [readingOlder, setReadingOlder] = useState(false);
-  const [watchers, setWatcherList] = useState<string[] | null>(null);
   const [suggestions, setSuggestions] = useState<Suggestions | null>(null);
   const suggestionsAsked = useRef(false);
   // How many of the newest activities are on screen: a reload after a live event reads as many again.
   const shownCount = useRef(PAGE);
-  const generation = useRef(0);
   const listEnd = useRef<HTMLLIElement>(null);
   const mention = useMemo(() => mentionsIn(project), [project]);
   // Activities of other entities (a folder's tasks and versions) name them by full path, read once per page.
@@ -119,28 +115,28 @@ function EntityFeed({
     [client, entityId],
   );
 
-  const reload = useCallback(() => {
-    const mine = ++generation.current;
-    readFeed(client, project, entityType, entityId, Math.max(PAGE, shownCount.current)).then(
-      (page) => {
-        if (mine !== generation.current) return;
-        setActivities(page.activities);
-        setOlder(page.older);
-        setError(null);
-        void readPaths(page.activities);
-      },
-      (failure) => mine === generation.current && setError(messageOf(failure)),
-    );
-  }, [client, project, entityType, entityId, readPaths]);
-
-  const reloadWatchers = useCallback(() => {
-    readWatchers(client, project, entityType, entityId).then(setWatcherList, () => setWatcherList([]));
+  const feed = useLoaded(async () => {
+    const page = await readFeed(client, project, entityType, entityId, Math.max(PAGE, shownCount.current));
+    void readPaths(page.activities);
+    return page;
   }, [client, project, entityType, entityId]);
+  const activities = feed.data?.activities ?? null;
+  const older = feed.data?.older ?? null;
+  const error = feed.error ?? olderError;
+  const { reload: readAgain, set: setFeed } = feed;
+  const reload = useCallback(() => {
+    setOlderError(null);
+    void readAgain();
+  }, [readAgain]);
 
-  useEffect(() => {
-    reload();
-    reloadWatchers();
-  }, [reload, reloadWatchers]);
+  // Who watches the entity; unknown (no one) when it cannot be read.
+  const watching = useLoaded(
+    () => readWatchers(client, project, entityType, entityId).catch((): string[] => []),
+    [client, project, entityType, entityId],
+  );
+  const watchers = watching.data;
+  const { reload: readWatchersAgain, set: setWatching } = watching;
+  const reloadWatchers = useCallback(() => void readWatchersAgain(), [readWatchersAgain]);
 
   useEffect(() => {
     if (activities) shownCount.current = activities.length;
@@ -168,14 +164,16 @@ function EntityFeed({
     setReadingOlder(true);
     try {
       const page = await readFeed(client, project, entityType, entityId, PAGE, older);
-      setActivities((current) => [
-        ...page.activities.filter((a) => !(current ?? []).some((c) => c.id === a.id)),
-        ...(current ?? []),
-      ]);
-      setOlder(page.older);
+      setFeed((current) => {
+        const shown = current?.activities ?? [];
+        return {
+          activities: [...page.activities.filter((a) => !shown.some((c) => c.id === a.id)), ...shown],
+          older: page.older,
+        };
+      });
       void readPaths(page.activities);
     } catch (failure) {
-      setError(messageOf(failure));
+      setOlderError(messageOf(failure));
     } finally {
       setReadingOlder(false);
     }
@@ -196,7 +194,10 @@ function EntityFeed({
     edit: (activity, body) => editActivity(client, project, activity.id, body).then(soon),
     remove: async (activity) => {
       await deleteActivity(client, project, activity.id);
-      setActivities((current) => current?.filter((a) => a.id !== activity.id) ?? null);
+      setFeed(
+        (current) =>
+          current && { ...current, activities: current.activities.filter((a) => a.id !== activity.id) },
+      );
     },
     react: (activity, reaction, add) => react(client, project, activity.id, reaction, add).then(soon),
   };
@@ -217,7 +218,7 @@ function EntityFeed({
           me={user.name}
           onChange={async (list) => {
             await setWatchers(client, project, entityType, entityId, list);
-            setWatcherList(list);
+            setWatching(() => list);
           }}
         />
         {live !== 'live' && live !== 'connecting' && (

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { ErrorBox, liveStateOf, messageOf, useLiveEvents } from '@pipewright/sdk/ui';
+import { ErrorBox, liveStateOf, messageOf, useLiveEvents, useLoaded } from '@pipewright/sdk/ui';
 import type { Activity } from './activity';
 import { countUnread, readInbox, type InboxFilter } from './activity-queries';
 import { markMessages } from './activity-routes';
@@ -39,15 +39,11 @@ export default function Inbox({ client, user }: ScreenProps) {
     unreadOnly: false,
     activeOnly: true,
   });
-  const [messages, setMessages] = useState<Activity[] | null>(null);
   const [paths, setPaths] = useState<FolderPaths>(new Map());
-  const [older, setOlder] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [olderError, setOlderError] = useState<string | null>(null);
   const [actionError, setActionError] = useState<unknown>(null);
-  const [unread, setUnread] = useState<number | null>(null);
   const [readingOlder, setReadingOlder] = useState(false);
   const shownCount = useRef(PAGE);
-  const generation = useRef(0);
   const mentionsByProject = useRef(new Map<string, MentionRenderer>());
   const knownPaths = useRef<FolderPaths>(new Map());
 
@@ -61,22 +57,24 @@ export default function Inbox({ client, user }: ScreenProps) {
     [client],
   );
 
+  // As many of the newest messages as are on screen: a reload after a live event reads as many again.
+  const inbox = useLoaded(async () => {
+    const page = await readInbox(client, options, Math.max(PAGE, shownCount.current));
+    void readPaths(page.activities);
+    return page;
+  }, [client, options]);
+  const counted = useLoaded(() => countUnread(client, COUNT_CAP).catch(() => null), [client, options]);
+  const messages = inbox.data?.activities ?? null;
+  const older = inbox.data?.older ?? null;
+  const error = inbox.error ?? olderError;
+  const unread = counted.data;
+  const { reload: readMessages, set: setPage } = inbox;
+  const { reload: readCount } = counted;
   const reload = useCallback(() => {
-    const mine = ++generation.current;
-    readInbox(client, options, Math.max(PAGE, shownCount.current)).then(
-      (page) => {
-        if (mine !== generation.current) return;
-        setMessages(page.activities);
-        setOlder(page.older);
-        setError(null);
-        void readPaths(page.activities);
-      },
-      (failure) => mine === generation.current && setError(messageOf(failure)),
-    );
-    countUnread(client, COUNT_CAP).then(setUnread, () => setUnread(null));
-  }, [client, options, readPaths]);
-
-  useEffect(reload, [reload]);
+    setOlderError(null);
+    void readMessages();
+    void readCount();
+  }, [readMessages, readCount]);
   useEffect(() => {
     if (messages) shownCount.current = messages.length;
   }, [messages]);
@@ -92,11 +90,13 @@ export default function Inbox({ client, user }: ScreenProps) {
     setReadingOlder(true);
     try {
       const page = await readInbox(client, options, PAGE, older);
-      setMessages((current) => [...page.activities, ...(current ?? [])]);
-      setOlder(page.older);
+      setPage((current) => ({
+        activities: [...page.activities, ...(current?.activities ?? [])],
+        older: page.older,
+      }));
       void readPaths(page.activities);
     } catch (failure) {
-      setError(messageOf(failure));
+      setOlderError(messageOf(failure));
     } finally {
       setReadingOlder(false);
     }
@@ -105,13 +105,16 @@ export default function Inbox({ client, user }: ScreenProps) {
   /** Mark messages, shown at once and then confirmed by a fresh read. */
   const mark = async (chosen: Activity[], status: 'read' | 'unread' | 'inactive') => {
     setActionError(null);
-    setMessages(
+    setPage(
       (current) =>
-        current?.map((message) =>
-          chosen.some((c) => c.referenceId === message.referenceId)
-            ? { ...message, read: status !== 'unread', active: status !== 'inactive' }
-            : message,
-        ) ?? null,
+        current && {
+          ...current,
+          activities: current.activities.map((message) =>
+            chosen.some((c) => c.referenceId === message.referenceId)
+              ? { ...message, read: status !== 'unread', active: status !== 'inactive' }
+              : message,
+          ),
+        },
     );
     try {
       const byProject = new Map<string, string[]>();
@@ -151,6 +154,7 @@ export default function Inbox({ client, user }: ScreenProps) {
   const unreadShown = shown.filter((message) => !message.read && message.active);
   const change = (patch: Partial<Options>) => {
     shownCount.current = PAGE;
+    setOlderError(null);
     setOptions((current) => ({ ...current, ...patch }));
   };
 

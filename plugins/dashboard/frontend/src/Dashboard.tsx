@@ -1,6 +1,5 @@
-import { useEffect, useRef } from 'react';
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { ErrorBox, NoProjectChosen, Panel, useLiveEvents, useLoaded } from '@pipewright/sdk/ui';
+import { ErrorBox, NoProjectChosen, Panel, useLoaded } from '@pipewright/sdk/ui';
 import { ActivityChart } from './ActivityChart';
 import { follow, links } from './links';
 import { ACTIVITY_DAYS, formatBytes, readDashboard, statusRows, type DashboardData } from './dashboard';
@@ -14,10 +13,22 @@ export default function Dashboard(props: ScreenProps) {
   return <ProjectDashboard {...props} project={props.project} />;
 }
 
+/** How long after a change the figures are read again: a burst of changes (a batch of 200 folders) is one read. */
+const SETTLE_MS = 1500;
+
 function ProjectDashboard({ client, project }: ScreenProps & { project: string }) {
-  const loaded = useLoaded(() => readDashboard(client, project), [client, project]);
+  // Read again when the project's folders, tasks, products or versions change, anywhere; the project's own record
+  // (entity.project.*) changes no figure here.
+  const loaded = useLoaded(() => readDashboard(client, project), [client, project], {
+    live: {
+      client,
+      topics: ['entity.'],
+      project,
+      when: (event) => !event.topic.startsWith('entity.project.'),
+      settleMs: SETTLE_MS,
+    },
+  });
   const { data } = loaded;
-  useFollowChanges(client, project, loaded.reload);
   return (
     <section className="pw-screen pwd-screen" aria-label={`Dashboard of ${project}`}>
       <header className="pw-header">
@@ -34,28 +45,6 @@ function ProjectDashboard({ client, project }: ScreenProps & { project: string }
       {data && <Figures data={data} project={project} />}
     </section>
   );
-}
-
-/** How long after a change the figures are read again: a burst of changes (a batch of 200 folders) is one read. */
-const SETTLE_MS = 1500;
-
-/** Read the figures again when the project's folders, tasks, products or versions change, anywhere. */
-function useFollowChanges(client: ScreenProps['client'], project: string, reload: () => void) {
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  useLiveEvents({
-    client,
-    topics: ['entity.'],
-    project,
-    onEvent: (event) => {
-      // The project's own record (entity.project.*) changes no figure here.
-      if (event.topic.startsWith('entity.project.') || timer.current) return;
-      timer.current = setTimeout(() => {
-        timer.current = undefined;
-        reload();
-      }, SETTLE_MS);
-    },
-  });
 }
 
 /**

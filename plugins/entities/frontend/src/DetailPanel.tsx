@@ -1,7 +1,6 @@
-import { useEffect, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
+import { ErrorBox, useLoaded } from '@pipewright/sdk/ui';
 import { formatValue, statusOf, type AttributeDef, type Entity, type ProjectMeta } from './model';
 import { AssigneeChips, type Person } from './Assignees';
 import { EntityThumbnail, Thumbnail } from './Thumbnail';
@@ -100,22 +99,18 @@ export function DetailPanel({
   client: PipewrightClient;
   onClose(): void;
 }) {
-  const [versions, setVersions] = useState<Version[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
   const { kind, id } = entity;
-  useEffect(() => {
-    let current = true;
-    setVersions(null);
-    setError(null);
-    versionsOf(client, project, { kind, id })
-      .then((found) => current && setVersions(found))
-      .catch((failure) => current && setError(messageOf(failure)));
-    return () => {
-      current = false;
-    };
-    // Read again for another entity, not for every change of the same one's values.
-  }, [client, project, kind, id, refreshed]);
+  // Read again for another entity, not for every change of the same one's values; another entity's versions never
+  // stand in while its own are read.
+  const read = useLoaded(
+    () => versionsOf(client, project, { kind, id }),
+    [client, project, kind, id, refreshed],
+    {
+      reset: true,
+    },
+  );
+  const versions = read.data;
+  const error = read.error;
 
   const status = statusOf(meta, entity.status);
   const shown = attributes.filter((a) => a.scope.includes(entity.kind));

@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
+import { ErrorBox, messageOf, useLoaded } from '@pipewright/sdk/ui';
 import { Popover } from './Popover';
 import { fromSettings, toSettings, type OverviewView } from './views';
 
@@ -45,33 +45,27 @@ function ViewsPanel({
   onNotice,
   close,
 }: ViewsProps & { close(): void }) {
-  const [views, setViews] = useState<SavedView[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // Read each time the menu opens (the panel mounts then), so views others shared since show up.
+  const listed = useLoaded(
+    () =>
+      client
+        .GET('/api/views/{view_type}', { params: { path, query: { project_name: project } } })
+        .then((answer) => (answer.views as SavedView[]).filter((v) => !v.working)),
+    [client, project],
+  );
+  const views = listed.data;
+  const [failed, setError] = useState<string | null>(null);
+  const error = failed ?? (listed.error && `The saved views could not be read: ${listed.error}`);
   const [label, setLabel] = useState('');
   const [shared, setShared] = useState(false);
   const [busy, setBusy] = useState(false);
-
-  const list = useCallback(async () => {
-    try {
-      const answer = await client.GET('/api/views/{view_type}', {
-        params: { path, query: { project_name: project } },
-      });
-      setViews((answer.views as SavedView[]).filter((v) => !v.working));
-    } catch (failure) {
-      setError(`The saved views could not be read: ${messageOf(failure)}`);
-    }
-  }, [client, project]);
-  // Read each time the menu opens (the panel mounts then), so views others shared since show up.
-  useEffect(() => {
-    void list();
-  }, [list]);
 
   const act = async (work: () => Promise<unknown>, failed: string) => {
     setBusy(true);
     setError(null);
     try {
       await work();
-      await list();
+      await listed.reload();
       return true;
     } catch (failure) {
       setError(`${failed}: ${messageOf(failure)}`);

@@ -1,7 +1,6 @@
-import { useEffect, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, messageOf, statusOf } from '@pipewright/sdk/ui';
-import { readEvent, type EventDetail, type EventRow } from './events';
+import { ErrorBox, messageOf, statusOf, useLoaded } from '@pipewright/sdk/ui';
+import { readEvent, type EventRow } from './events';
 import { StatusBadge } from './EventTable';
 import { formatTime } from './format';
 
@@ -32,33 +31,25 @@ export function EventDetailPanel({
   onOpen(id: string): void;
   onClose(): void;
 }) {
-  const [detail, setDetail] = useState<EventDetail | null>(null);
-  const [error, setError] = useState<string | null>(null);
   // A status change seen live means the stored event changed: read it again.
   const version = row ? `${row.status}|${row.updatedAt}` : '';
 
-  useEffect(() => {
-    let current = true;
-    setError(null);
-    readEvent(client, id)
-      .then((event) => current && setDetail(event))
-      .catch((failure: unknown) => {
-        if (!current) return;
-        setDetail(null);
-        setError(
+  const detail = useLoaded(
+    () =>
+      readEvent(client, id).catch((failure: unknown) => {
+        throw new Error(
           statusOf(failure) === 403
             ? 'Only managers and the user the event belongs to may see its payload.'
             : statusOf(failure) === 404
               ? 'This event no longer exists (it may have been deleted).'
               : messageOf(failure),
         );
-      });
-    return () => {
-      current = false;
-    };
-  }, [client, id, version]);
-
-  const shown = detail?.id === id ? detail : null;
+      }),
+    [client, id, version],
+  );
+  const { error } = detail;
+  // The stored event once read, unless reading it again failed: then the row as listed stands in.
+  const shown = !error && detail.data?.id === id ? detail.data : null;
   const event = shown ?? row;
   return (
     <aside className="pw-panel ev-detail" aria-label="Event detail">

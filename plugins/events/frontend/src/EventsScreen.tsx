@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { ErrorBox, useSearchParam } from '@pipewright/sdk/ui';
+import { ErrorBox, useLoaded, useSearchParam } from '@pipewright/sdk/ui';
 import { ConnectionBadge } from './ConnectionBadge';
 import { EventDetailPanel } from './EventDetailPanel';
 import { EventFilters } from './EventFilters';
@@ -11,16 +11,19 @@ import { EventTable } from './EventTable';
 import { useEntityPaths } from './use-entity-paths';
 import './events.css';
 
+const NO_NAMES: string[] = [];
+
 function useProjectNames(client: PipewrightClient): string[] {
-  const [names, setNames] = useState<string[]>([]);
-  useEffect(() => {
-    client
-      .GET('/api/projects')
-      .then((answer) => setNames(answer.projects.map((p) => p.name)))
-      // Without the projects addon the project filter is free text.
-      .catch(() => setNames([]));
-  }, [client]);
-  return names;
+  const names = useLoaded(
+    () =>
+      client
+        .GET('/api/projects')
+        .then((answer) => answer.projects.map((p) => p.name))
+        // Without the projects addon the project filter is free text.
+        .catch(() => NO_NAMES),
+    [client],
+  );
+  return names.data ?? NO_NAMES;
 }
 
 /** The studio's event log: live over /ws, filtered, paged back in time, with one event's details beside it. */
@@ -78,6 +81,7 @@ export default function EventsScreen({ client, user }: ScreenProps) {
         </div>
         {selected && (
           <EventDetailPanel
+            key={selected}
             client={client}
             id={selected}
             row={log.rows.find((row) => row.id === selected)}

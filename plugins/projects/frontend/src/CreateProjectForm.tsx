@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, Field, problemsOf, useAction } from '@pipewright/sdk/ui';
+import { ErrorBox, Field, problemsOf, useAction, useLoaded } from '@pipewright/sdk/ui';
 
 interface Preset {
   name: string;
@@ -33,20 +33,20 @@ export function CreateProjectForm({
   onCreated(name: string): void;
   onCancel?: () => void;
 }) {
-  const [presets, setPresets] = useState<Preset[] | null>(null);
+  const presets: Preset[] | null = useLoaded(
+    () =>
+      client
+        .GET('/api/anatomy/presets')
+        .then((answer) => answer.presets)
+        // Without the list the built-in default still works: creation is not blocked.
+        .catch(() => [{ name: '_', primary: true }]),
+    [client],
+  ).data;
   const [name, setName] = useState('');
   const [code, setCode] = useState('');
   const [codeTouched, setCodeTouched] = useState(false);
   const [preset, setPreset] = useState('_');
   const [library, setLibrary] = useState(false);
-
-  useEffect(() => {
-    client
-      .GET('/api/anatomy/presets')
-      .then((answer) => setPresets(answer.presets))
-      // Without the list the built-in default still works: creation is not blocked.
-      .catch(() => setPresets([{ name: '_', primary: true }]));
-  }, [client]);
 
   const nameTaken = taken.some((t) => t.toLowerCase() === name.trim().toLowerCase());
 

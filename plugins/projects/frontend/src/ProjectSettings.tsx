@@ -1,11 +1,9 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, messageOf, problemsOf, statusOf, Tabs, type Problem } from '@pipewright/sdk/ui';
+import { ErrorBox, messageOf, problemsOf, statusOf, Tabs, useLoaded, type Problem } from '@pipewright/sdk/ui';
 import { itemsOf, LISTS, rowsOf, type ListName, type Row } from './anatomy-lists';
 import { ListEditor, type RowErrors } from './ListEditor';
 import { go } from './location';
-
-type ProjectInfo = Awaited<ReturnType<typeof readProject>>;
 
 type Lists = Record<ListName, Row[]>;
 type ListErrors = Partial<Record<ListName, RowErrors>>;
@@ -31,8 +29,23 @@ function sortProblems(problems: Problem[]): { byList: ListErrors; other: string[
   return { byList, other };
 }
 
-const readProject = (client: PipewrightClient, name: string) =>
-  client.GET('/api/projects/{project_name}', { params: { path: { project_name: name } } });
+/** The project and its anatomy; a failure says, as a sentence, whether the project exists. */
+async function readStored(client: PipewrightClient, name: string) {
+  const inProject = { params: { path: { project_name: name } } };
+  try {
+    const [project, anatomy] = await Promise.all([
+      client.GET('/api/projects/{project_name}', inProject),
+      client.GET('/api/projects/{project_name}/anatomy', inProject),
+    ]);
+    return { project, anatomy };
+  } catch (failure) {
+    throw new Error(
+      statusOf(failure) === 404
+        ? `There is no project called ${name}.`
+        : `The project could not be loaded: ${messageOf(failure)}.`,
+    );
+  }
+}
 
 /** One project's anatomy lists (statuses, folder and task types, tags), edited together and saved at once. */
 export function ProjectSettings({
@@ -46,42 +59,27 @@ export function ProjectSettings({
   basePath: string;
   canManage: boolean;
 }) {
-  const [project, setProject] = useState<ProjectInfo | null>(null);
-  const [anatomy, setAnatomy] = useState<Record<string, unknown> | null>(null);
+  const stored = useLoaded(() => readStored(client, name), [client, name]);
+  const project = stored.data?.project ?? null;
+  const anatomy = stored.data?.anatomy ?? null;
+  // The lists as edited, from the anatomy as last read.
   const [lists, setLists] = useState<Lists | null>(null);
   const [tab, setTab] = useState<ListName>('statuses');
   const [dirty, setDirty] = useState(false);
   const [saving, setSaving] = useState(false);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const loadError = stored.error;
   const [saveError, setSaveError] = useState<string | null>(null);
   const [errors, setErrors] = useState<ListErrors>({});
   // After a save: whether it renamed statuses or types (the server renames them on the entities too).
   const [saved, setSaved] = useState<{ renamed: boolean } | null>(null);
 
   const inProject = { params: { path: { project_name: name } } };
-  const load = useCallback(async () => {
-    try {
-      const [info, document] = await Promise.all([
-        readProject(client, name),
-        client.GET('/api/projects/{project_name}/anatomy', { params: { path: { project_name: name } } }),
-      ]);
-      setProject(info);
-      setAnatomy(document);
-      setLists(listsOf(document));
-      setDirty(false);
-      setErrors({});
-    } catch (failure) {
-      setLoadError(
-        statusOf(failure) === 404
-          ? `There is no project called ${name}.`
-          : `The project could not be loaded: ${messageOf(failure)}.`,
-      );
-    }
-  }, [client, name]);
-
   useEffect(() => {
-    void load();
-  }, [load]);
+    if (!anatomy) return;
+    setLists(listsOf(anatomy));
+    setDirty(false);
+    setErrors({});
+  }, [anatomy]);
 
   const change = (list: ListName, rows: Row[]) => {
     setLists((current) => (current ? { ...current, [list]: rows } : current));
@@ -103,7 +101,7 @@ export function ProjectSettings({
     };
     try {
       await client.POST('/api/projects/{project_name}/anatomy', { ...inProject, body: document });
-      await load();
+      await stored.reload();
       setSaved({ renamed });
     } catch (failure) {
       const { byList, other } = sortProblems(problemsOf(failure));
@@ -119,7 +117,7 @@ export function ProjectSettings({
   const setActive = async (active: boolean) => {
     try {
       await client.PATCH('/api/projects/{project_name}', { ...inProject, body: { active } });
-      setProject((p) => (p ? { ...p, active } : p));
+      stored.set((current) => current && { ...current, project: { ...current.project, active } });
     } catch (failure) {
       setSaveError(messageOf(failure));
     }
@@ -211,7 +209,7 @@ export function ProjectSettings({
           <button type="button" className="primary" disabled={!dirty || saving} onClick={() => void save()}>
             {saving ? 'Saving…' : 'Save changes'}
           </button>
-          <button type="button" disabled={!dirty || saving} onClick={() => void load()}>
+          <button type="button" disabled={!dirty || saving} onClick={() => void stored.reload()}>
             Discard changes
           </button>
           {dirty && <span className="muted">Unsaved changes in this project’s anatomy</span>}

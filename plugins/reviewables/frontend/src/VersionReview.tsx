@@ -1,7 +1,7 @@
 import { useCallback, useRef } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
+import type { LiveEvent, PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenProps, ScreenUser } from '@pipewright/sdk/screen';
-import { ErrorBox, useLiveEvents, useLoaded, useSearchParam } from '@pipewright/sdk/ui';
+import { ErrorBox, useLoaded, useSearchParam } from '@pipewright/sdk/ui';
 import { readVersion, saveLabel, type Reviewable } from './api';
 import { titleOf } from './describe';
 import { FileKindsNote } from './FileKindsNote';
@@ -16,25 +16,18 @@ import { readVersionFacts } from './version-facts';
 /** Topics that change what a version's review shows: uploads, and reviewable activities deleted from the feed. */
 const LIVE_TOPICS = ['reviewable.created', 'activity.deleted'];
 
-/** Read the listing again when someone else uploads to this version or removes one of its reviewables. */
-function useLiveReload(client: PipewrightClient, project: string, versionId: string, reload: () => void) {
-  useLiveEvents({
-    client,
-    topics: LIVE_TOPICS,
-    project,
-    onEvent: (event) => {
-      const summary = (event.summary ?? {}) as {
-        versionId?: string;
-        activity_type?: string;
-        references?: { entity_id?: string }[];
-      };
-      const concerns =
-        summary.versionId === versionId ||
-        (summary.activity_type === 'reviewable' &&
-          (summary.references ?? []).some((reference) => reference.entity_id === versionId));
-      if (concerns) reload();
-    },
-  });
+/** Whether a live event is about this version: someone else uploaded to it or removed one of its reviewables. */
+function concerns(event: LiveEvent, versionId: string): boolean {
+  const summary = (event.summary ?? {}) as {
+    versionId?: string;
+    activity_type?: string;
+    references?: { entity_id?: string }[];
+  };
+  return (
+    summary.versionId === versionId ||
+    (summary.activity_type === 'reviewable' &&
+      (summary.references ?? []).some((reference) => reference.entity_id === versionId))
+  );
 }
 
 /** One version's review: the stage, the strip of its reviewables, the upload, and its activity feed beside them. */
@@ -55,12 +48,14 @@ export function VersionReview({
   versionName: string;
   Extension: ScreenProps['Extension'];
 }) {
-  const listing = useLoaded(() => readVersion(client, project, versionId), [client, project, versionId]);
+  // Read again when someone else uploads to this version or removes one of its reviewables.
+  const listing = useLoaded(() => readVersion(client, project, versionId), [client, project, versionId], {
+    live: { client, topics: LIVE_TOPICS, project, when: (event) => concerns(event, versionId) },
+  });
   // The frame range and the representations. The player waits for the range, so a frame is never shown under
   // another number first; if it cannot be read, frames count from 1 and the error says so.
   const facts = useLoaded(() => readVersionFacts(client, project, versionId), [client, project, versionId]);
   const range = facts.data?.range ?? (facts.error ? PLAIN_RANGE : null);
-  useLiveReload(client, project, versionId, listing.reload);
   const [selected, setSelected] = useSearchParam('reviewable');
   const {
     reviewables,

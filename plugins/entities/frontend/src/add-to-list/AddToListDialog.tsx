@@ -1,6 +1,6 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
+import { ErrorBox, messageOf, useLoaded } from '@pipewright/sdk/ui';
 import { Actions, Dialog } from '../dialogs/Dialog';
 import type { Entity } from '../model';
 import {
@@ -12,7 +12,6 @@ import {
   LISTS_PATH,
   TYPE_NAMES,
   type Added,
-  type ListChoice,
   type ListType,
 } from './lists';
 
@@ -39,22 +38,18 @@ export function AddToListDialog({
     ...(folders ? ['folder' as const] : []),
     'version',
   ];
-  const [lists, setLists] = useState<ListChoice[] | null>(null);
+  // Every list of the project, read once when the dialog opens: the choices below show those of the types the
+  // selection can go into.
+  const listed = useLoaded(() => listsOf(client, project), [client, project]);
+  const lists = listed.data;
   const [listId, setListId] = useState(NEW);
   const [label, setLabel] = useState('');
   const [kind, setKind] = useState('generic');
   const [type, setType] = useState<ListType>(types[0]!);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [failed, setError] = useState<string | null>(null);
+  const error = failed ?? (listed.error && `The lists could not be read: ${listed.error}`);
   const [done, setDone] = useState<Added | null>(null);
-
-  useEffect(() => {
-    // Every list of the project: the choices below show those of the types the selection can go into.
-    listsOf(client, project).then(setLists, (failure) =>
-      setError(`The lists could not be read: ${messageOf(failure)}`),
-    );
-    // Read once when the dialog opens.
-  }, [client, project]);
 
   const existing = lists?.find((list) => list.id === listId) ?? null;
   const targetType: ListType = existing ? (existing.entityType as ListType) : type;

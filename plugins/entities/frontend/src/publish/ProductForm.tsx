@@ -1,6 +1,6 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
+import { ErrorBox, messageOf, useLoaded } from '@pipewright/sdk/ui';
 import { Actions, NameField, useRequest } from '../dialogs/Dialog';
 import { NAME, NAME_RULE } from '../dialogs/names';
 import type { Entity } from '../model';
@@ -24,11 +24,8 @@ export function ProductForm({
 }) {
   const [name, setName] = useState('');
   const [productType, setProductType] = useState('');
-  const [types, setTypes] = useState<string[]>([]);
+  const types = useLoaded(() => productTypeChoices(client, project), [client, project]).data ?? [];
   const { error, setError, busy, run } = useRequest();
-  useEffect(() => {
-    void productTypeChoices(client, project).then(setTypes);
-  }, [client, project]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

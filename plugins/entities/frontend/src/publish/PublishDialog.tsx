@@ -1,12 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
+import { ErrorBox, useLoaded } from '@pipewright/sdk/ui';
 import type { Person } from '../Assignees';
 import { Dialog } from '../dialogs/Dialog';
 import type { Entity } from '../model';
 import { ProductForm } from './ProductForm';
-import { folderContents, type FolderContents } from './publish';
+import { folderContents } from './publish';
 import { PublishDone, type Published } from './PublishDone';
 import { VersionForm } from './VersionForm';
 import './publish.css';
@@ -47,25 +47,10 @@ export function PublishDialog({
   const [step, setStep] = useState<Step>(
     start === 'product' ? { kind: 'product' } : { kind: 'version', productId: null },
   );
-  const [contents, setContents] = useState<FolderContents | null>(null);
-  const [readError, setReadError] = useState<string | null>(null);
-
-  const read = useCallback(
-    () =>
-      folderContents(client, project, folder.id).then(
-        (found) => {
-          setContents(found);
-          return found;
-        },
-        (failure) => {
-          setReadError(`The products of ${folder.path} could not be read: ${messageOf(failure)}`);
-          return null;
-        },
-      ),
-    [client, project, folder.id, folder.path],
-  );
   // Read once per folder; the dialog reads again after it creates something.
-  useEffect(() => void read(), [read]);
+  const read = useLoaded(() => folderContents(client, project, folder.id), [client, project, folder.id]);
+  const contents = read.data;
+  const readError = read.error && `The products of ${folder.path} could not be read: ${read.error}`;
 
   const title =
     step.kind === 'product'
@@ -83,7 +68,7 @@ export function PublishDialog({
           taken={contents?.products.map((p) => p.name) ?? []}
           onCreated={async (productId) => {
             onChanged();
-            await read();
+            await read.reload();
             setStep({ kind: 'version', productId });
           }}
           onClose={onClose}
