@@ -35,8 +35,11 @@ if [ -z "$storage_only" ]; then
   # What the browser suites read: the built web app (PIPEWRIGHT_WEB_BUILT=1 says it is built already), the web
   # app's own type check (the root one leaves it out) and the built docs site.
   [ -n "${PIPEWRIGHT_WEB_BUILT:-}" ] || npm run build:web
-  npm run typecheck -w @pipewright/frontend-host
+  # The web app's type check (one core) runs beside the docs' build.
+  npm run typecheck -w @pipewright/frontend-host &
+  typecheck=$!
   npm run build -w @pipewright/docs
+  wait "$typecheck"
   npx jest --maxWorkers=2 --selectProjects frontend-host docs "$@" || status=$?
 fi
 exit "$status"
