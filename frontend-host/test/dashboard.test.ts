@@ -1,17 +1,12 @@
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
+import type { TestCore } from '@pipewright/core/testing';
+import { closeAll, openBrowser, screenshot, startWebApp, type BrowserSession } from './browser';
 
 // A coordinator opens the project dashboard from the project's navigation: the figures it shows are the ones a
 // seeded project has (counts, tasks by status, overdue tasks, people), and a change made elsewhere shows
 // without a reload.
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../..');
 const ADMIN = { name: 'admin', password: 'a strong password' };
 const DAY = 24 * 60 * 60 * 1000;
 const inDays = (days: number) => new Date(Date.now() + days * DAY).toISOString();
@@ -41,29 +36,11 @@ const shows = (name: string, value: string) =>
     .waitFor();
 
 beforeAll(async () => {
-  for (const built of ['frontend-host/dist/index.html', 'plugins/dashboard/frontend/dist/mf-manifest.json'])
-    expect(existsSync(resolve(repo, built))).toBe(true);
-  core = await bootTestCore({
-    addons: [
-      'webapp',
-      'onboarding',
-      'addons',
-      'users',
-      'projects',
-      'anatomy',
-      'attributes',
-      'entities',
-      'dashboard',
-      'teams',
-      'files',
-      'graphql',
-      'websocket',
-    ],
-  });
-  base = await serve(core);
-  token = (
-    await api('POST', '/api/onboarding/initialize', { adminName: ADMIN.name, adminPassword: ADMIN.password })
-  ).token;
+  ({ core, base, token } = await startWebApp({
+    addons: ['dashboard', 'teams', 'files', 'graphql', 'websocket'],
+    screens: ['dashboard'],
+    admin: ADMIN,
+  }));
   for (const [name, groups] of [
     ['ann', ['artist']],
     ['bob', ['supervisor']],

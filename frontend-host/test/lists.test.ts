@@ -1,17 +1,12 @@
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
+import type { TestCore } from '@pipewright/core/testing';
+import { closeAll, openBrowser, screenshot, startWebApp, type BrowserSession } from './browser';
 
 // A coordinator makes a review session in the lists screen, fills it from the overview's selection with the
 // latest versions of two tasks, reorders it (arrows and drag and drop), renames it, removes an item, opens it in
 // review and deletes it; and makes a list of tasks straight from the overview. Each step is checked on the server.
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../..');
 const ADMIN = { name: 'admin', password: 'a strong password' };
 
 let core: TestCore;
@@ -73,36 +68,11 @@ const nav = (name: string) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 
 beforeAll(async () => {
-  for (const built of [
-    'frontend-host/dist/index.html',
-    'plugins/lists/frontend/dist/mf-manifest.json',
-    'plugins/entities/frontend/dist/mf-manifest.json',
-  ])
-    expect(existsSync(resolve(repo, built))).toBe(true);
-  core = await bootTestCore({
-    addons: [
-      'webapp',
-      'onboarding',
-      'addons',
-      'users',
-      'projects',
-      'anatomy',
-      'attributes',
-      'entities',
-      'graphql',
-      'websocket',
-      'teams',
-      'lists',
-      'files',
-      'thumbnails',
-      'activities',
-      'reviewables',
-    ],
-  });
-  base = await serve(core);
-  token = (
-    await api('POST', '/api/onboarding/initialize', { adminName: ADMIN.name, adminPassword: ADMIN.password })
-  ).token;
+  ({ core, base, token } = await startWebApp({
+    addons: ['graphql', 'websocket', 'teams', 'lists', 'files', 'thumbnails', 'activities', 'reviewables'],
+    screens: ['lists', 'entities'],
+    admin: ADMIN,
+  }));
   await api('POST', '/api/projects', { name: 'demo', code: 'dm' });
   ids.sq010 = await create('folders', { name: 'sq010', folderType: 'Sequence' });
   for (const [shot, task, type] of [
