@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
 import { Type, defineAddon } from '@pipewright/sdk';
-import { bootTestCore, installPackage, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
+import { installPackage, type TestCore } from '@pipewright/core/testing';
+import { closeAll, openBrowser, screenshot, startWebApp, type BrowserSession } from './browser';
 
 // The administration screens (events, users, addons) in the built app, in chromium, against a real server: what an
 // administrator does with them, checked through the API behind them.
@@ -104,38 +104,12 @@ const eventRow = (topic: string): Locator =>
   page.getByRole('table', { name: 'Events' }).locator('tbody tr').filter({ hasText: topic });
 
 beforeAll(async () => {
-  for (const built of [
-    'frontend-host/dist',
-    ...['events', 'users', 'addons'].map((p) => `plugins/${p}/frontend/dist`),
-  ])
-    expect(
-      existsSync(resolve(repo, built, built.startsWith('frontend-host') ? 'index.html' : 'mf-manifest.json')),
-    ).toBe(true);
-  core = await bootTestCore({
-    addons: [
-      'webapp',
-      'onboarding',
-      'addons',
-      'websocket',
-      'events',
-      'graphql',
-      'users',
-      'access',
-      'teams',
-      'projects',
-      'bundles',
-      'settings',
-      'ayon-host',
-      'settings-probe',
-    ],
+  ({ core, base, token } = await startWebApp({
+    addons: ['websocket', 'events', 'graphql', 'access', 'teams', 'bundles', 'settings', 'ayon-host'],
+    screens: ['events', 'users', 'addons'],
+    admin: ADMIN,
     extraAddons: [settingsProbe],
-  });
-  base = await serve(core);
-  const initialized = await core.request('POST', '/api/onboarding/initialize', {
-    body: { adminName: ADMIN.name, adminPassword: ADMIN.password },
-  });
-  expect(initialized.status).toBe(200);
-  token = initialized.body.token;
+  }));
   expect((await api('POST', '/api/projects', { name: 'demo', code: 'dm' })).status).toBe(201);
   session = await openBrowser(base);
   page = session.page;

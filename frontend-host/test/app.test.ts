@@ -1,12 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { importAddon } from '@pipewright/core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, serve, type BrowserSession } from './browser';
+import type { TestCore } from '@pipewright/core/testing';
+import { closeAll, openBrowser, startWebApp, type BrowserSession } from './browser';
 
 // The built app in a real browser against a real server on a real port: what a studio's staff would see.
 const here = dirname(fileURLToPath(import.meta.url));
@@ -31,15 +30,15 @@ let session: BrowserSession;
 let page: Page;
 
 beforeAll(async () => {
-  expect(existsSync(resolve(here, '../dist/index.html'))).toBe(true);
   buildSampleRemote();
-  core = await bootTestCore({
-    addons: ['webapp', 'onboarding', 'addons', 'projects', 'sample', 'broken'],
+  // No administrator: the first test onboards through the page.
+  ({ core, base } = await startWebApp({
+    addons: ['sample', 'broken'],
+    screens: [],
     extraAddons: await Promise.all(
       ['sample-remote', 'broken-remote'].map((name) => importAddon(join(fixtures, name), false)),
     ),
-  });
-  base = await serve(core);
+  }));
   // Everything the app needs comes from its own server; anything else is recorded and refused. Uncaught errors in
   // the page (a remote built for Node, a shell bug) fail the last test instead of hiding.
   session = await openBrowser(base);

@@ -1,17 +1,12 @@
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { BrowserContext, Page } from 'playwright-core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
+import type { TestCore } from '@pipewright/core/testing';
+import { closeAll, openBrowser, screenshot, startWebApp, type BrowserSession } from './browser';
 
 // The coordinator assigns an artist to two tasks at once in the grid, unassigns and assigns again from the detail
 // panel; the artist's Home lists their tasks and shows them as a board by status, and the navigation counts the
 // inbox's unread messages as they arrive.
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../..');
 const ADMIN = { name: 'admin', password: 'a strong password' };
 const ARTIST = { name: 'artie', password: 'another strong one', fullName: 'Artie Sanders' };
 
@@ -46,29 +41,11 @@ async function logIn(page: Page, who: { name: string; password: string }) {
 }
 
 beforeAll(async () => {
-  for (const built of ['frontend-host/dist/index.html', 'plugins/activities/frontend/dist/mf-manifest.json'])
-    expect(existsSync(resolve(repo, built))).toBe(true);
-  core = await bootTestCore({
-    addons: [
-      'webapp',
-      'onboarding',
-      'addons',
-      'users',
-      'projects',
-      'anatomy',
-      'entities',
-      'attributes',
-      'graphql',
-      'thumbnails',
-      'websocket',
-      'files',
-      'activities',
-    ],
-  });
-  base = await serve(core);
-  token = (
-    await api('POST', '/api/onboarding/initialize', { adminName: ADMIN.name, adminPassword: ADMIN.password })
-  ).body.token;
+  ({ core, base, token } = await startWebApp({
+    addons: ['graphql', 'thumbnails', 'websocket', 'files', 'activities'],
+    screens: ['activities'],
+    admin: ADMIN,
+  }));
   expect(
     (
       await api('PUT', `/api/users/${ARTIST.name}`, {

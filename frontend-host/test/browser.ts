@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
+import { bootTestCore, freePort, type TestCore } from '@pipewright/core/testing';
 
 // What every end-to-end test of the web app shares: Debian's chromium, a page that may talk to its own server
 // only, uncaught page errors collected, and screenshots saved as test artifacts.
@@ -35,9 +35,9 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-/** Let the server under test listen on a free local port; its base URL, e.g. http://127.0.0.1:41234. */
-export async function serve(core: TestCore): Promise<string> {
-  await core.app.listen({ port: 0, host: '127.0.0.1' });
+/** Let the server under test listen on a free local port (or this one); its base URL, e.g. http://127.0.0.1:41234. */
+export async function serve(core: TestCore, port = 0): Promise<string> {
+  await core.app.listen({ port, host: '127.0.0.1' });
   return `http://127.0.0.1:${(core.app.server.address() as AddressInfo).port}`;
 }
 
@@ -62,16 +62,30 @@ const WEB_APP_ADDONS = [
   'entities',
 ];
 
+type BootOptions = Parameters<typeof bootTestCore>[0];
+type Admin = { name: string; password: string };
+interface WebAppOptions {
+  /** The addons under test, beside the web app's own (WEB_APP_ADDONS). */
+  addons: string[];
+  /** The addons whose built screens the test opens. */
+  screens: string[];
+  /** Onboarded through the API when given; without it the server starts with no administrator (and no token). */
+  admin?: Admin;
+  /** Addons the test defines itself, as bootTestCore takes them. */
+  extraAddons?: BootOptions['extraAddons'];
+  /** Server settings; a function of the base URL has the port chosen before the server starts (e.g. for publicUrl). */
+  config?: BootOptions['config'] | ((base: string) => BootOptions['config']);
+}
+
 /**
  * What an end-to-end test starts from: the web app and the named addons' screens built (checked first, so a missing
  * build says so rather than a page that never loads), a core with the addons and the web app's own, served, and onboarded by `admin`.
  */
-export async function startWebApp(options: {
-  /** The addons under test, beside the web app's own (WEB_APP_ADDONS). */
-  addons: string[];
-  screens: string[];
-  admin: { name: string; password: string };
-}): Promise<WebAppServer> {
+export async function startWebApp(options: WebAppOptions & { admin: Admin }): Promise<WebAppServer>;
+export async function startWebApp(options: WebAppOptions): Promise<Omit<WebAppServer, 'token'>>;
+export async function startWebApp(
+  options: WebAppOptions,
+): Promise<Omit<WebAppServer, 'token'> & { token?: string }> {
   const repo = resolve(here, '../..');
   const built = [
     'frontend-host/dist/index.html',
@@ -79,8 +93,15 @@ export async function startWebApp(options: {
   ];
   const missing = built.filter((path) => !existsSync(resolve(repo, path)));
   if (missing.length) throw new Error(`not built (npm run build:web): ${missing.join(', ')}`);
-  const core = await bootTestCore({ addons: [...new Set([...WEB_APP_ADDONS, ...options.addons])] });
-  const base = await serve(core);
+  const port = typeof options.config === 'function' ? await freePort() : 0;
+  const core = await bootTestCore({
+    addons: [...new Set([...WEB_APP_ADDONS, ...options.addons])],
+    extraAddons: options.extraAddons,
+    config:
+      typeof options.config === 'function' ? options.config(`http://127.0.0.1:${port}`) : options.config,
+  });
+  const base = await serve(core, port);
+  if (!options.admin) return { core, base };
   const onboarded = await core.request('POST', '/api/onboarding/initialize', {
     body: { adminName: options.admin.name, adminPassword: options.admin.password },
   });

@@ -1,18 +1,13 @@
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
+import type { TestCore } from '@pipewright/core/testing';
+import { closeAll, openBrowser, screenshot, startWebApp, type BrowserSession } from './browser';
 
 // Two people at work in the built app, each in their own browser context on one fresh server: the administrator
 // comments on a task in the overview's detail panel, mentioning the artist and attaching a file; the artist's
 // inbox shows the message as it arrives, the artist opens the task from it and ticks a box of the comment's
 // checklist; a status changed in the grid shows in the feed as a status activity.
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../..');
 const ADMIN = { name: 'admin', password: 'a strong password', fullName: 'Ada Admin' };
 const ARTIST = { name: 'artie', password: 'another strong one', fullName: 'Artie Sanders' };
 
@@ -122,33 +117,11 @@ async function artistInbox() {
 let artistToken: string;
 
 beforeAll(async () => {
-  for (const built of ['frontend-host/dist/index.html', 'plugins/entities/frontend/dist/mf-manifest.json'])
-    expect(existsSync(resolve(repo, built))).toBe(true);
-  expect(existsSync(resolve(repo, 'plugins/activities/frontend/dist/mf-manifest.json'))).toBe(true);
-  core = await bootTestCore({
-    addons: [
-      'webapp',
-      'onboarding',
-      'addons',
-      'users',
-      'projects',
-      'anatomy',
-      'entities',
-      'attributes',
-      'graphql',
-      'thumbnails',
-      'websocket',
-      'files',
-      'activities',
-    ],
-  });
-  base = await serve(core);
-  const initialized = await api('POST', '/api/onboarding/initialize', {
-    adminName: ADMIN.name,
-    adminPassword: ADMIN.password,
-  });
-  expect(initialized.status).toBe(200);
-  token = initialized.body.token;
+  ({ core, base, token } = await startWebApp({
+    addons: ['graphql', 'thumbnails', 'websocket', 'files', 'activities'],
+    screens: ['entities', 'activities'],
+    admin: ADMIN,
+  }));
   expect(
     (await api('PATCH', `/api/users/${ADMIN.name}`, { attrib: { fullName: ADMIN.fullName } })).status,
   ).toBeLessThan(300);

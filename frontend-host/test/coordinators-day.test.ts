@@ -1,21 +1,17 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { BrowserContext, Page } from 'playwright-core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, serve, type BrowserSession } from './browser';
+import type { TestCore } from '@pipewright/core/testing';
+import { closeAll, openBrowser, startWebApp, type BrowserSession } from './browser';
 
 // Issue 26, "Done when" 1: a production coordinator runs a show's first day in the web app alone. Every change
 // is made through the UI; the REST API only reads the server's state to check each step, and stands for the
 // artist working elsewhere when the overview must follow a change live.
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../..');
 const ADMIN = { name: 'coord', password: 'a strong password' };
 const ARTIST = { name: 'artie', password: 'another strong one', fullName: 'Artie Sanders' };
 const P = 'show01';
@@ -135,27 +131,20 @@ async function step(name: string, run: () => Promise<void>) {
 }
 
 beforeAll(async () => {
-  for (const built of [
-    'frontend-host/dist/index.html',
-    ...['entities', 'projects', 'users', 'activities', 'reviewables'].map(
-      (addon) => `plugins/${addon}/frontend/dist/mf-manifest.json`,
-    ),
-  ])
-    expect(existsSync(resolve(repo, built))).toBe(true);
   media = await mkdtemp(join(tmpdir(), 'coordinators-day-'));
   await promisify(execFile)('/usr/bin/ffmpeg', [
     ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
     ...['-i', 'testsrc=duration=2:size=320x240:rate=24', '-c:v', 'libx264', '-pix_fmt', 'yuv420p'],
     join(media, 'sh020_comp.mp4'),
   ]);
-  core = await bootTestCore({
+  // No administrator: the coordinator's day starts by onboarding through the page.
+  ({ core, base } = await startWebApp({
     addons: [
-      ...['webapp', 'onboarding', 'addons', 'users', 'access', 'teams', 'projects', 'anatomy', 'attributes'],
-      ...['entities', 'graphql', 'websocket', 'events', 'files', 'thumbnails', 'activities', 'reviewables'],
-      ...['views', 'lists', 'dashboard'],
+      ...['access', 'teams', 'graphql', 'websocket', 'events', 'files', 'thumbnails', 'activities'],
+      ...['reviewables', 'views', 'lists', 'dashboard'],
     ],
-  });
-  base = await serve(core);
+    screens: ['entities', 'projects', 'users', 'activities', 'reviewables'],
+  }));
   session = await openBrowser(base);
   page = session.page;
   await session.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });

@@ -1,18 +1,13 @@
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, serve, type BrowserSession } from './browser';
+import type { TestCore } from '@pipewright/core/testing';
+import { closeAll, logIn, openBrowser, startWebApp, type BrowserSession } from './browser';
 
 // The grid works like a spreadsheet: the arrows, Tab, Enter and Escape move and edit a cell cursor, shift-click
 // and shift-arrows stretch a rectangle, Ctrl+C copies it as tab-separated text and Ctrl+V pastes a block from the
 // cursor (statuses and frame ranges change on the server in one request; a bad cell refuses the whole paste with
 // its reason). A double-click edits the cell it was aimed at even when its first click opened the detail panel.
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../..');
 const ADMIN = { name: 'admin', password: 'a strong password' };
 const SHOTS = ['sh010', 'sh020', 'sh030', 'sh040'];
 
@@ -45,28 +40,11 @@ async function until(check: () => Promise<boolean>, ms = 5000) {
 }
 
 beforeAll(async () => {
-  for (const built of ['frontend-host/dist/index.html', 'plugins/entities/frontend/dist/mf-manifest.json'])
-    expect(existsSync(resolve(repo, built))).toBe(true);
-  core = await bootTestCore({
-    addons: [
-      'webapp',
-      'onboarding',
-      'addons',
-      'users',
-      'projects',
-      'anatomy',
-      'entities',
-      'attributes',
-      'graphql',
-      'thumbnails',
-    ],
-  });
-  base = await serve(core);
-  token = (
-    await core.request('POST', '/api/onboarding/initialize', {
-      body: { adminName: ADMIN.name, adminPassword: ADMIN.password },
-    })
-  ).body.token;
+  ({ core, base, token } = await startWebApp({
+    addons: ['graphql', 'thumbnails'],
+    screens: ['entities'],
+    admin: ADMIN,
+  }));
   expect((await api('POST', '/api/projects', { name: 'grid', code: 'gr' })).status).toBe(201);
   ids.sq010 = (
     await api('POST', '/api/projects/grid/folders', { name: 'sq010', folderType: 'Sequence' })
@@ -87,10 +65,7 @@ beforeAll(async () => {
   session = await openBrowser(base);
   page = session.page;
   await session.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-  await page.goto(`${base}/`);
-  await page.getByLabel('User name').fill(ADMIN.name);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await logIn(page, `${base}/`, ADMIN);
   const switcher = page.getByRole('combobox', { name: 'Project', exact: true });
   await switcher.focus();
   await page.locator('option', { hasText: 'grid (gr)' }).waitFor({ state: 'attached' });

@@ -1,16 +1,11 @@
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, serve, type BrowserSession } from './browser';
+import type { TestCore } from '@pipewright/core/testing';
+import { closeAll, logIn, openBrowser, startWebApp, type BrowserSession } from './browser';
 
 // Each grid row shows its entity's thumbnail, read through the server's thumbnail route, and a placeholder when
 // it has none; a thumbnail uploaded by someone else while the grid is open shows without Refresh.
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../..');
 const ADMIN = { name: 'admin', password: 'a strong password' };
 const PNG_2X3 = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAIAAAA2iEnWAAAAEElEQVR4nGP4z8AARAwoFABE0AX7pM/egAAAAABJRU5ErkJggg==',
@@ -18,6 +13,7 @@ const PNG_2X3 = Buffer.from(
 );
 
 let core: TestCore;
+let base: string;
 let session: BrowserSession;
 let page: Page;
 let token: string;
@@ -40,29 +36,11 @@ const shownSize = (name: string) =>
     });
 
 beforeAll(async () => {
-  for (const built of ['frontend-host/dist/index.html', 'plugins/entities/frontend/dist/mf-manifest.json'])
-    expect(existsSync(resolve(repo, built))).toBe(true);
-  core = await bootTestCore({
-    addons: [
-      'webapp',
-      'onboarding',
-      'addons',
-      'users',
-      'projects',
-      'anatomy',
-      'entities',
-      'attributes',
-      'graphql',
-      'thumbnails',
-      'websocket',
-    ],
-  });
-  const base = await serve(core);
-  token = (
-    await core.request('POST', '/api/onboarding/initialize', {
-      body: { adminName: ADMIN.name, adminPassword: ADMIN.password },
-    })
-  ).body.token;
+  ({ core, base, token } = await startWebApp({
+    addons: ['graphql', 'thumbnails', 'websocket'],
+    screens: ['entities'],
+    admin: ADMIN,
+  }));
   expect(
     (await core.request('POST', '/api/projects', { token, body: { name: 'thumbs', code: 'th' } })).status,
   ).toBe(201);
@@ -77,10 +55,7 @@ beforeAll(async () => {
 
   session = await openBrowser(base);
   page = session.page;
-  await page.goto(`${base}/`);
-  await page.getByLabel('User name').fill(ADMIN.name);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await logIn(page, `${base}/`, ADMIN);
   const switcher = page.getByRole('combobox', { name: 'Project', exact: true });
   await switcher.focus();
   await page.locator('option', { hasText: 'thumbs (th)' }).waitFor({ state: 'attached' });

@@ -1,17 +1,12 @@
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
+import type { TestCore } from '@pipewright/core/testing';
+import { closeAll, logIn, openBrowser, screenshot, startWebApp, type BrowserSession } from './browser';
 
 // A coordinator shapes a show in the overview alone: a sequence of five sibling shots and three tasks per shot in
 // bulk, new folders next to (never inside) the one just made, rename, move and delete with AYON's rules said
 // plainly, and undo of the last change.
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../..');
 const ADMIN = { name: 'admin', password: 'a strong password' };
 
 let core: TestCore;
@@ -47,37 +42,17 @@ const button = (name: string | RegExp) =>
   page.getByRole('toolbar', { name: 'Grid tools' }).getByRole('button', { name });
 
 beforeAll(async () => {
-  for (const built of ['frontend-host/dist/index.html', 'plugins/entities/frontend/dist/mf-manifest.json'])
-    expect(existsSync(resolve(repo, built))).toBe(true);
-  core = await bootTestCore({
-    addons: [
-      'webapp',
-      'onboarding',
-      'addons',
-      'users',
-      'projects',
-      'anatomy',
-      'entities',
-      'attributes',
-      'graphql',
-      'thumbnails',
-    ],
-  });
-  base = await serve(core);
-  const initialized = await api('POST', '/api/onboarding/initialize', {
-    adminName: ADMIN.name,
-    adminPassword: ADMIN.password,
-  });
-  token = initialized.body.token;
+  ({ core, base, token } = await startWebApp({
+    addons: ['graphql', 'thumbnails'],
+    screens: ['entities'],
+    admin: ADMIN,
+  }));
   expect((await api('POST', '/api/projects', { name: 'show', code: 'sh' })).status).toBe(201);
   const episode = await api('POST', '/api/projects/show/folders', { name: 'ep01', folderType: 'Episode' });
   ids.episode = episode.body.id;
   session = await openBrowser(base);
   page = session.page;
-  await page.goto(`${base}/`);
-  await page.getByLabel('User name').fill(ADMIN.name);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await logIn(page, `${base}/`, ADMIN);
   const switcher = page.getByRole('combobox', { name: 'Project', exact: true });
   await switcher.focus();
   await page.locator('option', { hasText: 'show (sh)' }).waitFor({ state: 'attached' });

@@ -1,17 +1,20 @@
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, holdSockets, openBrowser, serve, serverReachable, type BrowserSession } from './browser';
+import type { TestCore } from '@pipewright/core/testing';
+import {
+  closeAll,
+  holdSockets,
+  logIn,
+  openBrowser,
+  serverReachable,
+  startWebApp,
+  type BrowserSession,
+} from './browser';
 
 // The overview follows what another user changes through the REST API, without Refresh: statuses, inherited
 // attributes, new, moved, renamed and deleted folders and tasks. A 200-folder batch arrives as one update, and
 // Refresh during and after live news leaves exactly one row per entity, none "Loading…" for ever.
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../..');
 const ADMIN = { name: 'admin', password: 'a strong password' };
 const OTHER = { name: 'morgan', password: 'another strong one' };
 const BATCH = 200;
@@ -76,29 +79,12 @@ async function allRows(): Promise<{ names: string[]; tops: number[]; pending: nu
 }
 
 beforeAll(async () => {
-  for (const built of ['frontend-host/dist/index.html', 'plugins/entities/frontend/dist/mf-manifest.json'])
-    expect(existsSync(resolve(repo, built))).toBe(true);
-  core = await bootTestCore({
-    addons: [
-      'webapp',
-      'onboarding',
-      'addons',
-      'users',
-      'projects',
-      'anatomy',
-      'entities',
-      'attributes',
-      'graphql',
-      'thumbnails',
-      'websocket',
-    ],
-  });
-  base = await serve(core);
-  const token = (
-    await core.request('POST', '/api/onboarding/initialize', {
-      body: { adminName: ADMIN.name, adminPassword: ADMIN.password },
-    })
-  ).body.token as string;
+  let token: string;
+  ({ core, base, token } = await startWebApp({
+    addons: ['graphql', 'thumbnails', 'websocket'],
+    screens: ['entities'],
+    admin: ADMIN,
+  }));
   const created = await core.request('PUT', `/api/users/${OTHER.name}`, {
     token,
     body: { password: OTHER.password, data: { isManager: true } },
@@ -118,10 +104,7 @@ beforeAll(async () => {
   session = await openBrowser(base);
   page = session.page;
   await holdSockets(page);
-  await page.goto(`${base}/`);
-  await page.getByLabel('User name').fill(ADMIN.name);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await logIn(page, `${base}/`, ADMIN);
   const switcher = page.getByRole('combobox', { name: 'Project', exact: true });
   await switcher.focus();
   await page.locator('option', { hasText: 'live (lv)' }).waitFor({ state: 'attached' });

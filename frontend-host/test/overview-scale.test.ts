@@ -1,19 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
+import type { TestCore } from '@pipewright/core/testing';
+import { closeAll, logIn, openBrowser, screenshot, startWebApp, type BrowserSession } from './browser';
 
 // The overview on a project of 10,000 folders and 30,000 tasks (100 sequences of 99 shots, three tasks on each
 // folder), seeded through /operations in batches: how long until the first rows show, until a filter across the
 // whole project shows its result, a second filter once the project is read, and opening a sequence. The figures
 // are printed for the closing note; the limits are generous for a shared two-core machine.
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../..');
 const ADMIN = { name: 'admin', password: 'a strong password' };
 const SEQUENCES = 100;
 const SHOTS = 99;
@@ -21,6 +16,7 @@ const TASKS = ['anim', 'light', 'comp'];
 const BATCH = 2500;
 
 let core: TestCore;
+let base: string;
 let session: BrowserSession;
 let page: Page;
 let token: string;
@@ -41,29 +37,11 @@ async function send(operations: unknown[]) {
 }
 
 beforeAll(async () => {
-  for (const built of ['frontend-host/dist/index.html', 'plugins/entities/frontend/dist/mf-manifest.json'])
-    expect(existsSync(resolve(repo, built))).toBe(true);
-  core = await bootTestCore({
-    addons: [
-      'webapp',
-      'onboarding',
-      'addons',
-      'users',
-      'projects',
-      'anatomy',
-      'entities',
-      'attributes',
-      'graphql',
-      'thumbnails',
-      'websocket',
-    ],
-  });
-  const base = await serve(core);
-  token = (
-    await core.request('POST', '/api/onboarding/initialize', {
-      body: { adminName: ADMIN.name, adminPassword: ADMIN.password },
-    })
-  ).body.token;
+  ({ core, base, token } = await startWebApp({
+    addons: ['graphql', 'thumbnails', 'websocket'],
+    screens: ['entities'],
+    admin: ADMIN,
+  }));
   expect(
     (await core.request('POST', '/api/projects', { token, body: { name: 'scale', code: 'sc' } })).status,
   ).toBe(201);
@@ -115,10 +93,7 @@ beforeAll(async () => {
 
   session = await openBrowser(base);
   page = session.page;
-  await page.goto(`${base}/`);
-  await page.getByLabel('User name').fill(ADMIN.name);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await logIn(page, `${base}/`, ADMIN);
   await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
 }, 600_000);
 

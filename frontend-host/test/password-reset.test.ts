@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import type { UserDirectory } from '@pipewright/sdk';
-import { bootTestCore, freePort, type TestCore } from '@pipewright/core/testing';
+import type { TestCore } from '@pipewright/core/testing';
 // The users addon's real SMTP server for tests (Python's smtpd in a child process).
 import { SmtpSink } from '../../plugins/users/test/smtp-sink';
-import { closeAll, openBrowser, type BrowserSession } from './browser';
+import { closeAll, openBrowser, startWebApp, type BrowserSession } from './browser';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // A forgotten password, end to end: the login page, the mail as a real SMTP server received it, the page its link
 // opens, and the new password logging the user in.
@@ -20,21 +20,19 @@ let page: Page;
 
 beforeAll(async () => {
   sink = await SmtpSink.start();
-  // The server must know its public address before it starts, so the port is chosen first.
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  core = await bootTestCore({
-    addons: ['webapp', 'onboarding', 'addons', 'projects', 'users'],
-    config: { smtpUrl: sink.url, mailFrom: 'Studio <pipeline@studio.test>', publicUrl: base },
-  });
-  const users = core.services.get('users') as UserDirectory;
+  // The server must know its public address before it starts: a config of the base URL has the port chosen first.
+  ({ core, base } = await startWebApp({
+    addons: [],
+    screens: [],
+    config: (url) => ({ smtpUrl: sink.url, mailFrom: 'Studio <pipeline@studio.test>', publicUrl: url }),
+  }));
+  const users = core.services.get(usersRef);
   await users.create({ name: 'admin', password: 'an admin password', data: { isAdmin: true } });
   await users.create({
     name: USER.name,
     password: USER.password,
     attrib: { email: USER.email, fullName: 'Dana Scully' },
   });
-  await core.app.listen({ port, host: '127.0.0.1' });
   session = await openBrowser(base);
   page = session.page;
 }, 120_000);

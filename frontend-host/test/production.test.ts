@@ -1,18 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
+import type { TestCore } from '@pipewright/core/testing';
 import {
   closeAll,
   holdSockets,
   openBrowser,
   screenshot,
-  serve,
   serverReachable,
+  startWebApp,
   type BrowserSession,
 } from './browser';
 
@@ -20,7 +17,6 @@ import {
 // the default anatomy, its first sequence, shot and task are created in the overview, and an attribute set on the
 // sequence shows as inherited on the shot. Then a project of ten thousand folders must open and scroll smoothly.
 
-const here = dirname(fileURLToPath(import.meta.url));
 const ADMIN = { name: 'admin', password: 'a strong password' };
 const BIG_FOLDERS = 10_000;
 
@@ -33,25 +29,11 @@ let token: string;
 const timings: Record<string, number> = {};
 
 beforeAll(async () => {
-  expect(existsSync(resolve(here, '../dist/index.html'))).toBe(true);
-  for (const plugin of ['projects', 'entities'])
-    expect(existsSync(resolve(here, `../../plugins/${plugin}/frontend/dist/mf-manifest.json`))).toBe(true);
-  core = await bootTestCore({
-    addons: [
-      'webapp',
-      'onboarding',
-      'addons',
-      'projects',
-      'anatomy',
-      'entities',
-      'attributes',
-      'graphql',
-      'thumbnails',
-      'events',
-      'websocket',
-    ],
-  });
-  base = await serve(core);
+  // No administrator: the first test creates one through the page.
+  ({ core, base } = await startWebApp({
+    addons: ['graphql', 'thumbnails', 'events', 'websocket'],
+    screens: ['projects', 'entities'],
+  }));
   session = await openBrowser(base);
   page = session.page;
 }, 120_000);

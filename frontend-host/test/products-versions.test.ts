@@ -1,21 +1,17 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
+import type { TestCore } from '@pipewright/core/testing';
+import { closeAll, logIn, openBrowser, screenshot, startWebApp, type BrowserSession } from './browser';
 
 // A coordinator publishes from the overview alone: a product in a shot, a version of it linked to a task with a
 // video uploaded through the review screen's own upload bar, then "Open in review" plays it. The next version is
 // proposed with the next number, and a refusal of the server is shown in its words.
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../..');
 const ADMIN = { name: 'admin', password: 'a strong password' };
 
 let core: TestCore;
@@ -49,12 +45,6 @@ const button = (name: string | RegExp) =>
   page.getByRole('toolbar', { name: 'Grid tools' }).getByRole('button', { name, exact: true });
 
 beforeAll(async () => {
-  for (const built of [
-    'frontend-host/dist/index.html',
-    'plugins/entities/frontend/dist/mf-manifest.json',
-    'plugins/reviewables/frontend/dist/mf-manifest.json',
-  ])
-    expect(existsSync(resolve(repo, built))).toBe(true);
   media = await mkdtemp(join(tmpdir(), 'publish-e2e-'));
   // A 2 s H.264 clip, made with Debian's ffmpeg as the review test does.
   await promisify(execFile)('/usr/bin/ffmpeg', [
@@ -62,24 +52,11 @@ beforeAll(async () => {
     ...['-i', 'testsrc=duration=2:size=320x240:rate=24', '-c:v', 'libx264', '-pix_fmt', 'yuv420p'],
     join(media, 'shot.mp4'),
   ]);
-  core = await bootTestCore({
-    addons: [
-      'webapp',
-      'onboarding',
-      'addons',
-      'users',
-      'projects',
-      'anatomy',
-      'entities',
-      'attributes',
-    ].concat(['graphql', 'websocket', 'files', 'thumbnails', 'activities', 'reviewables']),
-  });
-  base = await serve(core);
-  const initialized = await api('POST', '/api/onboarding/initialize', {
-    adminName: ADMIN.name,
-    adminPassword: ADMIN.password,
-  });
-  token = initialized.body.token;
+  ({ core, base, token } = await startWebApp({
+    addons: ['graphql', 'websocket', 'files', 'thumbnails', 'activities', 'reviewables'],
+    screens: ['entities', 'reviewables'],
+    admin: ADMIN,
+  }));
   expect((await api('POST', '/api/projects', { name: 'show', code: 'sh' })).status).toBe(201);
   const create = async (plural: string, body: Record<string, unknown>) => {
     const res = await api('POST', `/api/projects/show/${plural}`, body);
@@ -94,10 +71,7 @@ beforeAll(async () => {
 
   session = await openBrowser(base);
   page = session.page;
-  await page.goto(`${base}/`);
-  await page.getByLabel('User name').fill(ADMIN.name);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await logIn(page, `${base}/`, ADMIN);
   const switcher = page.getByRole('combobox', { name: 'Project', exact: true });
   await switcher.focus();
   await page.locator('option', { hasText: 'show (sh)' }).waitFor({ state: 'attached' });

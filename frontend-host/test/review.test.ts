@@ -1,21 +1,18 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
+import type { TestCore } from '@pipewright/core/testing';
+import { closeAll, openBrowser, screenshot, startWebApp, type BrowserSession } from './browser';
+import { filesRef } from '@pipewright/plugin-files/api';
 
 // The review screen in the built app against a real server: a supervisor opens a version of a shot, uploads an
 // H.264 clip and a PNG through the screen, plays the clip and steps it frame by frame, puts the two in another
 // order and renames one (both kept after a reload), and sees a ProRes upload explained with a still frame.
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../..');
 const ADMIN = { name: 'admin', password: 'a strong password' };
 const VIEWER = { name: 'vic', password: 'another strong one' };
 
@@ -53,28 +50,16 @@ async function timed<T>(name: string, work: () => Promise<T>): Promise<T> {
 }
 
 beforeAll(async () => {
-  for (const built of [
-    'frontend-host/dist/index.html',
-    'plugins/reviewables/frontend/dist/mf-manifest.json',
-    'plugins/activities/frontend/dist/mf-manifest.json',
-  ])
-    expect(existsSync(resolve(repo, built))).toBe(true);
   media = await mkdtemp(join(tmpdir(), 'review-e2e-'));
   // Made while the server starts; a failure surfaces where it is awaited.
   const made = makeMedia(media);
   made.catch(() => undefined);
-  core = await bootTestCore({
-    addons: ['webapp', 'onboarding', 'addons', 'users', 'projects', 'entities', 'graphql', 'websocket']
-      // What review needs on top: files with stills and thumbnails, the version's feed, the reviewables.
-      .concat(['files', 'thumbnails', 'activities', 'reviewables']),
-  });
-  base = await serve(core);
-  const initialized = await api('POST', '/api/onboarding/initialize', {
-    adminName: ADMIN.name,
-    adminPassword: ADMIN.password,
-  });
-  expect(initialized.status).toBe(200);
-  token = initialized.body.token;
+  ({ core, base, token } = await startWebApp({
+    // What review needs on top: files with stills and thumbnails, the version's feed, the reviewables.
+    addons: ['graphql', 'websocket', 'files', 'thumbnails', 'activities', 'reviewables'],
+    screens: ['reviewables', 'activities'],
+    admin: ADMIN,
+  }));
   // A reviewer who reads everything and may publish nowhere: the screen offers them less, the server refuses the rest.
   expect(
     (await api('PUT', '/api/accessGroups/viewer/_', { publish: { enabled: true, access_list: [] } })).status,
@@ -360,7 +345,7 @@ describe('the review screen', () => {
     );
 
     // The server's own refusal of a file over its upload limit.
-    const files = core.services.get('files') as { uploadLimit: number };
+    const files = core.services.get(filesRef) as { uploadLimit: number };
     const limit = files.uploadLimit;
     files.uploadLimit = 1000;
     try {

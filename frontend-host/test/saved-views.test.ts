@@ -1,17 +1,12 @@
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { BrowserContext, Page } from 'playwright-core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, screenshot, serve, type BrowserSession } from './browser';
+import type { TestCore } from '@pipewright/core/testing';
+import { closeAll, openBrowser, screenshot, startWebApp, type BrowserSession } from './browser';
 
 // The overview's look is kept on the server's views API: the working view (filters, grouping, sorting, columns)
 // comes back after a reload, the column chooser's hidden, moved, resized and pinned columns are part of it, and a
 // named view shared with everyone is seen and restored by a second user (a private one is not).
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../..');
 const ADMIN = { name: 'admin', password: 'a strong password' };
 const ARTIST = { name: 'bob', password: 'another strong one' };
 
@@ -66,24 +61,11 @@ async function logIn(on: Page, who: { name: string; password: string }) {
 }
 
 beforeAll(async () => {
-  for (const built of ['frontend-host/dist/index.html', 'plugins/entities/frontend/dist/mf-manifest.json'])
-    expect(existsSync(resolve(repo, built))).toBe(true);
-  core = await bootTestCore({
-    addons: [
-      'webapp',
-      'onboarding',
-      'addons',
-      'users',
-      'projects',
-      'anatomy',
-      'entities',
-      'attributes',
-    ].concat(['graphql', 'thumbnails', 'views']),
-  });
-  base = await serve(core);
-  token = (
-    await api('POST', '/api/onboarding/initialize', { adminName: ADMIN.name, adminPassword: ADMIN.password })
-  ).body.token;
+  ({ core, base, token } = await startWebApp({
+    addons: ['graphql', 'thumbnails', 'views'],
+    screens: ['entities'],
+    admin: ADMIN,
+  }));
   expect((await api('POST', '/api/projects', { name: 'show', code: 'sh' })).status).toBe(201);
   expect(
     (

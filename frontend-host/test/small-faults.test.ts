@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, serve, type BrowserSession } from './browser';
+import type { TestCore } from '@pipewright/core/testing';
+import { closeAll, logIn, openBrowser, startWebApp, type BrowserSession } from './browser';
 
 // Small faults a new user meets at once: the tab has an icon, and the project menu learns of a new project without
 // a reload.
@@ -14,32 +14,14 @@ let page: Page;
 let token: string;
 
 beforeAll(async () => {
-  core = await bootTestCore({
-    addons: [
-      'webapp',
-      'onboarding',
-      'addons',
-      'users',
-      'projects',
-      'anatomy',
-      'entities',
-      'attributes',
-      'graphql',
-      'websocket',
-    ],
-  });
-  base = await serve(core);
-  token = (
-    await core.request('POST', '/api/onboarding/initialize', {
-      body: { adminName: ADMIN.name, adminPassword: ADMIN.password },
-    })
-  ).body.token;
+  ({ core, base, token } = await startWebApp({
+    addons: ['graphql', 'websocket'],
+    screens: [],
+    admin: ADMIN,
+  }));
   session = await openBrowser(base);
   page = session.page;
-  await page.goto(`${base}/`);
-  await page.getByLabel('User name').fill(ADMIN.name);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await logIn(page, `${base}/`, ADMIN);
   await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
 }, 120_000);
 
