@@ -14,6 +14,23 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
+  // Addons meet through typed service references: another addon is imported only through its api entry.
+  {
+    files: ['plugins/**/*.ts', 'plugins/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@pipewright/plugin-[\\w-]+(/(?!api$).*)?$',
+              message: "Import another addon only through its api entry ('@pipewright/plugin-<name>/api').",
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Scripts and configs run on Node.
   { files: ['**/*.mjs', '**/*.js', '**/*.cjs'], languageOptions: { globals: globals.node } },
   {

@@ -16,6 +16,7 @@ import { createTestDatabase } from '@pipewright/core/testing';
 import { newId } from '@pipewright/sdk';
 import { benchAdmin } from './admin.js';
 import { loadEntity, present } from '../../plugins/entities/src/read/select.js';
+import { attributesRef } from '@pipewright/plugin-attributes/api';
 
 const FOLDERS = Number(process.env.BENCH_FOLDERS ?? 100_000);
 const BATCH = 1000;
@@ -240,7 +241,7 @@ async function main() {
 
     let start: bigint;
     // GET one folder: the full stack (auth, project access, SQL, serialisation) vs a bare route with the same SELECT.
-    const keys = await (server.services.get('attributes') as any).inheritable('folder');
+    const keys = await server.services.get(attributesRef).inheritable('folder');
     const bare = Fastify();
     bare.get('/folder/:id', async (request) =>
       present(

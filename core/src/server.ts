@@ -3,7 +3,14 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { API_VERSION, NotFound, type AddonApp, type AddonInfo, type Database } from '@pipewright/sdk';
+import {
+  API_VERSION,
+  NotFound,
+  addonRef,
+  type AddonApp,
+  type AddonInfo,
+  type Database,
+} from '@pipewright/sdk';
 import type { ServerConfig } from './config.js';
 import { openConfiguredDatabase, type OpenDatabase } from './storage/database.js';
 import { startHousekeeping, type Housekeeping } from './storage/housekeeping.js';
@@ -17,7 +24,7 @@ import {
   discoverInternalAddonsFor,
   type DiscoveredAddon,
 } from './addons/discover.js';
-import { dependencyClosure, orderByDependencies, withDependencies } from './addons/order.js';
+import { dependenciesOf, orderByDependencies, withDependencies } from './addons/order.js';
 import { productionBundleAddons, settleDependencies } from './addons/selection.js';
 import { createAddonContext, ServiceRegistry, type KernelParts } from './addons/context.js';
 import { AddonRegistry, describe, newLifetime } from './addons/runtime.js';
@@ -125,7 +132,7 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
     const internal = options.only
       ? await discoverInternalAddonsFor([
           ...options.only,
-          ...extras.flatMap((extra) => extra.definition.dependsOn ?? []),
+          ...extras.flatMap((extra) => dependenciesOf(extra.definition)),
         ])
       : await discoverInternalAddons();
     const available = [...internal, ...extras];
@@ -168,8 +175,6 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
         addonPython: config.addonPython,
       },
     };
-    const dependsOn = (name: string) =>
-      runtime.list().find((addon) => addon.name === name)?.dependsOn ?? undefined;
 
     // The caller, for routes of addons loaded with the server: a route of an addon the production bundle switched
     // off answers 404 before anything else runs; then each addon's request hooks, in setup order, so a hook added
@@ -240,14 +245,9 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
               addon: `${name}@${version}`,
             } as typeof route.config;
           });
-          const ctx = createAddonContext(
-            kernel,
-            info,
-            scope as unknown as AddonApp,
-            dependencyClosure(name, dependsOn),
-            lifetime,
-          );
-          await addon.definition.setup?.(ctx);
+          const ctx = createAddonContext(kernel, info, scope as unknown as AddonApp, lifetime);
+          services.provide(name, addonRef(name), info);
+          await addon.definition.setup?.(ctx, services.resolve(name, addon.definition.deps ?? {}));
         },
         { prefix },
       );
@@ -285,16 +285,11 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
           const info = describe(entry.addon, { reason: null, enabled: true, production: false });
           await host.register(
             async (scope) => {
-              const ctx = createAddonContext(
-                kernel,
-                info,
-                scope as unknown as AddonApp,
-                // The addon being mounted is not listed yet: its own dependsOn comes from its definition.
-                dependencyClosure(name, (n) => (n === name ? definition.dependsOn : dependsOn(n))),
-                entry.lifetime,
-              );
+              const ctx = createAddonContext(kernel, info, scope as unknown as AddonApp, entry.lifetime);
               entry.lifetime.closers.push(() => services.withdraw(name));
-              await definition.setup?.(ctx);
+              // Several versions of an installed addon may run at once: dependants get the first one's info.
+              if (!services.has(addonRef(name))) services.provide(name, addonRef(name), info);
+              await definition.setup?.(ctx, services.resolve(name, definition.deps ?? {}));
             },
             { prefix: `/api/addons/${name}/${version}` },
           );
@@ -346,6 +341,6 @@ function wrap(addons: DiscoveredAddon[]) {
   return addons.map((addon) => ({
     addon,
     name: addon.definition.name,
-    dependsOn: addon.definition.dependsOn,
+    dependsOn: dependenciesOf(addon.definition),
   }));
 }

@@ -7,18 +7,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import {
-  defineAddon,
-  newId,
-  presentUser,
-  type AddonDefinition,
-  type UserDirectory,
-  type UserRecord,
-} from '@pipewright/sdk';
+import { defineAddon, newId, presentUser, type AddonDefinition, type UserRecord } from '@pipewright/sdk';
 import { readConfig, type ServerConfig } from './config.js';
 import { createServer, type PipewrightServer } from './server.js';
 import { openPGlite, openPostgres, type OpenDatabase } from './storage/database.js';
 import type { DiscoveredAddon } from './addons/discover.js';
+import { authRef } from '@pipewright/plugin-auth/api';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // Tests boot a core with just the addons under test. Storage follows the environment: with DATABASE_URL each
 // core gets a fresh database on that PostgreSQL server, otherwise an in-memory PGlite cloned from a template
@@ -115,9 +110,9 @@ export function fixedUserSource(
     name,
     version: '1.0.0',
     title: `${name} (test users)`,
-    dependsOn: ['auth'],
-    setup(ctx) {
-      ctx.use('auth').setUserSource({
+    deps: { auth: authRef },
+    setup(ctx, deps) {
+      deps.auth.setUserSource({
         get: async (userName) => find(userName),
         authenticate: async (userName, password) => {
           const user = find(userName);
@@ -219,7 +214,7 @@ export async function seedUser(
   data: Record<string, unknown> = {},
   { password = TEST_PASSWORD, attrib }: { password?: string; attrib?: Record<string, unknown> } = {},
 ): Promise<string> {
-  await (core.services.get('users') as UserDirectory).create({ name, password, data, attrib });
+  await core.services.get(usersRef).create({ name, password, data, attrib });
   const res = await core.request('POST', '/api/auth/login', { body: { name, password } });
   if (res.status !== 200) throw new Error(`login of ${name} failed: ${res.status} ${res.text}`);
   return res.body.token as string;

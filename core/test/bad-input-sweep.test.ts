@@ -2,8 +2,9 @@ import { readdirSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { newId, type UserDirectory } from '@pipewright/sdk';
+import { newId } from '@pipewright/sdk';
 import { bootTestCore, type TestCore } from '../src/testing.js';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // Every operation /openapi.json lists gets malformed input, one defect at a time (wrong types, NUL, lone surrogates,
 // deep nesting, huge strings and arrays, numbers no column holds, bad percent-encoding, over-long and odd path
@@ -40,7 +41,7 @@ async function logIn(caller: Caller): Promise<void> {
 beforeAll(async () => {
   process.env.YNPUT_CLOUD_URL = 'http://127.0.0.1:9';
   core = await bootTestCore({ addons: ALL_ADDONS });
-  const users = core.services.get('users') as UserDirectory;
+  const users = core.services.get(usersRef);
   const people = { admin: { isAdmin: true }, artist: { accessGroups: { demo: ['artist'] } } };
   for (const [name, data] of Object.entries(people)) {
     await users.create({ name, password: PASSWORD, data });

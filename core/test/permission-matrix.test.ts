@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Type, defineAddon, newId, type UserDirectory } from '@pipewright/sdk';
+import { Type, defineAddon, newId } from '@pipewright/sdk';
 import { bootTestCore, type TestCore } from '../src/testing.js';
 import { WRITES, WRITES_WITHOUT_SUCCESS, pngFile, type Caller } from './matrix-writes.js';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // Every route of every internal addon, as /openapi.json lists it, against seven callers. Who may call a route is
 // written down here, route by route (RULES), independently of the code: a caller the rule refuses must get exactly
@@ -514,7 +515,7 @@ beforeAll(async () => {
       'websocket',
     ],
   });
-  const users = core.services.get('users') as UserDirectory;
+  const users = core.services.get(usersRef);
   const people: Record<Exclude<Caller, 'anonymous'>, Record<string, unknown>> = {
     admin: { isAdmin: true },
     manager: { isManager: true },

@@ -8,7 +8,8 @@ import { describe, expect, it } from '@jest/globals';
 //   of work, so they reach the outbox in the same transaction and are never lost after a commit. A route file that
 //   emits after the service returned, or a service that hands out a general emit for its routes, opens a second door.
 // - Route files read parameters, call a service and answer: no SQL, no transaction of their own.
-// - Addons use each other through the sdk's service contract only, never by importing another addon's files.
+// - Addons use each other through typed service references, which each addon exports from its api entry: no
+//   other file of another addon is imported, and the importing package declares the dependency.
 // - No source file grows past 400 lines: a file that long holds more than one idea.
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -71,19 +72,38 @@ describe('each addon keeps the shape', () => {
     expect(querying).toEqual([]);
   });
 
-  it("no addon imports another addon's files: they meet through the sdk's services", () => {
+  it("no addon imports another addon's files, only the api entry of an addon its package depends on", () => {
+    const dependencies = (plugin: string) =>
+      Object.keys(JSON.parse(readFileSync(join(plugins, plugin, 'package.json'), 'utf8')).dependencies ?? {});
     const crossing = [...pluginSources, ...screenSources].flatMap(({ path, text }) => {
       const own = path.split('/').slice(0, 2).join('/');
+      const declared = dependencies(path.split('/')[1]!);
       return [...text.matchAll(/(?:from|import\()\s*'([^']+)'/g)]
-        .map((match) => match[1])
-        .filter((specifier) =>
-          specifier.startsWith('.')
-            ? !join(dirname(path), specifier).startsWith(`${own}/`)
-            : /^@pipewright\/(?!sdk(\/|$))/.test(specifier),
-        )
+        .map((match) => match[1]!)
+        .filter((specifier) => {
+          if (specifier.startsWith('.')) return !join(dirname(path), specifier).startsWith(`${own}/`);
+          const api = /^(@pipewright\/plugin-[\w-]+)\/api$/.exec(specifier);
+          if (api) return !declared.includes(api[1]!);
+          return /^@pipewright\/(?!sdk(\/|$))/.test(specifier);
+        })
         .map((specifier) => `${path} imports ${specifier}`);
     });
     expect(crossing).toEqual([]);
+  });
+
+  it('an api entry holds interfaces and references: it imports nothing of its addon but types', () => {
+    const apis = pluginSources.filter(({ path }) => path.endsWith('/src/api.ts'));
+    const providers = new Set(
+      pluginSources.filter(({ text }) => /ctx\.provide\(/.test(text)).map(({ path }) => path.split('/')[1]),
+    );
+    expect(apis.map(({ path }) => path.split('/')[1]).sort()).toEqual([...providers].sort());
+    const running = apis.flatMap(({ path, text }) =>
+      [...text.matchAll(/^import (?!type )[^;]*from '([^']+)'/gm)]
+        .map((match) => match[1]!)
+        .filter((specifier) => specifier !== '@pipewright/sdk')
+        .map((specifier) => `${path} imports ${specifier}`),
+    );
+    expect(running).toEqual([]);
   });
 
   it(`no source file is over ${MAX_LINES} lines`, () => {
@@ -135,6 +155,46 @@ function importCycles(files: { path: string; text: string }[]): string[][] {
   for (const { path } of files) if (!index.has(path)) visit(path);
   return cycles;
 }
+
+describe('every addon has the same skeleton', () => {
+  const registersRoutes = /\b(app|scope|instance|fastify)\.(get|post|put|patch|delete|head|route)\(/;
+  const runsSql = /from 'kysely'|\bsql`|\.(selectFrom|insertInto|updateTable|deleteFrom|transaction)\(/;
+  const files = (plugin: string) =>
+    pluginSources.filter(({ path }) => path.startsWith(`plugins/${plugin}/src/`));
+
+  it('index.ts wires the parts: no route, no SQL of its own', () => {
+    const missing = pluginNames.filter((plugin) => !existsSync(join(plugins, plugin, 'src', 'index.ts')));
+    expect(missing).toEqual([]);
+    const doing = pluginNames.flatMap((plugin) =>
+      files(plugin)
+        .filter(({ path }) => path === `plugins/${plugin}/src/index.ts`)
+        .filter(({ text }) => registersRoutes.test(text) || runsSql.test(text))
+        .map(({ path }) => path),
+    );
+    expect(doing).toEqual([]);
+  });
+
+  it('routes are registered in route files only, and an addon with routes has routes.ts', () => {
+    const outside = pluginSources
+      .filter(({ path, text }) => !isRouteFile(path) && registersRoutes.test(text))
+      .map(({ path }) => path);
+    expect(outside).toEqual([]);
+    const withoutRoutesFile = pluginNames.filter(
+      (plugin) =>
+        files(plugin).some(({ path }) => isRouteFile(path)) &&
+        !existsSync(join(plugins, plugin, 'src', 'routes.ts')) &&
+        !existsSync(join(plugins, plugin, 'src', 'routes')),
+    );
+    expect(withoutRoutesFile).toEqual([]);
+  });
+
+  it('migrations are written in migrations.ts', () => {
+    const outside = pluginSources
+      .filter(({ path, text }) => !/\/migrations(\.ts|\/)/.test(path) && /^\s+up: (async )?\(/m.test(text))
+      .map(({ path }) => path);
+    expect(outside).toEqual([]);
+  });
+});
 
 describe('modules import in one direction', () => {
   it('no modules import each other in a ring: each reads top to bottom', () => {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { defineAddon, Forbidden, ValidationFailed } from '@pipewright/sdk';
+import { addonRef, defineAddon, Forbidden, ValidationFailed } from '@pipewright/sdk';
 import { bootTestCore, type TestCore } from '../src/testing.js';
 
 // Request hooks answer a promise only when they wait: the core must still run them one after another, in setup
@@ -26,7 +26,7 @@ const second = defineAddon({
   name: 'hooks-second',
   title: 'Later request hooks (fixture)',
   version: '1.0.0',
-  dependsOn: ['hooks-first'],
+  deps: { first: addonRef('hooks-first') },
   setup(ctx) {
     ctx.addRequestHook(async (request) => {
       if (request.headers['x-throw'] === 'second') throw new Forbidden('second refused');

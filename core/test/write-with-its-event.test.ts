@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import type { UserDirectory } from '@pipewright/sdk';
 import { bootTestCore, type TestCore } from '../src/testing.js';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // A change and its event are one unit: when the event cannot be stored, the change is not made either. The event
 // log refuses one topic at a time here (a trigger standing in for a full disk or a failure at that moment), and each
@@ -14,7 +14,7 @@ const PASSWORD = 'correct horse battery';
 
 beforeAll(async () => {
   core = await bootTestCore({ addons: ['users', 'teams', 'anatomy', 'attributes', 'secrets', 'system'] });
-  await (core.services.get('users') as UserDirectory).create({
+  await core.services.get(usersRef).create({
     name: 'root',
     password: PASSWORD,
     data: { isAdmin: true },

@@ -287,7 +287,7 @@ const EXPECTED_OUTPUT: Record<string, { lang: string; pattern: RegExp }[]> = {
     {
       lang: 'sh',
       pattern:
-        /^Created shot-notes in \/.+\/shot-notes:\n {2}\.gitignore\n {2}README\.md\n {2}frontend\/rsbuild\.config\.ts\n {2}frontend\/src\/Panel\.tsx\n {2}frontend\/tsconfig\.json\n {2}jest\.config\.js\n {2}manifest\.json\n {2}package\.json\n {2}public\/icon\.svg\n {2}src\/index\.ts\n {2}test\/addon\.test\.ts\n {2}tsconfig\.json\nNext: cd \/.+\/shot-notes && npm install && npm test$/m,
+        /^Created shot-notes in \/.+\/shot-notes:\n {2}\.gitignore\n {2}README\.md\n {2}frontend\/rsbuild\.config\.ts\n {2}frontend\/src\/Panel\.tsx\n {2}frontend\/tsconfig\.json\n {2}jest\.config\.js\n {2}manifest\.json\n {2}package\.json\n {2}public\/icon\.svg\n {2}src\/api\.ts\n {2}src\/index\.ts\n {2}src\/migrations\.ts\n {2}src\/routes\.ts\n {2}src\/schemas\.ts\n {2}src\/service\.ts\n {2}src\/store\.ts\n {2}test\/addon\.test\.ts\n {2}tsconfig\.json\nNext: cd \/.+\/shot-notes && npm install && npm test$/m,
     },
     { lang: 'sh', pattern: /^Built shot-notes 0\.1\.0$/m },
     { lang: 'sh', pattern: /^Wrote \/.+\/shot-notes\/package\/shot-notes-0\.1\.0\.zip \(\d+ KiB\)$/m },

@@ -79,6 +79,12 @@ describe('pipewright addon', () => {
       'manifest.json',
       'package.json',
       'src/index.ts',
+      'src/routes.ts',
+      'src/service.ts',
+      'src/store.ts',
+      'src/schemas.ts',
+      'src/migrations.ts',
+      'src/api.ts',
       'frontend/rsbuild.config.ts',
       'frontend/src/Panel.tsx',
       'test/addon.test.ts',
@@ -102,7 +108,7 @@ describe('pipewright addon', () => {
       REDIS_URL: '',
       TEST_LOG_LEVEL: 'silent',
     });
-    expect(test.output).toContain('2 passed');
+    expect(test.output).toContain('3 passed');
     expect(test.code).toBe(0);
     // And it type-checks as written, screens included.
     const tsc = await run(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], addonDir);

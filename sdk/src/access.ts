@@ -61,22 +61,17 @@ export interface AttributeAccess {
   write: { attributes: string[]; fields: string[] } | null;
 }
 
-/** Provided by the access addon. */
-export interface AccessControl {
-  /** The caller's combined permissions in a project (everything allowed for managers and above). */
-  permissions(caller: RequestUser, projectName: string): Promise<Permissions>;
+/**
+ * What the entities addon asks before reading or writing (the access addon's service answers it when it runs). It
+ * is asked inside the caller's write transaction, for every operation of a batch: answers come from memory, and a
+ * database read made there joins that transaction (the unit of work).
+ */
+export interface FolderAccessPolicy {
   /** Where the caller may do `kind` in the project: null when unrestricted. */
   folderScope(caller: RequestUser, projectName: string, kind: FolderAccessKind): Promise<FolderScope | null>;
   /** Which attributes and fields the caller may read and change: null when nothing is restricted. */
   attributeAccess(caller: RequestUser, projectName: string): Promise<AttributeAccess | null>;
 }
-
-/**
- * What the entities addon asks before reading or writing (registered by the access addon when it runs). It is
- * asked inside the caller's write transaction, for every operation of a batch: answers come from memory, and a
- * database read made there joins that transaction (the unit of work).
- */
-export type FolderAccessPolicy = Pick<AccessControl, 'folderScope' | 'attributeAccess'>;
 
 /** True when a folder path lies in a scope (assigned folders are checked by the caller, who knows the tasks). */
 export function pathInScope(scope: FolderScope, path: string): boolean {

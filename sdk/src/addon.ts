@@ -5,7 +5,7 @@ import type { TObject } from '@sinclair/typebox';
 import type { Kysely, Transaction } from 'kysely';
 import type { AddonActions } from './actions.js';
 import type { EventBus } from './events.js';
-import type { ServiceMap } from './services.js';
+import { createServiceRef, type ServiceRef, type ServiceRefs, type ServicesOf } from './service-ref.js';
 import type { SettingsModel, SiteSettingsModel } from './settings.js';
 
 /** The Fastify instance an addon registers its routes on, with TypeBox typing of request and reply. */
@@ -48,15 +48,18 @@ export interface AddonServiceDescription {
 }
 
 /** Everything an addon declares about itself. */
-export interface AddonDefinition {
+export interface AddonDefinition<D extends ServiceRefs = ServiceRefs> {
   /** Lowercase identifier, also the URL segment: letters, digits, underscore, hyphen. */
   name: string;
   /** Semantic version of this addon build. */
   version: string;
   title: string;
   description?: string;
-  /** Names of addons that must be set up before this one (their services become usable). */
-  dependsOn?: string[];
+  /**
+   * The services this addon uses, by the name setup receives each under. The addons that provide them are set up
+   * first, and this addon answers only while they run.
+   */
+  deps?: D;
   migrations?: { studio?: Migration[]; project?: Migration[] };
   /**
    * TypeBox schemas with defaults; overrides are merged by the settings addon. An addon whose settings are computed
@@ -78,8 +81,8 @@ export interface AddonDefinition {
   addonType?: 'server' | 'pipeline';
   /** Whether a project may pin its own version of the addon (AYON's project bundles). Default: false. */
   projectCanOverrideAddonVersion?: boolean;
-  /** Registers routes, provides and uses services, subscribes to events. */
-  setup?(ctx: AddonContext): void | Promise<void>;
+  /** Registers routes, provides services, subscribes to events; receives the services named in deps. */
+  setup?(ctx: AddonContext, deps: ServicesOf<D>): void | Promise<void>;
 }
 
 /** A loaded addon as the server knows it. */
@@ -92,6 +95,7 @@ export interface AddonInfo {
   internal: boolean;
   /** Folder holding the addon's package (frontend/, public/, private/ are looked up under it). */
   directory: string;
+  /** The addons that provide the services its deps name. */
   dependsOn: string[];
   frontendScopes: Record<string, FrontendScope>;
   frontendModules: Record<string, string[]>;
@@ -206,18 +210,26 @@ export interface AddonContext {
   readonly addons: () => AddonInfo[];
   /** Load, unload and switch addons while the server runs (used by the addons and bundles areas). */
   readonly runtime: AddonRuntime;
-  /** Offer a service to addons that declare this one in dependsOn. */
-  provide<K extends keyof ServiceMap>(name: K, service: ServiceMap[K]): void;
-  /** Use a service provided by an addon this one depends on. */
-  use<K extends keyof ServiceMap>(name: K): ServiceMap[K];
+  /** Offer a service to addons that name its reference in their deps; the reference must be this addon's. */
+  provide<T>(ref: ServiceRef<T>, service: T): void;
   /** Run a hook on every request of the server (used by auth to resolve the caller). */
   addRequestHook(hook: RequestHook): void;
   /** Run when the server shuts down. */
   onClose(fn: () => Promise<void> | void): void;
 }
 
+/**
+ * A dependency on an addon as a whole, for an addon that uses no service of it (one that extends its screens, say):
+ * the core provides it for every addon it sets up, and it resolves to that addon's info.
+ */
+export function addonRef(name: string): ServiceRef<AddonInfo> {
+  return createServiceRef<AddonInfo>({ addon: name, id: `addon:${name}` });
+}
+
 /** Declares an addon; the default export of every addon package. */
-export function defineAddon(definition: AddonDefinition): AddonDefinition {
+export function defineAddon<D extends ServiceRefs = Record<string, never>>(
+  definition: AddonDefinition<D>,
+): AddonDefinition<D> {
   if (!/^[a-z0-9][a-z0-9_-]*$/.test(definition.name)) {
     throw new Error(
       `Addon name "${definition.name}" must be lowercase letters, digits, underscore or hyphen`,

@@ -26,10 +26,19 @@ export interface ChangedBy {
   sender: Sender;
 }
 
+/**
+ * Who may call a route beyond any logged-in user. A route declares it in its options, `config: { access: 'admin' }`,
+ * and the core refuses everyone else with 403 after the input is validated, as AYON's handlers check it.
+ */
+export type RouteAccess = 'manager' | 'admin';
+
 declare module 'fastify' {
   interface FastifyRequest {
     user: RequestUser | null;
     sender: Sender;
+  }
+  interface FastifyContextConfig {
+    access?: RouteAccess;
   }
 }
 
@@ -46,18 +55,22 @@ export function requireUser(req: HasUser): RequestUser {
   return req.user;
 }
 
-/** A manager or an admin (service users count as both), or 401/403. */
-export function requireManager(req: HasUser): RequestUser {
+/** The caller if the access level admits them: 401 without one, 403 for a caller below it. */
+export function requireAccess(req: HasUser, access: RouteAccess): RequestUser {
   const user = requireUser(req);
-  if (!isManagerOrAbove(user)) throw new Forbidden('Managers only');
+  if (access === 'manager' && !isManagerOrAbove(user)) throw new Forbidden('Managers only');
+  if (access === 'admin' && !(user.isAdmin || user.isService)) throw new Forbidden('Administrators only');
   return user;
 }
 
-/** An admin (or a service user), or 401/403. */
+/** A manager or an admin (service users count as both), or 401/403: for a check that depends on the input. */
+export function requireManager(req: HasUser): RequestUser {
+  return requireAccess(req, 'manager');
+}
+
+/** An admin (or a service user), or 401/403: for a check that depends on the input. */
 export function requireAdmin(req: HasUser): RequestUser {
-  const user = requireUser(req);
-  if (!(user.isAdmin || user.isService)) throw new Forbidden('Administrators only');
-  return user;
+  return requireAccess(req, 'admin');
 }
 
 /** True for managers, admins and service users. */

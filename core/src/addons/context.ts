@@ -7,38 +7,58 @@ import type {
   EventBus,
   ProjectStorage,
   ServerIdentity,
-  ServiceMap,
+  ServiceRef,
+  ServiceRefs,
+  ServicesOf,
 } from '@pipewright/sdk';
 import type { AddonRegistry, Lifetime } from './runtime.js';
 
-/** Services offered by addons, each remembered with the addon that provides it. */
+/** Services offered by addons, each under its reference's id and remembered with the addon that provides it. */
 export class ServiceRegistry {
   private readonly entries = new Map<string, { provider: string; service: unknown }>();
 
-  provide(provider: string, name: string, service: unknown): void {
-    const existing = this.entries.get(name);
+  provide<T>(provider: string, ref: ServiceRef<T>, service: T): void {
+    if (ref.addon !== provider)
+      throw new Error(
+        `Addon "${provider}" provides the service "${ref.id}", which belongs to "${ref.addon}"`,
+      );
+    const existing = this.entries.get(ref.id);
     if (existing)
       throw new Error(
-        `Addon "${provider}" provides the service "${name}", already provided by "${existing.provider}"`,
+        `Addon "${provider}" provides the service "${ref.id}", already provided by "${existing.provider}"`,
       );
-    this.entries.set(name, { provider, service });
+    this.entries.set(ref.id, { provider, service });
   }
 
-  /** A service for a consumer that may only use what its declared dependencies provide. */
-  use(consumer: string, allowedProviders: Set<string>, name: string): unknown {
-    const entry = this.entries.get(name);
-    if (!entry)
-      throw new Error(`Addon "${consumer}" uses the service "${name}", which no enabled addon provides`);
-    if (!allowedProviders.has(entry.provider)) {
-      throw new Error(
-        `Addon "${consumer}" uses the service "${name}" of "${entry.provider}" without declaring it in dependsOn`,
-      );
+  /** The services an addon's deps name; each provider was set up first, so a missing one is a fault of wiring. */
+  resolve<D extends ServiceRefs>(consumer: string, deps: D): ServicesOf<D> {
+    const services: Record<string, unknown> = {};
+    for (const [key, ref] of Object.entries(deps)) {
+      const entry = this.entries.get(ref.id);
+      if (!entry || entry.provider !== ref.addon)
+        throw new Error(
+          `Addon "${consumer}" needs the service "${ref.id}" of "${ref.addon}", which is not provided`,
+        );
+      services[key] = entry.service;
     }
-    return entry.service;
+    return services as ServicesOf<D>;
   }
 
-  get(name: string): unknown {
-    return this.entries.get(name)?.service;
+  /** A provided service (tests and the core's own wiring); throws when no running addon provides it. */
+  get<T>(ref: ServiceRef<T>): T {
+    const entry = this.entries.get(ref.id);
+    if (!entry) throw new Error(`No running addon provides the service "${ref.id}"`);
+    return entry.service as T;
+  }
+
+  /** Whether a running addon provides the service. */
+  has(ref: ServiceRef<unknown>): boolean {
+    return this.entries.has(ref.id);
+  }
+
+  /** Whether the addon runs and provides at least one service (the core asks it of auth, which it cannot import). */
+  hasProvider(addon: string): boolean {
+    return [...this.entries.values()].some((entry) => entry.provider === addon);
   }
 
   /** Forget the services an addon provided (it was unloaded). */
@@ -65,7 +85,6 @@ export function createAddonContext(
   kernel: KernelParts,
   addon: AddonInfo,
   app: AddonApp,
-  dependencies: Set<string>,
   lifetime: Lifetime,
 ): AddonContext {
   // Subscriptions end with the addon, so an unloaded addon hears nothing more.
@@ -94,9 +113,7 @@ export function createAddonContext(
     dataDir: kernel.dataDir,
     addons: () => kernel.runtime.list(),
     runtime: kernel.runtime,
-    provide: (name, service) => kernel.services.provide(addon.name, name as string, service),
-    use: <K extends keyof ServiceMap>(name: K) =>
-      kernel.services.use(addon.name, dependencies, name as string) as ServiceMap[K],
+    provide: (ref, service) => kernel.services.provide(addon.name, ref, service),
     addRequestHook: (hook) => void lifetime.requestHooks.push(hook),
     onClose: (fn) => void lifetime.closers.push(fn),
   };

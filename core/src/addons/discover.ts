@@ -1,3 +1,4 @@
+import { dependenciesOf } from './order.js';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -98,7 +99,7 @@ export async function discoverInternalAddonsFor(
       ? importInternal(root, name)
       : Promise.resolve(null);
     found.set(name, addon);
-    return addon.then((loaded) => Promise.all((loaded?.definition.dependsOn ?? []).map(visit)));
+    return addon.then((loaded) => Promise.all((loaded ? dependenciesOf(loaded.definition) : []).map(visit)));
   };
   await Promise.all(names.map(visit));
   const addons = await Promise.all(found.values());

@@ -1,3 +1,5 @@
+import type { AddonDefinition } from '@pipewright/sdk';
+
 /** Something with a name and the names it depends on. */
 export interface Dependent {
   name: string;
@@ -53,20 +55,7 @@ export function withDependencies<T extends Dependent>(addons: T[], names: string
   return addons.filter((addon) => wanted.has(addon.name));
 }
 
-/** Every addon this one may take services from: its dependencies, transitively. */
-export function dependencyClosure(
-  name: string,
-  dependsOn: (name: string) => string[] | undefined,
-): Set<string> {
-  const closure = new Set<string>();
-  const walk = (current: string) => {
-    for (const dependency of dependsOn(current) ?? []) {
-      if (!closure.has(dependency)) {
-        closure.add(dependency);
-        walk(dependency);
-      }
-    }
-  };
-  walk(name);
-  return closure;
+/** The addons an addon depends on: those that provide the services its deps name. */
+export function dependenciesOf(definition: Pick<AddonDefinition, 'deps'>): string[] {
+  return [...new Set(Object.values(definition.deps ?? {}).map((ref) => ref.addon))].sort();
 }

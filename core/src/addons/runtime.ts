@@ -1,3 +1,4 @@
+import { dependenciesOf } from './order.js';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -139,7 +140,7 @@ export class AddonRegistry implements AddonRuntime {
     )
       entry.problem = `${name} is part of the server and cannot be installed over`;
     else {
-      const missing = (addon.definition.dependsOn ?? []).filter(
+      const missing = dependenciesOf(addon.definition).filter(
         (d) => !this.entries.some((e) => e.mount && e.addon.definition.name === d),
       );
       if (missing.length) entry.problem = `needs ${missing.join(', ')}, which is not installed`;
@@ -191,7 +192,7 @@ export class AddonRegistry implements AddonRuntime {
     while (pending.length) {
       const loaded = new Set(this.entries.filter((e) => e.mount).map((e) => e.addon.definition.name));
       const ready = pending.findIndex(
-        (p) => !p.addon || (p.addon.definition.dependsOn ?? []).every((d) => loaded.has(d)),
+        (p) => !p.addon || dependenciesOf(p.addon.definition).every((d) => loaded.has(d)),
       );
       const [next] = pending.splice(ready < 0 ? 0 : ready, 1);
       await this.load(next!.dir);
@@ -217,10 +218,10 @@ export class AddonRegistry implements AddonRuntime {
     const blocked = new Map<AddonEntry, string>();
     for (;;) {
       const names = new Set(running.map((e) => e.addon.definition.name));
-      const stuck = running.filter((e) => (e.addon.definition.dependsOn ?? []).some((d) => !names.has(d)));
+      const stuck = running.filter((e) => dependenciesOf(e.addon.definition).some((d) => !names.has(d)));
       if (stuck.length === 0) break;
       for (const e of stuck) {
-        const missing = (e.addon.definition.dependsOn ?? []).filter((d) => !names.has(d));
+        const missing = dependenciesOf(e.addon.definition).filter((d) => !names.has(d));
         blocked.set(e, `needs ${missing.join(', ')}, which is not enabled`);
       }
       running = running.filter((e) => !stuck.includes(e));
@@ -263,7 +264,7 @@ export function describe(
     description: d.description ?? '',
     internal: addon.internal,
     directory: addon.directory,
-    dependsOn: d.dependsOn ?? [],
+    dependsOn: dependenciesOf(d),
     frontendScopes: d.frontendScopes ?? {},
     frontendModules: d.frontendModules ?? {},
     services: d.services ?? {},

@@ -1,3 +1,4 @@
+import { dependenciesOf } from './order.js';
 import type { Database } from '@pipewright/sdk';
 import type { DiscoveredAddon } from './discover.js';
 
@@ -29,10 +30,10 @@ export function settleDependencies(available: DiscoveredAddon[]): {
   let ready = available.filter((addon) => !addon.loadError);
   for (;;) {
     const names = new Set(ready.map((addon) => addon.definition.name));
-    const blocked = ready.filter((addon) => (addon.definition.dependsOn ?? []).some((d) => !names.has(d)));
+    const blocked = ready.filter((addon) => dependenciesOf(addon.definition).some((d) => !names.has(d)));
     if (blocked.length === 0) break;
     for (const addon of blocked) {
-      const missing = (addon.definition.dependsOn ?? []).filter((d) => !names.has(d));
+      const missing = dependenciesOf(addon.definition).filter((d) => !names.has(d));
       refused.push({ addon, reason: `needs ${missing.join(', ')}, which is not available` });
     }
     ready = ready.filter((addon) => !blocked.includes(addon));

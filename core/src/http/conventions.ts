@@ -5,6 +5,7 @@ import { readCookiesOnDemand } from './cookies.js';
 import { installErrorHandling, invalidInput } from './errors.js';
 import { inputProblems } from './input-checks.js';
 import { answerNoContent } from './no-content.js';
+import { enforceRouteAccess } from './route-access.js';
 import { securityHeaders } from './security-headers.js';
 import { createValidatorCompiler } from './validation.js';
 
@@ -21,7 +22,7 @@ export type Identify = (
 /**
  * What every Fastify instance serving the API shares: AYON's 422 and error shapes, the caller on the request,
  * cookies, and anonymous callers refused before their input is read (as AYON does) unless a route is open to them
- * (security: [] in its OpenAPI description). Routes still check who else may call them. Without an addon that
+ * (security: [] in its OpenAPI description); routes that declare an access level (config.access) refuse the rest. Without an addon that
  * authenticates (the 'auth' service) there are no users to require. What runs on every request runs in one hook,
  * and the hooks are callback-style, so a request that waits for nothing passes them without a promise or a turn:
  * a noticeable part of a light route's answer under load.
@@ -38,9 +39,10 @@ export async function applyHttpConventions(
   app.decorateRequest('user', null);
   app.decorateRequest('sender', null as any);
   app.addHook('onRoute', answerNoContent);
+  app.addHook('onRoute', enforceRouteAccess);
   const secure = securityHeaders();
   const refusal = (request: FastifyRequest, route: FastifyRequest['routeOptions']) => {
-    if (request.user || !route.url?.startsWith('/api/') || !services.get('auth')) return undefined;
+    if (request.user || !route.url?.startsWith('/api/') || !services.hasProvider('auth')) return undefined;
     if ((route.schema as { security?: unknown[] } | undefined)?.security?.length === 0) return undefined;
     return new Unauthorized('Not logged in');
   };

@@ -1,8 +1,12 @@
 import { defineAddon } from '@pipewright/sdk';
 import { studioMigrations } from './migrations.js';
-import { projectAccessRoutes } from './project-access.js';
+import { projectAccessRoutes } from './project-access-routes.js';
 import { accessRoutes } from './routes.js';
 import { AccessService } from './service.js';
+import { accessRef } from './api.js';
+import { entitiesRef } from '@pipewright/plugin-entities/api';
+import { projectsRef } from '@pipewright/plugin-projects/api';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // Access groups say what a normal user may do inside a project they were given: which folders they may create,
 // read, update, publish to and delete, which attributes they see, which project settings they manage. This addon
@@ -15,17 +19,17 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Access groups',
   description: 'Access groups, per-project permissions of users and folder whitelists',
-  dependsOn: ['projects', 'users', 'entities'],
+  deps: { entities: entitiesRef, projects: projectsRef, users: usersRef },
   migrations: { studio: studioMigrations },
-  async setup(ctx) {
-    const projects = ctx.use('projects');
-    const access = new AccessService(ctx.db, ctx.events, projects, ctx.use('users'), ctx.log);
+  async setup(ctx, deps) {
+    const projects = deps.projects;
+    const access = new AccessService(ctx.db, ctx.events, projects, deps.users, ctx.log);
     // Read the groups before the first request, so no question ever waits for the database (see groups()).
     await access.refresh();
-    ctx.provide('access', access);
+    ctx.provide(accessRef, access);
     // Who may list every user (list_all_users) is a question for the users addon, answered from the groups.
-    ctx.use('users').setStudioPermissionSource((caller) => access.studioPermissions(caller));
-    ctx.use('entities').setAccessPolicy({
+    deps.users.setStudioPermissionSource((caller) => access.studioPermissions(caller));
+    deps.entities.setAccessPolicy({
       folderScope: (caller, project, kind) => access.folderScope(caller, project, kind),
       attributeAccess: (caller, project) => access.attributeAccess(caller, project),
     });

@@ -2,12 +2,12 @@ import {
   type AddonApp,
   type FolderAccessKind,
   type FolderScope as FolderScopeOf,
-  type ProjectDirectory,
   ProjectParams,
   type RequestUser,
   requireUser,
   Type,
 } from '@pipewright/sdk';
+import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
 import { FOLDER_KINDS } from './permissions.js';
 import type { AccessService } from './service.js';
 import { userLevel } from './user-groups.js';

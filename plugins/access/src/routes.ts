@@ -3,7 +3,6 @@ import {
   Forbidden,
   isManagerOrAbove,
   NoContent,
-  type ProjectDirectory,
   ProjectParams,
   type RequestUser,
   requireManager,
@@ -11,6 +10,7 @@ import {
   UserParams,
   ValidationFailed,
 } from '@pipewright/sdk';
+import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
 import { STUDIO } from './migrations.js';
 import { completePermissions } from './permissions.js';
 import {

@@ -1,7 +1,6 @@
 import {
   NotFound,
   isManagerOrAbove,
-  type AccessControl,
   type AddonContext,
   type AttributeAccess,
   type Database,
@@ -10,12 +9,13 @@ import {
   type FolderScope,
   type Permissions,
   type Problem,
-  type ProjectDirectory,
   type RequestUser,
   type Sender,
-  type UserDirectory,
   type UserRecord,
 } from '@pipewright/sdk';
+import type { AccessControl } from './api.js';
+import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
+import type { UserDirectory } from '@pipewright/plugin-users/api';
 import { GroupCache, groupIn } from './group-cache.js';
 import { deleteGroup, deleteProjectGroups, upsertGroup } from './group-store.js';
 import { STUDIO } from './migrations.js';

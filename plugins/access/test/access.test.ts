@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
-import type { AccessControl, RequestUser, UserDirectory } from '@pipewright/sdk';
+import type { RequestUser } from '@pipewright/sdk';
 import { SEED_GROUPS } from '../src/migrations.js';
+import { accessRef } from '../src/api.js';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // The users addon gives logins. "show" and "other" are the projects; artie is an artist in both, fran a freelancer
 // in show, lead a supervisor in show, nobody only has a project of their own.
@@ -16,10 +18,10 @@ let nobody: string;
 const as = (token: string | undefined) => (method: string, url: string, body?: unknown) =>
   core.request(method, url, { token, body });
 const anonymous = as(undefined);
-const user = async (name: string) => (await (core.services.get('users') as UserDirectory).get(name))!;
+const user = async (name: string) => (await core.services.get(usersRef).get(name))!;
 const groupsOf = async (name: string) =>
   (await user(name)).data.accessGroups as Record<string, string[]> | undefined;
-const access = () => core.services.get('access') as AccessControl;
+const access = () => core.services.get(accessRef);
 const identity = (
   name: string,
   accessGroups: Record<string, string[]>,
@@ -380,7 +382,7 @@ describe('POST /api/access', () => {
     // Deactivation ends sessions; it once did so through its own connection, inside this route's transaction, and on
     // PGlite's one connection that waited for ever (the whole server with it).
     const idle = await seedUser(core, 'idle', {});
-    await (core.services.get('users') as UserDirectory).update('idle', { active: false });
+    await core.services.get(usersRef).update('idle', { active: false });
     expect((await as(idle)('GET', '/api/users/me')).status).toBe(401);
     const res = await as(boss)('POST', '/api/access', { idle: { show: ['artist'] } });
     expect(res.status).toBe(204);

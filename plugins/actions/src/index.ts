@@ -2,6 +2,7 @@ import { defineAddon } from '@pipewright/sdk';
 import { studioMigrations } from './migrations.js';
 import { actionRoutes } from './routes.js';
 import { ActionService } from './service.js';
+import { authRef } from '@pipewright/plugin-auth/api';
 
 // Actions users run from a context ("open in the DCC" on a task, "sync" on a project). Other addons contribute
 // them through the `actions` member of their definition; this addon lists them for a context, stores each user's
@@ -12,7 +13,7 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Actions',
   description: 'List, configure and run the actions addons contribute; the launcher hand-over',
-  dependsOn: ['auth'],
+  deps: { auth: authRef },
   migrations: { studio: studioMigrations },
   async setup(ctx) {
     const actions = new ActionService(ctx.db, ctx.events, ctx.addons, ctx.log);

@@ -1,4 +1,5 @@
-import { ValidationFailed, type ProjectFiles } from '@pipewright/sdk';
+import { ValidationFailed } from '@pipewright/sdk';
+import type { ProjectFiles } from '@pipewright/plugin-files/api';
 
 /** A file as an activity lists it in data.files (AYON's keys, which its web app reads). */
 export interface AttachedFile {

@@ -1,10 +1,5 @@
-import {
-  BadRequest,
-  PROJECT_ENTITY_TYPES,
-  type EntityDirectory,
-  type ProjectEntityType,
-  type RequestUser,
-} from '@pipewright/sdk';
+import { BadRequest, PROJECT_ENTITY_TYPES, type ProjectEntityType, type RequestUser } from '@pipewright/sdk';
+import type { EntityDirectory } from '@pipewright/plugin-entities/api';
 
 type Entity = Record<string, any>;
 

@@ -5,10 +5,10 @@ import {
   isId,
   PROJECT_ENTITY_TYPES,
   type Database,
-  type ProjectDirectory,
   type ProjectEntityType,
   type RequestUser,
 } from '@pipewright/sdk';
+import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
 import type { EntityReader } from './entity-context.js';
 import type { ActivityStore } from './store.js';
 

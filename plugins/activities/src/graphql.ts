@@ -1,4 +1,6 @@
-import { type ProjectRecord, type RequestUser, type UserDirectory, type UserRecord } from '@pipewright/sdk';
+import { type RequestUser, type UserRecord } from '@pipewright/sdk';
+import type { ProjectRecord } from '@pipewright/plugin-projects/api';
+import type { UserDirectory } from '@pipewright/plugin-users/api';
 import type { EntityReader } from './entity-context.js';
 import type { ActivityFeeds, FeedFilter, FeedRow, InboxFilter, PageArgs } from './feed.js';
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { EventBus, EventMessage, ProjectEntityType, UserDirectory } from '@pipewright/sdk';
+import type { EventBus, EventMessage, ProjectEntityType } from '@pipewright/sdk';
+import type { UserDirectory } from '@pipewright/plugin-users/api';
 import type { EntityReader } from './entity-context.js';
 import { mentionLink } from './markdown.js';
 import type { ActivityService, NewActivity } from './service.js';

@@ -6,12 +6,12 @@ import {
   type Database,
   type EventBus,
   type EventInput,
-  type ProjectDirectory,
   type ProjectEntityType,
   type RequestUser,
   type Sender,
-  type UserDirectory,
 } from '@pipewright/sdk';
+import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
+import type { UserDirectory } from '@pipewright/plugin-users/api';
 import type { Attachments } from './attachments.js';
 import type { EntityReader } from './entity-context.js';
 import type { ActivityRow, ActivityStore } from './store.js';

@@ -3,9 +3,9 @@ import {
   type Database,
   type ProjectEntityType,
   type RequestUser,
-  type UserDirectory,
   type UserRecord,
 } from '@pipewright/sdk';
+import type { UserDirectory } from '@pipewright/plugin-users/api';
 import type { EntityReader } from './entity-context.js';
 import type { ActivityStore } from './store.js';
 

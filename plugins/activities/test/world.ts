@@ -1,6 +1,9 @@
 import { expect } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { defineAddon, type UserDirectory } from '@pipewright/sdk';
+import { defineAddon } from '@pipewright/sdk';
+import { entitiesRef } from '@pipewright/plugin-entities/api';
+import { activitiesRef } from '../src/api.js';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // A small studio for the activity tests. Project "demo" holds:
 //   assets/tree (tasks modeling [artie], lookdev), product modelMain with v001 (modeling, by artie)
@@ -24,9 +27,9 @@ const assetsOnly = defineAddon({
   name: 'fred-reads-assets',
   version: '1.0.0',
   title: 'Fred reads assets only (test policy)',
-  dependsOn: ['entities'],
-  setup(ctx) {
-    ctx.use('entities').setAccessPolicy({
+  deps: { entities: entitiesRef },
+  setup(ctx, deps) {
+    deps.entities.setAccessPolicy({
       folderScope: async (caller, _project, kind) =>
         caller.name === 'fred' && kind === 'read'
           ? { subtree: ['assets'], below: [], assigned: false }
@@ -42,7 +45,7 @@ export async function buildWorld(addons: string[] = []): Promise<World> {
     addons: ['activities', 'fred-reads-assets', ...addons],
     extraAddons: [assetsOnly],
   });
-  const users = core.services.get('users') as UserDirectory;
+  const users = core.services.get(usersRef);
   const people: [string, Record<string, unknown>][] = [
     ['root', { isAdmin: true }],
     ['boss', { isManager: true }],
@@ -112,7 +115,7 @@ export async function buildWorld(addons: string[] = []): Promise<World> {
     author: 'artie',
   });
   ids.elsewhere = await create('folders', { name: 'elsewhere', folderType: 'Folder' }, 'other');
-  const activities = core.services.get('activities') as { settled(): Promise<void> };
+  const activities = core.services.get(activitiesRef) as { settled(): Promise<void> };
   const world: World = { core, tokens, ids, settle: () => activities.settled() };
   await world.settle();
   return world;

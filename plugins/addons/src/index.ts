@@ -3,6 +3,7 @@ import { catalogRoutes, staticFileRoutes } from './routes.js';
 import { installRoutes } from './install-routes.js';
 import { AddonInstaller } from './installer.js';
 import { roleBundles } from './bundle-roles.js';
+import { authRef } from '@pipewright/plugin-auth/api';
 
 // What the server runs and the files those addons ship. The web app learns its screens from here
 // (frontendModules) and loads them from here (the static routes), for internal and installed addons alike.
@@ -12,7 +13,7 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Addons',
   description: 'The addons the server runs, their frontend modules and static files; install and delete',
-  dependsOn: ['auth'],
+  deps: { auth: authRef },
   frontendModules: { addons_screens: ['./Addons'] },
   frontendScopes: { settings: { sidebar: 'Addons', access: 'admin' } },
   async setup(ctx) {

@@ -1,4 +1,5 @@
-import { PROJECT_ENTITY_TYPES, type Anatomy } from '@pipewright/sdk';
+import { PROJECT_ENTITY_TYPES } from '@pipewright/sdk';
+import type { Anatomy } from './api.js';
 
 // The anatomy served as "_" while no preset is primary, and the source of every part a stored preset leaves out.
 // It follows AYON's layout (one "work" root, v001 versions, 0001 frames) with values of our own choosing.

@@ -2,6 +2,8 @@ import { defineAddon } from '@pipewright/sdk';
 import { studioMigrations } from './migrations.js';
 import { AnatomyPresetService } from './presets.js';
 import { anatomyRoutes } from './routes.js';
+import { anatomyRef } from './api.js';
+import { authRef } from '@pipewright/plugin-auth/api';
 
 // Anatomy presets are the templates new projects are created from; the projects addon uses this service to
 // turn a preset into a project's fields and back.
@@ -10,11 +12,11 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Anatomy',
   description: 'Anatomy presets: roots, templates, types, statuses and tags that new projects start from',
-  dependsOn: ['auth'],
+  deps: { auth: authRef },
   migrations: { studio: studioMigrations },
   async setup(ctx) {
     const presets = new AnatomyPresetService(ctx.db, ctx.events);
-    ctx.provide('anatomy', presets);
+    ctx.provide(anatomyRef, presets);
     await ctx.app.register(anatomyRoutes(presets));
   },
 });

@@ -1,4 +1,4 @@
-import type { Anatomy, ProjectLayout } from '@pipewright/sdk';
+import type { Anatomy, ProjectLayout } from './api.js';
 
 type Json = Record<string, unknown>;
 

@@ -5,14 +5,12 @@ import {
   Conflict,
   NotFound,
   ValidationFailed,
-  type Anatomy,
-  type AnatomyPresets,
   type Database,
   type EventBus,
   type Problem,
-  type ProjectLayout,
   type Sender,
 } from '@pipewright/sdk';
+import type { Anatomy, AnatomyPresets, ProjectLayout } from './api.js';
 import { builtinAnatomy } from './builtin.js';
 import { fromProject, toProject } from './layout.js';
 import { AnatomyDocument } from './schemas.js';

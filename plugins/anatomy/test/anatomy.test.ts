@@ -3,8 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { importAddon } from '@pipewright/core';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import type { Anatomy, AnatomyPresets } from '@pipewright/sdk';
+import type { Anatomy } from '../src/api.js';
 import { PASSWORD } from './fixtures/anatomy-users/index.js';
+import { anatomyRef } from '../src/api.js';
 
 const fixture = join(dirname(fileURLToPath(import.meta.url)), 'fixtures/anatomy-users');
 
@@ -32,7 +33,7 @@ const as = (who: string) => ({
 const artist = as('artist');
 const producer = as('producer');
 const root = as('root');
-const service = () => core.services.get('anatomy') as AnatomyPresets;
+const service = () => core.services.get(anatomyRef);
 const presetNames = async () =>
   (await artist.get('/api/anatomy/presets')).body.presets.map((p: any) => [p.name, p.primary]);
 

@@ -1,4 +1,4 @@
-import type { AttributeData, AttributeDefinition, AttributeScope } from '@pipewright/sdk';
+import type { AttributeData, AttributeDefinition, AttributeScope } from './api.js';
 
 // The attributes every AYON server ships with. Clients (the AYON launcher, DCC integrations) read and write
 // these names directly, so names, scopes and types must match AYON's; titles and descriptions are our own.

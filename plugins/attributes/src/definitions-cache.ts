@@ -1,4 +1,5 @@
-import type { AttributeData, AttributeDefinition, AttributeScope, Database } from '@pipewright/sdk';
+import type { Database } from '@pipewright/sdk';
+import type { AttributeData, AttributeDefinition, AttributeScope } from './api.js';
 import { readDefinitions } from './store.js';
 import { safePattern } from './value-checks.js';
 

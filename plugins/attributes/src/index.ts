@@ -2,6 +2,8 @@ import { defineAddon } from '@pipewright/sdk';
 import { AttributeService } from './library.js';
 import { studioMigrations } from './migrations.js';
 import { attributeRoutes } from './routes.js';
+import { attributesRef } from './api.js';
+import { authRef } from '@pipewright/plugin-auth/api';
 
 // Which attributes each entity type carries, with their types, limits and defaults. The entity addons validate
 // attrib through the library this provides and take defaults and inheritance from it.
@@ -11,7 +13,7 @@ export default defineAddon({
   title: 'Attributes',
   description:
     'The attribute library: which attributes each entity type carries, their types, limits and defaults',
-  dependsOn: ['auth'],
+  deps: { auth: authRef },
   migrations: { studio: studioMigrations },
   async setup(ctx) {
     const library = new AttributeService(ctx.db, ctx.events);
@@ -19,7 +21,7 @@ export default defineAddon({
     await library.reload();
     // Other server processes change definitions too; their events reach this one through Redis.
     ctx.onClose(ctx.events.subscribe('attribute.*', () => library.invalidate()));
-    ctx.provide('attributes', library);
+    ctx.provide(attributesRef, library);
     await ctx.app.register(attributeRoutes(library));
   },
 });

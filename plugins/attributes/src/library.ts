@@ -1,14 +1,5 @@
-import {
-  Conflict,
-  NotFound,
-  type AttributeDefinition,
-  type AttributeLibrary,
-  type AttributeScope,
-  type Database,
-  type EventBus,
-  type Problem,
-  type Sender,
-} from '@pipewright/sdk';
+import { Conflict, NotFound, type Database, type EventBus, type Problem, type Sender } from '@pipewright/sdk';
+import type { AttributeDefinition, AttributeLibrary, AttributeScope } from './api.js';
 import { DefinitionsCache } from './definitions-cache.js';
 import {
   deleteDefinition,

@@ -4,9 +4,9 @@ import {
   requireAdmin,
   requireUser,
   type AddonApp,
-  type AttributeData,
   type Problem,
 } from '@pipewright/sdk';
+import type { AttributeData } from './api.js';
 import type { AttributeService } from './library.js';
 import {
   AttributeDefinition,

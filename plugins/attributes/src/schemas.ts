@@ -1,9 +1,5 @@
-import {
-  Type,
-  type Static,
-  type AttributeScope as Scope,
-  type AttributeType as ValueType,
-} from '@pipewright/sdk';
+import { Type, type Static } from '@pipewright/sdk';
+import type { AttributeScope as Scope, AttributeType as ValueType } from './api.js';
 
 export const ATTRIBUTE_SCOPES: Scope[] = [
   'project',

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { AttributeData, AttributeDefinition, AttributeScope, Database } from '@pipewright/sdk';
+import type { Database } from '@pipewright/sdk';
+import type { AttributeData, AttributeDefinition, AttributeScope } from './api.js';
 import { DATA_FIELDS } from './schemas.js';
 
 // The attributes table: one row a definition, its data stored with the known fields only. Queries go through the

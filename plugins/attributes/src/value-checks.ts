@@ -1,4 +1,5 @@
-import type { AttributeData, Problem } from '@pipewright/sdk';
+import type { Problem } from '@pipewright/sdk';
+import type { AttributeData } from './api.js';
 
 // Checks of attribute values against a definition's data (its type, limits, pattern and enum), and of a
 // definition itself. No storage here: the library runs them with patterns it compiled once.

@@ -2,8 +2,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importAddon } from '@pipewright/core';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import type { AttributeLibrary } from '@pipewright/sdk';
+import type { ServiceRef } from '@pipewright/sdk';
 import { PASSWORD } from './fixtures/attribute-users/index.js';
+import { attributesRef } from '../src/api.js';
 
 const fixture = join(dirname(fileURLToPath(import.meta.url)), 'fixtures/attribute-users');
 
@@ -24,5 +25,5 @@ export async function login(core: TestCore, name: string): Promise<string> {
   return res.body.token;
 }
 
-export const libraryOf = (core: { services: { get(name: string): unknown } }) =>
-  core.services.get('attributes') as AttributeLibrary;
+export const libraryOf = (core: { services: { get<T>(ref: ServiceRef<T>): T } }) =>
+  core.services.get(attributesRef);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sql } from 'kysely';
 import type { TestCore } from '@pipewright/core/testing';
-import type { AttributeLibrary } from '@pipewright/sdk';
+import type { AttributeLibrary } from '../src/api.js';
 import { bootWithUsers, libraryOf } from './helpers.js';
 
 let core: TestCore;

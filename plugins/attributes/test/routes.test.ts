@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { TestCore } from '@pipewright/core/testing';
-import type { AttributeLibrary } from '@pipewright/sdk';
 import { bootWithUsers } from './helpers.js';
+import { attributesRef } from '../src/api.js';
 
 let core: TestCore;
 let admin: string;
@@ -334,7 +334,7 @@ describe('bad definitions answer 422 in the AYON shape', () => {
       'folder',
       'shot',
     ]);
-    const library = core.services.get('attributes') as AttributeLibrary;
+    const library = core.services.get(attributesRef);
     expect((await library.list('folder')).map((d) => d.name)).toContain('shotOnly');
     expect((await library.list('task')).map((d) => d.name)).not.toContain('shotOnly');
     expect((await core.request('DELETE', '/api/attributes/shotOnly', { token: admin })).status).toBe(204);

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { ClientInfo } from '@pipewright/sdk';
+import type { ClientInfo } from './api.js';
 
 export type Credentials = { kind: 'token'; token: string } | { kind: 'apiKey'; key: string };
 

@@ -1,46 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database } from '@pipewright/sdk';
-
-/** A token as issued: who it is for, what for, and what the issuer attached (where to go next, ...). */
-export interface OneTimeToken {
-  purpose: string;
-  userName: string;
-  data: Record<string, unknown>;
-  createdAt: Date;
-  expiresAt: Date;
-}
-
-/**
- * Links sent by mail that stand for a user once: a password reset, a login link (GET /api/auth/tokenauth). One
- * mechanism for all of them, in PostgreSQL so that any server process can redeem a token another one issued.
- */
-export interface OneTimeTokens {
-  /**
-   * Issue a token for a user, valid for ttlSeconds; answers the token, which is never stored (only its hash is).
-   * With replace, the user's earlier tokens of this purpose stop working: only the newest link counts.
-   */
-  issue(
-    purpose: string,
-    userName: string,
-    options: { ttlSeconds: number; data?: Record<string, unknown>; replace?: boolean },
-  ): Promise<string>;
-  /** The token if it is live, without using it up. */
-  peek(purpose: string, token: string): Promise<OneTimeToken | null>;
-  /** Use the token up: the first caller gets it, later ones (in any process) get null, as do expired tokens. */
-  consume(purpose: string, token: string): Promise<OneTimeToken | null>;
-  /** When the newest live token of this purpose was issued to the user, or null. */
-  lastIssued(purpose: string, userName: string): Promise<Date | null>;
-}
+import type { OneTimeToken, OneTimeTokens } from './api.js';
 
 /** Purposes the auth addon itself redeems. */
 export const LOGIN_PURPOSE = 'login';
-
-declare module '@pipewright/sdk' {
-  interface ServiceMap {
-    oneTimeTokens: OneTimeTokens;
-  }
-}
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 

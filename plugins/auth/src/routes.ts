@@ -15,8 +15,9 @@ import {
 import type { Authenticator } from './service.js';
 import { ayonClientInfo, sessionModel, userSessionModel } from './session-view.js';
 import type { SessionRow, SessionStore } from './sessions.js';
-import { LoginThrottled, type PasswordGuesses } from './throttle.js';
-import { tokenAuthRoute } from './token-auth.js';
+import { LoginThrottled } from './throttle.js';
+import type { PasswordGuesses } from './api.js';
+import { tokenAuthRoute } from './token-auth-routes.js';
 import type { OneTimeTokenStore } from './one-time-tokens.js';
 import {
   CreatedSession,

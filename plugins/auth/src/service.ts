@@ -1,13 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type {
-  AuthService,
-  Database,
-  EventBus,
-  LoginResponse,
-  RequestUser,
-  UserRecord,
-  UserSource,
-} from '@pipewright/sdk';
+import type { Database, EventBus, RequestUser, UserRecord } from '@pipewright/sdk';
+import type { AuthService, LoginResponse, UserSource } from './api.js';
 import { clientInfo, readCredentials } from './credentials.js';
 import type { IdentityMemory } from './identity-memory.js';
 import type { OneTimeTokenStore } from './one-time-tokens.js';

@@ -1,4 +1,5 @@
-import type { ClientInfo, RequestUser } from '@pipewright/sdk';
+import type { RequestUser } from '@pipewright/sdk';
+import type { ClientInfo } from './api.js';
 import type { SessionRow } from './sessions.js';
 
 // Sessions as AYON's session lists show them. The token field holds the session's id, never its secret: tokens are

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { newId, type ClientInfo, type Database } from '@pipewright/sdk';
+import { newId, type Database } from '@pipewright/sdk';
+import type { ClientInfo } from './api.js';
 import type { IdentityMemory } from './identity-memory.js';
 
 /** Sessions last a day and slide forward with use. */

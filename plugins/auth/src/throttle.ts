@@ -1,41 +1,5 @@
 import { TooManyRequests } from '@pipewright/sdk';
-
-/**
- * Guessing passwords, slowed down. Two counts, because the two attacks differ:
- * - per account: after a few failures for one account, its next guess must wait a short time that doubles with
- *   each further failure (1 s, 2 s, 4 s, ... up to a minute). A user who mistypes a few times barely notices; a
- *   guesser gets about one try a minute, whichever addresses the guesses come from.
- * - per address: a budget of failures across all accounts, generous enough for a studio behind one NAT address,
- *   but it stops one address trying a common password on every account (a spray). Accounts that logged in from
- *   that address lately are not held back by it, so a spray from inside a studio does not lock out its artists.
- * Only failures count, and a success clears only its own account's count: logging in to your account never
- * resets what an attacker did to someone else's, and the address budget is never reset by a success.
- * An account's back-off is also kept apart for each address it logged in from lately, so an attacker elsewhere
- * cannot keep its owner waiting at their usual desk.
- *
- * Kept in each server process's memory: with N processes behind a load balancer a guesser gets at most N times
- * the budget, still about one guess a minute per account and process. A restart forgets the counts.
- */
-export interface PasswordGuesses {
-  /**
-   * Before a password is checked: 429 when this account or this address must wait. Otherwise the guess counts as
-   * a failure at once (so parallel guesses cannot all slip past the check) until the answer says it was right.
-   */
-  attempt(account: string, address: string): PasswordGuess;
-}
-
-/** One guess under way. */
-export interface PasswordGuess {
-  /** The password was right: the account's failures are forgotten and the account is known at the address. */
-  succeeded(): void;
-}
-
-declare module '@pipewright/sdk' {
-  interface ServiceMap {
-    /** Provided by the auth addon: logins and whoever else checks a password (changing one's own) use it. */
-    passwordGuesses: PasswordGuesses;
-  }
-}
+import type { PasswordGuess, PasswordGuesses } from './api.js';
 
 export interface ThrottleLimits {
   /** Failures of one account before its next guess must wait. */

@@ -1,6 +1,7 @@
 import { Unauthorized, type AddonApp } from '@pipewright/sdk';
 import { readCredentials } from './credentials.js';
-import { LOGIN_PURPOSE, type OneTimeToken, type OneTimeTokenStore } from './one-time-tokens.js';
+import { LOGIN_PURPOSE, type OneTimeTokenStore } from './one-time-tokens.js';
+import type { OneTimeToken } from './api.js';
 import { TokenAuthQuery, TokenLoginResponse } from './schemas.js';
 import type { Authenticator } from './service.js';
 

@@ -4,16 +4,17 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { importAddon } from '@pipewright/core';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import type { AuthService, ServiceMap } from '@pipewright/sdk';
 import { PASSWORD } from './fixtures/static-users/index.js';
+import { authRef, oneTimeTokensRef } from '../src/api.js';
+import type { OneTimeTokens } from '../src/api.js';
 
 const fixture = join(dirname(fileURLToPath(import.meta.url)), 'fixtures/static-users');
 
 let core: TestCore;
-let tokens: ServiceMap['oneTimeTokens'];
+let tokens: OneTimeTokens;
 beforeAll(async () => {
   core = await bootTestCore({ addons: ['static-users'], extraAddons: [await importAddon(fixture, false)] });
-  tokens = core.services.get('oneTimeTokens') as ServiceMap['oneTimeTokens'];
+  tokens = core.services.get(oneTimeTokensRef);
 });
 afterAll(() => core.close());
 
@@ -153,7 +154,7 @@ describe('GET /api/auth/tokenauth', () => {
   });
 
   it("ends a user's links with the user's sessions, and carries them over a rename", async () => {
-    const auth = core.services.get('auth') as AuthService;
+    const auth = core.services.get(authRef);
     const q = await loginLink('alice');
     const kept = await loginLink('boss');
     await auth.closeSessions('alice');

@@ -10,6 +10,12 @@ import {
   type ProjectEntityType,
   type RequestUser,
 } from '@pipewright/sdk';
+import type { AnatomyPresets } from '@pipewright/plugin-anatomy/api';
+import type { BundleDirectory } from '@pipewright/plugin-bundles/api';
+import type { EntityDirectory } from '@pipewright/plugin-entities/api';
+import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
+import type { SecretStore } from '@pipewright/plugin-secrets/api';
+import type { AddonSettings } from '@pipewright/plugin-settings/api';
 import type { CallbackHandler } from './sidecar.js';
 import type { CallOrigin } from './origin.js';
 
@@ -32,9 +38,18 @@ function userOf(origin: CallOrigin, what: string): RequestUser {
   return origin.user;
 }
 
-export function serverCallbacks(ctx: AddonContext): CallbackHandler {
-  const projects = ctx.use('projects');
-  const anatomy = ctx.use('anatomy');
+/** The services the callbacks read through. */
+export interface CallbackServices {
+  projects: ProjectDirectory;
+  anatomy: AnatomyPresets;
+  entities: EntityDirectory;
+  settings: AddonSettings;
+  secrets: SecretStore;
+  bundles: BundleDirectory;
+}
+
+export function serverCallbacks(ctx: AddonContext, services: CallbackServices): CallbackHandler {
+  const { projects, anatomy } = services;
 
   /** The project, as the origin may see it: any for the server's own calls, an accessible one for a user's. */
   const projectFor = async (origin: CallOrigin, name: string) => {
@@ -51,7 +66,7 @@ export function serverCallbacks(ctx: AddonContext): CallbackHandler {
         if (project) await projectFor(origin, project);
         // A site's overrides are its user's own: read for the user the request is for.
         const site = optionalText(params, 'siteId');
-        return ctx.use('settings').values(text(params, 'addonName'), text(params, 'addonVersion'), {
+        return services.settings.values(text(params, 'addonName'), text(params, 'addonVersion'), {
           variant: optionalText(params, 'variant') ?? 'production',
           ...(project ? { project } : {}),
           ...(project && site && origin.user ? { site: { id: site, user: origin.user.name } } : {}),
@@ -88,21 +103,24 @@ export function serverCallbacks(ctx: AddonContext): CallbackHandler {
         const type = text(params, 'entityType');
         if (!ENTITY_TYPES.has(type)) throw new BadRequest(`${type} is not an entity type`);
         const project = (await projects.require(user, text(params, 'projectName'))).name;
-        const entity = await ctx
-          .use('entities')
-          .get(project, type as ProjectEntityType, text(params, 'entityId'), user);
+        const entity = await services.entities.get(
+          project,
+          type as ProjectEntityType,
+          text(params, 'entityId'),
+          user,
+        );
         if (!entity) throw new NotFound(`${type} ${String(params.entityId)} not found`);
         return entity;
       },
       async secrets() {
-        return ctx.use('secrets').names();
+        return services.secrets.names();
       },
       async secret(params, origin) {
         const user = userOf(origin, 'A secret value');
         // As AYON's own Secrets API: values are for administrators and services.
         if (!user.isAdmin && !user.isService)
           throw new Forbidden('Only administrators and services read secrets');
-        return ctx.use('secrets').get(text(params, 'name'));
+        return services.secrets.get(text(params, 'name'));
       },
       async dispatchEvent(params, origin) {
         const user = userOf(origin, 'An event');
@@ -192,7 +210,7 @@ export function serverCallbacks(ctx: AddonContext): CallbackHandler {
         return true;
       },
       async bundles() {
-        const bundles = ctx.use('bundles');
+        const bundles = services.bundles;
         const [production, staging] = await Promise.all([
           bundles.forVariant('production'),
           bundles.forVariant('staging'),

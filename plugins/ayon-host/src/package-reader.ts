@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  addonRef,
   AYON_PACKAGE_FILE,
   readAyonPackagePy,
   type AddonDefinition,
@@ -18,7 +19,7 @@ import { TIMEOUTS, type AyonHost } from './host.js';
 import { SERVER } from './origin.js';
 import { pythonSettingsModel, pythonSiteSettingsModel } from './python-settings.js';
 import { pythonActions } from './python-actions.js';
-import { packageEndpoints } from './endpoints.js';
+import { packageEndpoints } from './routes.js';
 
 // AYON packages (package.py and a server/ folder of Python) become addons here. With the sidecar running, the
 // package's own code answers for its settings, actions and endpoints; its description, schemas and defaults are
@@ -37,7 +38,7 @@ function describedAddon(description: PackageDescription, note: string): AddonDef
     version: description.version,
     title: description.title,
     description: note,
-    dependsOn: ['ayon-host'],
+    deps: { host: addonRef('ayon-host') },
     services: description.services,
     addonType: description.addonType,
     projectCanOverrideAddonVersion: description.projectCanOverrideAddonVersion,
@@ -114,7 +115,7 @@ async function offlineDefinition(directory: string, reason: string): Promise<Add
       version,
       title,
       description: `AYON addon package: its files are served; its settings, ${why}`,
-      dependsOn: ['ayon-host'],
+      deps: { host: addonRef('ayon-host') },
     };
   }
   return {

@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, installPackage, type TestCore } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
-import type { AyonHost } from '../src/host.js';
 import { PACKAGES, extractedByPython, fixturePackage, packageZip, relabelledZip } from './packages.js';
+import { ayonHostRef } from '../src/api.js';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // Six real AYON addons (core, applications, maya, houdini, deadline, blender), built by their own create_package.py,
 // installed as an operator installs them and put in the production bundle. Their server code runs in the sidecar:
@@ -68,7 +68,7 @@ beforeAll(async () => {
     config: { dataDir },
   });
   for (const [name, data] of Object.entries(USERS)) {
-    await (core.services.get('users') as UserDirectory).create({ name, password: PASSWORD, data });
+    await core.services.get(usersRef).create({ name, password: PASSWORD, data });
     tokens[name] = (
       await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } })
     ).body.token;
@@ -392,7 +392,7 @@ describe('the real AYON client', () => {
 
 describe('a crashed sidecar', () => {
   it('answers the call it dropped with 503, comes back, and the next call works', async () => {
-    const host = core.services.get('ayonHost') as AyonHost;
+    const host = core.services.get(ayonHostRef);
     const pid = host.pid!;
     const dropped = as('ann')('GET', `/api/addons/maya/${PACKAGES.maya}/schema`);
     while (host.pendingCalls === 0) await new Promise((done) => setImmediate(done));

@@ -1,6 +1,9 @@
 import { defineAddon } from '@pipewright/sdk';
 import { bundleRoutes } from './routes.js';
 import { BundleService } from './service.js';
+import { authRef } from '@pipewright/plugin-auth/api';
+import { bundlesRef } from './api.js';
+import { projectsRef } from '@pipewright/plugin-projects/api';
 
 // Bundles choose which addon versions run together: the production bundle is what the studio runs (the core
 // switches off the addons it sets to null), staging is tried before promotion, dev bundles belong to one user each.
@@ -12,10 +15,10 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Bundles',
   description: 'Bundles: which addon versions run together for production, staging and development',
-  dependsOn: ['auth', 'projects'],
-  async setup(ctx) {
+  deps: { projects: projectsRef, auth: authRef },
+  async setup(ctx, deps) {
     const bundles = new BundleService(ctx.db, ctx.events, ctx.runtime, ctx.addon.name, ctx.log);
-    ctx.provide('bundles', bundles);
-    await ctx.app.register(bundleRoutes(bundles, ctx.use('projects')));
+    ctx.provide(bundlesRef, bundles);
+    await ctx.app.register(bundleRoutes(bundles, deps.projects));
   },
 });

@@ -5,10 +5,10 @@ import {
   requireManager,
   requireUser,
   type AddonApp,
-  type BundleRecord,
-  type ProjectDirectory,
   type Static,
 } from '@pipewright/sdk';
+import type { BundleRecord } from './api.js';
+import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
 import type { FastifyRequest } from 'fastify';
 import {
   Bundle,

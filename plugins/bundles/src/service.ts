@@ -4,12 +4,11 @@ import {
   NotFound,
   type AddonInfo,
   type AddonRuntime,
-  type BundleDirectory,
-  type BundleRecord,
   type Database,
   type EventBus,
   type Sender,
 } from '@pipewright/sdk';
+import type { BundleDirectory, BundleRecord } from './api.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { checkBundle, failureMessage, indispensableAddons, lockedOut } from './check.js';
 import type { BundleCreate, BundleIssue, BundlePatch } from './schemas.js';

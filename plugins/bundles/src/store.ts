@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { BundleRecord, Database } from '@pipewright/sdk';
+import type { Database } from '@pipewright/sdk';
+import type { BundleRecord } from './api.js';
 
 // Bundles live in the core's public.bundles table (the core reads the production bundle from it to decide which
 // addons answer). Flags are columns, so the database keeps one production and one staging bundle; the rest is

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { TestCore } from '@pipewright/core/testing';
-import type { BundleDirectory } from '@pipewright/sdk';
 import { COMPLETE, bootWithLogins } from './fixtures.js';
+import { bundlesRef } from '../src/api.js';
 
 let core: TestCore;
 let admin: string;
@@ -244,7 +244,7 @@ describe('production and staging', () => {
   });
 
   it('answers the service by variant', async () => {
-    const service = core.services.get('bundles') as BundleDirectory;
+    const service = core.services.get(bundlesRef);
     expect((await service.forVariant('production'))?.name).toBe('prod_a');
     expect((await service.forVariant('staging'))?.name).toBe('studio_v1');
     expect(await service.forVariant('prod_b')).toBeNull(); // not a dev bundle
@@ -347,7 +347,7 @@ describe('dev bundles', () => {
   });
 
   it('are found by name as a settings variant', async () => {
-    const service = core.services.get('bundles') as BundleDirectory;
+    const service = core.services.get(bundlesRef);
     expect(await service.forVariant('dev_two')).toMatchObject({
       name: 'dev_two',
       isDev: true,

@@ -1,8 +1,10 @@
 import { sql } from 'kysely';
-import { Conflict, defineAddon, type AddonDefinition } from '@pipewright/sdk';
+import { addonRef, Conflict, defineAddon, type AddonDefinition } from '@pipewright/sdk';
 import type { ServerConfig } from '@pipewright/core';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
+import { usersRef } from '@pipewright/plugin-users/api';
+import { authRef } from '@pipewright/plugin-auth/api';
+import { bundlesRef } from '../src/api.js';
 
 // Small addons the tests switch on and off through bundles, and one that hooks into promotion.
 
@@ -10,7 +12,7 @@ export const probe = defineAddon({
   name: 'probe',
   version: '1.0.0',
   title: 'Probe',
-  dependsOn: ['auth'],
+  deps: { auth: authRef },
   setup(ctx) {
     ctx.app.get('/hello', async () => ({ addon: 'probe' }));
   },
@@ -20,7 +22,7 @@ export const probeChild = defineAddon({
   name: 'probe_child',
   version: '1.0.0',
   title: 'Probe child',
-  dependsOn: ['probe'],
+  deps: { probe: addonRef('probe') },
   setup(ctx) {
     ctx.app.get('/hello', async () => ({ addon: 'probe_child' }));
   },
@@ -34,7 +36,7 @@ export const witness = defineAddon({
   name: 'witness',
   version: '1.0.0',
   title: 'Promote witness',
-  dependsOn: ['bundles'],
+  deps: { bundles: bundlesRef },
   migrations: {
     studio: [
       {
@@ -43,10 +45,10 @@ export const witness = defineAddon({
       },
     ],
   },
-  setup(ctx) {
-    ctx.use('bundles').onPromote(async (bundle) => {
+  setup(ctx, { bundles }) {
+    bundles.onPromote(async (bundle) => {
       // What the hook sees through the service, given no transaction: the bundle already is production.
-      const production = await ctx.use('bundles').forVariant('production');
+      const production = await bundles.forVariant('production');
       await ctx.db
         .insertInto('witness_promotions')
         .values({ bundle: bundle.name, production: production?.name ?? null })
@@ -83,7 +85,7 @@ export async function bootWithLogins(config: Partial<ServerConfig> = {}): Promis
     config,
   });
   const seed = async (name: string, data: Record<string, unknown>) => {
-    const users = core.services.get('users') as UserDirectory;
+    const users = core.services.get(usersRef);
     await users.create({ name, password: PASSWORD, data });
     const res = await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } });
     return res.body.token as string;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type PipewrightServer } from '@pipewright/core';
+import type { AddonDefinition } from '@pipewright/sdk';
 import { testRedis, type TestCore } from '@pipewright/core/testing';
 import { COMPLETE, FIXTURE_ADDONS, bootWithLogins, cracked, probe, probeChild, witness } from './fixtures.js';
 
@@ -20,7 +21,7 @@ beforeAll(async () => {
     // The first core owns the database; the second must not close it.
     database: { ...first.database, close: async () => undefined },
     only: FIXTURE_ADDONS,
-    extraAddons: [probe, probeChild, witness]
+    extraAddons: ([probe, probeChild, witness] as AddonDefinition[])
       .map((definition) => ({
         definition,
         directory: first.config.dataDir,

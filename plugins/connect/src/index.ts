@@ -1,7 +1,11 @@
-import { defineAddon, type PipewrightError, type ServiceMap } from '@pipewright/sdk';
+import { defineAddon, type PipewrightError } from '@pipewright/sdk';
 import { studioMigrations } from './migrations.js';
 import { connectRoutes } from './routes.js';
 import { ConnectService, type KeyStore } from './service.js';
+import { ynputCloudRef } from './api.js';
+import { secretsRef } from '@pipewright/plugin-secrets/api';
+import { usersRef } from '@pipewright/plugin-users/api';
+import type { SecretStore } from '@pipewright/plugin-secrets/api';
 
 // The connection to Ynput Cloud: an admin stores the cloud key, the server answers what the cloud says about it,
 // and other addons (the market's licenses) call the cloud through the ynputCloud service. The machine may have no
@@ -14,17 +18,17 @@ export default defineAddon({
   title: 'Ynput Cloud',
   description:
     'Ynput Cloud connection: the cloud key (kept as a secret), cloud info, authorization and feedback',
-  dependsOn: ['secrets', 'users'],
+  deps: { secrets: secretsRef, users: usersRef },
   migrations: { studio: studioMigrations },
-  async setup(ctx) {
-    const connect = new ConnectService(ctx.db, keyStore(ctx.use('secrets')), ctx.use('users'), ctx.log);
-    ctx.provide('ynputCloud', connect);
+  async setup(ctx, deps) {
+    const connect = new ConnectService(ctx.db, keyStore(deps.secrets), deps.users, ctx.log);
+    ctx.provide(ynputCloudRef, connect);
     await ctx.app.register(connectRoutes(connect));
   },
 });
 
 /** The secrets service as the key's store: forgetting a key that is not there is no error for DELETE. */
-function keyStore(secrets: ServiceMap['secrets']): KeyStore {
+function keyStore(secrets: SecretStore): KeyStore {
   return {
     get: (name) => secrets.get(name),
     set: (name, value, actor, sender) => secrets.set(name, value, actor, sender),

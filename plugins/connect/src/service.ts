@@ -7,8 +7,8 @@ import {
   type Database,
   type RequestUser,
   type Sender,
-  type UserDirectory,
 } from '@pipewright/sdk';
+import type { UserDirectory } from '@pipewright/plugin-users/api';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   CloudRejected,
@@ -18,6 +18,7 @@ import {
   cloudSettings,
   type CloudSettings,
 } from './cloud.js';
+import type { YnputCloud } from './api.js';
 
 /** The secret holding the cloud key: the name AYON uses, so GET /api/secrets lists it as AYON servers do. */
 export const KEY_SECRET = 'ynput_cloud_key';
@@ -75,27 +76,6 @@ export interface KeyStore {
   set(name: string, value: string, actor: string, sender: Sender): Promise<unknown>;
   /** Forget the value; nothing happens when there is none. */
   remove(name: string, actor: string, sender: Sender): Promise<void>;
-}
-
-/** What other addons may use: calls to Ynput Cloud with this server's credentials. */
-export interface YnputCloud {
-  /** The cloud base URL calls go to now (YNPUT_CLOUD_URL, default https://im.ayon.cloud). */
-  baseUrl(): string;
-  /**
-   * Call the cloud API as this server and answer its JSON object. Errors, each with a sentence for the operator:
-   * 403 when no key is stored or the cloud refuses it, 502 when the cloud cannot be reached or answers nonsense.
-   */
-  request(
-    method: 'GET' | 'POST',
-    path: string,
-    options?: { query?: Record<string, string>; body?: unknown },
-  ): Promise<Record<string, unknown>>;
-}
-
-declare module '@pipewright/sdk' {
-  interface ServiceMap {
-    ynputCloud: YnputCloud;
-  }
 }
 
 interface ConnectionRow {

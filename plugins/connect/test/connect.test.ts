@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, freePort, seedUser, type TestCore } from '@pipewright/core/testing';
 import { ORG, startCloudStandIn, startSilentServer, type CloudStandIn } from './cloud-stand-in.js';
+import { ynputCloudRef } from '../src/api.js';
 
 // No internet here: a local HTTP server stands in for Ynput Cloud (cloud-stand-in.ts), and a port nothing listens
 // on plays the cloud that cannot be reached. YNPUT_CLOUD_URL is read at each call, so a test points it where it wants.
@@ -83,7 +84,7 @@ describe('without a key', () => {
   });
 
   it('lets other addons know through the service that the cloud is not connected (403)', async () => {
-    const service = core.services.get('ynputCloud') as { request(m: string, p: string): Promise<unknown> };
+    const service = core.services.get(ynputCloudRef) as { request(m: string, p: string): Promise<unknown> };
     await expect(service.request('GET', '/api/v1/licenses')).rejects.toMatchObject({
       status: 403,
       message: NOT_CONNECTED,
@@ -250,7 +251,7 @@ describe('with the cloud reachable', () => {
   });
 
   it('lets other addons call the cloud as this server through the ynputCloud service', async () => {
-    const service = core.services.get('ynputCloud') as {
+    const service = core.services.get(ynputCloudRef) as {
       request(m: string, p: string, o?: object): Promise<unknown>;
     };
     const answer = await service.request('GET', '/api/v1/licenses', { query: { refresh: 'true' } });
@@ -325,7 +326,7 @@ describe('with the cloud out of reach', () => {
   it('answers 502 to other addons calling the cloud through the service', async () => {
     const url = await closedPortUrl();
     useCloud(url);
-    const service = core.services.get('ynputCloud') as { request(m: string, p: string): Promise<unknown> };
+    const service = core.services.get(ynputCloudRef) as { request(m: string, p: string): Promise<unknown> };
     await expect(service.request('GET', '/api/v1/licenses')).rejects.toMatchObject({
       status: 502,
       message: expect.stringMatching(new RegExp(`^Ynput Cloud at ${url} cannot be reached: `)),

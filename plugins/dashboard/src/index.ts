@@ -1,5 +1,11 @@
 import { defineAddon } from '@pipewright/sdk';
 import { dashboardRoutes } from './routes.js';
+import { attributesRef } from '@pipewright/plugin-attributes/api';
+import { entitiesRef } from '@pipewright/plugin-entities/api';
+import { filesRef } from '@pipewright/plugin-files/api';
+import { projectsRef } from '@pipewright/plugin-projects/api';
+import { teamsRef } from '@pipewright/plugin-teams/api';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // The project dashboard of the web app: how big a project is, how its tasks are going, who works on it and how
 // busy it has been. Everything is read; nothing is stored of its own.
@@ -8,18 +14,25 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Project dashboard',
   description: 'Entity counts, task health, the people on a project and its recent activity',
-  dependsOn: ['projects', 'entities', 'users', 'attributes', 'teams', 'files'],
+  deps: {
+    attributes: attributesRef,
+    files: filesRef,
+    projects: projectsRef,
+    teams: teamsRef,
+    users: usersRef,
+    entities: entitiesRef,
+  },
   frontendModules: { dashboard_screens: ['./Dashboard'] },
   frontendScopes: { project: { sidebar: 'Dashboard' } },
-  async setup(ctx) {
+  async setup(ctx, deps) {
     await ctx.app.register(
       dashboardRoutes({
         db: ctx.db,
-        projects: ctx.use('projects'),
-        users: ctx.use('users'),
-        attributes: ctx.use('attributes'),
-        teams: ctx.use('teams'),
-        files: ctx.use('files'),
+        projects: deps.projects,
+        users: deps.users,
+        attributes: deps.attributes,
+        teams: deps.teams,
+        files: deps.files,
         schemaName: ctx.projects.schemaName,
       }),
     );

@@ -1,14 +1,9 @@
-import {
-  type AddonApp,
-  type AttributeLibrary,
-  type Database,
-  type ProjectDirectory,
-  type ProjectFiles,
-  ProjectParams,
-  requireUser,
-  type TeamDirectory,
-  type UserDirectory,
-} from '@pipewright/sdk';
+import { type AddonApp, type Database, ProjectParams, requireUser } from '@pipewright/sdk';
+import type { AttributeLibrary } from '@pipewright/plugin-attributes/api';
+import type { ProjectFiles } from '@pipewright/plugin-files/api';
+import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
+import type { TeamDirectory } from '@pipewright/plugin-teams/api';
+import type { UserDirectory } from '@pipewright/plugin-users/api';
 import { dailyActivity } from './activity.js';
 import { countEntities } from './entity-counts.js';
 import { countPeople } from './project-people.js';

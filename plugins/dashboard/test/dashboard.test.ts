@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // A small demo project with known tasks, people and history, an empty project, and callers with and without
 // access, so each figure of the dashboard can be checked exactly.
@@ -14,7 +14,7 @@ const DAY = 24 * 60 * 60 * 1000;
 const inDays = (days: number) => new Date(Date.now() + days * DAY).toISOString();
 
 async function seed(name: string, data: Record<string, unknown>, active = true) {
-  const users = core.services.get('users') as UserDirectory;
+  const users = core.services.get(usersRef);
   await users.create({ name, password: PASSWORD, data });
   if (!active) await users.update(name, { active: false });
   const login = await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } });

@@ -5,6 +5,7 @@ import { DesktopFiles } from './files.js';
 import { studioMigrations } from './migrations.js';
 import { desktopRoutes } from './routes.js';
 import { DEPENDENCY_PACKAGES, INSTALLERS, PackageStore, bundleInstallerVersion } from './service.js';
+import { authRef } from '@pipewright/plugin-auth/api';
 
 // What the desktop launcher installs on artists' machines: the launcher's own installers and the dependency
 // packages (Python environments built for a bundle's addons). Administrators register a file's metadata, then
@@ -14,7 +15,7 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Desktop',
   description: 'Launcher installers and dependency packages: metadata, uploads and downloads',
-  dependsOn: ['auth'],
+  deps: { auth: authRef },
   migrations: { studio: studioMigrations },
   async setup(ctx) {
     const files = new DesktopFiles(join(ctx.dataDir, 'desktop'));

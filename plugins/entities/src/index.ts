@@ -11,6 +11,10 @@ import { BackgroundOperations } from './write/background.js';
 import { EntityProcessor } from './write/processor.js';
 import { carryProjectRenames } from './write/project-renames.js';
 import { carryUserRenames } from './write/user-renames.js';
+import { attributesRef } from '@pipewright/plugin-attributes/api';
+import { entitiesRef } from './api.js';
+import { projectsRef } from '@pipewright/plugin-projects/api';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // What a pipeline publishes into: folders, tasks, products, versions, representations and workfiles, in each
 // project's own schema. A request goes routes/ (HTTP) -> service.ts -> read/ (selects, queries, folder trees) or
@@ -20,17 +24,17 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Entities',
   description: 'Folders, tasks, products, versions, representations, workfiles and operations',
-  dependsOn: ['projects', 'attributes', 'users'],
+  deps: { attributes: attributesRef, projects: projectsRef, users: usersRef },
   migrations: { project: projectMigrations },
   frontendModules: { overview_remote: ['./Overview'] },
   frontendScopes: { project: { sidebar: 'Overview' } },
-  async setup(ctx) {
-    const projects = ctx.use('projects');
-    const attributes = ctx.use('attributes');
+  async setup(ctx, deps) {
+    const projects = deps.projects;
+    const attributes = deps.attributes;
     const schemaName = ctx.projects.schemaName;
     const processor = new EntityProcessor(ctx.db, ctx.events, attributes, schemaName, ctx.log);
     projects.onChange((project, change) => carryProjectRenames(ctx.db, schemaName(project.name), change));
-    ctx.use('users').onRename(carryUserRenames(ctx.db));
+    deps.users.onRename(carryUserRenames(ctx.db));
     // Kept trees take this process's rows as they commit; other processes' changes as their events reach it.
     const hierarchyCache = new HierarchyCache(ctx.events);
     processor.onCommit((project, changes) => hierarchyCache.committed(project, changes));
@@ -44,7 +48,7 @@ export default defineAddon({
       hierarchyCache,
       schemaName,
     });
-    ctx.provide('entities', service);
+    ctx.provide(entitiesRef, service);
     await ctx.app.register(entityRoutes(service));
     await ctx.app.register(operationRoutes(service));
     await ctx.app.register(folderTreeRoutes(service));

@@ -1,15 +1,13 @@
 import {
   NotFound,
-  type AttributeLibrary,
   type Database,
-  type EntityDirectory,
-  type EntityQuery,
   type FolderAccessPolicy,
-  type ProjectDirectory,
-  type ProjectRecord,
   type RequestUser,
   type Sender,
 } from '@pipewright/sdk';
+import type { AttributeLibrary } from '@pipewright/plugin-attributes/api';
+import type { EntityDirectory, EntityQuery } from './api.js';
+import type { ProjectDirectory, ProjectRecord } from '@pipewright/plugin-projects/api';
 import { entityNotFound, type EntityType } from './entity-types.js';
 import { inheritance, readEntities, type ReadDeps } from './read/entities.js';
 import { folderList, hierarchy } from './read/folders.js';

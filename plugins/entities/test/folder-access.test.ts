@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
 import { defineAddon, newId, type FolderAccessKind, type FolderScope } from '@pipewright/sdk';
+import { entitiesRef } from '../src/api.js';
 
 // The entities addon enforcing folder whitelists, with a fixed policy standing in for the access addon (which has
 // its own tests of how groups combine into these scopes):
@@ -27,9 +28,9 @@ const whitelists = defineAddon({
   name: 'fixed-whitelists',
   version: '1.0.0',
   title: 'Fixed whitelists (test policy)',
-  dependsOn: ['entities'],
-  setup(ctx) {
-    ctx.use('entities').setAccessPolicy({
+  deps: { entities: entitiesRef },
+  setup(ctx, deps) {
+    deps.entities.setAccessPolicy({
       folderScope: async (caller, _project, kind) => SCOPES[caller.name]?.[kind] ?? null,
       // walt sees three attributes and may change fps, the label and where a folder sits.
       attributeAccess: async (caller) =>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type PipewrightServer } from '@pipewright/core';
 import { bootTestCore, testRedis, type TestCore } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // Two server processes (here: two cores) on one database and one Redis, each keeping the project's folder tree:
 // what one changes, the other's /hierarchy shows once the change's event reaches it.
@@ -51,7 +51,7 @@ beforeAll(async () => {
     database: { ...first.database, close: async () => undefined },
     only: ['entities', 'users'],
   });
-  const users = first.services.get('users') as UserDirectory;
+  const users = first.services.get(usersRef);
   const password = 'correct horse battery';
   await first.db
     .transaction()

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { newId, type UserDirectory } from '@pipewright/sdk';
+import { newId } from '@pipewright/sdk';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 let core: TestCore;
 let token: string;
@@ -9,7 +10,7 @@ const api = (method: string, url: string, body?: unknown) => core.request(method
 
 beforeAll(async () => {
   core = await bootTestCore({ addons: ['entities', 'users'] });
-  const users = core.services.get('users') as UserDirectory;
+  const users = core.services.get(usersRef);
   await core.db
     .transaction()
     .execute(() =>

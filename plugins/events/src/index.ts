@@ -1,5 +1,6 @@
 import { defineAddon } from '@pipewright/sdk';
 import { eventRoutes } from './routes.js';
+import { authRef } from '@pipewright/plugin-auth/api';
 
 // The events API: dispatching, reading, updating and deleting events, bulk operations, and enroll, through which
 // services take jobs. The table itself belongs to the core (public.events), as does the bus that stores and
@@ -9,7 +10,7 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Events',
   description: 'Dispatch, read, update and delete events; event operations; enroll for services',
-  dependsOn: ['auth'],
+  deps: { auth: authRef },
   frontendModules: { events_screens: ['./Events'] },
   frontendScopes: { settings: { sidebar: 'Events', access: 'manager' } },
   async setup(ctx) {

@@ -1,4 +1,4 @@
-import type { FileRecord } from '@pipewright/sdk';
+import type { FileRecord } from './api.js';
 
 /** A UUID as the 32 lowercase hex characters ids are stored as. */
 export const compactId = (value: string) => value.replaceAll('-', '').toLowerCase();

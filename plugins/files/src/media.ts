@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { ServiceUnavailable, type AudioTrackInfo, type MediaInfo } from '@pipewright/sdk';
+import { ServiceUnavailable } from '@pipewright/sdk';
+import type { AudioTrackInfo, MediaInfo } from './api.js';
 
 /** Longest side of a thumbnail, as AYON's thumbnail_size. */
 export const THUMBNAIL_SIZE = 500;

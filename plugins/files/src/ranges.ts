@@ -1,4 +1,4 @@
-import type { ByteRange } from '@pipewright/sdk';
+import type { ByteRange } from './api.js';
 import { RangeNotSatisfiable } from './errors.js';
 
 /**

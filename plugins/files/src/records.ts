@@ -1,4 +1,5 @@
-import { Conflict, type Database, type FileRecord, type MediaInfo } from '@pipewright/sdk';
+import { Conflict, type Database } from '@pipewright/sdk';
+import type { FileRecord, MediaInfo } from './api.js';
 
 interface Row {
   id: string;

@@ -1,12 +1,10 @@
 import {
   type AddonApp,
-  type ByteRange,
   CreatedResponse,
   Forbidden,
   headerText,
   isManagerOrAbove,
   NoContent,
-  type ProjectDirectory,
   ProjectParams,
   type RequestUser,
   requireUser,
@@ -14,6 +12,8 @@ import {
   Type,
   uploadStream,
 } from '@pipewright/sdk';
+import type { ByteRange } from './api.js';
+import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PayloadTooLarge, RangeNotSatisfiable } from './errors.js';

@@ -1,16 +1,6 @@
 import { Readable } from 'node:stream';
-import {
-  BadRequest,
-  NotFound,
-  isId,
-  newId,
-  type ByteRange,
-  type Database,
-  type FileRecord,
-  type MediaInfo,
-  type NewFile,
-  type ProjectFiles,
-} from '@pipewright/sdk';
+import { BadRequest, NotFound, isId, newId, type Database } from '@pipewright/sdk';
+import type { ByteRange, FileRecord, MediaInfo, NewFile, ProjectFiles } from './api.js';
 import { UnsupportedMedia } from './errors.js';
 import { THUMBNAIL_SIZE, type MediaTools } from './media.js';
 import { FileRecords } from './records.js';

@@ -4,7 +4,8 @@ import { mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { NotFound, type ByteRange } from '@pipewright/sdk';
+import { NotFound } from '@pipewright/sdk';
+import type { ByteRange } from './api.js';
 import { PayloadTooLarge } from './errors.js';
 
 /** Where a stored object belongs: uploads are the files themselves, previews the thumbnails made from them. */

@@ -3,10 +3,12 @@ import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { BadRequest, Conflict, NotFound, newId, type ProjectFiles } from '@pipewright/sdk';
+import { BadRequest, Conflict, NotFound, newId } from '@pipewright/sdk';
+import type { ProjectFiles } from '../src/api.js';
 import { PayloadTooLarge } from '../src/errors.js';
 import { LocalDiskStorage } from '../src/storage.js';
 import { buildWorld, type World } from './world.js';
+import { filesRef } from '../src/api.js';
 
 let w: World;
 let files: ProjectFiles;
@@ -34,7 +36,7 @@ async function storedFiles(): Promise<string[]> {
 
 beforeAll(async () => {
   w = await buildWorld();
-  files = w.core.services.get('files') as ProjectFiles;
+  files = w.core.services.get(filesRef);
 });
 afterAll(() => w.core.close());
 

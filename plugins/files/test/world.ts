@@ -3,8 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
 import type { FileService } from '../src/service.js';
+import { filesRef } from '../src/api.js';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // One studio per test file: an administrator, a manager, two artists and a guest of the project "show", and an
 // artist of another project. Media are made with Debian's ffmpeg, as the server itself uses it.
@@ -63,7 +64,7 @@ export interface World {
 /** Users: root (admin), boss (manager), artie and bob (artists on show), gus (a guest of show), eve (elsewhere). */
 export async function buildWorld(): Promise<World> {
   const core = await bootTestCore({ addons: ['files', 'users'] });
-  const users = core.services.get('users') as UserDirectory;
+  const users = core.services.get(usersRef);
   const people: Record<string, Record<string, unknown>> = {
     root: { isAdmin: true },
     boss: { isManager: true },
@@ -108,7 +109,7 @@ export async function buildWorld(): Promise<World> {
   };
   return {
     core,
-    files: core.services.get('files') as FileService,
+    files: core.services.get(filesRef) as FileService,
     token,
     call,
     upload,

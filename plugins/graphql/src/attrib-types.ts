@@ -1,4 +1,4 @@
-import type { AttributeDefinition, AttributeScope, AttributeType } from '@pipewright/sdk';
+import type { AttributeDefinition, AttributeScope, AttributeType } from '@pipewright/plugin-attributes/api';
 
 /** Scopes that get a typed attrib object, and the GraphQL type each one is exposed as. */
 export const ATTRIB_TYPES: Record<Exclude<AttributeScope, 'list'>, string> = {

@@ -1,11 +1,8 @@
 import { GraphQLError } from 'graphql';
-import {
-  isId,
-  type AttributeDefinition,
-  type EntityQuery,
-  type LinkDirectory,
-  type ProjectEntityType,
-} from '@pipewright/sdk';
+import { isId, type ProjectEntityType } from '@pipewright/sdk';
+import type { AttributeDefinition } from '@pipewright/plugin-attributes/api';
+import type { EntityQuery } from '@pipewright/plugin-entities/api';
+import type { LinkDirectory } from '@pipewright/plugin-links/api';
 import type { PageArgs } from './connection.js';
 
 /** Arguments of an entity connection, as AYON names them. */

@@ -1,12 +1,8 @@
 import type { GraphQLResolveInfo, SelectionSetNode } from 'graphql';
-import type {
-  EntityDirectory,
-  EntityQuery,
-  LinkDirectory,
-  LinkRecord,
-  ProjectEntityType,
-  ProjectRecord,
-} from '@pipewright/sdk';
+import type { ProjectEntityType } from '@pipewright/sdk';
+import type { EntityDirectory, EntityQuery } from '@pipewright/plugin-entities/api';
+import type { LinkDirectory, LinkRecord } from '@pipewright/plugin-links/api';
+import type { ProjectRecord } from '@pipewright/plugin-projects/api';
 import { pageList, readPage, toConnection, type Page } from './connection.js';
 import type { GraphContext } from './context.js';
 import type { ConnectionArgs, ConnectionConditions } from './entity-args.js';

@@ -34,22 +34,6 @@ export interface GraphQLContribution {
   loaders?: Record<string, Record<string, ContributedLoader>>;
 }
 
-/**
- * Provided by the graphql addon: the one GraphQL schema at /graphql, which addons that declare "graphql" in
- * dependsOn extend from their setup (inbox and activities, entity lists, ...), so the schema stays one document
- * whichever addons run.
- */
-export interface GraphQLSchemaExtensions {
-  /** Add types, fields and resolvers; a schema that does not validate throws, and the addon's setup fails. */
-  extend(contribution: GraphQLContribution): void;
-}
-
-declare module '@pipewright/sdk' {
-  interface ServiceMap {
-    graphql: GraphQLSchemaExtensions;
-  }
-}
-
 /** Whether a field definition says what the schema's field already says (type and arguments; defaults aside). */
 function restates(existing: GraphQLField<unknown, unknown> | undefined, field: FieldDefinitionNode): boolean {
   if (!existing || String(existing.type) !== print(field.type)) return false;

@@ -4,13 +4,20 @@ import { GraphQLError } from 'graphql';
 import { defineAddon, requireUser } from '@pipewright/sdk';
 import { attribTypes } from './attrib-types.js';
 import type { GraphContext } from './context.js';
-import { explorerRoutes } from './explorer.js';
-import { withoutRestatedFields, type GraphQLSchemaExtensions } from './extensions.js';
+import { explorerRoutes } from './routes.js';
+import { withoutRestatedFields } from './extensions.js';
 import { projectResolvers } from './project-resolvers.js';
 import { checkCost, checkShape, MAX_TOKENS, REFUSAL_CODES } from './query-limits.js';
 import { baseSdl } from './sdl.js';
 import { studioSdl } from './studio-sdl.js';
 import { studioResolvers } from './studio-resolvers.js';
+import { attributesRef } from '@pipewright/plugin-attributes/api';
+import { entitiesRef } from '@pipewright/plugin-entities/api';
+import { graphqlRef } from './api.js';
+import { linksRef } from '@pipewright/plugin-links/api';
+import { projectsRef } from '@pipewright/plugin-projects/api';
+import { usersRef } from '@pipewright/plugin-users/api';
+import type { GraphQLSchemaExtensions } from './api.js';
 
 /**
  * GraphQL errors carry the HTTP status and code the REST API would answer, under extensions. A query that does
@@ -83,14 +90,20 @@ export default defineAddon({
   version: '1.0.0',
   title: 'GraphQL',
   description: 'GraphQL over projects, entities, links, users and events, with an offline explorer',
-  dependsOn: ['projects', 'entities', 'attributes', 'users', 'links'],
-  async setup(ctx) {
-    const projects = ctx.use('projects');
-    const entities = ctx.use('entities');
-    const users = ctx.use('users');
-    const definitions = await ctx.use('attributes').list();
+  deps: {
+    attributes: attributesRef,
+    entities: entitiesRef,
+    links: linksRef,
+    projects: projectsRef,
+    users: usersRef,
+  },
+  async setup(ctx, deps) {
+    const projects = deps.projects;
+    const entities = deps.entities;
+    const users = deps.users;
+    const definitions = await deps.attributes.list();
     const attrib = attribTypes(definitions);
-    const project = projectResolvers(entities, ctx.use('links'), projects, definitions);
+    const project = projectResolvers(entities, deps.links, projects, definitions);
     const studio = studioResolvers(ctx.db, users, projects, entities);
 
     // Anonymous callers get 401 in the REST error shape before any GraphQL runs.
@@ -147,7 +160,7 @@ export default defineAddon({
         if (loaders) graphql.defineLoaders(loaders as any);
       },
     };
-    ctx.provide('graphql', extensions);
+    ctx.provide(graphqlRef, extensions);
     await ctx.app.register(explorerRoutes);
   },
 });

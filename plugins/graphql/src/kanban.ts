@@ -1,10 +1,7 @@
 import { GraphQLError } from 'graphql';
-import {
-  isManagerOrAbove,
-  type EntityDirectory,
-  type ProjectDirectory,
-  type ProjectRecord,
-} from '@pipewright/sdk';
+import { isManagerOrAbove } from '@pipewright/sdk';
+import type { EntityDirectory } from '@pipewright/plugin-entities/api';
+import type { ProjectDirectory, ProjectRecord } from '@pipewright/plugin-projects/api';
 import { toConnection } from './connection.js';
 import type { GraphContext } from './context.js';
 import { entityIds } from './entity-args.js';

@@ -1,4 +1,5 @@
-import { isId, type EntityDirectory, type ProjectEntityType } from '@pipewright/sdk';
+import { isId, type ProjectEntityType } from '@pipewright/sdk';
+import type { EntityDirectory } from '@pipewright/plugin-entities/api';
 import type { GraphContext } from './context.js';
 
 // Entities as GraphQL nodes: the project and type a node carries, read once per project and type.

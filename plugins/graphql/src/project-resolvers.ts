@@ -1,11 +1,8 @@
 import { GraphQLError } from 'graphql';
-import type {
-  AttributeDefinition,
-  EntityDirectory,
-  LinkDirectory,
-  ProjectDirectory,
-  ProjectRecord,
-} from '@pipewright/sdk';
+import type { AttributeDefinition } from '@pipewright/plugin-attributes/api';
+import type { EntityDirectory } from '@pipewright/plugin-entities/api';
+import type { LinkDirectory } from '@pipewright/plugin-links/api';
+import type { ProjectDirectory, ProjectRecord } from '@pipewright/plugin-projects/api';
 import { pageList, readPage, type PageArgs } from './connection.js';
 import type { GraphContext } from './context.js';
 import { ConnectionConditions } from './entity-args.js';

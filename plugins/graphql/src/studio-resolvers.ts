@@ -1,12 +1,7 @@
-import {
-  NotFound,
-  Unauthorized,
-  type Database,
-  type EntityDirectory,
-  type ProjectDirectory,
-  type ProductTypeRecord,
-  type UserDirectory,
-} from '@pipewright/sdk';
+import { NotFound, Unauthorized, type Database } from '@pipewright/sdk';
+import type { EntityDirectory, ProductTypeRecord } from '@pipewright/plugin-entities/api';
+import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
+import type { UserDirectory } from '@pipewright/plugin-users/api';
 import { readPage, toConnection, type PageArgs } from './connection.js';
 import type { GraphContext } from './context.js';
 import { listEvents, type EventListArgs } from './event-listing.js';

@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { sql, type RawBuilder } from 'kysely';
-import { BadRequest, Forbidden, type Database, type RequestUser, type UserDirectory } from '@pipewright/sdk';
+import { BadRequest, Forbidden, type Database, type RequestUser } from '@pipewright/sdk';
+import type { UserDirectory } from '@pipewright/plugin-users/api';
 import { readPage, rowsToConnection, toConnection, type PageArgs } from './connection.js';
 import type { UserNodeSource } from './user-nodes.js';
 

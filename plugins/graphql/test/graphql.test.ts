@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
-import { defineAddon, type EntityDirectory } from '@pipewright/sdk';
+import { defineAddon } from '@pipewright/sdk';
+import { entitiesRef } from '@pipewright/plugin-entities/api';
 
 // One project "show": a small tree with tasks, products, versions (with a hero), representations, workfiles and a
 // link; "other" is a project artie cannot see. boss is a manager, artie an artist of "show"; fred reads only
@@ -9,9 +10,9 @@ const shotsOnly = defineAddon({
   name: 'shots-only',
   version: '1.0.0',
   title: 'Fred reads shots only (test policy)',
-  dependsOn: ['entities'],
-  setup(ctx) {
-    ctx.use('entities').setAccessPolicy({
+  deps: { entities: entitiesRef },
+  setup(ctx, deps) {
+    deps.entities.setAccessPolicy({
       folderScope: async (caller, _project, kind) =>
         caller.name === 'fred' && kind === 'read' ? { subtree: ['shots'], below: [], assigned: false } : null,
       attributeAccess: async (caller) => (caller.name === 'fred' ? { read: ['fps'], write: null } : null),
@@ -414,7 +415,7 @@ describe('connections', () => {
   });
 
   it('reads a nested level for many parents in one query, not one per parent (no N+1)', async () => {
-    const entities = core.services.get('entities') as EntityDirectory;
+    const entities = core.services.get(entitiesRef);
     const original = entities.query;
     let calls = 0;
     entities.query = (...args) => {

@@ -7,6 +7,7 @@ import { getIntrospectionQuery } from 'graphql';
 import { sql } from 'kysely';
 import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
 import { defineAddon } from '@pipewright/sdk';
+import { graphqlRef } from '../src/api.js';
 
 // Limits on what one GraphQL query may ask (issue 24): aliases, estimated cost, document size, checked on the
 // parsed document before any resolver runs; and no PostgreSQL text in any answer. nobody is a normal user with no
@@ -63,9 +64,9 @@ const cancelling = defineAddon({
   name: 'cancelling',
   version: '1.0.0',
   title: 'A GraphQL field the database cancels (test)',
-  dependsOn: ['graphql'],
-  setup(ctx) {
-    ctx.use('graphql').extend({
+  deps: { graphql: graphqlRef },
+  setup(ctx, deps) {
+    deps.graphql.extend({
       schema: 'extend type Query { cancelledStatement: Boolean }',
       resolvers: {
         Query: {

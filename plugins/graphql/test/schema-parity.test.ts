@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // Every type, field and field argument of AYON 1.11.3's GraphQL schema (derived from its source, see the file's
 // "source"), checked against the schema this server answers introspection with, every addon that contributes to
@@ -33,7 +33,7 @@ let token: string;
 
 beforeAll(async () => {
   core = await bootTestCore({ addons: ['graphql', 'activities', 'lists', 'reviewables'] });
-  const users = core.services.get('users') as UserDirectory;
+  const users = core.services.get(usersRef);
   await core.db
     .transaction()
     .execute(() =>

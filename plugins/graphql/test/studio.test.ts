@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
 import { sql } from 'kysely';
-import { defineAddon, type EventBus, type UserDirectory } from '@pipewright/sdk';
+import { defineAddon, type EventBus } from '@pipewright/sdk';
+import { activitiesRef } from '@pipewright/plugin-activities/api';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // The studio side of /graphql as AYON 1.11.3 answers it: users, user, me, events, inbox and activity nodes.
 // boss is an admin, artie an artist of "show", gina a guest of "show", dev a developer who logs in elsewhere.
@@ -11,7 +13,6 @@ const eventSource = defineAddon({
   name: 'event-source',
   version: '1.0.0',
   title: 'Events written by the test',
-  dependsOn: [],
   setup(ctx) {
     bus = ctx.events;
   },
@@ -23,7 +24,7 @@ const ids: Record<string, string> = {};
 const PASSWORD = 'correct horse battery';
 
 async function seed(name: string, data: Record<string, unknown>, attrib: Record<string, unknown> = {}) {
-  const users = core.services.get('users') as UserDirectory;
+  const users = core.services.get(usersRef);
   await core.db.transaction().execute(() =>
     users.create({
       name,
@@ -309,7 +310,7 @@ describe('inbox and activity nodes', () => {
     });
     expect(res.status).toBe(201);
     ids.comment = res.body.id;
-    await (core.services.get('activities') as { settled(): Promise<void> }).settled();
+    await (core.services.get(activitiesRef) as { settled(): Promise<void> }).settled();
   });
 
   it('takes only last and before, and shows the mention in one line', async () => {

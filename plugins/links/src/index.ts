@@ -2,6 +2,10 @@ import { defineAddon, renameUserIn } from '@pipewright/sdk';
 import { projectMigrations } from './migrations.js';
 import { linkRoutes } from './routes.js';
 import { LinkService } from './service.js';
+import { entitiesRef } from '@pipewright/plugin-entities/api';
+import { linksRef } from './api.js';
+import { projectsRef } from '@pipewright/plugin-projects/api';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // Links say how entities feed each other (a shot breaks down into assets, a version references another). They
 // live in each project's schema beside the entities, typed by the link types the project declares.
@@ -10,11 +14,11 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Links',
   description: 'Typed links between project entities, and the link types of each project',
-  dependsOn: ['entities', 'projects', 'users'],
+  deps: { entities: entitiesRef, projects: projectsRef, users: usersRef },
   migrations: { project: projectMigrations },
-  async setup(ctx) {
-    const projects = ctx.use('projects');
-    const entities = ctx.use('entities');
+  async setup(ctx, deps) {
+    const projects = deps.projects;
+    const entities = deps.entities;
     const links = new LinkService(ctx.db, ctx.events, projects, entities, ctx.projects.schemaName);
     entities.onDelete((projectName, removed) =>
       links.dropEntityLinks(
@@ -23,8 +27,8 @@ export default defineAddon({
       ),
     );
     projects.onChange((project) => links.dropUntypedLinks(project));
-    ctx.use('users').onRename(renameUserIn(ctx.db, [['links', 'author']]));
-    ctx.provide('links', {
+    deps.users.onRename(renameUserIn(ctx.db, [['links', 'author']]));
+    ctx.provide(linksRef, {
       query: (projectName, query) => links.query(projectName, query),
       presence: (projectName, mode) => links.presence(projectName, mode),
       usedTypes: (projectName) => links.usedTypes(projectName),

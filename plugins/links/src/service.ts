@@ -9,16 +9,15 @@ import {
   isManagerOrAbove,
   newId,
   type Database,
-  type EntityDirectory,
   type EventBus,
-  type LinkRecord,
-  type ProjectDirectory,
   type ProjectEntityType,
-  type ProjectRecord,
   type RequestUser,
   type Sender,
   type Static,
 } from '@pipewright/sdk';
+import type { EntityDirectory } from '@pipewright/plugin-entities/api';
+import type { LinkRecord } from './api.js';
+import type { ProjectDirectory, ProjectRecord } from '@pipewright/plugin-projects/api';
 import { DEFAULT_COLOR, DEFAULT_STYLE, normalise, splitLinkType, type LinkTypeRecord } from './link-types.js';
 import type { Link, LinkCreate } from './schemas.js';
 

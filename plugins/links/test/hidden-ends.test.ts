@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
 import { defineAddon } from '@pipewright/sdk';
+import { entitiesRef } from '@pipewright/plugin-entities/api';
 
 // A link is only as visible as its two ends: hidy may read the folder "seen" but not "hidden" (a fixed policy
 // standing in for the access addon).
@@ -8,9 +9,9 @@ const policy = defineAddon({
   name: 'seen-only',
   version: '1.0.0',
   title: 'hidy reads "seen" only (test policy)',
-  dependsOn: ['entities'],
-  setup(ctx) {
-    ctx.use('entities').setAccessPolicy({
+  deps: { entities: entitiesRef },
+  setup(ctx, deps) {
+    deps.entities.setAccessPolicy({
       folderScope: async (caller, _project, kind) =>
         caller.name === 'hidy' && kind === 'read' ? { subtree: ['seen'], below: [], assigned: false } : null,
       attributeAccess: async () => null,

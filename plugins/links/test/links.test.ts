@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
-import { newId, type LinkDirectory } from '@pipewright/sdk';
+import { newId } from '@pipewright/sdk';
+import { linksRef } from '../src/api.js';
 
 // The users addon is the user source. "show" is deployed from the default anatomy minus its link types, so the
 // link types the tests use are made through the routes; "empty" is created bare with PUT.
@@ -255,7 +256,7 @@ describe('links', () => {
   });
 
   it('are looked up for any number of entities, past what one statement may bind one by one', async () => {
-    const directory = core.services.get('links') as LinkDirectory;
+    const directory = core.services.get(linksRef);
     const entityIds = [...Array.from({ length: 70_000 }, () => newId()), tree];
     const found = await directory.query('show', { entityIds, linkTypes: ['breakdown'] });
     expect(found.length).toBeGreaterThan(0);

@@ -2,10 +2,10 @@ import {
   NotFound,
   PROJECT_ENTITY_TYPES,
   ValidationFailed,
-  type EntityDirectory,
   type Problem,
   type RequestUser,
 } from '@pipewright/sdk';
+import type { EntityDirectory } from '@pipewright/plugin-entities/api';
 import type { ListEntityType } from './schemas.js';
 
 type Entity = Record<string, any>;

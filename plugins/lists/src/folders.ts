@@ -9,9 +9,9 @@ import {
   mergePatch,
   newId,
   type Database,
-  type ProjectDirectory,
   type RequestUser,
 } from '@pipewright/sdk';
+import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
 import type { FolderCreate, FolderPatch, ListFolder } from './schemas.js';
 
 interface FolderRow {

@@ -5,14 +5,14 @@ import {
   NotFound,
   ValidationFailed,
   type Database,
-  type EntityDirectory,
   type FieldKind,
   type FieldMap,
-  type ProjectDirectory,
   type ProjectEntityType,
   type RequestUser,
-  type TeamDirectory,
 } from '@pipewright/sdk';
+import type { EntityDirectory } from '@pipewright/plugin-entities/api';
+import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
+import type { TeamDirectory } from '@pipewright/plugin-teams/api';
 import { LEVEL, levelOf, namesTeams } from './access-level.js';
 import type { EntityLookup } from './entity-lookup.js';
 import type { ItemRow, ListRow } from './store.js';

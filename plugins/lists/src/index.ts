@@ -6,6 +6,13 @@ import { projectMigrations } from './migrations.js';
 import { listFolderRoutes, listRoutes } from './routes.js';
 import { EntityListService } from './service.js';
 import { ListStore } from './store.js';
+import { attributesRef } from '@pipewright/plugin-attributes/api';
+import { entitiesRef } from '@pipewright/plugin-entities/api';
+import { graphqlRef } from '@pipewright/plugin-graphql/api';
+import { listsRef } from './api.js';
+import { projectsRef } from '@pipewright/plugin-projects/api';
+import { teamsRef } from '@pipewright/plugin-teams/api';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // Entity lists gather entities of one type from anywhere in a project (a playlist of versions for dailies, the
 // shots of a client delivery, a review session), in an order people choose, shared per user or team.
@@ -14,18 +21,25 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Entity lists',
   description: 'Ordered, shareable lists of folders, tasks, products, versions, representations or workfiles',
-  dependsOn: ['projects', 'entities', 'users', 'attributes', 'teams', 'graphql'],
+  deps: {
+    attributes: attributesRef,
+    entities: entitiesRef,
+    graphql: graphqlRef,
+    projects: projectsRef,
+    teams: teamsRef,
+    users: usersRef,
+  },
   frontendModules: { lists_screens: ['./Lists', './ListStrip'] },
   frontendScopes: { project: { sidebar: 'Lists' } },
   migrations: { project: projectMigrations },
-  async setup(ctx) {
-    const projects = ctx.use('projects');
-    const entities = ctx.use('entities');
+  async setup(ctx, deps) {
+    const projects = deps.projects;
+    const entities = deps.entities;
     const schemaName = ctx.projects.schemaName;
     const store = new ListStore(ctx.db, schemaName);
     const folders = new ListFolderService(ctx.db, projects, schemaName);
     const lookup = new EntityLookup(entities);
-    ctx.use('users').onRename(
+    deps.users.onRename(
       renameUserIn(ctx.db, [
         ['entity_list_folders', 'owner'],
         ['entity_lists', 'owner'],
@@ -40,11 +54,11 @@ export default defineAddon({
       ctx.events,
       projects,
       entities,
-      ctx.use('users'),
-      ctx.use('attributes'),
+      deps.users,
+      deps.attributes,
       store,
       folders,
-      ctx.use('teams'),
+      deps.teams,
       lookup,
     );
     // Items of deleted entities go in the same transaction, so a list never points at nothing.
@@ -54,13 +68,13 @@ export default defineAddon({
         removed.map((entity) => entity.id),
       ),
     );
-    ctx.provide('lists', {
+    ctx.provide(listsRef, {
       visible: (caller, project) => lists.visible(caller, project),
       get: (caller, project, id) => lists.get(caller, project, id),
     });
-    ctx
-      .use('graphql')
-      .extend(listGraphQL({ db: ctx.db, schemaName, projects, entities, teams: ctx.use('teams'), lookup }));
+    deps.graphql.extend(
+      listGraphQL({ db: ctx.db, schemaName, projects, entities, teams: deps.teams, lookup }),
+    );
     await ctx.app.register(listRoutes(lists));
     await ctx.app.register(listFolderRoutes(folders));
   },

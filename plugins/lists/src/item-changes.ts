@@ -1,4 +1,5 @@
-import type { Database, EntityDirectory, EventBus, RequestUser, Sender } from '@pipewright/sdk';
+import type { Database, EventBus, RequestUser, Sender } from '@pipewright/sdk';
+import type { EntityDirectory } from '@pipewright/plugin-entities/api';
 import { LEVEL, type Level } from './access-level.js';
 import type { EntityLookup, EntityRef } from './entity-lookup.js';
 import {

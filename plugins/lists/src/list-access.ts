@@ -1,11 +1,6 @@
-import {
-  Forbidden,
-  NotFound,
-  isManagerOrAbove,
-  type ProjectDirectory,
-  type RequestUser,
-  type TeamDirectory,
-} from '@pipewright/sdk';
+import { Forbidden, NotFound, isManagerOrAbove, type RequestUser } from '@pipewright/sdk';
+import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
+import type { TeamDirectory } from '@pipewright/plugin-teams/api';
 import { LEVEL, levelOf, namesTeams, type Level } from './access-level.js';
 import type { ListRow, ListStore } from './store.js';
 

@@ -1,10 +1,5 @@
-import {
-  BadRequest,
-  NotFound,
-  ValidationFailed,
-  type EntityDirectory,
-  type RequestUser,
-} from '@pipewright/sdk';
+import { BadRequest, NotFound, ValidationFailed, type RequestUser } from '@pipewright/sdk';
+import type { EntityDirectory } from '@pipewright/plugin-entities/api';
 import type { EntityLookup } from './entity-lookup.js';
 import type { ListEntityType } from './schemas.js';
 

@@ -4,19 +4,19 @@ import {
   ValidationFailed,
   isManagerOrAbove,
   newId,
-  type AttributeLibrary,
   type Database,
-  type EntityDirectory,
   type EventBus,
-  type ProjectDirectory,
   type RequestUser,
   type Sender,
-  type TeamDirectory,
-  type UserDirectory,
 } from '@pipewright/sdk';
+import type { AttributeLibrary } from '@pipewright/plugin-attributes/api';
+import type { EntityDirectory } from '@pipewright/plugin-entities/api';
+import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
+import type { TeamDirectory } from '@pipewright/plugin-teams/api';
+import type { UserDirectory } from '@pipewright/plugin-users/api';
 import { LEVEL } from './access-level.js';
 import { checkDefinitions, storedDefinitions } from './attribute-definitions.js';
-import type { EntityListDirectory, VisibleList } from './directory.js';
+import type { VisibleList } from './directory.js';
 import type { EntityLookup } from './entity-lookup.js';
 import type { ListFolderService } from './folders.js';
 import { ListItemChanges } from './item-changes.js';
@@ -33,8 +33,10 @@ import type {
   ListSummary,
 } from './schemas.js';
 import type { ListRow, ListStore } from './store.js';
+import type { EntityListDirectory } from './api.js';
 
-export type { EntityListDirectory, VisibleList } from './directory.js';
+export type { VisibleList } from './directory.js';
+export type { EntityListDirectory };
 
 /**
  * Entity lists of one project: who may do what with them, and every change of them. Their items change through

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RequestUser } from '@pipewright/sdk';
 import { buildWorld, P, type World } from './world.js';
+import { listsRef } from '../src/api.js';
 
 let w: World;
 beforeAll(async () => {
@@ -157,7 +158,7 @@ describe('sharing with groups of people', () => {
 
 describe('the lists service (for GraphQL)', () => {
   it('shows each caller the lists they may read, with their level and item count', async () => {
-    const lists = w.core.services.get('lists') as {
+    const lists = w.core.services.get(listsRef) as {
       visible(
         caller: RequestUser,
         project: string,

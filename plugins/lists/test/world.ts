@@ -1,5 +1,5 @@
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // One studio for a test file: users of every kind, the project "show" with a small folder tree, and helpers that
 // speak to the server as one of them. The users addon is the user source; teams are made through their routes.
@@ -40,7 +40,7 @@ export interface World {
 export async function buildWorld(addons: string[] = []): Promise<World> {
   const core = await bootTestCore({ addons: ['lists', 'users', 'teams', ...addons] });
   const token: Record<string, string> = {};
-  const users = core.services.get('users') as UserDirectory;
+  const users = core.services.get(usersRef);
   const people: Record<string, Record<string, unknown>> = {
     root: { isAdmin: true },
     boss: { isManager: true },

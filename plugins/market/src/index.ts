@@ -3,6 +3,7 @@ import { defineAddon } from '@pipewright/sdk';
 import { CatalogueSource, operatorCataloguePath } from './catalogue.js';
 import { marketRoutes } from './routes.js';
 import { MarketService } from './service.js';
+import { ynputCloudRef } from '@pipewright/plugin-connect/api';
 
 // The addon market. Addons, their versions and the releases come from a catalogue file, so the market works with
 // no internet: the one shipped beside this file (catalogue.json), or the operator's own at
@@ -14,14 +15,14 @@ export default defineAddon({
   title: 'Market',
   description:
     'The addon market: addons, versions and releases from a catalogue file, licenses from Ynput Cloud',
-  dependsOn: ['connect'],
-  async setup(ctx) {
+  deps: { ynputCloud: ynputCloudRef },
+  async setup(ctx, deps) {
     const catalogue = new CatalogueSource(
       join(ctx.addon.directory, 'catalogue.json'),
       operatorCataloguePath(ctx.dataDir),
       ctx.log,
     );
-    const market = new MarketService(catalogue, ctx.db, ctx.addons, ctx.use('ynputCloud'));
+    const market = new MarketService(catalogue, ctx.db, ctx.addons, deps.ynputCloud);
     await ctx.app.register(marketRoutes(market));
   },
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import AdmZip from 'adm-zip';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // The market only describes addons; installing one goes through the same path as any package: the version's url
 // handed to POST /api/addons/install?url=. A web server on this machine stands in for the studio's package store.
@@ -38,7 +38,7 @@ beforeAll(async () => {
   await new Promise<void>((done) => files.listen(0, '127.0.0.1', done));
   url = `http://127.0.0.1:${(files.address() as AddressInfo).port}/frame-counter-0.2.0.zip`;
   core = await bootTestCore({ addons: ['market', 'addons'] });
-  const users = core.services.get('users') as UserDirectory;
+  const users = core.services.get(usersRef);
   await core.db
     .transaction()
     .execute(() => users.create({ name: 'root', password: PASSWORD, data: { isAdmin: true } }));

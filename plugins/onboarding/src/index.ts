@@ -1,6 +1,10 @@
 import { defineAddon } from '@pipewright/sdk';
 import { studioMigrations } from './migrations.js';
 import { onboardingRoutes } from './routes.js';
+import { attributesRef } from '@pipewright/plugin-attributes/api';
+import { authRef } from '@pipewright/plugin-auth/api';
+import { systemRef } from '@pipewright/plugin-system/api';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // The first minutes of a server's life: GET /api/info tells the web app whether an administrator exists,
 // and initialize creates that administrator and logs them in.
@@ -9,9 +13,9 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Onboarding',
   description: 'Server information and the first-run flow',
-  dependsOn: ['users', 'auth', 'attributes', 'system'],
+  deps: { attributes: attributesRef, auth: authRef, system: systemRef, users: usersRef },
   migrations: { studio: studioMigrations },
-  async setup(ctx) {
-    await ctx.app.register(onboardingRoutes(ctx, ctx.use('users'), ctx.use('auth')));
+  async setup(ctx, deps) {
+    await ctx.app.register(onboardingRoutes(ctx, deps));
   },
 });

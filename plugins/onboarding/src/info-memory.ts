@@ -1,4 +1,5 @@
-import type { EventBus, UserDirectory } from '@pipewright/sdk';
+import type { EventBus } from '@pipewright/sdk';
+import type { UserDirectory } from '@pipewright/plugin-users/api';
 
 type PresentedUser = ReturnType<UserDirectory['present']>;
 

@@ -1,19 +1,21 @@
-import {
-  excludeNone,
-  NoContent,
-  requireAdmin,
-  type AddonContext,
-  type AuthService,
-  type RequestUser,
-  type UserDirectory,
-} from '@pipewright/sdk';
+import { excludeNone, NoContent, requireAdmin, type AddonContext, type RequestUser } from '@pipewright/sdk';
+import type { AuthService } from '@pipewright/plugin-auth/api';
+import type { UserDirectory } from '@pipewright/plugin-users/api';
+import type { AttributeLibrary } from '@pipewright/plugin-attributes/api';
+import type { SystemService } from '@pipewright/plugin-system/api';
 import { InfoMemory, type InfoFacts } from './info-memory.js';
 import { Info, InfoQuery, InitializeRequest, LoginResponse } from './schemas.js';
 import { OnboardingService } from './service.js';
 
-export function onboardingRoutes(ctx: AddonContext, users: UserDirectory, auth: AuthService) {
-  const attributes = ctx.use('attributes');
-  const system = ctx.use('system');
+/** The services onboarding reads through. */
+export interface OnboardingServices {
+  users: UserDirectory;
+  auth: AuthService;
+  attributes: AttributeLibrary;
+  system: SystemService;
+}
+
+export function onboardingRoutes(ctx: AddonContext, { users, auth, attributes, system }: OnboardingServices) {
   const onboarding = new OnboardingService(ctx.db, ctx.events, users);
   const memory = new InfoMemory(ctx.events, users, () => onboarding.finished());
   const setFinished = async (finished: boolean) => {

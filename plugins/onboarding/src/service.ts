@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { Conflict, type Database, type EventBus, type UserDirectory, type UserRecord } from '@pipewright/sdk';
+import { Conflict, type Database, type EventBus, type UserRecord } from '@pipewright/sdk';
+import type { UserDirectory } from '@pipewright/plugin-users/api';
 
 // Serialises initialize calls of every server process, so two people racing through the form make one admin.
 const INITIALIZE_LOCK = 7_140_002;

@@ -1,4 +1,6 @@
-import type { ProjectLayout, ProjectRecord, Static } from '@pipewright/sdk';
+import type { Static } from '@pipewright/sdk';
+import type { ProjectLayout } from '@pipewright/plugin-anatomy/api';
+import type { ProjectRecord } from './api.js';
 import { linkTypeOnWire } from './columns.js';
 import type { Project } from './schemas.js';
 import type { Row } from './store.js';

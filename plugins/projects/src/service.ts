@@ -5,18 +5,16 @@ import {
   ValidationFailed,
   isManagerOrAbove,
   mergePatch,
-  type AnatomyPresets,
-  type AttributeLibrary,
   type Database,
   type EventBus,
-  type ProjectDirectory,
-  type ProjectLayout,
-  type ProjectRecord,
   type ProjectStorage,
   type RequestUser,
   type Sender,
   type Static,
 } from '@pipewright/sdk';
+import type { AnatomyPresets, ProjectLayout } from '@pipewright/plugin-anatomy/api';
+import type { AttributeLibrary } from '@pipewright/plugin-attributes/api';
+import type { ProjectDirectory, ProjectRecord } from './api.js';
 import { columns, uniqueViolation, type ProjectFields } from './columns.js';
 import { projectEvent } from './events.js';
 import { layoutOf, presentRow, recordOf } from './present.js';

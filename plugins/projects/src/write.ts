@@ -1,12 +1,5 @@
-import {
-  Conflict,
-  type Database,
-  type EventBus,
-  type ProjectChange,
-  type ProjectRecord,
-  type RequestUser,
-  type Sender,
-} from '@pipewright/sdk';
+import { Conflict, type Database, type EventBus, type RequestUser, type Sender } from '@pipewright/sdk';
+import type { ProjectChange, ProjectRecord } from './api.js';
 import { columns, takeRenames, uniqueViolation, type ProjectFields } from './columns.js';
 import { projectEvent } from './events.js';
 import { updateRow, type Row } from './store.js';

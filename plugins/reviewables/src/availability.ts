@@ -1,4 +1,4 @@
-import type { MediaInfo } from '@pipewright/sdk';
+import type { MediaInfo } from '@pipewright/plugin-files/api';
 
 /** Whether a browser can show a reviewable as uploaded (AYON's values). */
 export type Availability = 'unknown' | 'conversionRequired' | 'conversionRecommended' | 'ready';

@@ -1,20 +1,13 @@
-import type {
-  EntityDirectory,
-  EntityQuery,
-  FileRecord,
-  MediaInfo,
-  ProjectDirectory,
-  ProjectEntityType,
-  ProjectFiles,
-  RequestUser,
-  ServiceMap,
-  UserDirectory,
-} from '@pipewright/sdk';
+import type { ProjectEntityType, RequestUser } from '@pipewright/sdk';
+import type { EntityDirectory, EntityQuery } from '@pipewright/plugin-entities/api';
+import type { FileRecord, MediaInfo, ProjectFiles } from '@pipewright/plugin-files/api';
+import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
+import type { UserDirectory } from '@pipewright/plugin-users/api';
 import { availabilityOf } from './availability.js';
 import type { Entity } from './permissions.js';
 import type { Reviewable, VersionReviewables } from './schemas.js';
+import type { ActivityFeed } from '@pipewright/plugin-activities/api';
 
-type ActivityFeed = ServiceMap['activities'];
 export type ReviewableActivity = Awaited<ReturnType<ActivityFeed['list']>>[number];
 
 /** Entities are read in pages of this many (a folder with more versions is read in several pages). */

@@ -3,12 +3,12 @@ import {
   NotFound,
   isManagerOrAbove,
   pathInScope,
-  type AccessControl,
-  type EntityDirectory,
-  type ProjectDirectory,
   type ProjectEntityType,
   type RequestUser,
 } from '@pipewright/sdk';
+import type { AccessControl } from '@pipewright/plugin-access/api';
+import type { EntityDirectory } from '@pipewright/plugin-entities/api';
+import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
 
 export type Entity = Record<string, any>;
 

@@ -8,18 +8,17 @@ import {
   isManagerOrAbove,
   type Database,
   type EventBus,
-  type MediaInfo,
   type Problem,
-  type ProjectFiles,
   type RequestUser,
   type Sender,
-  type ServiceMap,
 } from '@pipewright/sdk';
+import type { MediaInfo, ProjectFiles } from '@pipewright/plugin-files/api';
 import { PayloadTooLarge, UnsupportedMediaType } from './errors.js';
 import { positionOf, type ReviewableActivity, type ReviewableListing } from './listing.js';
 import type { Entity, ReviewAccess } from './permissions.js';
 import { isReviewableType } from './media-types.js';
 import type { Reviewable } from './schemas.js';
+import type { ActivityFeed } from '@pipewright/plugin-activities/api';
 
 /** What an upload brings besides its bytes. */
 export interface UploadInput {
@@ -47,7 +46,7 @@ export class ReviewableService {
     private readonly db: Database,
     private readonly access: ReviewAccess,
     private readonly listing: ReviewableListing,
-    private readonly activities: ServiceMap['activities'],
+    private readonly activities: ActivityFeed,
     private readonly files: ProjectFiles,
     private readonly events: EventBus,
   ) {}

@@ -1,4 +1,6 @@
-import type { EntityThumbnails, ProjectFiles, RequestUser, Sender } from '@pipewright/sdk';
+import type { RequestUser, Sender } from '@pipewright/sdk';
+import type { ProjectFiles } from '@pipewright/plugin-files/api';
+import type { EntityThumbnails } from '@pipewright/plugin-thumbnails/api';
 
 /**
  * Gives a version without a thumbnail one made from a reviewable: the frame at 0 s of a video, or the image

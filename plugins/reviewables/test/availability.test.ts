@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { MediaInfo } from '@pipewright/sdk';
+import type { MediaInfo } from '@pipewright/plugin-files/api';
 import { availabilityOf } from '../src/availability.js';
 
 /** A 1080p H.264 MP4 as ffprobe describes it, changed where a test says. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { bootTestCore, type TestCore, type TestResponse } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // A small studio for the reviewables tests. Project "demo":
 //   assets/tree: tasks modeling [artie, fran] and lookdev; products modelMain (v001, v002, v003 and a HERO) and
@@ -108,7 +108,7 @@ export interface World {
 /** Boot a core with the reviewables addon and build the studio described above. */
 export async function buildWorld(): Promise<World> {
   const core = await bootTestCore({ addons: ['reviewables'] });
-  const users = core.services.get('users') as UserDirectory;
+  const users = core.services.get(usersRef);
   const people: [Person, Record<string, unknown>][] = [
     ['root', { isAdmin: true }],
     ['boss', { isManager: true }],

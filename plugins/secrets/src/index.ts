@@ -3,6 +3,8 @@ import { KEY_VARIABLE, SecretCipher, loadKey } from './cipher.js';
 import { studioMigrations } from './migrations.js';
 import { secretRoutes } from './routes.js';
 import { SecretService } from './service.js';
+import { authRef } from '@pipewright/plugin-auth/api';
+import { secretsRef } from './api.js';
 
 // Credentials the studio's services and integrations need (tracker API keys, cloud tokens). Values are encrypted
 // with a key kept outside the database, so a leaked dump or backup does not leak them.
@@ -15,7 +17,7 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Secrets',
   description: 'Studio secrets: names visible to managers, values to admins, encrypted at rest',
-  dependsOn: ['auth'],
+  deps: { auth: authRef },
   migrations: { studio: studioMigrations },
   async setup(ctx) {
     const { key, source, path } = await loadKey(ctx.dataDir, process.env[KEY_VARIABLE]);
@@ -24,7 +26,7 @@ export default defineAddon({
       source === 'new file' ? 'Created a new secrets key' : 'Loaded the secrets key',
     );
     const secrets = new SecretService(ctx.db, new SecretCipher(key), ctx.events, ctx.log);
-    ctx.provide('secrets', secrets);
+    ctx.provide(secretsRef, secrets);
     await ctx.app.register(secretRoutes(secrets));
   },
 });

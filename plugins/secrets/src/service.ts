@@ -2,29 +2,13 @@ import { sql } from 'kysely';
 import { NotFound, type Database, type EventBus, type Sender } from '@pipewright/sdk';
 import type { FastifyBaseLogger } from 'fastify';
 import { UnreadableSecret, type SecretCipher } from './cipher.js';
+import type { SecretStore } from './api.js';
 
 /** A secret opened for an admin: the value, or null with the reason it could not be read. */
 export interface RevealedSecret {
   name: string;
   value: string | null;
   detail?: string;
-}
-
-/** What other addons may use: a secret's value by name (null when missing or unreadable), and storing one. */
-export interface SecretStore {
-  /** Every secret's name, sorted. */
-  names(): Promise<string[]>;
-  get(name: string): Promise<string | null>;
-  /** Create or replace a value, recording who did (secret.updated); answers whether it already existed. */
-  set(name: string, value: string, actor: string, sender: Sender): Promise<boolean>;
-  /** Forget a secret, recording who did (secret.deleted); NotFound when there is none. */
-  remove(name: string, actor: string, sender: Sender): Promise<void>;
-}
-
-declare module '@pipewright/sdk' {
-  interface ServiceMap {
-    secrets: SecretStore;
-  }
 }
 
 const UNREADABLE =

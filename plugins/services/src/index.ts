@@ -2,6 +2,7 @@ import { defineAddon } from '@pipewright/sdk';
 import { studioMigrations } from './migrations.js';
 import { serviceRoutes } from './routes.js';
 import { ServiceStore } from './service.js';
+import { authRef } from '@pipewright/plugin-auth/api';
 
 // Services are the background processes addons describe (an ftrack processor, a transcoder); an admin assigns
 // each to a host, and the service host program on that machine starts and stops containers as the heartbeat
@@ -11,7 +12,7 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Services',
   description: 'Addon services assigned to hosts, and the heartbeats of those hosts',
-  dependsOn: ['auth'],
+  deps: { auth: authRef },
   migrations: { studio: studioMigrations },
   async setup(ctx) {
     const services = new ServiceStore(ctx.db, ctx.addons);

@@ -1,11 +1,5 @@
-import {
-  NotFound,
-  Type,
-  requireAdmin,
-  requireUser,
-  type AddonApp,
-  type BundleDirectory,
-} from '@pipewright/sdk';
+import { NotFound, Type, requireAdmin, requireUser, type AddonApp } from '@pipewright/sdk';
+import type { BundleDirectory } from '@pipewright/plugin-bundles/api';
 import type { BundleSettings } from './bundle-settings.js';
 import {
   AddonSettingsResponse,

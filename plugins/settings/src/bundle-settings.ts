@@ -1,12 +1,6 @@
 import { sql } from 'kysely';
-import {
-  NotFound,
-  type AddonInfo,
-  type BundleDirectory,
-  type BundleRecord,
-  type Database,
-  type RequestUser,
-} from '@pipewright/sdk';
+import { NotFound, type AddonInfo, type Database, type RequestUser } from '@pipewright/sdk';
+import type { BundleDirectory, BundleRecord } from '@pipewright/plugin-bundles/api';
 import { settingsScopes, type Json, type SchemaNode } from './overrides.js';
 import { pairKey } from './store.js';
 import type { SettingsService } from './service.js';

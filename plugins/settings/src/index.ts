@@ -12,6 +12,10 @@ import {
   migrateSettingsByBundle,
   type VersionChange,
 } from './variant-copy.js';
+import { authRef } from '@pipewright/plugin-auth/api';
+import { bundlesRef } from '@pipewright/plugin-bundles/api';
+import { projectsRef } from '@pipewright/plugin-projects/api';
+import { settingsRef } from './api.js';
 
 // Addon settings: each addon declares a settings schema with defaults; studios override them per addon version
 // and variant (production, staging, a dev bundle), then per project, then per site and user. Only differences from
@@ -21,14 +25,14 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Settings',
   description: 'Addon settings per addon version and variant, with studio, project and site overrides',
-  dependsOn: ['auth', 'bundles', 'projects'],
+  deps: { bundles: bundlesRef, projects: projectsRef, auth: authRef },
   migrations: { studio: studioMigrations },
-  async setup(ctx) {
+  async setup(ctx, deps) {
     const store = new OverrideStore(ctx.db);
-    const bundles = ctx.use('bundles');
-    const settings = new SettingsService(ctx.db, store, ctx.events, ctx.addons, ctx.use('projects'));
+    const bundles = deps.bundles;
+    const settings = new SettingsService(ctx.db, store, ctx.events, ctx.addons, deps.projects);
     const all = new BundleSettings(ctx.db, settings, bundles, ctx.addons);
-    ctx.provide('settings', {
+    ctx.provide(settingsRef, {
       values: async (addon, version, scope = {}) => {
         const project = scope.project ? await settings.project(scope.project) : null;
         const level: Level = !project

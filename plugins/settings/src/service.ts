@@ -5,13 +5,13 @@ import {
   type AddonInfo,
   type Database,
   type EventBus,
-  type ProjectDirectory,
   type RequestUser,
   type Sender,
   type SettingsContext,
   type SettingsModel,
   type SiteSettingsModel,
 } from '@pipewright/sdk';
+import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
 import { removePath, type Json, type OverrideEntry, type SchemaNode } from './overrides.js';
 import { schemaSettingsModel, schemaSiteSettingsModel } from './schema-model.js';
 import { dataOf, last, layersAt, overrideKeyOf, scopeOf, STUDIO, type Level } from './levels.js';

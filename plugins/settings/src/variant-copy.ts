@@ -1,10 +1,5 @@
-import {
-  BadRequest,
-  NotFound,
-  type BundleDirectory,
-  type BundleRecord,
-  type Database,
-} from '@pipewright/sdk';
+import { BadRequest, NotFound, type Database } from '@pipewright/sdk';
+import type { BundleDirectory, BundleRecord } from '@pipewright/plugin-bundles/api';
 import type { FastifyBaseLogger } from 'fastify';
 import { deepEqual, type Json } from './overrides.js';
 import { overrideKeys, type OverrideStore } from './store.js';

@@ -1,8 +1,8 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
 import { plain } from './addons.js';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // What the settings tests share: a core with the settings and bundles addons, two installed versions of an addon
 // with settings, an addon without settings, and logins.
@@ -26,7 +26,7 @@ export async function bootSettingsCore() {
     if (info.isBroken) throw new Error(`demo ${version}: ${info.reason}`);
   }
   const login = async (name: string, data: Record<string, unknown>) => {
-    const users = core.services.get('users') as UserDirectory;
+    const users = core.services.get(usersRef);
     await users.create({ name, password: PASSWORD, data });
     const res = await core.request('POST', '/api/auth/login', { body: { name, password: PASSWORD } });
     return res.body.token as string;

@@ -6,11 +6,15 @@ import { studioMigrations } from './migrations.js';
 import { EventLoopLag, RequestCounters, processFamilies } from './prometheus.js';
 import { RESTART_REQUESTED, RestartCoordinator, RestartFlag, restartAllowed } from './restart.js';
 import { ServerConfigStore, serverConfigSchema } from './server-config.js';
-import type { SystemService } from './service.js';
 import { SiteRegistry } from './sites.js';
-import { systemRoutes } from './system-routes.js';
+import { systemRoutes } from './routes.js';
+import { authRef } from '@pipewright/plugin-auth/api';
+import { systemRef } from './api.js';
+import { usersRef } from '@pipewright/plugin-users/api';
+import type { SystemService } from './api.js';
 
-export type { ProjectMetricsCollector, SystemService } from './service.js';
+export type { ProjectMetricsCollector } from './service.js';
+export type { SystemService };
 
 // The server about itself: its configuration (studio name, login page), whether it needs a restart, which client
 // sites talk to it, and how it and the studio are doing (metrics). It sits low in the dependency order (auth and
@@ -22,9 +26,9 @@ export default defineAddon({
   version: '1.0.0',
   title: 'System',
   description: 'Server configuration, restart flag, client sites and production and system metrics',
-  dependsOn: ['auth', 'users'],
+  deps: { users: usersRef, auth: authRef },
   migrations: { studio: studioMigrations },
-  async setup(ctx) {
+  async setup(ctx, deps) {
     const config = new ServerConfigStore(
       ctx.db,
       ctx.events,
@@ -37,7 +41,7 @@ export default defineAddon({
     const sites = new SiteRegistry(ctx.db);
     const metrics = new ProductionMetrics({
       db: ctx.db,
-      users: ctx.use('users'),
+      users: deps.users,
       sites,
       log: ctx.log,
       server: ctx.server,
@@ -88,7 +92,7 @@ export default defineAddon({
       addProjectMetrics: (collector) => metrics.addProjectCollector(collector),
       userSites: (userName, currentSiteId) => sites.ofUser(userName, currentSiteId),
     };
-    ctx.provide('system', system);
+    ctx.provide(systemRef, system);
 
     await ctx.app.register(
       systemRoutes({

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { arch, cpus, freemem, loadavg, platform, totalmem } from 'node:os';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AddonContext, Database, UserDirectory } from '@pipewright/sdk';
+import type { AddonContext, Database } from '@pipewright/sdk';
+import type { UserDirectory } from '@pipewright/plugin-users/api';
 import type { SiteRegistry } from './sites.js';
 
 /**

@@ -3,21 +3,23 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { defineAddon, type ServiceMap } from '@pipewright/sdk';
+import { defineAddon } from '@pipewright/sdk';
 import { eventsOf, fixture, seed } from './helpers.js';
+import { systemRef } from '../src/api.js';
+import type { SystemService } from '../src/api.js';
 
 // The server configuration, with LOGIN_MESSAGE set so the login message default comes from the environment.
 let core: TestCore;
-let system: ServiceMap['system'];
+let system: SystemService;
 const tokens: Record<string, string> = {};
 
 const consumer = defineAddon({
   name: 'config-consumer',
   version: '1.0.0',
   title: 'Config consumer (fixture)',
-  dependsOn: ['system'],
-  setup(ctx) {
-    system = ctx.use('system');
+  deps: { system: systemRef },
+  setup(ctx, deps) {
+    system = deps.system;
   },
 });
 

@@ -1,13 +1,14 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestCore } from '@pipewright/core/testing';
-import type { AddonDefinition, UserDirectory } from '@pipewright/sdk';
+import type { AddonDefinition } from '@pipewright/sdk';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 export const PASSWORD = 'correct horse battery';
 
 /** Create a user through the users service. */
 export async function createUser(core: TestCore, name: string, data: Record<string, unknown>): Promise<void> {
-  const users = core.services.get('users') as UserDirectory;
+  const users = core.services.get(usersRef);
   await users.create({ name, password: PASSWORD, data });
 }
 

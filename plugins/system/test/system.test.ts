@@ -1,25 +1,27 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { defineAddon, type ServiceMap } from '@pipewright/sdk';
+import { defineAddon } from '@pipewright/sdk';
 import { RestartFlag } from '../src/restart.js';
 import { SiteRegistry } from '../src/sites.js';
 import { nicknameOf } from '../src/metrics.js';
 import { createUser, eventsOf, fixture, seed } from './helpers.js';
+import { systemRef } from '../src/api.js';
+import type { SystemService } from '../src/api.js';
 
 // The system addon with the users addon behind it, and one installed addon that uses the system service the way
 // other addons would: it adds project metrics (one of them broken) and keeps the service for the tests.
 let core: TestCore;
-let system: ServiceMap['system'];
+let system: SystemService;
 const tokens: Record<string, string> = {};
 
 const consumer = defineAddon({
   name: 'system-consumer',
   version: '1.0.0',
   title: 'System consumer (fixture)',
-  dependsOn: ['system'],
-  setup(ctx) {
-    system = ctx.use('system');
+  deps: { system: systemRef },
+  setup(ctx, deps) {
+    system = deps.system;
     system.addProjectMetrics(async (name) => ({ folderCount: name.length }));
     system.addProjectMetrics(async () => {
       throw new Error('entity store unavailable');

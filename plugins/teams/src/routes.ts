@@ -1,11 +1,5 @@
-import {
-  type AddonApp,
-  NoContent,
-  type ProjectDirectory,
-  ProjectParams,
-  requireManager,
-  requireUser,
-} from '@pipewright/sdk';
+import { type AddonApp, NoContent, ProjectParams, requireManager, requireUser } from '@pipewright/sdk';
+import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
 import {
   MemberParams,
   MemberPut,

@@ -1,4 +1,6 @@
-import { NotFound, newId, type EntityDirectory, type EntityThumbnails } from '@pipewright/sdk';
+import { NotFound, newId } from '@pipewright/sdk';
+import type { EntityDirectory } from '@pipewright/plugin-entities/api';
+import type { EntityThumbnails } from './api.js';
 import { readImage } from './image-type.js';
 import type { ThumbnailStore } from './service.js';
 

@@ -2,18 +2,18 @@ import type { FastifyReply } from 'fastify';
 import {
   type AddonApp,
   CreatedResponse,
-  type EntityDirectory,
-  type EntityThumbnails,
   newId,
   NoContent,
   NotFound,
-  type ProjectDirectory,
   ProjectParams,
   type RequestUser,
   requireManager,
   requireUser,
   type Sender,
 } from '@pipewright/sdk';
+import type { EntityDirectory } from '@pipewright/plugin-entities/api';
+import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
+import type { EntityThumbnails } from './api.js';
 import { EMPTY_PNG, readImage } from './image-type.js';
 import { entityParams, ThumbnailParams, ThumbnailQuery } from './schemas.js';
 import { thumbnailHash } from './entity-thumbnails.js';

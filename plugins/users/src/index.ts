@@ -7,6 +7,8 @@ import { PasswordResets } from './password-reset.js';
 import { passwordResetRoutes } from './password-reset-routes.js';
 import { userRoutes } from './routes.js';
 import { UserService } from './service.js';
+import { authRef, oneTimeTokensRef, passwordGuessesRef } from '@pipewright/plugin-auth/api';
+import { usersRef } from './api.js';
 
 // The studio's people and service accounts. It is the auth addon's user source, so logins check these users.
 export default defineAddon({
@@ -14,15 +16,15 @@ export default defineAddon({
   version: '1.0.0',
   title: 'Users',
   description: 'Users, roles, passwords, API keys and service users',
-  dependsOn: ['auth'],
+  deps: { auth: authRef, oneTimeTokens: oneTimeTokensRef, passwordGuesses: passwordGuessesRef },
   migrations: { studio: studioMigrations },
   frontendModules: { users_screens: ['./Users'] },
   frontendScopes: { settings: { sidebar: 'Users', access: 'manager' } },
-  async setup(ctx) {
-    const auth = ctx.use('auth');
+  async setup(ctx, deps) {
+    const auth = deps.auth;
     const users = new UserService(ctx.db, ctx.events, auth, ctx.server.passwordMinLength);
     auth.setUserSource(users);
-    ctx.provide('users', users);
+    ctx.provide(usersRef, users);
     // Without a mail server (SMTP_URL) password reset answers that it is not available.
     const mailer = ctx.server.mail ? smtpMailer(ctx.server.mail) : null;
     if (mailer) ctx.onClose(() => mailer.close());
@@ -30,12 +32,12 @@ export default defineAddon({
       ctx.db,
       users,
       auth,
-      ctx.use('oneTimeTokens'),
+      deps.oneTimeTokens,
       mailer,
       ctx.server.publicUrl,
       ctx.log,
     );
-    await ctx.app.register(userRoutes(users, ctx.use('passwordGuesses')));
+    await ctx.app.register(userRoutes(users, deps.passwordGuesses));
     await ctx.app.register(avatarRoutes(users, new AvatarStore(ctx.db, ctx.events)));
     await ctx.app.register(passwordResetRoutes(resets));
   },

@@ -4,18 +4,16 @@ import {
   Forbidden,
   ServiceUnavailable,
   ValidationFailed,
-  type AuthService,
   type Database,
-  type LoginResponse,
-  type ServiceMap,
   type UserRecord,
 } from '@pipewright/sdk';
+import type { AuthService, LoginResponse } from '@pipewright/plugin-auth/api';
 import type { Mailer, OutgoingMail } from './mail.js';
 import { hashPassword } from './passwords.js';
 import type { UserService } from './service.js';
+import type { OneTimeTokens } from '@pipewright/plugin-auth/api';
 
 /** Provided by the auth addon: the links mailed to users, password resets among them. */
-type OneTimeTokens = ServiceMap['oneTimeTokens'];
 
 const PURPOSE = 'password-reset';
 /** How long a reset link works, as in AYON. */

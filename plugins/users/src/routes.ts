@@ -11,7 +11,6 @@ import {
   requireAdmin,
   requireManager,
   requireUser,
-  type ServiceMap,
   Type,
   User,
   UserParams,
@@ -42,9 +41,9 @@ import {
   UserListQuery,
   UserPatch,
 } from './schemas.js';
+import type { PasswordGuesses } from '@pipewright/plugin-auth/api';
 
 /** Provided by the auth addon: guesses at passwords are slowed down, wherever a password is checked. */
-type PasswordGuesses = ServiceMap['passwordGuesses'];
 
 /**
  * Changing your own password takes your current one, so a session left open (or stolen) cannot lock its owner

@@ -7,18 +7,16 @@ import {
   mergePatch,
   newId,
   presentUser,
-  type AuthService,
   type ChangedBy,
   type Database,
   type EventBus,
   type RequestUser,
-  type StudioPermissions,
-  type UserRenameHook,
-  type UserDirectory,
   type Static,
   type User,
   type UserRecord,
 } from '@pipewright/sdk';
+import type { AuthService } from '@pipewright/plugin-auth/api';
+import type { StudioPermissions, UserRenameHook, UserDirectory } from './api.js';
 import { requireUserWithinLimits } from './limits.js';
 import { toRecord, type ApiKey } from './rows.js';
 import { userEvent } from './user-event.js';

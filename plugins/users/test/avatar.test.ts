@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer } from '@pipewright/core';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
 import { PASSWORD, login, seedUser } from './helpers.js';
+import { usersRef } from '../src/api.js';
 
 let core: TestCore;
 let admin: string;
@@ -31,7 +31,7 @@ const GIF = Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1');
 
 beforeAll(async () => {
   core = await bootTestCore({ addons: ['users'] });
-  const users = core.services.get('users') as UserDirectory;
+  const users = core.services.get(usersRef);
   await seedUser(core, 'root', { isAdmin: true });
   await seedUser(core, 'boss', { isManager: true });
   await core.db.transaction().execute(async () => {

@@ -1,5 +1,5 @@
 import type { TestCore } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
+import { usersRef } from '../src/api.js';
 
 export const PASSWORD = 'correct horse battery';
 
@@ -10,7 +10,7 @@ export async function seedUser(
   data: Record<string, unknown> = {},
   password = PASSWORD,
 ) {
-  const users = core.services.get('users') as UserDirectory;
+  const users = core.services.get(usersRef);
   await users.create({ name, password, data });
 }
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import type { UserDirectory } from '@pipewright/sdk';
 import { PASSWORD, login } from './helpers.js';
 import { SmtpSink } from './smtp-sink.js';
+import { usersRef } from '../src/api.js';
 
 // Password reset against a real SMTP server (Python's smtpd in a child process): the mail is read as it arrived.
 
@@ -19,7 +19,7 @@ async function person(
   data: Record<string, unknown> = {},
   active = true,
 ) {
-  const users = core.services.get('users') as UserDirectory;
+  const users = core.services.get(usersRef);
   await users.create({ name, password: PASSWORD, attrib, data });
   if (!active) await users.update(name, { active: false });
 }
@@ -301,7 +301,7 @@ describe('a server without a mail server', () => {
   it('says so with 503 for every address, and still refuses bad tokens with 403', async () => {
     const bare = await bootTestCore({ addons: ['users'], config: { smtpUrl: null } });
     try {
-      const users = bare.services.get('users') as UserDirectory;
+      const users = bare.services.get(usersRef);
       await bare.db
         .transaction()
         .execute(() =>
@@ -329,7 +329,7 @@ describe('a server without a mail server', () => {
   it('refuses with 503 to mail links while the server does not know its public address', async () => {
     const unsure = await bootTestCore({ addons: ['users'], config: { smtpUrl: sink.url, publicUrl: null } });
     try {
-      const users = unsure.services.get('users') as UserDirectory;
+      const users = unsure.services.get(usersRef);
       await unsure.db
         .transaction()
         .execute(() =>

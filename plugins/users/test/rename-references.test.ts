@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
 import { Conflict, defineAddon } from '@pipewright/sdk';
 import { login, seedUser } from './helpers.js';
+import { usersRef } from '../src/api.js';
 
 // Renaming a user carries everything that names them, across addons, in one transaction (AYON's rename_user):
 // assignments, authorship, list and view owners, team membership, the feed and the inbox.
@@ -12,9 +13,9 @@ const refusesOneName = defineAddon({
   name: 'refuses-one-name',
   version: '1.0.0',
   title: 'Refuses renames to "blocked" (test)',
-  dependsOn: ['users'],
-  setup(ctx) {
-    ctx.use('users').onRename(async (_oldName, newName) => {
+  deps: { users: usersRef },
+  setup(ctx, deps) {
+    deps.users.onRename(async (_oldName, newName) => {
       if (newName === 'blocked') throw new Conflict('This addon cannot carry that name', 'refused');
     });
   },

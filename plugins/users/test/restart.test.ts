@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { createServer, readConfig } from '@pipewright/core';
-import type { UserDirectory } from '@pipewright/sdk';
+import { usersRef } from '../src/api.js';
 
 // The embedded database must survive a restart: users and their sessions are still there afterwards.
 describe('restarting on the embedded database', () => {
@@ -18,7 +18,7 @@ describe('restarting on the embedded database', () => {
     const first = await createServer({ config, only: ['users'] });
     let token: string;
     try {
-      const users = first.services.get('users') as UserDirectory;
+      const users = first.services.get(usersRef);
       await first.db
         .transaction()
         .execute(() => users.create({ name: 'ada', password: 'persistent secret', data: { isAdmin: true } }));

@@ -1,16 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
-import { defineAddon, outsideUnitOfWork, type UserDirectory } from '@pipewright/sdk';
+import { defineAddon, outsideUnitOfWork } from '@pipewright/sdk';
 import { PASSWORD, login, seedUser } from './helpers.js';
+import { usersRef } from '../src/api.js';
 
 // Studio permissions come from the access addon; here a stand-in grants list_all_users to "lister" only.
 const listerPolicy = defineAddon({
   name: 'lister-policy',
   version: '1.0.0',
   title: 'list_all_users for lister (test)',
-  dependsOn: ['users'],
-  setup(ctx) {
-    ctx.use('users').setStudioPermissionSource(async (caller) => ({
+  deps: { users: usersRef },
+  setup(ctx, deps) {
+    deps.users.setStudioPermissionSource(async (caller) => ({
       enabled: true,
       create_projects: false,
       list_all_users: caller.name === 'lister',
@@ -500,7 +501,7 @@ describe('renaming users', () => {
 
 describe('reading users', () => {
   it('lists everyone to managers, with web-app preferences only of the caller', async () => {
-    const users = core.services.get('users') as UserDirectory;
+    const users = core.services.get(usersRef);
     await users.update('alice', { data: { frontendPreferences: { theme: 'dark' } } });
     await users.update('boss', { data: { frontendPreferences: { theme: 'light' } } });
     const all = await core.request('GET', '/api/users', { token: manager });
@@ -536,7 +537,7 @@ describe('reading users', () => {
 
   it('lists everyone to a holder of list_all_users, others only as who they are', async () => {
     await seedUser(core, 'lister');
-    await (core.services.get('users') as UserDirectory).update('boss', {
+    await core.services.get(usersRef).update('boss', {
       data: { frontendPreferences: { theme: 'light' } },
     });
     const seen = await core.request('GET', '/api/users', { token: await login(core, 'lister') });
@@ -631,7 +632,7 @@ describe('size of free-form user data', () => {
 });
 
 describe('the user directory inside a unit of work', () => {
-  const users = () => core.services.get('users') as UserDirectory;
+  const users = () => core.services.get(usersRef);
 
   it('sees a user created in the transaction, which a call outside it never sees when it rolls back', async () => {
     let seenOutside: Promise<unknown> | undefined;

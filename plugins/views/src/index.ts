@@ -3,6 +3,8 @@ import { projectMigrations, studioMigrations } from './migrations.js';
 import { viewRoutes } from './routes.js';
 import { ViewService } from './service.js';
 import { ViewStore } from './store.js';
+import { projectsRef } from '@pipewright/plugin-projects/api';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // A view remembers how someone set up a page of the web app (the overview's columns, filter and grouping, the
 // lists page's sorting, ...): a working view keeps the current state without a save, named views can be shared.
@@ -12,19 +14,13 @@ export default defineAddon({
   title: 'Views',
   description:
     'Saved views: named, shareable settings of the overview, task progress, lists and reviews pages',
-  dependsOn: ['projects', 'users'],
+  deps: { projects: projectsRef, users: usersRef },
   migrations: { studio: studioMigrations, project: projectMigrations },
-  async setup(ctx) {
+  async setup(ctx, deps) {
     const store = new ViewStore(ctx.db);
-    const views = new ViewService(
-      ctx.db,
-      store,
-      ctx.use('projects'),
-      ctx.use('users'),
-      ctx.projects.schemaName,
-    );
+    const views = new ViewService(ctx.db, store, deps.projects, deps.users, ctx.projects.schemaName);
     // Views and default choices name their user: on a rename they follow, in every scope, in the same commit.
-    ctx.use('users').onRename(
+    deps.users.onRename(
       renameUserIn(ctx.db, [
         ['views', 'owner'],
         ['view_defaults', 'user_name'],

@@ -5,10 +5,10 @@ import {
   ValidationFailed,
   newId,
   type Database,
-  type ProjectDirectory,
   type RequestUser,
-  type UserDirectory,
 } from '@pipewright/sdk';
+import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
+import type { UserDirectory } from '@pipewright/plugin-users/api';
 import type { View, ViewCreate, ViewListItem, ViewPatch } from './schemas.js';
 import { storedSettings, validateSettings, type ViewType } from './settings.js';
 import { isUniqueViolation, type Scope, type ViewRow, type ViewStore } from './store.js';

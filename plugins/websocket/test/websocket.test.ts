@@ -1,8 +1,8 @@
 import { connect as connectTcp, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { UserDirectory } from '@pipewright/sdk';
 import { bootTestCore, type TestCore } from '@pipewright/core/testing';
 import { connect, type TestClient } from './client.js';
+import { usersRef } from '@pipewright/plugin-users/api';
 
 // Read by the addon's setup: short enough that a test sees a heartbeat without waiting five seconds.
 process.env.PIPEWRIGHT_WS_HEARTBEAT_MS = '300';
@@ -56,7 +56,7 @@ describe('the /ws websocket', () => {
 
   beforeAll(async () => {
     core = await bootTestCore({ addons: ['websocket', 'users'] });
-    const users = core.services.get('users') as UserDirectory;
+    const users = core.services.get(usersRef);
     await core.db.transaction().execute(async () => {
       await users.create({ name: 'root', password: PASSWORD, data: { isAdmin: true } });
       await users.create({

@@ -1,4 +1,5 @@
-import type { EventInput, ProjectEntityType, RequestUser, Sender, UserDirectory } from '@pipewright/sdk';
+import type { EventInput, ProjectEntityType, RequestUser, Sender } from '@pipewright/sdk';
+import type { UserDirectory } from '@pipewright/plugin-users/api';
 import type { AttachedFile, Attachments } from '../attachments.js';
 import type { EntityContext, EntityReader } from '../entity-context.js';
 import type { Mentions } from '../markdown.js';

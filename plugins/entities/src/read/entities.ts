@@ -1,4 +1,7 @@
-import type { AttributeLibrary, Database, EntityPage, EntityQuery, ProjectRecord } from '@pipewright/sdk';
+import type { Database } from '@pipewright/sdk';
+import type { AttributeLibrary } from '@pipewright/plugin-attributes/api';
+import type { EntityPage, EntityQuery } from '../api.js';
+import type { ProjectRecord } from '@pipewright/plugin-projects/api';
 import type { FolderAccess } from '../access.js';
 import type { EntityType } from '../entity-types.js';
 import { projectBase } from '../inheritance.js';

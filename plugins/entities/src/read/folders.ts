@@ -1,11 +1,6 @@
 import { sql } from 'kysely';
-import {
-  Utf8Writer,
-  type Database,
-  type FolderScope,
-  type ProjectRecord,
-  type RequestUser,
-} from '@pipewright/sdk';
+import { Utf8Writer, type Database, type FolderScope, type RequestUser } from '@pipewright/sdk';
+import type { ProjectRecord } from '@pipewright/plugin-projects/api';
 import { hideAttributes, type ReadAccess } from '../access.js';
 import { FIELD, folderRecords, hex, RECORD, TASK } from './folder-records.js';
 import { FolderTree, taskMembers, type TreeFilter } from './hierarchy.js';

@@ -3,11 +3,11 @@ import {
   compileFilter,
   ValidationFailed,
   type Database,
-  type EntityQuery,
   type FieldMap,
-  type ProjectRecord,
   type RequestUser,
 } from '@pipewright/sdk';
+import type { EntityQuery } from '../api.js';
+import type { ProjectRecord } from '@pipewright/plugin-projects/api';
 import type { EntityType } from '../entity-types.js';
 import { inheritance, type ReadDeps } from './entities.js';
 import { queryEntities } from './query.js';

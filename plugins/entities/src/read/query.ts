@@ -4,11 +4,10 @@ import {
   prepared,
   ValidationFailed,
   type Database,
-  type EntityPage,
-  type EntityQuery,
   type FieldKind,
   type FieldMap,
 } from '@pipewright/sdk';
+import type { EntityPage, EntityQuery } from '../api.js';
 import { hideAttributes, scopeCondition, type ReadAccess } from '../access.js';
 import type { EntityType } from '../entity-types.js';
 import { inSubtree } from '../subtree.js';

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { ProjectRecord, RequestUser } from '@pipewright/sdk';
+import type { RequestUser } from '@pipewright/sdk';
+import type { ProjectRecord } from '@pipewright/plugin-projects/api';
 import { scopeCondition, type FolderAccess } from '../access.js';
 
 /** SQL: the entity (whose folder has this path and id) is one the caller may read; true when unrestricted. */

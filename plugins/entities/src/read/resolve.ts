@@ -1,12 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
-import {
-  Forbidden,
-  NotFound,
-  type Database,
-  type ProjectDirectory,
-  type ProjectRecord,
-  type RequestUser,
-} from '@pipewright/sdk';
+import { Forbidden, NotFound, type Database, type RequestUser } from '@pipewright/sdk';
+import type { ProjectDirectory, ProjectRecord } from '@pipewright/plugin-projects/api';
 import type { FolderAccess } from '../access.js';
 import { formatTemplate, normalisePath } from './file-template.js';
 import { readableBy } from './readable.js';

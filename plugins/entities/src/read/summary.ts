@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
-import type { Database, ProductTypeRecord, ProjectRecord } from '@pipewright/sdk';
+import type { Database } from '@pipewright/sdk';
+import type { ProductTypeRecord } from '../api.js';
+import type { ProjectRecord } from '@pipewright/plugin-projects/api';
 import { SPECS } from '../entity-types.js';
 
 const TABLES = Object.values(SPECS).map((spec) => spec.table);

@@ -4,10 +4,10 @@ import {
   outsideUnitOfWork,
   PipewrightError,
   type EventBus,
-  type ProjectRecord,
   type RequestUser,
   type Sender,
 } from '@pipewright/sdk';
+import type { ProjectRecord } from '@pipewright/plugin-projects/api';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Operation } from './input.js';
 import type { EntityProcessor } from './processor.js';

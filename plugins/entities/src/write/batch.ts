@@ -1,14 +1,14 @@
 import type {
   AttributeAccess,
-  AttributeLibrary,
   Database,
   EventInput,
   FolderAccessKind,
   FolderScope,
-  ProjectRecord,
   RequestUser,
   Sender,
 } from '@pipewright/sdk';
+import type { AttributeLibrary } from '@pipewright/plugin-attributes/api';
+import type { ProjectRecord } from '@pipewright/plugin-projects/api';
 import type { FolderAccess } from '../access.js';
 import type { EntityType } from '../entity-types.js';
 

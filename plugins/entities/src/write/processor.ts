@@ -2,13 +2,13 @@ import {
   currentUnitOfWork,
   newId,
   operationFailure,
-  type AttributeLibrary,
   type Database,
   type EventBus,
-  type ProjectRecord,
   type RequestUser,
   type Sender,
 } from '@pipewright/sdk';
+import type { AttributeLibrary } from '@pipewright/plugin-attributes/api';
+import type { ProjectRecord } from '@pipewright/plugin-projects/api';
 import type { FastifyBaseLogger } from 'fastify';
 import { FolderAccess } from '../access.js';
 import { SPECS, type EntityType } from '../entity-types.js';

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Database, ProjectChange } from '@pipewright/sdk';
+import type { Database } from '@pipewright/sdk';
+import type { ProjectChange } from '@pipewright/plugin-projects/api';
 import { SPECS } from '../entity-types.js';
 
 /**

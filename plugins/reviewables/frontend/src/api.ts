@@ -1,4 +1,4 @@
-import type { MediaInfo as FileMediaInfo } from '@pipewright/sdk';
+import type { MediaInfo as FileMediaInfo } from '@pipewright/plugin-files/api';
 import { apiErrorFor, type PipewrightClient } from '@pipewright/sdk/client';
 import { callRoute } from '@pipewright/sdk/ui';
 

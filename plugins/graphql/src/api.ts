@@ -1,0 +1,15 @@
+import { createServiceRef } from '@pipewright/sdk';
+import type { GraphQLContribution } from './extensions.js';
+
+/**
+ * Provided by the graphql addon: the one GraphQL schema at /graphql, which addons that declare "graphql" in
+ * dependsOn extend from their setup (inbox and activities, entity lists, ...), so the schema stays one document
+ * whichever addons run.
+ */
+export interface GraphQLSchemaExtensions {
+  /** Add types, fields and resolvers; a schema that does not validate throws, and the addon's setup fails. */
+  extend(contribution: GraphQLContribution): void;
+}
+
+/** The graphql service of the graphql addon. */
+export const graphqlRef = createServiceRef<GraphQLSchemaExtensions>({ addon: 'graphql', id: 'graphql' });
