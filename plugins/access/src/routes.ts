@@ -5,7 +5,6 @@ import {
   NoContent,
   ProjectParams,
   type RequestUser,
-  requireManager,
   requireUser,
   UserParams,
   ValidationFailed,
@@ -111,6 +110,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
     app.put(
       '/api/accessGroups/:access_group_name/:project_name',
       {
+        config: { access: 'manager' },
         schema: {
           tags: ['Access'],
           summary:
@@ -121,7 +121,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         },
       },
       async (request) => {
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         const level = await writableLevel(request.params.project_name);
         const permissions = completePermissions(request.body);
         const problems = pathProblems(permissions, ['body']);
@@ -139,6 +139,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
     app.delete(
       '/api/accessGroups/:access_group_name/:project_name',
       {
+        config: { access: 'manager' },
         schema: {
           tags: ['Access'],
           summary:
@@ -148,7 +149,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         },
       },
       async (request) => {
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         const level = await writableLevel(request.params.project_name);
         await access.deleteGroup(request.params.access_group_name, level, caller.name, request.sender);
       },
@@ -157,6 +158,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
     app.post(
       '/api/access',
       {
+        config: { access: 'manager' },
         schema: {
           tags: ['Access'],
           summary:
@@ -167,7 +169,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         },
       },
       async (request) => {
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         const changes = [];
         const problems = [];
         for (const [userName, perProject] of Object.entries(request.body)) {
@@ -190,6 +192,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
     app.patch(
       '/api/users/:user_name/accessGroups',
       {
+        config: { access: 'manager' },
         schema: {
           tags: ['Users'],
           summary: "Set a user's access groups per project (managers); an empty list takes the project away",
@@ -199,7 +202,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         },
       },
       async (request) => {
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         const user = await access.requireUser(request.params.user_name);
         const items = request.body.accessGroups;
         const canonical = await access.requireProjects(items.map((item) => item.project));

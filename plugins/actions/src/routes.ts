@@ -1,4 +1,4 @@
-import { JsonObject, NoContent, requireManager, requireUser, type AddonApp } from '@pipewright/sdk';
+import { JsonObject, NoContent, requireUser, type AddonApp } from '@pipewright/sdk';
 import {
   AbortBody,
   ActionContextBody,
@@ -37,6 +37,7 @@ export function actionRoutes(actions: ActionService) {
     app.get(
       '/api/actions/manage',
       {
+        config: { access: 'manager' },
         schema: {
           summary: 'Every simple action of every addon, with where it applies (managers)',
           querystring: ManageQuery,
@@ -44,7 +45,7 @@ export function actionRoutes(actions: ActionService) {
         },
       },
       async (request) => {
-        const user = requireManager(request);
+        const user = requireUser(request);
         return { actions: await actions.manage(user, request.query.variant) };
       },
     );

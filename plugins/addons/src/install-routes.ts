@@ -1,4 +1,4 @@
-import { type AddonApp, AddonVersionParams, BadRequest, requireAdmin } from '@pipewright/sdk';
+import { type AddonApp, AddonVersionParams, BadRequest, requireUser } from '@pipewright/sdk';
 import { MAX_PACKAGE_BYTES, type AddonInstaller } from './installer.js';
 import { AddonNameParams, DeleteAddonQuery, InstallAnswer, InstallList, InstallQuery } from './schemas.js';
 
@@ -17,6 +17,7 @@ export function installRoutes(installer: AddonInstaller) {
       upload.post(
         '/api/addons/install',
         {
+          config: { access: 'admin' },
           schema: {
             summary: 'Install an addon package (a zip body, or ?url=); it runs at once, without a restart',
             description:
@@ -27,7 +28,7 @@ export function installRoutes(installer: AddonInstaller) {
           },
         },
         async (request) => {
-          const user = requireAdmin(request);
+          const user = requireUser(request);
           if (request.query.url)
             return { eventId: await installer.installFromUrl(request.query.url, user.name) };
           if (!Buffer.isBuffer(request.body) || request.body.length === 0) {
@@ -40,9 +41,11 @@ export function installRoutes(installer: AddonInstaller) {
 
     app.get(
       '/api/addons/install',
-      { schema: { summary: 'Addon installs, newest first', response: { 200: InstallList } } },
-      async (request) => {
-        requireAdmin(request);
+      {
+        config: { access: 'admin' },
+        schema: { summary: 'Addon installs, newest first', response: { 200: InstallList } },
+      },
+      async () => {
         const rows = await installer.recentInstalls();
         return {
           items: rows.map((row) => ({
@@ -64,6 +67,7 @@ export function installRoutes(installer: AddonInstaller) {
     app.delete(
       '/api/addons/:addon_name',
       {
+        config: { access: 'admin' },
         schema: {
           summary: 'Delete every installed version of an addon',
           params: AddonNameParams,
@@ -72,7 +76,7 @@ export function installRoutes(installer: AddonInstaller) {
         },
       },
       async (request, reply) => {
-        const user = requireAdmin(request);
+        const user = requireUser(request);
         await installer.remove(user.name, request.params.addon_name);
         return reply.code(204).send();
       },
@@ -81,6 +85,7 @@ export function installRoutes(installer: AddonInstaller) {
     app.delete(
       '/api/addons/:addon_name/:addon_version',
       {
+        config: { access: 'admin' },
         schema: {
           summary: 'Delete one installed version of an addon',
           params: AddonVersionParams,
@@ -89,7 +94,7 @@ export function installRoutes(installer: AddonInstaller) {
         },
       },
       async (request, reply) => {
-        const user = requireAdmin(request);
+        const user = requireUser(request);
         await installer.remove(user.name, request.params.addon_name, request.params.addon_version);
         return reply.code(204).send();
       },

@@ -1,4 +1,4 @@
-import { JsonObject, NoContent, requireManager, requireUser, type AddonApp } from '@pipewright/sdk';
+import { JsonObject, NoContent, requireUser, type AddonApp } from '@pipewright/sdk';
 import { requireStoredName, type AnatomyPresetService } from './presets.js';
 import { AnatomyDocument, PresetList, PresetParams, RenamePreset, anatomyJsonSchema } from './schemas.js';
 
@@ -51,6 +51,7 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
     app.put(
       '/api/anatomy/presets/:preset_name',
       {
+        config: { access: 'manager' },
         schema: {
           summary: 'Create or replace an anatomy preset (parts left out come from the built-in)',
           params: PresetParams,
@@ -59,7 +60,7 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
         },
       },
       async (request) => {
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         const name = request.params.preset_name;
         requireStoredName(name, ['path', 'preset_name']);
         await presets.put(name, presets.require(request.body, ['body']), caller.name, request.sender);
@@ -68,9 +69,12 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
 
     app.delete(
       '/api/anatomy/presets/:preset_name',
-      { schema: { summary: 'Delete an anatomy preset', params: PresetParams, response: { 204: NoContent } } },
+      {
+        config: { access: 'manager' },
+        schema: { summary: 'Delete an anatomy preset', params: PresetParams, response: { 204: NoContent } },
+      },
       async (request, reply) => {
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         const name = request.params.preset_name;
         requireStoredName(name, ['path', 'preset_name']);
         await presets.remove(name, caller.name, request.sender);
@@ -81,6 +85,7 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
     app.post(
       '/api/anatomy/presets/:preset_name/primary',
       {
+        config: { access: 'manager' },
         schema: {
           summary:
             'Make a preset primary (served as "_" and offered first for new projects); "_" makes the built-in primary',
@@ -89,7 +94,7 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
         },
       },
       async (request) => {
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         await presets.setPrimary(request.params.preset_name, caller.name, request.sender);
       },
     );
@@ -97,6 +102,7 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
     app.delete(
       '/api/anatomy/presets/:preset_name/primary',
       {
+        config: { access: 'manager' },
         schema: {
           summary: 'Stop a preset being primary; "_" then serves the built-in',
           params: PresetParams,
@@ -104,7 +110,7 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
         },
       },
       async (request) => {
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         await presets.unsetPrimary(request.params.preset_name, caller.name, request.sender);
       },
     );
@@ -112,6 +118,7 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
     app.post(
       '/api/anatomy/presets/:preset_name/rename',
       {
+        config: { access: 'manager' },
         schema: {
           summary: 'Rename an anatomy preset',
           params: PresetParams,
@@ -120,7 +127,7 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
         },
       },
       async (request) => {
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         const name = request.params.preset_name;
         requireStoredName(name, ['path', 'preset_name']);
         requireStoredName(request.body.name, ['body', 'name']);

@@ -1,11 +1,4 @@
-import {
-  NoContent,
-  ValidationFailed,
-  requireAdmin,
-  requireUser,
-  type AddonApp,
-  type Problem,
-} from '@pipewright/sdk';
+import { NoContent, ValidationFailed, requireUser, type AddonApp, type Problem } from '@pipewright/sdk';
 import type { AttributeData } from './api.js';
 import type { AttributeService } from './library.js';
 import {
@@ -51,6 +44,7 @@ export function attributeRoutes(library: AttributeService) {
     app.put(
       '/api/attributes',
       {
+        config: { access: 'admin' },
         schema: {
           summary: 'Create or replace several attribute definitions at once (administrators)',
           description:
@@ -60,7 +54,7 @@ export function attributeRoutes(library: AttributeService) {
         },
       },
       async (request) => {
-        const caller = requireAdmin(request);
+        const caller = requireUser(request);
         const inputs = request.body.attributes.map(({ name, position, scope, data }) => ({
           name,
           position,
@@ -95,6 +89,7 @@ export function attributeRoutes(library: AttributeService) {
     app.put(
       '/api/attributes/:attribute_name',
       {
+        config: { access: 'admin' },
         schema: {
           summary: 'Create or replace an attribute definition (administrators)',
           description:
@@ -105,7 +100,7 @@ export function attributeRoutes(library: AttributeService) {
         },
       },
       async (request) => {
-        const caller = requireAdmin(request);
+        const caller = requireUser(request);
         const { name, position, scope, data } = request.body;
         const input = { name: request.params.attribute_name, position, scope, data };
         // A client may send back a definition as it read it, name included; a different name is a mistake.
@@ -127,6 +122,7 @@ export function attributeRoutes(library: AttributeService) {
     app.delete(
       '/api/attributes/:attribute_name',
       {
+        config: { access: 'admin' },
         schema: {
           summary: 'Delete an attribute made by the studio (built-in ones answer 409)',
           params: AttributeParams,
@@ -134,7 +130,7 @@ export function attributeRoutes(library: AttributeService) {
         },
       },
       async (request) => {
-        const caller = requireAdmin(request);
+        const caller = requireUser(request);
         await library.remove(request.params.attribute_name, caller.name, request.sender);
       },
     );

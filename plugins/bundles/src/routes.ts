@@ -1,12 +1,4 @@
-import {
-  NoContent,
-  ProjectParams,
-  requireAdmin,
-  requireManager,
-  requireUser,
-  type AddonApp,
-  type Static,
-} from '@pipewright/sdk';
+import { NoContent, ProjectParams, requireUser, type AddonApp, type Static } from '@pipewright/sdk';
 import type { BundleRecord } from './api.js';
 import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
 import type { FastifyRequest } from 'fastify';
@@ -68,6 +60,7 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
     app.post(
       '/api/bundles',
       {
+        config: { access: 'admin' },
         schema: {
           summary: 'Create a bundle (admins)',
           querystring: CreateQuery,
@@ -76,7 +69,7 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
         },
       },
       async (request, reply) => {
-        const caller = requireAdmin(request);
+        const caller = requireUser(request);
         await bundles.create(request.body, request.query.force, actorOf(request, caller.name));
         // AYON answers this 201 with an empty body, not with JSON null.
         return reply.code(201).send(undefined as unknown as null);
@@ -101,6 +94,7 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
     app.post(
       '/api/bundles/:bundle_name',
       {
+        config: { access: 'admin' },
         schema: {
           summary: 'Perform actions on bundles (promote a staging bundle to production; admins)',
           params: BundleParams,
@@ -109,7 +103,7 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
         },
       },
       async (request) => {
-        const caller = requireAdmin(request);
+        const caller = requireUser(request);
         await bundles.promote(request.params.bundle_name, actorOf(request, caller.name));
       },
     );
@@ -117,6 +111,7 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
     app.patch(
       '/api/bundles/:bundle_name',
       {
+        config: { access: 'admin' },
         schema: {
           summary: 'Update a bundle (admins)',
           params: BundleParams,
@@ -126,7 +121,7 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
         },
       },
       async (request) => {
-        const caller = requireAdmin(request);
+        const caller = requireUser(request);
         await bundles.patch(
           request.params.bundle_name,
           request.body,
@@ -139,10 +134,11 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
     app.delete(
       '/api/bundles/:bundle_name',
       {
+        config: { access: 'admin' },
         schema: { summary: 'Delete a bundle (admins)', params: BundleParams, response: { 204: NoContent } },
       },
       async (request, reply) => {
-        const caller = requireAdmin(request);
+        const caller = requireUser(request);
         await bundles.remove(request.params.bundle_name, actorOf(request, caller.name));
         return reply.code(204).send(null);
       },
@@ -152,6 +148,7 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
     app.post(
       '/api/projects/:project_name/bundles',
       {
+        config: { access: 'manager' },
         schema: {
           summary: 'Set project bundle [deprecated] (managers)',
           deprecated: true,
@@ -161,7 +158,7 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
         },
       },
       async (request) => {
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         const choice = Object.fromEntries(Object.entries(request.body).filter(([, v]) => v !== undefined));
         if (Object.keys(choice).length === 0) await projects.require(caller, request.params.project_name);
         // A variant set to null is forgotten (the project uses the studio bundle again).

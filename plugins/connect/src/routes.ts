@@ -1,4 +1,4 @@
-import { Forbidden, NoContent, requireAdmin, requireUser, type AddonApp } from '@pipewright/sdk';
+import { Forbidden, NoContent, requireUser, type AddonApp } from '@pipewright/sdk';
 import { cloudSettings } from './cloud.js';
 import { AuthorizeQuery, CloudInfo, ConnectRequest, FeedbackAnswer, FeedbackQuery } from './schemas.js';
 import type { ConnectService } from './service.js';
@@ -23,6 +23,7 @@ export function connectRoutes(connect: ConnectService) {
     app.post(
       '/api/connect',
       {
+        config: { access: 'admin' },
         schema: {
           summary:
             'Store the Ynput Cloud key (admins) and answer the cloud info; stored unverified when offline',
@@ -31,16 +32,19 @@ export function connectRoutes(connect: ConnectService) {
         },
       },
       async (request) => {
-        const caller = requireAdmin(request);
+        const caller = requireUser(request);
         return connect.connect(request.body.key, caller.name, request.sender);
       },
     );
 
     app.delete(
       '/api/connect',
-      { schema: { summary: 'Forget the Ynput Cloud key (admins)', response: { 204: NoContent } } },
+      {
+        config: { access: 'admin' },
+        schema: { summary: 'Forget the Ynput Cloud key (admins)', response: { 204: NoContent } },
+      },
       async (request, reply) => {
-        const caller = requireAdmin(request);
+        const caller = requireUser(request);
         await connect.disconnect(caller.name, request.sender);
         return reply.code(204).send(null);
       },

@@ -130,6 +130,7 @@ export function desktopRoutes({ bundleInstallerVersion, files, downloads, instal
       app.post(
         path,
         {
+          config: { access: 'admin' },
           schema: {
             tags: TAGS,
             summary: `Register one of the ${things} (administrators); upload its file with PUT afterwards, or give a url to fetch it from`,
@@ -139,7 +140,7 @@ export function desktopRoutes({ bundleInstallerVersion, files, downloads, instal
           },
         },
         async (request, reply) => {
-          const caller = requireAdmin(request);
+          const caller = requireUser(request);
           const body = request.body as { filename: string };
           const query = request.query;
           // Refused before anything is registered: only http and https URLs are fetched.
@@ -188,6 +189,7 @@ export function desktopRoutes({ bundleInstallerVersion, files, downloads, instal
       app.patch(
         `${path}/:filename`,
         {
+          config: { access: 'admin' },
           schema: {
             tags: TAGS,
             summary: `Replace the download sources of one of the ${things} (administrators)`,
@@ -197,7 +199,6 @@ export function desktopRoutes({ bundleInstallerVersion, files, downloads, instal
           },
         },
         async (request) => {
-          requireAdmin(request);
           await store.setSources(request.params.filename, request.body.sources);
         },
       );
@@ -205,6 +206,7 @@ export function desktopRoutes({ bundleInstallerVersion, files, downloads, instal
       app.delete(
         `${path}/:filename`,
         {
+          config: { access: 'admin' },
           schema: {
             tags: TAGS,
             summary: `Delete one of the ${things} and its uploaded file (administrators)`,
@@ -213,7 +215,6 @@ export function desktopRoutes({ bundleInstallerVersion, files, downloads, instal
           },
         },
         async (request) => {
-          requireAdmin(request);
           await store.remove(request.params.filename);
         },
       );

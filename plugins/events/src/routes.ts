@@ -44,9 +44,12 @@ export function eventRoutes(ctx: Context) {
   return async (app: AddonApp) => {
     app.post(
       '/api/events',
-      { schema: { summary: 'Dispatch an event', body: DispatchEvent, response: { 200: DispatchResponse } } },
+      {
+        config: { access: 'manager' },
+        schema: { summary: 'Dispatch an event', body: DispatchEvent, response: { 200: DispatchResponse } },
+      },
       async (request) => {
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         const body = request.body;
         const input: EventInput = {
           topic: body.topic,
@@ -109,9 +112,11 @@ export function eventRoutes(ctx: Context) {
 
     app.delete(
       '/api/events/:event_id',
-      { schema: { summary: 'Delete an event', params: EventParams, response: { 204: NoContent } } },
+      {
+        config: { access: 'admin' },
+        schema: { summary: 'Delete an event', params: EventParams, response: { 204: NoContent } },
+      },
       async (request, reply) => {
-        requireAdmin(request);
         await log.remove(request.params.event_id);
         return reply.code(204).send(null);
       },
@@ -120,6 +125,7 @@ export function eventRoutes(ctx: Context) {
     app.post(
       '/api/query',
       {
+        config: { access: 'admin' },
         schema: {
           summary: 'Events matching a filter, newest first (administrators; only entity "event", as in AYON)',
           body: QueryRequest,
@@ -127,7 +133,6 @@ export function eventRoutes(ctx: Context) {
         },
       },
       async (request) => {
-        requireAdmin(request);
         const { entity, filter, limit, offset } = request.body;
         if (entity !== 'event') {
           throw new ValidationFailed([

@@ -1,4 +1,4 @@
-import { type AddonApp, AddonVersionParams, requireAdmin, requireUser } from '@pipewright/sdk';
+import { type AddonApp, AddonVersionParams, requireUser } from '@pipewright/sdk';
 import {
   AddonParams,
   LicenseList,
@@ -21,14 +21,14 @@ export function marketRoutes(market: MarketService) {
     app.get(
       '/api/market/addons',
       {
+        config: { access: 'admin' },
         schema: {
           summary:
             'Addons in the market, with what this server has installed and runs in production (admins)',
           response: { 200: MarketAddonList },
         },
       },
-      async (request) => {
-        requireAdmin(request);
+      async () => {
         return market.list();
       },
     );
@@ -36,6 +36,7 @@ export function marketRoutes(market: MarketService) {
     app.get(
       '/api/market/addons/:addon_name',
       {
+        config: { access: 'admin' },
         schema: {
           summary: 'One market addon with its versions, newest first (admins)',
           params: AddonParams,
@@ -43,7 +44,6 @@ export function marketRoutes(market: MarketService) {
         },
       },
       async (request) => {
-        requireAdmin(request);
         return market.addon(request.params.addon_name);
       },
     );
@@ -51,6 +51,7 @@ export function marketRoutes(market: MarketService) {
     app.get(
       '/api/market/addons/:addon_name/:addon_version',
       {
+        config: { access: 'admin' },
         schema: {
           summary: 'One version of a market addon, with the URL to install it from (admins)',
           params: AddonVersionParams,
@@ -58,7 +59,6 @@ export function marketRoutes(market: MarketService) {
         },
       },
       async (request) => {
-        requireAdmin(request);
         return market.version(request.params.addon_name, request.params.addon_version);
       },
     );
@@ -66,6 +66,7 @@ export function marketRoutes(market: MarketService) {
     app.get(
       '/api/market/licenses',
       {
+        config: { access: 'admin' },
         schema: {
           summary: "The studio's licenses, from Ynput Cloud (admins; needs the cloud connection)",
           querystring: LicenseQuery,
@@ -73,7 +74,6 @@ export function marketRoutes(market: MarketService) {
         },
       },
       async (request) => {
-        requireAdmin(request);
         return market.licenses(request.query.refresh === true);
       },
     );

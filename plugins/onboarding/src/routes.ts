@@ -1,4 +1,4 @@
-import { excludeNone, NoContent, requireAdmin, type AddonContext, type RequestUser } from '@pipewright/sdk';
+import { excludeNone, NoContent, type AddonContext, type RequestUser } from '@pipewright/sdk';
 import type { AuthService } from '@pipewright/plugin-auth/api';
 import type { UserDirectory } from '@pipewright/plugin-users/api';
 import type { AttributeLibrary } from '@pipewright/plugin-attributes/api';
@@ -130,9 +130,11 @@ export function onboardingRoutes(ctx: AddonContext, { users, auth, attributes, s
 
     app.post(
       '/api/onboarding/abort',
-      { schema: { summary: 'Dismiss the setup wizard (administrators)', response: { 204: NoContent } } },
+      {
+        config: { access: 'admin' },
+        schema: { summary: 'Dismiss the setup wizard (administrators)', response: { 204: NoContent } },
+      },
       async (request, reply) => {
-        requireAdmin(request);
         await setFinished(true);
         return reply.code(204).send(null);
       },
@@ -140,9 +142,11 @@ export function onboardingRoutes(ctx: AddonContext, { users, auth, attributes, s
 
     app.post(
       '/api/onboarding/restart',
-      { schema: { summary: 'Show the setup wizard again (administrators)', response: { 204: NoContent } } },
+      {
+        config: { access: 'admin' },
+        schema: { summary: 'Show the setup wizard again (administrators)', response: { 204: NoContent } },
+      },
       async (request, reply) => {
-        requireAdmin(request);
         await setFinished(false);
         return reply.code(204).send(null);
       },

@@ -4,7 +4,6 @@ import {
   JsonObject,
   NoContent,
   ProjectParams,
-  requireManager,
   requireUser,
   Type,
 } from '@pipewright/sdk';
@@ -44,6 +43,7 @@ export function projectRoutes(projects: ProjectService) {
     app.post(
       '/api/projects',
       {
+        config: { access: 'manager' },
         schema: {
           summary: 'Deploy a project from an anatomy document or preset',
           body: ProjectDeploy,
@@ -51,7 +51,7 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request, reply) => {
-        await projects.deploy(requireManager(request), request.body, request.sender);
+        await projects.deploy(requireUser(request), request.body, request.sender);
         return reply.code(201).send({ name: request.body.name });
       },
     );
@@ -59,6 +59,7 @@ export function projectRoutes(projects: ProjectService) {
     app.put(
       '/api/projects/:project_name',
       {
+        config: { access: 'manager' },
         schema: {
           summary: 'Create a project, or replace the fields the body names; a body name is ignored',
           params: ProjectParams,
@@ -67,7 +68,7 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request, reply) => {
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         const { name: _ignored, ...fields } = request.body;
         const name = request.params.project_name;
         if (await projects.exists(name)) {
@@ -100,6 +101,7 @@ export function projectRoutes(projects: ProjectService) {
     app.patch(
       '/api/projects/:project_name',
       {
+        config: { access: 'manager' },
         schema: {
           summary:
             'Change a project: attrib, data and config merge (null removes a key), other fields replace',
@@ -109,18 +111,14 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request) => {
-        await projects.patch(
-          requireManager(request),
-          request.params.project_name,
-          request.body,
-          request.sender,
-        );
+        await projects.patch(requireUser(request), request.params.project_name, request.body, request.sender);
       },
     );
 
     app.delete(
       '/api/projects/:project_name',
       {
+        config: { access: 'manager' },
         schema: {
           summary: 'Delete a project and everything in it',
           params: ProjectParams,
@@ -128,7 +126,7 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request) => {
-        await projects.remove(requireManager(request), request.params.project_name, request.sender);
+        await projects.remove(requireUser(request), request.params.project_name, request.sender);
       },
     );
 
@@ -144,6 +142,7 @@ export function projectRoutes(projects: ProjectService) {
     app.post(
       '/api/projects/:project_name/anatomy',
       {
+        config: { access: 'manager' },
         schema: {
           summary: "Replace the project's anatomy",
           params: ProjectParams,
@@ -153,7 +152,7 @@ export function projectRoutes(projects: ProjectService) {
       },
       async (request) => {
         await projects.setLayout(
-          requireManager(request),
+          requireUser(request),
           request.params.project_name,
           request.body,
           request.sender,

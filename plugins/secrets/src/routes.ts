@@ -1,4 +1,4 @@
-import { NoContent, requireAdmin, requireManager, type AddonApp, type RequestUser } from '@pipewright/sdk';
+import { NoContent, type AddonApp, type RequestUser, requireUser } from '@pipewright/sdk';
 import { Secret, SecretList, SecretParams, SecretPut, StoredSecretParams } from './schemas.js';
 import type { SecretService } from './service.js';
 
@@ -10,13 +10,14 @@ export function secretRoutes(secrets: SecretService) {
     app.get(
       '/api/secrets',
       {
+        config: { access: 'manager' },
         schema: {
           summary: 'Stored secrets: names for managers, names and values for admins',
           response: { 200: SecretList },
         },
       },
       async (request) => {
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         if (seesValues(caller)) return secrets.list();
         return (await secrets.names()).map((name) => ({ name }));
       },
@@ -25,6 +26,7 @@ export function secretRoutes(secrets: SecretService) {
     app.get(
       '/api/secrets/:secret_name',
       {
+        config: { access: 'manager' },
         schema: {
           summary: 'One secret: its value for admins, its name only for managers',
           params: SecretParams,
@@ -32,7 +34,7 @@ export function secretRoutes(secrets: SecretService) {
         },
       },
       async (request) => {
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         const secret = await secrets.require(request.params.secret_name);
         return seesValues(caller) ? secret : { name: secret.name };
       },
@@ -41,6 +43,7 @@ export function secretRoutes(secrets: SecretService) {
     app.put(
       '/api/secrets/:secret_name',
       {
+        config: { access: 'admin' },
         schema: {
           summary: 'Create or replace a secret (admins)',
           params: StoredSecretParams,
@@ -49,16 +52,19 @@ export function secretRoutes(secrets: SecretService) {
         },
       },
       async (request) => {
-        const caller = requireAdmin(request);
+        const caller = requireUser(request);
         await secrets.set(request.params.secret_name, request.body.value, caller.name, request.sender);
       },
     );
 
     app.delete(
       '/api/secrets/:secret_name',
-      { schema: { summary: 'Delete a secret (admins)', params: SecretParams, response: { 204: NoContent } } },
+      {
+        config: { access: 'admin' },
+        schema: { summary: 'Delete a secret (admins)', params: SecretParams, response: { 204: NoContent } },
+      },
       async (request, reply) => {
-        const caller = requireAdmin(request);
+        const caller = requireUser(request);
         await secrets.remove(request.params.secret_name, caller.name, request.sender);
         return reply.code(204).send(null);
       },

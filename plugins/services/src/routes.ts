@@ -1,4 +1,4 @@
-import { NoContent, requireAdmin, requireManager, type AddonApp } from '@pipewright/sdk';
+import { NoContent, type AddonApp } from '@pipewright/sdk';
 import {
   Heartbeat,
   HeartbeatResponse,
@@ -18,13 +18,13 @@ export function serviceRoutes(services: ServiceStore) {
     app.get(
       '/api/services',
       {
+        config: { access: 'manager' },
         schema: {
           summary: 'Every service, its host and whether it runs (managers)',
           response: { 200: ServiceList },
         },
       },
-      async (request) => {
-        requireManager(request);
+      async () => {
         return { services: await services.list() };
       },
     );
@@ -32,6 +32,7 @@ export function serviceRoutes(services: ServiceStore) {
     app.put(
       '/api/services/:name',
       {
+        config: { access: 'admin' },
         schema: {
           summary: 'Assign a service of an addon to a host (administrators)',
           params: ServiceParams,
@@ -40,7 +41,6 @@ export function serviceRoutes(services: ServiceStore) {
         },
       },
       async (request) => {
-        requireAdmin(request);
         await services.create(request.params.name, request.body);
       },
     );
@@ -48,6 +48,7 @@ export function serviceRoutes(services: ServiceStore) {
     app.patch(
       '/api/services/:service_name',
       {
+        config: { access: 'admin' },
         schema: {
           summary: 'Start or stop a service, or change how it runs (administrators)',
           params: PatchParams,
@@ -56,7 +57,6 @@ export function serviceRoutes(services: ServiceStore) {
         },
       },
       async (request) => {
-        requireAdmin(request);
         await services.update(request.params.service_name, request.body);
       },
     );
@@ -64,6 +64,7 @@ export function serviceRoutes(services: ServiceStore) {
     app.delete(
       '/api/services/:name',
       {
+        config: { access: 'admin' },
         schema: {
           summary: 'Delete a service (administrators)',
           params: ServiceParams,
@@ -71,7 +72,6 @@ export function serviceRoutes(services: ServiceStore) {
         },
       },
       async (request) => {
-        requireAdmin(request);
         await services.remove(request.params.name);
       },
     );
@@ -79,13 +79,13 @@ export function serviceRoutes(services: ServiceStore) {
     app.get(
       '/api/hosts',
       {
+        config: { access: 'manager' },
         schema: {
           summary: 'Every host that sent a heartbeat in the last day, with its health (managers)',
           response: { 200: HostList },
         },
       },
-      async (request) => {
-        requireManager(request);
+      async () => {
         return { hosts: await services.hosts() };
       },
     );
@@ -93,6 +93,7 @@ export function serviceRoutes(services: ServiceStore) {
     app.post(
       '/api/hosts/heartbeat',
       {
+        config: { access: 'admin' },
         schema: {
           summary:
             'A service host reports its health and running services; answers the services it should run',
@@ -101,7 +102,6 @@ export function serviceRoutes(services: ServiceStore) {
         },
       },
       async (request) => {
-        requireAdmin(request);
         return { services: await services.heartbeat(request.body) };
       },
     );

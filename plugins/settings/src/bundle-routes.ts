@@ -1,4 +1,4 @@
-import { NotFound, Type, requireAdmin, requireUser, type AddonApp } from '@pipewright/sdk';
+import { NotFound, Type, requireUser, type AddonApp } from '@pipewright/sdk';
 import type { BundleDirectory } from '@pipewright/plugin-bundles/api';
 import type { BundleSettings } from './bundle-settings.js';
 import {
@@ -23,6 +23,7 @@ export function bundleSettingsRoutes(
     app.post(
       '/api/addons',
       {
+        config: { access: 'admin' },
         schema: {
           summary: 'Copy one addon\u2019s settings between the production and staging variants [deprecated]',
           description:
@@ -33,7 +34,7 @@ export function bundleSettingsRoutes(
         },
       },
       async (request, reply) => {
-        const caller = requireAdmin(request);
+        const caller = requireUser(request);
         const copy = request.body.copyVariant;
         if (copy) {
           const [from, to] = await Promise.all([
@@ -120,6 +121,7 @@ export function bundleSettingsRoutes(
     app.post(
       '/api/migrateSettingsByBundle',
       {
+        config: { access: 'admin' },
         schema: {
           summary: 'Migrate settings of the addons based on the bundles',
           description:
@@ -130,7 +132,7 @@ export function bundleSettingsRoutes(
         },
       },
       async (request) => {
-        const caller = requireAdmin(request);
+        const caller = requireUser(request);
         const withProjects = request.body.withProjects ?? true;
         await migrate({ ...request.body, withProjects }, { user: caller.name, sender: request.sender });
         return null;

@@ -56,14 +56,14 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
     app.get(
       '/api/config',
       {
+        config: { access: 'admin' },
         schema: {
           tags: TAGS,
           summary: 'The server configuration with defaults filled in (administrators)',
           response: { 200: config.schema },
         },
       },
-      async (request) => {
-        requireAdmin(request);
+      async () => {
         return config.get();
       },
     );
@@ -71,6 +71,7 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
     app.post(
       '/api/config',
       {
+        config: { access: 'admin' },
         schema: {
           tags: TAGS,
           summary: 'Replace the server configuration; fields left out take their defaults (administrators)',
@@ -79,7 +80,7 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
         },
       },
       async (request) => {
-        const caller = requireAdmin(request);
+        const caller = requireUser(request);
         const before = await config.get();
         await config.replace(request.body as ServerConfig, caller.name, request.sender);
         await dropReplacedImages(before);
@@ -89,6 +90,7 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
     app.patch(
       '/api/config',
       {
+        config: { access: 'admin' },
         schema: {
           tags: TAGS,
           summary:
@@ -98,7 +100,7 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
         },
       },
       async (request) => {
-        const caller = requireAdmin(request);
+        const caller = requireUser(request);
         const before = await config.get();
         await config.patch(request.body, caller.name, request.sender);
         await dropReplacedImages(before);
@@ -108,6 +110,7 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
     app.get(
       '/api/config/overrides',
       {
+        config: { access: 'admin' },
         schema: {
           tags: TAGS,
           summary:
@@ -115,8 +118,7 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
           response: { 200: JsonObject },
         },
       },
-      async (request) => {
-        requireAdmin(request);
+      async () => {
         return config.overrides();
       },
     );

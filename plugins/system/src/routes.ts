@@ -1,13 +1,4 @@
-import {
-  NoContent,
-  NotFound,
-  isManagerOrAbove,
-  requireAdmin,
-  requireManager,
-  requireUser,
-  Type,
-  type AddonApp,
-} from '@pipewright/sdk';
+import { NoContent, NotFound, isManagerOrAbove, requireUser, Type, type AddonApp } from '@pipewright/sdk';
 import type { ProductionMetrics } from './metrics.js';
 import { PROMETHEUS_CONTENT_TYPE, exposition, type MetricFamily } from './prometheus.js';
 import type { RestartFlag } from './restart.js';
@@ -35,6 +26,7 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) 
     app.get(
       '/api/metrics',
       {
+        config: { access: 'manager' },
         schema: {
           summary: 'Production metrics: users by role, projects and their events, sites, addons (managers)',
           querystring: MetricsQuery,
@@ -42,7 +34,6 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) 
         },
       },
       async (request) => {
-        requireManager(request);
         return metrics.collect(request.query);
       },
     );
@@ -50,6 +41,7 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) 
     app.get(
       '/api/metrics/system',
       {
+        config: { access: 'manager' },
         schema: {
           summary: 'Metrics of this server process in the Prometheus text format (managers)',
           response: {
@@ -61,7 +53,6 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) 
         },
       },
       async (request, reply) => {
-        requireManager(request);
         return reply.type(PROMETHEUS_CONTENT_TYPE).send(exposition(systemFamilies()));
       },
     );
@@ -83,6 +74,7 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) 
     app.post(
       '/api/system/restartRequired',
       {
+        config: { access: 'admin' },
         schema: {
           summary: 'Set or clear the restart-required flag (administrators)',
           body: RestartRequiredBody,
@@ -90,7 +82,7 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) 
         },
       },
       async (request) => {
-        const caller = requireAdmin(request);
+        const caller = requireUser(request);
         await restart.set(request.body.required, request.body.reason ?? null, {
           user: caller.name,
           sender: request.sender,
@@ -101,6 +93,7 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) 
     app.post(
       '/api/system/restart',
       {
+        config: { access: 'admin' },
         schema: {
           summary:
             'Ask every server process to restart (administrators). Processes stop only when PIPEWRIGHT_ALLOW_RESTART is set',
@@ -108,7 +101,7 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) 
         },
       },
       async (request) => {
-        const caller = requireAdmin(request);
+        const caller = requireUser(request);
         await restart.requestRestart({ user: caller.name, sender: request.sender });
       },
     );
@@ -134,6 +127,7 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) 
     app.delete(
       '/api/system/sites/:site_id',
       {
+        config: { access: 'manager' },
         schema: {
           summary: 'Forget a site (managers); it registers again with its next request',
           params: SiteParams,
@@ -141,7 +135,6 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) 
         },
       },
       async (request) => {
-        requireManager(request);
         if (!(await sites.remove(request.params.site_id))) {
           throw new NotFound(`Site ${request.params.site_id} not found`);
         }

@@ -1,4 +1,4 @@
-import { type AddonApp, NoContent, ProjectParams, requireManager, requireUser } from '@pipewright/sdk';
+import { type AddonApp, NoContent, ProjectParams, requireUser } from '@pipewright/sdk';
 import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
 import {
   MemberParams,
@@ -32,6 +32,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
     app.patch(
       '/api/projects/:project_name/teams',
       {
+        config: { access: 'manager' },
         schema: {
           summary: "Replace all of a project's teams with this list (managers)",
           params: ProjectParams,
@@ -40,7 +41,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         },
       },
       async (request) => {
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
         await teams.replaceAll(project.name, request.body, caller.name, request.sender);
       },
@@ -49,6 +50,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
     app.put(
       '/api/projects/:project_name/teams/:team_name',
       {
+        config: { access: 'manager' },
         schema: {
           summary: 'Create a team or replace its members (managers)',
           params: TeamParams,
@@ -57,7 +59,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         },
       },
       async (request) => {
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
         const { team_name } = request.params;
         await teams.save(project.name, team_name, request.body.members, caller.name, request.sender);
@@ -66,9 +68,12 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
 
     app.delete(
       '/api/projects/:project_name/teams/:team_name',
-      { schema: { summary: 'Delete a team (managers)', params: TeamParams, response: { 204: NoContent } } },
+      {
+        config: { access: 'manager' },
+        schema: { summary: 'Delete a team (managers)', params: TeamParams, response: { 204: NoContent } },
+      },
       async (request, reply) => {
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
         const { team_name } = request.params;
         await teams.remove(project.name, team_name, caller.name, request.sender);
@@ -79,6 +84,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
     app.put(
       '/api/projects/:project_name/teams/:team_name/members/:member_name',
       {
+        config: { access: 'manager' },
         schema: {
           summary: 'Add a member to a team or change one (managers)',
           params: MemberParams,
@@ -87,7 +93,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         },
       },
       async (request) => {
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
         const { team_name, member_name } = request.params;
         await teams.saveMember(
@@ -104,6 +110,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
     app.delete(
       '/api/projects/:project_name/teams/:team_name/members/:member_name',
       {
+        config: { access: 'manager' },
         schema: {
           summary: 'Remove a member from a team (managers)',
           params: MemberParams,
@@ -111,7 +118,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         },
       },
       async (request) => {
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
         const { team_name, member_name } = request.params;
         await teams.removeMember(project.name, team_name, member_name, caller.name, request.sender);

@@ -7,7 +7,6 @@ import {
   NotFound,
   ProjectParams,
   type RequestUser,
-  requireManager,
   requireUser,
   type Sender,
 } from '@pipewright/sdk';
@@ -108,6 +107,7 @@ export function thumbnailRoutes({ store, thumbnails, projects, entities }: Deps)
     app.get(
       '/api/projects/:project_name/thumbnails/:thumbnail_id',
       {
+        config: { access: 'manager' },
         schema: {
           summary: 'A thumbnail by id (managers only)',
           params: ThumbnailParams,
@@ -116,7 +116,7 @@ export function thumbnailRoutes({ store, thumbnails, projects, entities }: Deps)
       },
       async (request, reply) => {
         // Ids alone would let anyone with project access browse every image in it; AYON keeps this to managers.
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
         const image = await store.get(project.name, request.params.thumbnail_id);
         return answer(
@@ -131,6 +131,7 @@ export function thumbnailRoutes({ store, thumbnails, projects, entities }: Deps)
     app.put(
       '/api/projects/:project_name/thumbnails/:thumbnail_id',
       {
+        config: { access: 'manager' },
         schema: {
           summary: 'Create or replace the image stored under an id (managers only)',
           params: ThumbnailParams,
@@ -138,7 +139,7 @@ export function thumbnailRoutes({ store, thumbnails, projects, entities }: Deps)
         },
       },
       async (request) => {
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
         const image = readImage(request.body);
         await store.put(project.name, request.params.thumbnail_id, image.mime, image.bytes, caller.name);

@@ -9,7 +9,6 @@ import {
   NoContent,
   type RequestUser,
   requireAdmin,
-  requireManager,
   requireUser,
   Type,
   User,
@@ -137,11 +136,12 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
     app.put(
       '/api/users/:user_name',
       {
+        config: { access: 'manager' },
         bodyLimit: USER_BODY_LIMIT,
         schema: { summary: 'Create a user', params: UserParams, body: NewUser, response: { 204: NoContent } },
       },
       async (request, reply) => {
-        const caller = requireManager(request);
+        const caller = requireUser(request);
         requireRoleGrant(caller, request.body.data);
         if (request.body.password !== undefined)
           users.requirePassword(request.body.password, ['body', 'password']);
@@ -247,6 +247,7 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
       app.route({
         method,
         url: '/api/users/:user_name/rename',
+        config: { access: 'manager' },
         schema: {
           summary: 'Rename a user (managers); sessions and API keys follow',
           params: UserParams,
@@ -254,8 +255,8 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
           response: { 204: NoContent },
         },
         handler: async (request) => {
-          // Refused before the lookup: who is not a manager learns nothing about the name.
-          const caller = requireManager(request);
+          // Refused before the lookup (config.access): who is not a manager learns nothing about the name.
+          const caller = requireUser(request);
           const target = await users.require(request.params.user_name);
           requireManagerOf(caller, target);
           await users.rename(target.name, request.body.newName, {
