@@ -1,6 +1,7 @@
 export * from './actions.js';
 export * from './ayon-package.js';
 export * from './addon.js';
+export * from './addon-package.js';
 export * from './bulk-insert.js';
 export * from './camelize.js';
 export * from './download.js';

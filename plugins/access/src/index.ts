@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { studioMigrations } from './migrations.js';
 import { projectAccessRoutes } from './project-access-routes.js';
 import { accessRoutes } from './routes.js';
@@ -15,10 +15,8 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // Group rows are cached in each process and read again on access_group.updated / access_group.deleted, which every
 // server process hears (through Redis when there are several).
 export default defineAddon({
-  name: 'access',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Access groups',
-  description: 'Access groups, per-project permissions of users and folder whitelists',
   deps: { entities: entitiesRef, projects: projectsRef, users: usersRef },
   migrations: { studio: studioMigrations },
   async setup(ctx, deps) {

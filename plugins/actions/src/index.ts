@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { studioMigrations } from './migrations.js';
 import { actionRoutes } from './routes.js';
 import { ActionService } from './service.js';
@@ -9,10 +9,8 @@ import { authRef } from '@pipewright/plugin-auth/api';
 // settings of an action, runs them, and hands launcher actions to the desktop launcher through pending
 // action.launcher events that the launcher takes (or aborts) with a 64-hex token.
 export default defineAddon({
-  name: 'actions',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Actions',
-  description: 'List, configure and run the actions addons contribute; the launcher hand-over',
   deps: { auth: authRef },
   migrations: { studio: studioMigrations },
   async setup(ctx) {

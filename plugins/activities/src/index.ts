@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { Attachments } from './attachments.js';
 import { EntityReader } from './entity-context.js';
 import { ActivityFeeds } from './feed.js';
@@ -21,11 +21,8 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // Where artists and supervisors talk about the work: comments on a task, the review of a version, and what the
 // server adds by itself (status changes, assignments, publishes), addressed to the people concerned.
 export default defineAddon({
-  name: 'activities',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Activities',
-  description:
-    'Activity feed of entities (comments, watchers, reactions, status, assignee and publish activities) and the inbox',
   deps: {
     entities: entitiesRef,
     files: filesRef,

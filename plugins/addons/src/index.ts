@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { catalogRoutes, staticFileRoutes } from './routes.js';
 import { installRoutes } from './install-routes.js';
 import { AddonInstaller } from './installer.js';
@@ -9,10 +9,8 @@ import { authRef } from '@pipewright/plugin-auth/api';
 // (frontendModules) and loads them from here (the static routes), for internal and installed addons alike.
 // Administrators install and delete addon packages here; they run at once, without a restart.
 export default defineAddon({
-  name: 'addons',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Addons',
-  description: 'The addons the server runs, their frontend modules and static files; install and delete',
   deps: { auth: authRef },
   frontendModules: { addons_screens: ['./Addons'] },
   frontendScopes: { settings: { sidebar: 'Addons', access: 'admin' } },

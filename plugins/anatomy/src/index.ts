@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { studioMigrations } from './migrations.js';
 import { AnatomyPresetService } from './presets.js';
 import { anatomyRoutes } from './routes.js';
@@ -8,10 +8,8 @@ import { authRef } from '@pipewright/plugin-auth/api';
 // Anatomy presets are the templates new projects are created from; the projects addon uses this service to
 // turn a preset into a project's fields and back.
 export default defineAddon({
-  name: 'anatomy',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Anatomy',
-  description: 'Anatomy presets: roots, templates, types, statuses and tags that new projects start from',
   deps: { auth: authRef },
   migrations: { studio: studioMigrations },
   async setup(ctx) {

@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { AttributeService } from './library.js';
 import { studioMigrations } from './migrations.js';
 import { attributeRoutes } from './routes.js';
@@ -8,11 +8,8 @@ import { authRef } from '@pipewright/plugin-auth/api';
 // Which attributes each entity type carries, with their types, limits and defaults. The entity addons validate
 // attrib through the library this provides and take defaults and inheritance from it.
 export default defineAddon({
-  name: 'attributes',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Attributes',
-  description:
-    'The attribute library: which attributes each entity type carries, their types, limits and defaults',
   deps: { auth: authRef },
   migrations: { studio: studioMigrations },
   async setup(ctx) {

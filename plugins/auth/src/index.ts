@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { studioMigrations } from './migrations.js';
 import { authRoutes } from './routes.js';
 import { Authenticator } from './service.js';
@@ -11,10 +11,8 @@ import { authRef, oneTimeTokensRef, passwordGuessesRef } from './api.js';
 // Who is calling. Sessions live in PostgreSQL so every server process shares them and restarts keep them;
 // users come from whichever addon registers itself as the user source (the users addon by default).
 export default defineAddon({
-  name: 'auth',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Authentication',
-  description: 'Login, logout, sessions and API-key credentials',
   migrations: { studio: studioMigrations },
   async setup(ctx) {
     const memory = new IdentityMemory(ctx.events);

@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { AyonHost } from './host.js';
 import { serverCallbacks } from './callbacks.js';
 import { ayonPackageReader } from './package-reader.js';
@@ -16,11 +16,8 @@ import { settingsRef } from '@pipewright/plugin-settings/api';
 // ayon_server package. This addon runs it in a Python sidecar with Pipewright's own ayon_server (python/), so their
 // settings, actions and endpoints work as on AYON, while the code never holds database credentials.
 export default defineAddon({
-  name: 'ayon-host',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'AYON addon host',
-  description:
-    'Runs the server code of AYON addon packages (settings, actions, endpoints) in a Python sidecar',
   deps: {
     anatomy: anatomyRef,
     bundles: bundlesRef,

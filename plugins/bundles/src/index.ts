@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { bundleRoutes } from './routes.js';
 import { BundleService } from './service.js';
 import { authRef } from '@pipewright/plugin-auth/api';
@@ -11,10 +11,8 @@ import { projectsRef } from '@pipewright/plugin-projects/api';
 // the rules and the API. The settings addon uses the "bundles" service to resolve variants and to copy settings
 // when staging is promoted.
 export default defineAddon({
-  name: 'bundles',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Bundles',
-  description: 'Bundles: which addon versions run together for production, staging and development',
   deps: { projects: projectsRef, auth: authRef },
   async setup(ctx, deps) {
     const bundles = new BundleService(ctx.db, ctx.events, ctx.runtime, ctx.addon.name, ctx.log);

@@ -1,4 +1,4 @@
-import { defineAddon, type PipewrightError } from '@pipewright/sdk';
+import { addonPackage, defineAddon, type PipewrightError } from '@pipewright/sdk';
 import { studioMigrations } from './migrations.js';
 import { connectRoutes } from './routes.js';
 import { ConnectService, type KeyStore } from './service.js';
@@ -13,11 +13,8 @@ import type { SecretStore } from '@pipewright/plugin-secrets/api';
 // offline. The cloud is at YNPUT_CLOUD_URL (default https://im.ayon.cloud), waited for YNPUT_CLOUD_TIMEOUT seconds
 // (default 5); both are read at each call.
 export default defineAddon({
-  name: 'connect',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Ynput Cloud',
-  description:
-    'Ynput Cloud connection: the cloud key (kept as a secret), cloud info, authorization and feedback',
   deps: { secrets: secretsRef, users: usersRef },
   migrations: { studio: studioMigrations },
   async setup(ctx, deps) {

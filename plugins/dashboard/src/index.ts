@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { dashboardRoutes } from './routes.js';
 import { attributesRef } from '@pipewright/plugin-attributes/api';
 import { entitiesRef } from '@pipewright/plugin-entities/api';
@@ -10,10 +10,8 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // The project dashboard of the web app: how big a project is, how its tasks are going, who works on it and how
 // busy it has been. Everything is read; nothing is stored of its own.
 export default defineAddon({
-  name: 'dashboard',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Project dashboard',
-  description: 'Entity counts, task health, the people on a project and its recent activity',
   deps: {
     attributes: attributesRef,
     files: filesRef,

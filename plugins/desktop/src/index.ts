@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { UrlDownloads } from './downloads.js';
 import { DesktopFiles } from './files.js';
 import { studioMigrations } from './migrations.js';
@@ -11,10 +11,8 @@ import { authRef } from '@pipewright/plugin-auth/api';
 // packages (Python environments built for a bundle's addons). Administrators register a file's metadata, then
 // upload it (or name where to fetch it); every logged-in user, launchers included, lists and downloads them.
 export default defineAddon({
-  name: 'desktop',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Desktop',
-  description: 'Launcher installers and dependency packages: metadata, uploads and downloads',
   deps: { auth: authRef },
   migrations: { studio: studioMigrations },
   async setup(ctx) {

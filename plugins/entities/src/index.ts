@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { projectMigrations } from './migrations.js';
 import { HierarchyCache } from './read/hierarchy-cache.js';
 import { entityRoutes } from './routes/entities.js';
@@ -20,10 +20,8 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // project's own schema. A request goes routes/ (HTTP) -> service.ts -> read/ (selects, queries, folder trees) or
 // write/ (every write, single or batched, through one processor in one unit of work).
 export default defineAddon({
-  name: 'entities',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Entities',
-  description: 'Folders, tasks, products, versions, representations, workfiles and operations',
   deps: { attributes: attributesRef, projects: projectsRef, users: usersRef },
   migrations: { project: projectMigrations },
   frontendModules: { overview_remote: ['./Overview'] },

@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { eventRoutes } from './routes.js';
 import { authRef } from '@pipewright/plugin-auth/api';
 
@@ -6,10 +6,8 @@ import { authRef } from '@pipewright/plugin-auth/api';
 // services take jobs. The table itself belongs to the core (public.events), as does the bus that stores and
 // broadcasts events; this addon is the HTTP face of both.
 export default defineAddon({
-  name: 'events',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Events',
-  description: 'Dispatch, read, update and delete events; event operations; enroll for services',
   deps: { auth: authRef },
   frontendModules: { events_screens: ['./Events'] },
   frontendScopes: { settings: { sidebar: 'Events', access: 'manager' } },

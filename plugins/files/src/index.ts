@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { defineAddon, renameUserIn } from '@pipewright/sdk';
+import { addonPackage, defineAddon, renameUserIn } from '@pipewright/sdk';
 import { MediaTools } from './media.js';
 import { projectMigrations } from './migrations.js';
 import { fileRoutes } from './routes.js';
@@ -13,10 +13,8 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // project's schema, bytes in a FileStorage (local disk under DATA_DIR/projects/{project}/uploads; an
 // S3-compatible store can implement the same interface later). Previews are made with Debian's ffmpeg.
 export default defineAddon({
-  name: 'files',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Files',
-  description: 'Project files with range requests, thumbnails and video stills',
   deps: { projects: projectsRef, users: usersRef },
   migrations: { project: projectMigrations },
   async setup(ctx, deps) {

@@ -1,7 +1,7 @@
 import mercurius, { type MercuriusContext } from 'mercurius';
 import type { FastifyBaseLogger } from 'fastify';
 import { GraphQLError } from 'graphql';
-import { defineAddon, requireUser } from '@pipewright/sdk';
+import { addonPackage, defineAddon, requireUser } from '@pipewright/sdk';
 import { attribTypes } from './attrib-types.js';
 import type { GraphContext } from './context.js';
 import { explorerRoutes } from './routes.js';
@@ -86,10 +86,8 @@ function operationNameOf(context: MercuriusContext): string | undefined {
 
 // The project as pipeline tools read it: one request for a folder tree with its tasks, products and versions.
 export default defineAddon({
-  name: 'graphql',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'GraphQL',
-  description: 'GraphQL over projects, entities, links, users and events, with an offline explorer',
   deps: {
     attributes: attributesRef,
     entities: entitiesRef,

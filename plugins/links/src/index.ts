@@ -1,4 +1,4 @@
-import { defineAddon, renameUserIn } from '@pipewright/sdk';
+import { addonPackage, defineAddon, renameUserIn } from '@pipewright/sdk';
 import { projectMigrations } from './migrations.js';
 import { linkRoutes } from './routes.js';
 import { LinkService } from './service.js';
@@ -10,10 +10,8 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // Links say how entities feed each other (a shot breaks down into assets, a version references another). They
 // live in each project's schema beside the entities, typed by the link types the project declares.
 export default defineAddon({
-  name: 'links',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Links',
-  description: 'Typed links between project entities, and the link types of each project',
   deps: { entities: entitiesRef, projects: projectsRef, users: usersRef },
   migrations: { project: projectMigrations },
   async setup(ctx, deps) {

@@ -1,4 +1,4 @@
-import { defineAddon, renameUserIn } from '@pipewright/sdk';
+import { addonPackage, defineAddon, renameUserIn } from '@pipewright/sdk';
 import { EntityLookup } from './entity-lookup.js';
 import { listGraphQL } from './graphql.js';
 import { ListFolderService } from './folders.js';
@@ -17,10 +17,8 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // Entity lists gather entities of one type from anywhere in a project (a playlist of versions for dailies, the
 // shots of a client delivery, a review session), in an order people choose, shared per user or team.
 export default defineAddon({
-  name: 'lists',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Entity lists',
-  description: 'Ordered, shareable lists of folders, tasks, products, versions, representations or workfiles',
   deps: {
     attributes: attributesRef,
     entities: entitiesRef,

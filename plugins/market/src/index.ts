@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { CatalogueSource, operatorCataloguePath } from './catalogue.js';
 import { marketRoutes } from './routes.js';
 import { MarketService } from './service.js';
@@ -10,11 +10,8 @@ import { ynputCloudRef } from '@pipewright/plugin-connect/api';
 // DATA_DIR/market/catalogue.json, picked up when it changes without a restart. Installing is the client's next
 // step: POST /api/addons/install?url=<the version's url>. Licenses exist only in Ynput Cloud (connect addon).
 export default defineAddon({
-  name: 'market',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Market',
-  description:
-    'The addon market: addons, versions and releases from a catalogue file, licenses from Ynput Cloud',
   deps: { ynputCloud: ynputCloudRef },
   async setup(ctx, deps) {
     const catalogue = new CatalogueSource(

@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { studioMigrations } from './migrations.js';
 import { onboardingRoutes } from './routes.js';
 import { attributesRef } from '@pipewright/plugin-attributes/api';
@@ -9,10 +9,8 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // The first minutes of a server's life: GET /api/info tells the web app whether an administrator exists,
 // and initialize creates that administrator and logs them in.
 export default defineAddon({
-  name: 'onboarding',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Onboarding',
-  description: 'Server information and the first-run flow',
   deps: { attributes: attributesRef, auth: authRef, system: systemRef, users: usersRef },
   migrations: { studio: studioMigrations },
   async setup(ctx, deps) {

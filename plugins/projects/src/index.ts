@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { studioMigrations } from './migrations.js';
 import { projectRoutes } from './routes.js';
 import { ProjectService } from './service.js';
@@ -10,10 +10,8 @@ import { projectsRef } from './api.js';
 // Projects are the unit a studio works in: each gets its own PostgreSQL schema, created with the project and
 // dropped with it, where the entity addons keep its folders, tasks, products and versions.
 export default defineAddon({
-  name: 'projects',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Projects',
-  description: 'Projects, their anatomy-derived settings and roots',
   deps: { anatomy: anatomyRef, attributes: attributesRef, auth: authRef },
   migrations: { studio: studioMigrations },
   frontendModules: { projects_remote: ['./Projects'] },

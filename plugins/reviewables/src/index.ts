@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { reviewableGraphQL } from './graphql.js';
 import { ReviewableListing } from './listing.js';
 import { ReviewAccess } from './permissions.js';
@@ -19,10 +19,8 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // "reviewable") with its file attached, so it shows in the version's feed and goes when the version goes. Nothing
 // is transcoded here: availability tells clients whether a browser can play a file as it was uploaded.
 export default defineAddon({
-  name: 'reviewables',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Reviewables',
-  description: 'Review media of versions, with media info, availability, order and labels',
   deps: {
     access: accessRef,
     activities: activitiesRef,

@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { KEY_VARIABLE, SecretCipher, loadKey } from './cipher.js';
 import { studioMigrations } from './migrations.js';
 import { secretRoutes } from './routes.js';
@@ -13,10 +13,8 @@ import { secretsRef } from './api.js';
 // start. Servers sharing one database must share the key: set the variable on each, or copy the file.
 // Addons have no configuration object of their own yet, so the variable is read here, once, at setup.
 export default defineAddon({
-  name: 'secrets',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Secrets',
-  description: 'Studio secrets: names visible to managers, values to admins, encrypted at rest',
   deps: { auth: authRef },
   migrations: { studio: studioMigrations },
   async setup(ctx) {

@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { studioMigrations } from './migrations.js';
 import { serviceRoutes } from './routes.js';
 import { ServiceStore } from './service.js';
@@ -8,10 +8,8 @@ import { authRef } from '@pipewright/plugin-auth/api';
 // each to a host, and the service host program on that machine starts and stops containers as the heartbeat
 // answer tells it. The server only keeps the records: it never starts a process itself.
 export default defineAddon({
-  name: 'services',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Services',
-  description: 'Addon services assigned to hosts, and the heartbeats of those hosts',
   deps: { auth: authRef },
   migrations: { studio: studioMigrations },
   async setup(ctx) {

@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { BundleSettings } from './bundle-settings.js';
 import { bundleSettingsRoutes } from './bundle-routes.js';
 import { studioMigrations } from './migrations.js';
@@ -21,10 +21,8 @@ import { settingsRef } from './api.js';
 // and variant (production, staging, a dev bundle), then per project, then per site and user. Only differences from
 // the level below are stored, so a new default in a new addon version reaches everyone who did not override it.
 export default defineAddon({
-  name: 'settings',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Settings',
-  description: 'Addon settings per addon version and variant, with studio, project and site overrides',
   deps: { bundles: bundlesRef, projects: projectsRef, auth: authRef },
   migrations: { studio: studioMigrations },
   async setup(ctx, deps) {

@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { ConfigFileStore } from './config-files.js';
 import { configRoutes } from './config-routes.js';
 import { ProductionMetrics } from './metrics.js';
@@ -22,10 +22,8 @@ export type { SystemService };
 //
 // PIPEWRIGHT_ALLOW_RESTART is read here, once, at setup: addons have no configuration object of their own yet.
 export default defineAddon({
-  name: 'system',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'System',
-  description: 'Server configuration, restart flag, client sites and production and system metrics',
   deps: { users: usersRef, auth: authRef },
   migrations: { studio: studioMigrations },
   async setup(ctx, deps) {

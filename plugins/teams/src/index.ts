@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { projectMigrations } from './migrations.js';
 import { teamRoutes } from './routes.js';
 import { TeamService } from './service.js';
@@ -9,10 +9,8 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // Teams group a project's people (a lighting team, a comp team) with leaders and roles, so assignment and review
 // tools can address a group instead of listing users one by one.
 export default defineAddon({
-  name: 'teams',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Teams',
-  description: 'Project teams: named groups of users with leaders and roles',
   deps: { projects: projectsRef, users: usersRef },
   migrations: { project: projectMigrations },
   async setup(ctx, deps) {

@@ -1,4 +1,4 @@
-import { defineAddon, renameUserIn } from '@pipewright/sdk';
+import { addonPackage, defineAddon, renameUserIn } from '@pipewright/sdk';
 import { projectMigrations } from './migrations.js';
 import { thumbnailRoutes } from './routes.js';
 import { ThumbnailStore } from './service.js';
@@ -11,10 +11,8 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // Small preview images of folders, tasks, versions and workfiles, kept in each project's schema. Entities only
 // hold a thumbnailId; setting it goes through the entities addon so access checks and events stay in one place.
 export default defineAddon({
-  name: 'thumbnails',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Thumbnails',
-  description: 'PNG and JPEG thumbnails of folders, tasks, versions and workfiles',
   deps: { entities: entitiesRef, projects: projectsRef, users: usersRef },
   migrations: { project: projectMigrations },
   async setup(ctx, deps) {

@@ -1,4 +1,4 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { avatarRoutes } from './avatar-routes.js';
 import { AvatarStore } from './avatars.js';
 import { smtpMailer } from './mail.js';
@@ -12,10 +12,8 @@ import { usersRef } from './api.js';
 
 // The studio's people and service accounts. It is the auth addon's user source, so logins check these users.
 export default defineAddon({
-  name: 'users',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Users',
-  description: 'Users, roles, passwords, API keys and service users',
   deps: { auth: authRef, oneTimeTokens: oneTimeTokensRef, passwordGuesses: passwordGuessesRef },
   migrations: { studio: studioMigrations },
   frontendModules: { users_screens: ['./Users'] },

@@ -1,4 +1,4 @@
-import { defineAddon, renameUserIn } from '@pipewright/sdk';
+import { addonPackage, defineAddon, renameUserIn } from '@pipewright/sdk';
 import { projectMigrations, studioMigrations } from './migrations.js';
 import { viewRoutes } from './routes.js';
 import { ViewService } from './service.js';
@@ -9,11 +9,8 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // A view remembers how someone set up a page of the web app (the overview's columns, filter and grouping, the
 // lists page's sorting, ...): a working view keeps the current state without a save, named views can be shared.
 export default defineAddon({
-  name: 'views',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Views',
-  description:
-    'Saved views: named, shareable settings of the overview, task progress, lists and reviews pages',
   deps: { projects: projectsRef, users: usersRef },
   migrations: { studio: studioMigrations, project: projectMigrations },
   async setup(ctx, deps) {

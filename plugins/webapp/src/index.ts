@@ -1,13 +1,11 @@
-import { defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { webAppRoutes } from './routes.js';
 
 // The browser's way in: the built frontend-host at /, so `npm start` gives the whole app. The server's API
 // keeps its own paths; this addon only takes the GET requests nobody else answers.
 export default defineAddon({
-  name: 'webapp',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Web app',
-  description: 'Serves the built web app at / with index.html for its own routes',
   async setup(ctx) {
     await ctx.app.register(webAppRoutes(ctx.log));
   },

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import websocket from '@fastify/websocket';
-import { defineAddon, type RequestUser } from '@pipewright/sdk';
+import { addonPackage, defineAddon, type RequestUser } from '@pipewright/sdk';
 import { Hub } from './hub.js';
 import { IDENTIFY_HEADER, POLICY_VIOLATION, socketRoutes } from './routes.js';
 import { authRef } from '@pipewright/plugin-auth/api';
@@ -26,10 +26,8 @@ function heartbeatInterval(raw: string | undefined): number {
 // Live events for AYON clients: every bus message (from this process or, through Redis, from the others) is
 // filtered per socket and forwarded, so a client connected to any process sees the whole studio's activity.
 export default defineAddon({
-  name: 'websocket',
-  version: '1.0.0',
+  ...addonPackage(import.meta.url),
   title: 'Live events',
-  description: 'The /ws WebSocket: events forwarded to subscribed clients, with heartbeats',
   deps: { auth: authRef },
   async setup(ctx) {
     // Read once: tests shorten it, operators have no reason to.
