@@ -3,6 +3,7 @@ import {
   AddonVersion,
   INDEXED_KEY_MAX_LENGTH,
   JsonObject,
+  PROJECT_ENTITY_TYPES,
   Type,
   Variant,
   type Static,
@@ -11,16 +12,7 @@ import {
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const ENTITY_TYPES = [
-  'project',
-  'folder',
-  'task',
-  'product',
-  'version',
-  'representation',
-  'workfile',
-  'list',
-] as const;
+export const ENTITY_TYPES = ['project', ...PROJECT_ENTITY_TYPES, 'list'] as const;
 const EntityType = Type.Union(ENTITY_TYPES.map((type) => Type.Literal(type)));
 
 /**

@@ -9,6 +9,7 @@ import {
   type RequestUser,
 } from '@pipewright/sdk';
 import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
+import type { Connection } from '@pipewright/plugin-graphql/api';
 import type { EntityReader } from './entity-context.js';
 import type { ActivityStore } from './store.js';
 
@@ -18,16 +19,6 @@ export interface PageArgs {
   after?: string | null;
   last?: number | null;
   before?: string | null;
-}
-
-export interface Connection<T> {
-  edges: { node: T; cursor: string }[];
-  pageInfo: {
-    hasNextPage: boolean;
-    hasPreviousPage: boolean;
-    startCursor: string | null;
-    endCursor: string | null;
-  };
 }
 
 /** Which activities of a project a feed shows (project.activities and entity.activities arguments). */

@@ -57,13 +57,7 @@ export const ActivityPatchBody = Type.Object({
 export const OperationCreateData = Type.Object({
   entityType: EntityTypeSegment,
   entityId: Id,
-  id: Type.Optional(Id),
-  activityType: ActivityType,
-  body: Type.Optional(Body),
-  tags: Type.Optional(Tags),
-  files: Type.Optional(FileIds),
-  timestamp: Type.Optional(Type.String({ format: 'date-time' })),
-  data: Type.Optional(JsonObject),
+  ...ActivityPostBody.properties,
 });
 
 export const ReactionBody = Type.Object({ reaction: Reaction });

@@ -1,17 +1,7 @@
-import { Type, type Static } from '@pipewright/sdk';
+import { PROJECT_ENTITY_TYPES, Type, type Static } from '@pipewright/sdk';
 import type { AttributeScope as Scope, AttributeType as ValueType } from './api.js';
 
-export const ATTRIBUTE_SCOPES: Scope[] = [
-  'project',
-  'folder',
-  'task',
-  'product',
-  'version',
-  'representation',
-  'workfile',
-  'user',
-  'list',
-];
+export const ATTRIBUTE_SCOPES: Scope[] = ['project', ...PROJECT_ENTITY_TYPES, 'user', 'list'];
 export const ATTRIBUTE_TYPES: ValueType[] = [
   'string',
   'integer',

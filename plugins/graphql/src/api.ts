@@ -11,5 +11,16 @@ export interface GraphQLSchemaExtensions {
   extend(contribution: GraphQLContribution): void;
 }
 
+/** A page of a Relay connection, as the GraphQL API answers lists (edges and pageInfo). */
+export interface Connection<T> {
+  edges: { node: T; cursor: string }[];
+  pageInfo: {
+    hasNextPage: boolean;
+    hasPreviousPage: boolean;
+    startCursor: string | null;
+    endCursor: string | null;
+  };
+}
+
 /** The graphql service of the graphql addon. */
 export const graphqlRef = createServiceRef<GraphQLSchemaExtensions>({ addon: 'graphql', id: 'graphql' });

@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import type { Connection } from './api.js';
 
 /** Relay paging arguments as clients send them. */
 export interface PageArgs {
@@ -35,16 +36,6 @@ export function readPage(args: PageArgs): Page {
     fromEnd,
     after: args.after ?? null,
     before: args.before ?? null,
-  };
-}
-
-export interface Connection<T> {
-  edges: { node: T; cursor: string }[];
-  pageInfo: {
-    hasNextPage: boolean;
-    hasPreviousPage: boolean;
-    startCursor: string | null;
-    endCursor: string | null;
   };
 }
 

@@ -15,23 +15,23 @@ export interface LinkRecord {
   createdAt: string;
 }
 
+/** Which links to read: those touching these entities, in a direction, of these types or names. */
+export interface LinkQuery {
+  entityIds?: string[];
+  direction?: 'in' | 'out';
+  linkTypes?: string[];
+  names?: string[];
+  /** POSIX regular expression the link name matches. */
+  nameEx?: string;
+}
+
 /** Provided by the links addon: reading links. */
 export interface LinkDirectory {
   /**
    * Links of a project in creation order: all of them, or those touching the given entities (direction in: the
    * entity is the output; out: the input), of the given link types (full names or the bare type).
    */
-  query(
-    projectName: string,
-    query: {
-      entityIds?: string[];
-      direction?: 'in' | 'out';
-      linkTypes?: string[];
-      names?: string[];
-      /** POSIX regular expression the link name matches. */
-      nameEx?: string;
-    },
-  ): Promise<LinkRecord[]>;
+  query(projectName: string, query: LinkQuery): Promise<LinkRecord[]>;
   /**
    * An SQL condition on an entity id, for EntityQuery.restrict: whether the entity has links in (it is an output),
    * out (an input), either (any), both, or none.

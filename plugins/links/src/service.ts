@@ -16,7 +16,7 @@ import {
   type Static,
 } from '@pipewright/sdk';
 import type { EntityDirectory } from '@pipewright/plugin-entities/api';
-import type { LinkRecord } from './api.js';
+import type { LinkQuery, LinkRecord } from './api.js';
 import type { ProjectDirectory, ProjectRecord } from '@pipewright/plugin-projects/api';
 import { DEFAULT_COLOR, DEFAULT_STYLE, normalise, splitLinkType, type LinkTypeRecord } from './link-types.js';
 import type { Link, LinkCreate } from './schemas.js';
@@ -174,16 +174,7 @@ export class LinkService {
     return rows.map((row) => row.link_type as string);
   }
 
-  async query(
-    projectName: string,
-    query: {
-      entityIds?: string[];
-      direction?: 'in' | 'out';
-      linkTypes?: string[];
-      names?: string[];
-      nameEx?: string;
-    },
-  ): Promise<LinkRecord[]> {
+  async query(projectName: string, query: LinkQuery): Promise<LinkRecord[]> {
     const project = await this.projects.find(projectName);
     if (!project) throw new NotFound(`Project ${projectName} not found`);
     let select = this.links(project.name).selectFrom('links').selectAll().orderBy('creation_order');
