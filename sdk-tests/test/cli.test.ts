@@ -267,9 +267,10 @@ describe('pipewright addon dev', () => {
         };
       expect((await hello()).message).toBe('Hello, admin');
 
-      const source = join(addonDir, 'src', 'index.ts');
+      const source = join(addonDir, 'src', 'service.ts');
       const code = await readFile(source, 'utf8');
-      await writeFile(source, code.replace("?? 'Hello'}, ${user.name}", "?? 'Hello'} again, ${user.name}"));
+      expect(code).toContain("?? 'Hello'}, ${userName}");
+      await writeFile(source, code.replace("?? 'Hello'}, ${userName}", "?? 'Hello'} again, ${userName}"));
       await seen('Installed shot-notes 0.1.0', 2);
       expect((await hello()).message).toBe('Hello again, admin');
       // A change that does not compile is reported and the running version stays.

@@ -2,8 +2,8 @@ import { createServiceRef } from '@pipewright/sdk';
 import type { GraphQLContribution } from './extensions.js';
 
 /**
- * Provided by the graphql addon: the one GraphQL schema at /graphql, which addons that declare "graphql" in
- * dependsOn extend from their setup (inbox and activities, entity lists, ...), so the schema stays one document
+ * Provided by the graphql addon: the one GraphQL schema at /graphql, which addons that name graphqlRef in their
+ * deps extend from their setup (inbox and activities, entity lists, ...), so the schema stays one document
  * whichever addons run.
  */
 export interface GraphQLSchemaExtensions {

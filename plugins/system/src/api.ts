@@ -4,7 +4,7 @@ import type { RestartStatus } from './restart.js';
 import type { ServerConfig } from './server-config.js';
 import type { UserSite } from './sites.js';
 
-/** What the system addon offers addons that declare it in dependsOn. */
+/** What the system addon offers addons that name systemRef in their deps. */
 export interface SystemService {
   /**
    * Tell administrators the server must restart for a change to take effect (attribute definitions, installed
