@@ -56,11 +56,6 @@ export class ServiceRegistry {
     return this.entries.has(ref.id);
   }
 
-  /** Whether the addon runs and provides at least one service (the core asks it of auth, which it cannot import). */
-  hasProvider(addon: string): boolean {
-    return [...this.entries.values()].some((entry) => entry.provider === addon);
-  }
-
   /** Forget the services an addon provided (it was unloaded). */
   withdraw(provider: string): void {
     for (const [name, entry] of this.entries) if (entry.provider === provider) this.entries.delete(name);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Unauthorized } from '@pipewright/sdk';
+import { addonRef, Unauthorized } from '@pipewright/sdk';
 import type { ServiceRegistry } from '../addons/context.js';
 import { readCookiesOnDemand } from './cookies.js';
 import { installErrorHandling, invalidInput } from './errors.js';
@@ -19,11 +19,14 @@ export type Identify = (
   route: FastifyRequest['routeOptions'],
 ) => void | Promise<void>;
 
+/** The auth addon as a whole: while it runs, there are users to require. */
+const AUTH = addonRef('auth');
+
 /**
  * What every Fastify instance serving the API shares: AYON's 422 and error shapes, the caller on the request,
  * cookies, and anonymous callers refused before their input is read (as AYON does) unless a route is open to them
- * (security: [] in its OpenAPI description); routes that declare an access level (config.access) refuse the rest. Without an addon that
- * authenticates (the 'auth' service) there are no users to require. What runs on every request runs in one hook,
+ * (security: [] in its OpenAPI description); routes that declare an access level (config.access) refuse the rest
+ * after it. Without the auth addon there are no users to require. What runs on every request runs in one hook,
  * and the hooks are callback-style, so a request that waits for nothing passes them without a promise or a turn:
  * a noticeable part of a light route's answer under load.
  */
@@ -42,7 +45,7 @@ export async function applyHttpConventions(
   app.addHook('onRoute', enforceRouteAccess);
   const secure = securityHeaders();
   const refusal = (request: FastifyRequest, route: FastifyRequest['routeOptions']) => {
-    if (request.user || !route.url?.startsWith('/api/') || !services.hasProvider('auth')) return undefined;
+    if (request.user || !route.url?.startsWith('/api/') || !services.has(AUTH)) return undefined;
     if ((route.schema as { security?: unknown[] } | undefined)?.security?.length === 0) return undefined;
     return new Unauthorized('Not logged in');
   };
