@@ -55,6 +55,12 @@ export async function importAddon(
   if (!definition?.name || !definition.version) {
     throw new Error(`${directory} does not export an addon definition (export default defineAddon({...}))`);
   }
+  // Built against an sdk before service references: it would set up with none of the services it expects.
+  if ('dependsOn' in definition)
+    throw new Error(
+      `${definition.name} ${definition.version} declares dependsOn, which this server no longer reads: ` +
+        'name the service references it uses in deps (rebuild it with the current @pipewright/sdk)',
+    );
   return { definition, directory, internal };
 }
 
