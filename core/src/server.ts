@@ -32,7 +32,6 @@ import { answerFrameworkError } from './http/errors.js';
 import { applyHttpConventions } from './http/conventions.js';
 import { documentRoute } from './http/openapi.js';
 import { namePluginsOnRegister } from './http/plugin-names.js';
-import { readSender } from './http/sender.js';
 import { requestLogger } from './http/request-logger.js';
 import { enableHaltAfterCommit } from './failpoints.js';
 
@@ -187,7 +186,6 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
       // socket Node has handed over to the upgrade: nothing else would close it, and stopping the server would
       // wait for the client. It is closed once its answer is sent.
       if (request.headers.upgrade) reply.raw.once('finish', () => request.raw.socket.destroy());
-      readSender(request);
       return runtime.runRequestHooks(request, reply);
     });
     await app.register(fastifyStatic, { root: config.dataDir, serve: false });
@@ -219,7 +217,7 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
           const { addon_name: name, addon_version: version } = request.params as Record<string, string>;
           const entry = runtime.servedEntry(name, version);
           if (entry?.mount?.kind !== 'dynamic') return;
-          (request.raw as any)[CALLER] = { user: request.user, sender: request.sender };
+          (request.raw as any)[CALLER] = { user: request.user };
           reply.hijack();
           entry.mount.host.routing(request.raw, reply.raw);
         },
@@ -280,7 +278,6 @@ export async function createServer(options: ServerOptions): Promise<PipewrightSe
           await applyHttpConventions(host, services, (request) => {
             const caller = (request.raw as any)[CALLER];
             request.user = caller?.user ?? null;
-            request.sender = caller?.sender ?? { sender: null, senderType: 'api' };
           });
           const info = describe(entry.addon, { reason: null, enabled: true, production: false });
           await host.register(

@@ -264,6 +264,41 @@ describe('the kernel with a fixture addon', () => {
     expect(stored.id).toMatch(/^[0-9a-f]{32}$/);
   });
 
+  it('keeps each request its own sender, and gives none to what subscribers emit in reaction', async () => {
+    const seen: EventMessage[] = [];
+    const stopSeeing = core.events.subscribe('widget.*', (m) => void seen.push(m));
+    const stopEcho = core.events.subscribe('widget.created', (m) =>
+      core.events.emit({ topic: 'widget.echoed', summary: { of: m.summary.id } }).then(() => undefined),
+    );
+    // Concurrent requests over a socket, their bodies read from it while the others wait: each event names its own
+    // request's client, though parsing a body runs in the socket's context.
+    const base = await core.app.listen({ port: 0, host: '127.0.0.1' });
+    const answers = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((tab) =>
+        fetch(`${base}/api/addons/widgets/1.2.0/api/widgets`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-sender': `tab-${tab}`, 'x-sender-type': 'web' },
+          // Padded past what one read of the socket holds: the end of the body arrives after the request began.
+          body: `${JSON.stringify({ name: `gear-${tab}` })}${' '.repeat(200_000)}`,
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201]);
+    await core.events.emit({ topic: 'widget.checked' });
+    await core.events.delivered();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    stopSeeing();
+    stopEcho();
+    const created = seen.filter((m) => m.topic === 'widget.created');
+    expect(created).toHaveLength(4);
+    for (const m of created)
+      expect(m).toMatchObject({ sender: `tab-${String(m.summary.name).slice(-1)}`, senderType: 'web' });
+    const echoes = seen.filter((m) => m.topic === 'widget.echoed');
+    expect(echoes).toHaveLength(4);
+    expect(echoes.every((m) => m.sender === null && m.senderType === null)).toBe(true);
+    expect(seen.find((m) => m.topic === 'widget.checked')).toMatchObject({ sender: null, senderType: null });
+  });
+
   it('refuses a second event with the same hash', async () => {
     await core.events.emit({ topic: 'widget.checked', hash: 'h-1' });
     await expect(core.events.emit({ topic: 'widget.checked', hash: 'h-1' })).rejects.toMatchObject({

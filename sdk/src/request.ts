@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Forbidden, Unauthorized } from './errors.js';
 
 /** The caller of a request, as the auth addon resolved it. */
@@ -17,13 +18,33 @@ export interface RequestUser {
 /** Who sent a change: x-sender and x-sender-type, passed on to events so a client can ignore its own echoes. */
 export interface Sender {
   sender: string | null;
-  senderType: string;
+  senderType: string | null;
 }
 
-/** Who made a change, as its events record it: the acting user and the client the request came from. */
-export interface ChangedBy {
-  user: string;
-  sender: Sender;
+// The sender travels with the request, as the unit of work does: the core runs each request's hooks and handler
+// inside its sender's context, and the event bus stamps every event emitted there with it, so no service passes
+// it along. Subscribers run outside any request's context: what they emit in turn has no sender unless they name one.
+
+const senders = new AsyncLocalStorage<Sender>();
+
+const NO_SENDER: Sender = { sender: null, senderType: null };
+
+/**
+ * The client behind the change this async context makes: the x-sender headers of the request being answered
+ * (senderType "api" by default); outside a request, no sender at all.
+ */
+export function currentSender(): Sender {
+  return senders.getStore() ?? NO_SENDER;
+}
+
+/** Run fn as sent by sender: what it emits carries the sender (the core does this around every request). */
+export function runAsSender<T>(sender: Sender, fn: () => T): T {
+  return senders.run(sender, fn);
+}
+
+/** Run fn outside any request's sender (event subscribers: their own events name their sender, or have none). */
+export function runWithoutSender<T>(fn: () => T): T {
+  return senders.exit(fn);
 }
 
 /**
@@ -35,7 +56,6 @@ export type RouteAccess = 'manager' | 'admin';
 declare module 'fastify' {
   interface FastifyRequest {
     user: RequestUser | null;
-    sender: Sender;
   }
   interface FastifyContextConfig {
     access?: RouteAccess;

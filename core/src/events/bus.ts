@@ -2,11 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import {
   Conflict,
+  currentSender,
   currentUnitOfWork,
   eventRowMessage,
   insertJsonRows,
   isId,
   newOrderedId,
+  runWithoutSender,
   topicMatcher,
   type Database,
   type DatabaseTransaction,
@@ -255,8 +257,9 @@ export class CoreEventBus implements EventBus {
       topic: input.topic,
       project: input.project ?? null,
       user: input.user ?? null,
-      sender: input.sender ?? null,
-      senderType: input.senderType ?? null,
+      // Named by the emitter (null included), else the sender of the request this runs for.
+      sender: input.sender !== undefined ? input.sender : currentSender().sender,
+      senderType: input.senderType !== undefined ? input.senderType : currentSender().senderType,
       dependsOn: input.dependsOn ?? null,
       description: input.description ?? '',
       summary: input.summary ?? {},
@@ -342,7 +345,10 @@ export class CoreEventBus implements EventBus {
   deliver(messages: EventMessage[], remote = false): void {
     for (const { matches, handler } of this.subscriptions) {
       const heard = messages.filter((message) => matches(message.topic));
-      if (heard.length) queueMicrotask(() => heard.forEach((message) => this.hand(handler, message, remote)));
+      if (heard.length)
+        queueMicrotask(() =>
+          runWithoutSender(() => heard.forEach((message) => this.hand(handler, message, remote))),
+        );
     }
   }
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { addonRef, Unauthorized } from '@pipewright/sdk';
+import { addonRef, runAsSender, Unauthorized, type Sender } from '@pipewright/sdk';
 import type { ServiceRegistry } from '../addons/context.js';
 import { readCookiesOnDemand } from './cookies.js';
 import { installErrorHandling, invalidInput } from './errors.js';
@@ -7,6 +7,7 @@ import { inputProblems } from './input-checks.js';
 import { answerNoContent } from './no-content.js';
 import { enforceRouteAccess } from './route-access.js';
 import { securityHeaders } from './security-headers.js';
+import { readSender } from './sender.js';
 import { createValidatorCompiler } from './validation.js';
 
 /**
@@ -23,10 +24,10 @@ export type Identify = (
 const AUTH = addonRef('auth');
 
 /**
- * What every Fastify instance serving the API shares: AYON's 422 and error shapes, the caller on the request,
- * cookies, and anonymous callers refused before their input is read (as AYON does) unless a route is open to them
- * (security: [] in its OpenAPI description); routes that declare an access level (config.access) refuse the rest
- * after it. Without the auth addon there are no users to require. What runs on every request runs in one hook,
+ * What every Fastify instance serving the API shares: AYON's 422 and error shapes, the caller on the request, its
+ * sender as the context its hooks and handler run in (currentSender), cookies, and anonymous callers refused
+ * before their input is read (as AYON does) unless a route is open to them (security: [] in its OpenAPI
+ * description); routes that declare an access level (config.access) refuse the rest after it. Without the auth addon there are no users to require. What runs on every request runs in one hook,
  * and the hooks are callback-style, so a request that waits for nothing passes them without a promise or a turn:
  * a noticeable part of a light route's answer under load.
  */
@@ -40,7 +41,6 @@ export async function applyHttpConventions(
   readEmptyJsonAsNoBody(app);
   readCookiesOnDemand(app);
   app.decorateRequest('user', null);
-  app.decorateRequest('sender', null as any);
   app.addHook('onRoute', answerNoContent);
   app.addHook('onRoute', enforceRouteAccess);
   const secure = securityHeaders();
@@ -52,14 +52,17 @@ export async function applyHttpConventions(
   app.addHook('onRequest', (request, reply, done) => {
     secure(request, reply);
     const route = request.routeOptions;
-    let waiting;
+    let sender: Sender, waiting;
     try {
+      sender = readSender(request);
       waiting = identify(request, reply, route);
     } catch (error) {
       return done(error as Error);
     }
-    if (!waiting) return done(refusal(request, route));
-    waiting.then(() => done(refusal(request, route)), done);
+    // The rest of the request runs in its sender's context (Fastify keeps it while it reads the body).
+    const next = () => runAsSender(sender, () => done(refusal(request, route)));
+    if (!waiting) return next();
+    waiting.then(next, done);
   });
   // JSON bodies are checked as they are parsed (below); text from the URL here, before any route reads it.
   app.addHook('preValidation', (request, _reply, done) => {

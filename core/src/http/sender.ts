@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ValidationFailed } from '@pipewright/sdk';
+import { ValidationFailed, type Sender } from '@pipewright/sdk';
 
 const SENDER = /^[a-zA-Z0-9_]([a-zA-Z0-9_.-]*[a-zA-Z0-9_])?$/;
 
@@ -8,8 +8,8 @@ function header(request: FastifyRequest, name: string): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-/** Read x-sender and x-sender-type (default "api") so services can pass them on to the events they emit. */
-export function readSender(request: FastifyRequest): void {
+/** x-sender and x-sender-type (default "api"): the client the events of this request's changes name. */
+export function readSender(request: FastifyRequest): Sender {
   const sender = header(request, 'x-sender');
   const senderType = header(request, 'x-sender-type') ?? 'api';
   const problems = [];
@@ -26,5 +26,5 @@ export function readSender(request: FastifyRequest): void {
       type: 'pattern',
     });
   if (problems.length) throw new ValidationFailed(problems, 'Invalid sender headers');
-  request.sender = { sender, senderType };
+  return { sender, senderType };
 }

@@ -126,13 +126,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         const permissions = completePermissions(request.body);
         const problems = pathProblems(permissions, ['body']);
         if (problems.length) throw new ValidationFailed(problems);
-        await access.saveGroup(
-          request.params.access_group_name,
-          level,
-          permissions,
-          caller.name,
-          request.sender,
-        );
+        await access.saveGroup(request.params.access_group_name, level, permissions, caller.name);
       },
     );
 
@@ -151,7 +145,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
       async (request) => {
         const caller = requireUser(request);
         const level = await writableLevel(request.params.project_name);
-        await access.deleteGroup(request.params.access_group_name, level, caller.name, request.sender);
+        await access.deleteGroup(request.params.access_group_name, level, caller.name);
       },
     );
 
@@ -185,7 +179,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
           changes.push({ user, projects });
         }
         if (problems.length) throw new ValidationFailed(problems);
-        await access.assign(changes, caller.name, request.sender);
+        await access.assign(changes, caller.name);
       },
     );
 
@@ -221,7 +215,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
           changes.set(project, item.accessGroups);
         }
         if (problems.length) throw new ValidationFailed(problems);
-        await access.assign([{ user, projects: changes }], caller.name, request.sender);
+        await access.assign([{ user, projects: changes }], caller.name);
       },
     );
 
@@ -266,11 +260,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         }
         const problems = await access.unknownGroups(request.body, [project.name], ['body']);
         if (problems.length) throw new ValidationFailed(problems);
-        await access.assign(
-          [{ user, projects: new Map([[project.name, request.body]]) }],
-          caller.name,
-          request.sender,
-        );
+        await access.assign([{ user, projects: new Map([[project.name, request.body]]) }], caller.name);
         return groupMapOf((await access.requireUser(user.name)).data.accessGroups);
       },
     );

@@ -10,7 +10,6 @@ import {
   type Permissions,
   type Problem,
   type RequestUser,
-  type Sender,
   type UserRecord,
 } from '@pipewright/sdk';
 import type { AccessControl } from './api.js';
@@ -153,27 +152,21 @@ export class AccessService implements AccessControl {
   }
 
   /** Create or replace a group at a level; answers true when it is new there. */
-  async saveGroup(
-    name: string,
-    level: string,
-    permissions: Permissions,
-    actor: string,
-    sender: Sender,
-  ): Promise<boolean> {
+  async saveGroup(name: string, level: string, permissions: Permissions, actor: string): Promise<boolean> {
     const data = JSON.stringify(permissions);
     const inserted = await this.db.transaction().execute(async () => {
       const isNew = await upsertGroup(this.db, name, level, data);
-      await this.announce('access_group.updated', name, level, actor, sender);
+      await this.announce('access_group.updated', name, level, actor);
       return isNew;
     });
     await this.cache.reload();
     return inserted;
   }
 
-  async deleteGroup(name: string, level: string, actor: string, sender: Sender): Promise<void> {
+  async deleteGroup(name: string, level: string, actor: string): Promise<void> {
     await this.db.transaction().execute(async () => {
       if (!(await deleteGroup(this.db, name, level))) throw groupNotFound(name, level);
-      await this.announce('access_group.deleted', name, level, actor, sender);
+      await this.announce('access_group.deleted', name, level, actor);
     });
     await this.cache.reload();
   }
@@ -183,14 +176,12 @@ export class AccessService implements AccessControl {
     if (await deleteProjectGroups(this.db, projectName)) await this.cache.reload();
   }
 
-  private announce(topic: string, name: string, level: string, actor: string, sender: Sender) {
+  private announce(topic: string, name: string, level: string, actor: string) {
     const where = level === STUDIO ? 'studio' : `project ${level}`;
     return this.events.emit({
       topic,
       project: level === STUDIO ? null : level,
       user: actor,
-      sender: sender.sender,
-      senderType: sender.senderType,
       description: `Access group ${name} ${topic.endsWith('deleted') ? 'deleted' : 'saved'} (${where})`,
       summary: { name, projectName: level },
     });
@@ -232,14 +223,13 @@ export class AccessService implements AccessControl {
   async assign(
     changes: { user: UserRecord; projects: Map<string, string[]> }[],
     actor: string,
-    sender: Sender,
   ): Promise<void> {
     // Every user changes, or none does; each with its user.updated event.
     await this.db.transaction().execute(async () => {
       for (const { user, projects } of changes) {
         const patch = accessGroupsPatch(groupMapOf(user.data.accessGroups), projects);
         if (!patch) continue;
-        const by = { user: actor, sender, fields: ['accessGroups'] };
+        const by = { user: actor, fields: ['accessGroups'] };
         await this.users.update(user.name, { data: { accessGroups: patch } }, by);
       }
     });

@@ -9,7 +9,6 @@ import {
   type EventBus,
   type EventMessage,
   type RequestUser,
-  type Sender,
 } from '@pipewright/sdk';
 
 // The hand-over to the desktop launcher: an action.launcher event waits (pending) under a random token's hash
@@ -39,7 +38,7 @@ export class LauncherQueue {
   ) {}
 
   /** Leave an action for the launcher: its pending event, and the token that claims it. */
-  async handOver(payload: LauncherPayload, label: string, sender: Sender) {
+  async handOver(payload: LauncherPayload, label: string) {
     // 32 random bytes: the token alone lets a launcher claim the action, so it must not be guessable.
     const token = randomBytes(32).toString('hex');
     const { id } = await this.events.emit({
@@ -48,8 +47,6 @@ export class LauncherQueue {
       status: 'pending',
       project: payload.context.projectName,
       user: payload.userName,
-      sender: sender.sender,
-      senderType: sender.senderType,
       description: `${label}: waiting for the launcher`,
       // Broadcast to subscribers, so no token here: only the stored payload and the hash hold it.
       summary: {

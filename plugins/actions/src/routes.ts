@@ -80,7 +80,7 @@ export function actionRoutes(actions: ActionService) {
       async (request) => {
         const user = requireUser(request);
         const serverUrl = `${request.protocol}://${request.host}`;
-        return actions.execute(request.query, toContext(request.body), user, request.sender, serverUrl);
+        return actions.execute(request.query, toContext(request.body), user, serverUrl);
       },
     );
 

@@ -6,7 +6,6 @@ import type {
   AddonActions,
   AddonInfo,
   RequestUser,
-  Sender,
 } from '@pipewright/sdk';
 import type { LauncherQueue } from './launcher.js';
 import type { ActionQuery } from './schemas.js';
@@ -22,7 +21,6 @@ export interface Run {
   action: ActionManifest;
   context: ActionContext;
   user: RequestUser;
-  sender: Sender;
   serverUrl: string;
   getConfig: () => Promise<Record<string, unknown>>;
 }
@@ -56,7 +54,6 @@ export async function runAction(
           userName: user.name,
         },
         action.label,
-        run.sender,
       );
       const uri = `ayon-launcher://action?server_url=${encodeURIComponent(serverUrl)}&token=${token}`;
       return {

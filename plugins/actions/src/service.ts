@@ -9,7 +9,6 @@ import {
   type Database,
   type EventBus,
   type RequestUser,
-  type Sender,
 } from '@pipewright/sdk';
 import { readConfig, saveConfig, type ConfigKey } from './config-store.js';
 import { appliesTo, mayRun, requireProjectAccess } from './context.js';
@@ -98,7 +97,6 @@ export class ActionService {
     which: ActionQuery,
     context: ActionContext,
     user: RequestUser,
-    sender: Sender,
     serverUrl: string,
   ): Promise<ActionResponse> {
     requireProjectAccess(user, context.projectName);
@@ -115,7 +113,7 @@ export class ActionService {
     if (!action) throw new NotFound(`Action ${which.identifier} not found in ${addon.name} ${addon.version}`);
     if (!mayRun(action, user)) throw new Forbidden(`You may not run the action ${which.identifier}`);
     const getConfig = () => readConfig(this.db, configKey(addon, which, user, context));
-    const run = { which, action, context, user, sender, serverUrl, getConfig };
+    const run = { which, action, context, user, serverUrl, getConfig };
     return runAction(addon, actions, run, this.launcher);
   }
 

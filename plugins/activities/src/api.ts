@@ -1,5 +1,5 @@
 import { createServiceRef } from '@pipewright/sdk';
-import type { ProjectEntityType, Sender } from '@pipewright/sdk';
+import type { ProjectEntityType } from '@pipewright/sdk';
 import type { ActivityType } from './write/prepared.js';
 
 /** Provided by the activities addon: what other addons (reviewables, ...) add to an entity's feed. */
@@ -23,7 +23,7 @@ export interface ActivityFeed {
     projectName: string,
     entityType: ProjectEntityType,
     entityId: string,
-    activity: ServerActivity & { authorWatches?: boolean; sender?: Sender | null },
+    activity: ServerActivity & { authorWatches?: boolean },
   ): Promise<PreparedActivity>;
   /** Write a prepared activity and its events in the caller's unit of work (one of its own without one). */
   write(prepared: PreparedActivity): Promise<{ id: string }>;

@@ -185,12 +185,13 @@ export class EntityEventHook {
     });
   }
 
-  /** Write a server-made activity, authored by whoever made the change. */
+  /**
+   * Write a server-made activity, authored by whoever made the change. Its events have no sender, as AYON's: hooks
+   * run outside the request's context, and the client that changed the entity still wants to hear of the activity.
+   */
   private async make(message: EventMessage, project: string, activity: NewActivity): Promise<void> {
     const prepared = await this.service.prepareActivity(project, activity, {
       author: message.user,
-      // No sender, as AYON: the client that changed the entity still wants to hear about the new activity.
-      sender: null,
       onConflict: 'skip',
       authorWatches: false,
     });

@@ -71,7 +71,7 @@ export default defineAddon({
         const prepared = await service.prepareActivity(
           projectName,
           { ...activity, activityType: activity.type, entityType, entityId },
-          { author: activity.author, sender: null, onConflict: 'fail', authorWatches: false },
+          { author: activity.author, onConflict: 'fail', authorWatches: false },
         );
         return (await service.write(prepared)).id;
       },
@@ -81,7 +81,6 @@ export default defineAddon({
           { ...activity, activityType: activity.type, entityType, entityId },
           {
             author: activity.author,
-            sender: activity.sender ?? null,
             onConflict: 'fail',
             authorWatches: activity.authorWatches ?? false,
           },

@@ -1,4 +1,4 @@
-import type { EventInput, Sender } from '@pipewright/sdk';
+import type { EventInput } from '@pipewright/sdk';
 import type { ReferenceInput, ReferenceRow } from './store.js';
 
 // Activities that are bookkeeping rather than news: broadcast so open feeds refresh, never stored as events.
@@ -26,15 +26,12 @@ export function activityEvent(
   activity: { id: string; type: string; body: string },
   references: AnyReference[],
   user: string | null,
-  sender: Sender | null,
   store = true,
 ): EventInput {
   return {
     topic: `activity.${action}`,
     project: projectName,
     user,
-    sender: sender?.sender ?? null,
-    senderType: sender?.senderType ?? null,
     description: `${action[0].toUpperCase()}${action.slice(1)} ${activity.type} activity`,
     summary: {
       activity_id: activity.id,

@@ -7,7 +7,6 @@ import {
   newId,
   type Database,
   type RequestUser,
-  type Sender,
 } from '@pipewright/sdk';
 import type { FastifyBaseLogger } from 'fastify';
 import { entityTypeFromPath } from './entity-context.js';
@@ -48,14 +47,13 @@ export class ActivityOperations {
     projectName: string,
     operations: ActivityOperation[],
     canFail: boolean,
-    sender: Sender,
   ): Promise<{ operations: ActivityOperationResult[]; success: boolean }> {
     const results: ActivityOperationResult[] = [];
     if (canFail) {
       const created = new Set<string>();
       for (const [index, operation] of operations.entries()) {
         try {
-          const prepared = await this.prepare(caller, projectName, operation, index, created, sender);
+          const prepared = await this.prepare(caller, projectName, operation, index, created);
           const result = await this.service.write(prepared);
           if (operation.type === 'create') created.add(result.id);
           results.push(this.succeeded(operation, result.id));
@@ -70,7 +68,7 @@ export class ActivityOperations {
       const prepared: (PreparedWrite | { error: unknown })[] = [];
       for (const [index, operation] of operations.entries()) {
         try {
-          const ready = await this.prepare(caller, projectName, operation, index, created, sender);
+          const ready = await this.prepare(caller, projectName, operation, index, created);
           if (ready.kind === 'create') created.add(ready.id);
           prepared.push(ready);
         } catch (error) {
@@ -109,7 +107,6 @@ export class ActivityOperations {
     operation: ActivityOperation,
     index: number,
     created: Set<string>,
-    sender: Sender,
   ): Promise<PreparedWrite> {
     const loc = ['body', 'operations', index, 'data'];
     // AYON clients may send the data of an operation in snake_case (activity_type, append_files).
@@ -122,7 +119,6 @@ export class ActivityOperations {
         caller,
         projectName,
         { ...activity, entityType: entityTypeFromPath(entityType), entityId },
-        sender,
         loc,
       );
     }
@@ -135,12 +131,12 @@ export class ActivityOperations {
     if (operation.type === 'update') {
       const problems = check(ActivityPatchBody, data, loc);
       if (problems.length) throw new ValidationFailed(problems);
-      return this.service.prepareUpdate(caller, projectName, operation.activityId, data, sender, {
+      return this.service.prepareUpdate(caller, projectName, operation.activityId, data, {
         createdEarlier,
         loc,
       });
     }
-    return this.service.prepareDelete(caller, projectName, operation.activityId, sender, { createdEarlier });
+    return this.service.prepareDelete(caller, projectName, operation.activityId, { createdEarlier });
   }
 
   private succeeded(operation: ActivityOperation, activityId: string): ActivityOperationResult {

@@ -51,16 +51,11 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
       async (request, reply) => {
         const caller = requireUser(request);
         const project = await service.project(caller, request.params.project_name);
-        const prepared = await service.prepareCreate(
-          caller,
-          project,
-          {
-            ...request.body,
-            entityType: entityTypeFromPath(request.params.entity_type),
-            entityId: request.params.entity_id,
-          },
-          request.sender,
-        );
+        const prepared = await service.prepareCreate(caller, project, {
+          ...request.body,
+          entityType: entityTypeFromPath(request.params.entity_type),
+          entityId: request.params.entity_id,
+        });
         return reply.code(201).send({ id: (await service.write(prepared)).id });
       },
     );
@@ -84,7 +79,6 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
           project,
           request.params.activity_id,
           request.body,
-          request.sender,
         );
         await service.write(prepared);
       },
@@ -102,9 +96,7 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
       async (request) => {
         const caller = requireUser(request);
         const project = await service.project(caller, request.params.project_name);
-        await service.write(
-          await service.prepareDelete(caller, project, request.params.activity_id, request.sender),
-        );
+        await service.write(await service.prepareDelete(caller, project, request.params.activity_id));
       },
     );
 
@@ -121,14 +113,7 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
       async (request, reply) => {
         const caller = requireUser(request);
         const project = await service.project(caller, request.params.project_name);
-        await service.react(
-          caller,
-          project,
-          request.params.activity_id,
-          request.body.reaction,
-          'add',
-          request.sender,
-        );
+        await service.react(caller, project, request.params.activity_id, request.body.reaction, 'add');
         return reply.code(201).send(null);
       },
     );
@@ -145,14 +130,7 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
       async (request) => {
         const caller = requireUser(request);
         const project = await service.project(caller, request.params.project_name);
-        await service.react(
-          caller,
-          project,
-          request.params.activity_id,
-          request.params.reaction,
-          'remove',
-          request.sender,
-        );
+        await service.react(caller, project, request.params.activity_id, request.params.reaction, 'remove');
       },
     );
 
@@ -183,14 +161,7 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
         const caller = requireUser(request);
         const project = await service.project(caller, request.params.project_name);
         const type = entityTypeFromPath(request.params.entity_type);
-        await service.setWatchers(
-          caller,
-          project,
-          type,
-          request.params.entity_id,
-          request.body.watchers,
-          request.sender,
-        );
+        await service.setWatchers(caller, project, type, request.params.entity_id, request.body.watchers);
       },
     );
 
@@ -224,7 +195,7 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
       async (request) => {
         const caller = requireUser(request);
         const project = await service.project(caller, request.params.project_name);
-        return operations.run(caller, project, request.body.operations, request.body.canFail, request.sender);
+        return operations.run(caller, project, request.body.operations, request.body.canFail);
       },
     );
 

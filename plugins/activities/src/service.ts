@@ -8,7 +8,6 @@ import {
   type EventInput,
   type ProjectEntityType,
   type RequestUser,
-  type Sender,
 } from '@pipewright/sdk';
 import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
 import type { UserDirectory } from '@pipewright/plugin-users/api';
@@ -81,7 +80,6 @@ export class ActivityService {
     caller: RequestUser,
     projectName: string,
     input: NewActivity,
-    sender: Sender | null,
     loc: (string | number)[] = ['body'],
   ): Promise<PreparedCreate> {
     if (input.activityType !== 'comment' && !caller.isService)
@@ -89,7 +87,6 @@ export class ActivityService {
     await this.requireEntity(caller, projectName, input.entityType, input.entityId);
     return this.prepareActivity(projectName, input, {
       author: caller.name,
-      sender,
       onConflict: 'fail',
       authorWatches: !caller.isService,
       loc,
@@ -107,7 +104,6 @@ export class ActivityService {
     projectName: string,
     id: string,
     patch: ActivityPatch,
-    sender: Sender | null,
     options: { createdEarlier?: boolean; loc?: (string | number)[] } = {},
   ): Promise<PreparedUpdate> {
     const loc = options.loc ?? ['body'];
@@ -123,7 +119,6 @@ export class ActivityService {
       files: patch.files
         ? await this.deps.attachments.describe(projectName, patch.files, [...loc, 'files'])
         : null,
-      sender,
     };
   }
 
@@ -131,11 +126,10 @@ export class ActivityService {
     caller: RequestUser,
     projectName: string,
     id: string,
-    sender: Sender | null,
     options: { createdEarlier?: boolean } = {},
   ): Promise<PreparedDelete> {
     if (!options.createdEarlier) await this.requireVisible(caller, projectName, id);
-    return { kind: 'delete', projectName, id, caller, sender };
+    return { kind: 'delete', projectName, id, caller };
   }
 
   /**
@@ -191,13 +185,12 @@ export class ActivityService {
     id: string,
     reaction: string,
     action: 'add' | 'remove',
-    sender: Sender,
   ): Promise<void> {
     await this.requireVisible(caller, projectName, id);
     const fullName = action === 'add' ? ((await this.users.get(caller.name))?.attrib.fullName ?? null) : null;
     const change = { reaction, action, userName: caller.name, fullName };
     await this.db.transaction().execute(async () => {
-      await this.emit(await writeReaction(this.deps, projectName, id, change, sender));
+      await this.emit(await writeReaction(this.deps, projectName, id, change));
     });
   }
 
@@ -231,7 +224,6 @@ export class ActivityService {
     type: ProjectEntityType,
     id: string,
     names: string[],
-    sender: Sender,
   ): Promise<void> {
     await this.requireEntity(caller, projectName, type, id);
     const wanted = await wantedWatchers(this.deps, names);
@@ -239,7 +231,7 @@ export class ActivityService {
     await this.db.transaction().execute(async () => {
       const out: EventInput[] = [];
       for (const target of targets)
-        out.push(...(await rewatch(this.deps, projectName, target, wanted, { user: caller.name, sender })));
+        out.push(...(await rewatch(this.deps, projectName, target, wanted, { user: caller.name })));
       await this.emit(out);
     });
   }
@@ -255,7 +247,7 @@ export class ActivityService {
     if (!context) throw new NotFound(`${type} ${id} not found`);
     await this.db.transaction().execute(async () => {
       if ((await this.store.watchers(projectName, id)).includes(userName)) return;
-      const watch = watchOf(context, userName, userName, null, projectName);
+      const watch = watchOf(context, userName, userName, projectName);
       await this.emit((await writeCreate(this.deps, watch)).events);
     });
   }

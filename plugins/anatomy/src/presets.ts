@@ -8,7 +8,6 @@ import {
   type Database,
   type EventBus,
   type Problem,
-  type Sender,
 } from '@pipewright/sdk';
 import type { Anatomy, AnatomyPresets, ProjectLayout } from './api.js';
 import { builtinAnatomy } from './builtin.js';
@@ -212,7 +211,7 @@ export class AnatomyPresetService implements AnatomyPresets {
   }
 
   /** Create or replace a preset. A replaced preset keeps its primary flag. */
-  async put(name: string, anatomy: Anatomy, actor: string, sender: Sender): Promise<void> {
+  async put(name: string, anatomy: Anatomy, actor: string): Promise<void> {
     await this.db.transaction().execute(async () => {
       const row = await this.db
         .insertInto('anatomy_presets')
@@ -223,12 +222,12 @@ export class AnatomyPresetService implements AnatomyPresets {
         // xmax is non-zero only for a row the upsert updated: the one trustworthy way to tell insert from update.
         .returning(sql<boolean>`xmax <> 0`.as('replaced'))
         .executeTakeFirstOrThrow();
-      await this.changed(name, row.replaced ? 'updated' : 'created', actor, sender);
+      await this.changed(name, row.replaced ? 'updated' : 'created', actor);
     });
   }
 
   /** Make a preset the one "_" serves; "_" itself means "serve the built-in", so it clears the flag everywhere. */
-  async setPrimary(name: string, actor: string, sender: Sender): Promise<void> {
+  async setPrimary(name: string, actor: string): Promise<void> {
     const primary = isReference(name) ? BUILTIN_NAME : name;
     try {
       await this.db.transaction().execute(async (trx) => {
@@ -245,7 +244,7 @@ export class AnatomyPresetService implements AnatomyPresets {
             .set({ is_primary: true })
             .where('name', '=', primary)
             .execute();
-        await this.changed(name, 'primary-set', actor, sender);
+        await this.changed(name, 'primary-set', actor);
       });
     } catch (error) {
       if (isUniqueViolation(error))
@@ -258,7 +257,7 @@ export class AnatomyPresetService implements AnatomyPresets {
   }
 
   /** Stop serving a preset as "_" (a no-op when it is not primary); for "_" any primary preset is unset. */
-  async unsetPrimary(name: string, actor: string, sender: Sender): Promise<void> {
+  async unsetPrimary(name: string, actor: string): Promise<void> {
     await this.db.transaction().execute(async () => {
       const unset = this.db.updateTable('anatomy_presets').set({ is_primary: false });
       if (isReference(name)) await unset.where('is_primary', '=', true).execute();
@@ -266,11 +265,11 @@ export class AnatomyPresetService implements AnatomyPresets {
         const result = await unset.where('name', '=', name).executeTakeFirst();
         if (result.numUpdatedRows === 0n) throw new NotFound(`Anatomy preset ${name} not found`);
       }
-      await this.changed(name, 'primary-unset', actor, sender);
+      await this.changed(name, 'primary-unset', actor);
     });
   }
 
-  async rename(name: string, newName: string, actor: string, sender: Sender): Promise<void> {
+  async rename(name: string, newName: string, actor: string): Promise<void> {
     try {
       await this.db.transaction().execute(async () => {
         const result = await this.db
@@ -279,7 +278,7 @@ export class AnatomyPresetService implements AnatomyPresets {
           .where('name', '=', name)
           .executeTakeFirst();
         if (result.numUpdatedRows === 0n) throw new NotFound(`Anatomy preset ${name} not found`);
-        await this.changed(newName, 'renamed', actor, sender, { oldName: name });
+        await this.changed(newName, 'renamed', actor, { oldName: name });
       });
     } catch (error) {
       if (isUniqueViolation(error))
@@ -288,11 +287,11 @@ export class AnatomyPresetService implements AnatomyPresets {
     }
   }
 
-  async remove(name: string, actor: string, sender: Sender): Promise<void> {
+  async remove(name: string, actor: string): Promise<void> {
     await this.db.transaction().execute(async () => {
       const result = await this.db.deleteFrom('anatomy_presets').where('name', '=', name).executeTakeFirst();
       if (result.numDeletedRows === 0n) throw new NotFound(`Anatomy preset ${name} not found`);
-      await this.changed(name, 'deleted', actor, sender);
+      await this.changed(name, 'deleted', actor);
     });
   }
 
@@ -300,18 +299,10 @@ export class AnatomyPresetService implements AnatomyPresets {
    * The event of a preset's change, in the change's unit of work. Clients cache anatomies (the web app's status
    * pickers, the launcher's templates): one topic tells them to reload.
    */
-  private changed(
-    presetName: string,
-    action: string,
-    actor: string,
-    sender: Sender,
-    summary: Record<string, unknown> = {},
-  ) {
+  private changed(presetName: string, action: string, actor: string, summary: Record<string, unknown> = {}) {
     return this.events.emit({
       topic: PRESET_CHANGED,
       user: actor,
-      sender: sender.sender,
-      senderType: sender.senderType,
       description: `Anatomy preset ${presetName}: ${action}`,
       summary: { presetName, action, ...summary },
     });

@@ -63,7 +63,7 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
         const caller = requireUser(request);
         const name = request.params.preset_name;
         requireStoredName(name, ['path', 'preset_name']);
-        await presets.put(name, presets.require(request.body, ['body']), caller.name, request.sender);
+        await presets.put(name, presets.require(request.body, ['body']), caller.name);
       },
     );
 
@@ -77,7 +77,7 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
         const caller = requireUser(request);
         const name = request.params.preset_name;
         requireStoredName(name, ['path', 'preset_name']);
-        await presets.remove(name, caller.name, request.sender);
+        await presets.remove(name, caller.name);
         return reply.code(204).send(null);
       },
     );
@@ -95,7 +95,7 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
       },
       async (request) => {
         const caller = requireUser(request);
-        await presets.setPrimary(request.params.preset_name, caller.name, request.sender);
+        await presets.setPrimary(request.params.preset_name, caller.name);
       },
     );
 
@@ -111,7 +111,7 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
       },
       async (request) => {
         const caller = requireUser(request);
-        await presets.unsetPrimary(request.params.preset_name, caller.name, request.sender);
+        await presets.unsetPrimary(request.params.preset_name, caller.name);
       },
     );
 
@@ -131,7 +131,7 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
         const name = request.params.preset_name;
         requireStoredName(name, ['path', 'preset_name']);
         requireStoredName(request.body.name, ['body', 'name']);
-        await presets.rename(name, request.body.name, caller.name, request.sender);
+        await presets.rename(name, request.body.name, caller.name);
       },
     );
   };

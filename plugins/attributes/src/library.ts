@@ -1,4 +1,4 @@
-import { Conflict, NotFound, type Database, type EventBus, type Problem, type Sender } from '@pipewright/sdk';
+import { Conflict, NotFound, type Database, type EventBus, type Problem } from '@pipewright/sdk';
 import type { AttributeDefinition, AttributeLibrary, AttributeScope } from './api.js';
 import { DefinitionsCache } from './definitions-cache.js';
 import {
@@ -116,14 +116,14 @@ export class AttributeService implements AttributeLibrary {
   /** Create or replace definitions in one transaction; with deleteMissing, studio-made ones not listed go. */
   async save(
     inputs: AttributeInput[],
-    options: { deleteMissing?: boolean; actor: string; sender: Sender },
+    options: { deleteMissing?: boolean; actor: string },
   ): Promise<{ saved: string[]; deleted: string[] }> {
     const result = await this.db.transaction().execute(async (trx) => {
       for (const input of inputs) await this.upsert(input);
       const saved = inputs.map((i) => i.name);
       const deleted = options.deleteMissing ? await deleteStudioDefinitionsExcept(trx, saved) : [];
-      if (saved.length) await this.changed('attribute.updated', saved, options.actor, options.sender);
-      if (deleted.length) await this.changed('attribute.deleted', deleted, options.actor, options.sender);
+      if (saved.length) await this.changed('attribute.updated', saved, options.actor);
+      if (deleted.length) await this.changed('attribute.deleted', deleted, options.actor);
       return { saved, deleted };
     });
     await this.reload();
@@ -131,14 +131,14 @@ export class AttributeService implements AttributeLibrary {
   }
 
   /** Delete a studio-made attribute; built-in ones stay because clients expect them. */
-  async remove(name: string, actor: string, sender: Sender): Promise<void> {
+  async remove(name: string, actor: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const row = await lockDefinition(trx, name);
       if (!row) throw new NotFound(`Attribute ${name} not found`);
       if (row.builtin)
         throw new Conflict(`Attribute ${name} is built in and cannot be deleted`, 'builtin-attribute');
       await deleteDefinition(trx, name);
-      await this.changed('attribute.deleted', [name], actor, sender);
+      await this.changed('attribute.deleted', [name], actor);
     });
     await this.reload();
   }
@@ -163,17 +163,10 @@ export class AttributeService implements AttributeLibrary {
   }
 
   /** Tell every server process (and clients) that definitions changed, in the change's unit of work. */
-  private changed(
-    topic: 'attribute.updated' | 'attribute.deleted',
-    names: string[],
-    actor: string,
-    sender: Sender,
-  ) {
+  private changed(topic: 'attribute.updated' | 'attribute.deleted', names: string[], actor: string) {
     return this.events.emit({
       topic,
       user: actor,
-      sender: sender.sender,
-      senderType: sender.senderType,
       description: `Attribute${names.length === 1 ? '' : 's'} ${names.join(', ')} ${topic === 'attribute.deleted' ? 'deleted' : 'saved'}`,
       summary: { attributes: names },
     });

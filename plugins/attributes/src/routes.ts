@@ -66,7 +66,6 @@ export function attributeRoutes(library: AttributeService) {
         await library.save(inputs, {
           deleteMissing: request.body.deleteMissing,
           actor: caller.name,
-          sender: request.sender,
         });
       },
     );
@@ -115,7 +114,7 @@ export function attributeRoutes(library: AttributeService) {
         }
         await library.refuseBuiltinRetype([input]);
         refuseBadDefinitions([{ input, loc: ['body'] }]);
-        await library.save([input], { actor: caller.name, sender: request.sender });
+        await library.save([input], { actor: caller.name });
       },
     );
 
@@ -131,7 +130,7 @@ export function attributeRoutes(library: AttributeService) {
       },
       async (request) => {
         const caller = requireUser(request);
-        await library.remove(request.params.attribute_name, caller.name, request.sender);
+        await library.remove(request.params.attribute_name, caller.name);
       },
     );
   };

@@ -1,7 +1,6 @@
 import { NoContent, ProjectParams, requireUser, type AddonApp, type Static } from '@pipewright/sdk';
 import type { BundleRecord } from './api.js';
 import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
-import type { FastifyRequest } from 'fastify';
 import {
   Bundle,
   BundleAction,
@@ -15,7 +14,7 @@ import {
   PatchQuery,
   ProjectBundles,
 } from './schemas.js';
-import type { Actor, BundleService } from './service.js';
+import type { BundleService } from './service.js';
 
 /** A bundle on the wire: AYON leaves out the fields that are null. */
 function present(bundle: BundleRecord): Static<typeof Bundle> {
@@ -34,8 +33,6 @@ function present(bundle: BundleRecord): Static<typeof Bundle> {
     ...(bundle.activeUser !== null ? { activeUser: bundle.activeUser } : {}),
   };
 }
-
-const actorOf = (request: FastifyRequest, user: string): Actor => ({ user, sender: request.sender });
 
 export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory) {
   return async (app: AddonApp) => {
@@ -70,7 +67,7 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
       },
       async (request, reply) => {
         const caller = requireUser(request);
-        await bundles.create(request.body, request.query.force, actorOf(request, caller.name));
+        await bundles.create(request.body, request.query.force, { user: caller.name });
         // AYON answers this 201 with an empty body, not with JSON null.
         return reply.code(201).send(undefined as unknown as null);
       },
@@ -104,7 +101,7 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
       },
       async (request) => {
         const caller = requireUser(request);
-        await bundles.promote(request.params.bundle_name, actorOf(request, caller.name));
+        await bundles.promote(request.params.bundle_name, { user: caller.name });
       },
     );
 
@@ -122,12 +119,9 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
       },
       async (request) => {
         const caller = requireUser(request);
-        await bundles.patch(
-          request.params.bundle_name,
-          request.body,
-          request.query.force,
-          actorOf(request, caller.name),
-        );
+        await bundles.patch(request.params.bundle_name, request.body, request.query.force, {
+          user: caller.name,
+        });
       },
     );
 
@@ -139,7 +133,7 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
       },
       async (request, reply) => {
         const caller = requireUser(request);
-        await bundles.remove(request.params.bundle_name, actorOf(request, caller.name));
+        await bundles.remove(request.params.bundle_name, { user: caller.name });
         return reply.code(204).send(null);
       },
     );
@@ -164,7 +158,7 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
         // A variant set to null is forgotten (the project uses the studio bundle again).
         else {
           const patch = { data: { bundle: choice } };
-          await projects.patch(caller, request.params.project_name, patch, request.sender);
+          await projects.patch(caller, request.params.project_name, patch);
         }
       },
     );

@@ -6,7 +6,6 @@ import {
   type AddonRuntime,
   type Database,
   type EventBus,
-  type Sender,
 } from '@pipewright/sdk';
 import type { BundleDirectory, BundleRecord } from './api.js';
 import type { FastifyBaseLogger } from 'fastify';
@@ -16,10 +15,9 @@ import { BundleStore, isUniqueViolation } from './store.js';
 
 type PromoteHook = (bundle: BundleRecord) => Promise<void>;
 
-/** Who asks for a change: the user named in events and the x-sender headers passed on. */
+/** Who asks for a change: the user its events name (the client they name travels with the request). */
 export interface Actor {
   user: string;
-  sender: Sender;
 }
 
 /** A server addon whose version a bundle change moved: its settings follow (the settings addon migrates them). */
@@ -331,8 +329,6 @@ export class BundleService implements BundleDirectory {
     await this.events.emit({
       topic,
       user: actor.user,
-      sender: actor.sender.sender,
-      senderType: actor.sender.senderType,
       description,
       summary: { name: bundle.name, ...summary },
       payload: {

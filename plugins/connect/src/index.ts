@@ -28,10 +28,10 @@ export default defineAddon({
 function keyStore(secrets: SecretStore): KeyStore {
   return {
     get: (name) => secrets.get(name),
-    set: (name, value, actor, sender) => secrets.set(name, value, actor, sender),
-    async remove(name, actor, sender) {
+    set: (name, value, actor) => secrets.set(name, value, actor),
+    async remove(name, actor) {
       try {
-        await secrets.remove(name, actor, sender);
+        await secrets.remove(name, actor);
       } catch (error) {
         if ((error as PipewrightError).status !== 404) throw error;
       }

@@ -33,7 +33,7 @@ export function connectRoutes(connect: ConnectService) {
       },
       async (request) => {
         const caller = requireUser(request);
-        return connect.connect(request.body.key, caller.name, request.sender);
+        return connect.connect(request.body.key, caller.name);
       },
     );
 
@@ -45,7 +45,7 @@ export function connectRoutes(connect: ConnectService) {
       },
       async (request, reply) => {
         const caller = requireUser(request);
-        await connect.disconnect(caller.name, request.sender);
+        await connect.disconnect(caller.name);
         return reply.code(204).send(null);
       },
     );

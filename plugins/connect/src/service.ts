@@ -1,13 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import {
-  API_VERSION,
-  Forbidden,
-  ValidationFailed,
-  type Database,
-  type RequestUser,
-  type Sender,
-} from '@pipewright/sdk';
+import { API_VERSION, Forbidden, ValidationFailed, type Database, type RequestUser } from '@pipewright/sdk';
 import type { UserDirectory } from '@pipewright/plugin-users/api';
 import type { FastifyBaseLogger } from 'fastify';
 import {
@@ -73,9 +66,9 @@ export interface FeedbackAnswer {
 /** Where the key lives: the secrets addon, encrypted at rest and readable by admins only. */
 export interface KeyStore {
   get(name: string): Promise<string | null>;
-  set(name: string, value: string, actor: string, sender: Sender): Promise<unknown>;
+  set(name: string, value: string, actor: string): Promise<unknown>;
   /** Forget the value; nothing happens when there is none. */
-  remove(name: string, actor: string, sender: Sender): Promise<void>;
+  remove(name: string, actor: string): Promise<void>;
 }
 
 interface ConnectionRow {
@@ -153,7 +146,7 @@ export class ConnectService implements YnputCloud {
    * stored before stays). A cloud that cannot be reached does not stop an operator working offline: the key is
    * stored and the answer says it is not verified yet.
    */
-  async connect(key: string, actor: string, sender: Sender): Promise<CloudInfo> {
+  async connect(key: string, actor: string): Promise<CloudInfo> {
     // Any text is taken, as in AYON, but one the cloud could never be asked with is not stored.
     if (!sendable(key))
       throw new ValidationFailed([
@@ -176,7 +169,7 @@ export class ConnectService implements YnputCloud {
         'Stored a Ynput Cloud key without verifying it',
       );
     }
-    await this.keys.set(KEY_SECRET, key, actor, sender);
+    await this.keys.set(KEY_SECRET, key, actor);
     await this.remember(fingerprint(key), settings.baseUrl, info);
     if (info) return { ...info, connected: true };
     return {
@@ -186,8 +179,8 @@ export class ConnectService implements YnputCloud {
   }
 
   /** DELETE /api/connect: forget the key and what the cloud said about it; nothing to forget is fine too. */
-  async disconnect(actor: string, sender: Sender): Promise<void> {
-    await this.keys.remove(KEY_SECRET, actor, sender);
+  async disconnect(actor: string): Promise<void> {
+    await this.keys.remove(KEY_SECRET, actor);
     await this.remember(null, null, null);
     this.feedbackCache.clear();
   }

@@ -1,5 +1,5 @@
 import { createServiceRef } from '@pipewright/sdk';
-import type { FolderAccessPolicy, ProjectEntityType, RequestUser, Sender } from '@pipewright/sdk';
+import type { FolderAccessPolicy, ProjectEntityType, RequestUser } from '@pipewright/sdk';
 import type { RawBuilder } from 'kysely';
 
 /**
@@ -128,7 +128,6 @@ export interface EntityDirectory {
     type: ProjectEntityType,
     id: string,
     data: Record<string, unknown>,
-    sender: Sender,
   ): Promise<void>;
   /**
    * Run inside the transaction that deletes entities, with every entity the delete removes: the one named and those

@@ -1,10 +1,4 @@
-import {
-  NotFound,
-  type Database,
-  type FolderAccessPolicy,
-  type RequestUser,
-  type Sender,
-} from '@pipewright/sdk';
+import { NotFound, type Database, type FolderAccessPolicy, type RequestUser } from '@pipewright/sdk';
 import type { AttributeLibrary } from '@pipewright/plugin-attributes/api';
 import type { EntityDirectory, EntityQuery } from './api.js';
 import type { ProjectDirectory, ProjectRecord } from '@pipewright/plugin-projects/api';
@@ -72,17 +66,10 @@ export class EntityService implements EntityDirectory {
   }
 
   /** Fields as another addon sends them: camelCased and checked once, by the write path. */
-  async update(
-    caller: RequestUser,
-    projectName: string,
-    type: EntityType,
-    id: string,
-    data: Json,
-    sender: Sender,
-  ) {
+  async update(caller: RequestUser, projectName: string, type: EntityType, id: string, data: Json) {
     const project = await this.deps.projects.require(caller, projectName);
     const operation = readOperation({ type: 'update', entityType: type, entityId: id, data });
-    await this.deps.processor.runOne(caller, project, operation, sender);
+    await this.deps.processor.runOne(caller, project, operation);
   }
 
   onDelete(hook: DeleteHook): void {
@@ -92,10 +79,10 @@ export class EntityService implements EntityDirectory {
   // The routes: the caller must have access to the project. Fields of a route's body were checked by its schema.
 
   /** Create an entity from fields the route's schema checked; answers its id. */
-  async create(caller: RequestUser, projectName: string, type: EntityType, fields: Json, sender: Sender) {
+  async create(caller: RequestUser, projectName: string, type: EntityType, fields: Json) {
     const project = await this.open(caller, projectName);
     const change = { type: 'create', entityType: type, data: { checked: fields } } as const;
-    return this.deps.processor.runOne(caller, project, change, sender);
+    return this.deps.processor.runOne(caller, project, change);
   }
 
   /** One entity as the caller may read it; what they may not read answers exactly as what does not exist. */
@@ -113,7 +100,7 @@ export class EntityService implements EntityDirectory {
     type: EntityType,
     id: string,
     fields: Json,
-    options: { force: boolean; sender: Sender },
+    options: { force: boolean },
   ): Promise<void> {
     const project = await this.open(caller, projectName);
     const change = {
@@ -123,7 +110,7 @@ export class EntityService implements EntityDirectory {
       data: { checked: fields },
       force: options.force,
     } as const;
-    await this.deps.processor.runOne(caller, project, change, options.sender);
+    await this.deps.processor.runOne(caller, project, change);
   }
 
   async delete(
@@ -131,11 +118,11 @@ export class EntityService implements EntityDirectory {
     projectName: string,
     type: EntityType,
     id: string,
-    options: { force: boolean; sender: Sender },
+    options: { force: boolean },
   ): Promise<void> {
     const project = await this.open(caller, projectName);
     const change = { type: 'delete', entityType: type, entityId: id, force: options.force } as const;
-    await this.deps.processor.runOne(caller, project, change, options.sender);
+    await this.deps.processor.runOne(caller, project, change);
   }
 
   /** Add, remove or set a task's assignees: an update of assignees, checked as any update is. */
@@ -144,7 +131,6 @@ export class EntityService implements EntityDirectory {
     projectName: string,
     taskId: string,
     { users, mode }: { users: string[]; mode: 'add' | 'remove' | 'set' },
-    sender: Sender,
   ): Promise<void> {
     const project = await this.open(caller, projectName);
     const task = await loadEntity(this.deps.db, this.schema(project), 'task', taskId, []);
@@ -162,7 +148,7 @@ export class EntityService implements EntityDirectory {
       entityId: task.id,
       data: { assignees },
     });
-    await this.deps.processor.runOne(caller, project, operation, sender);
+    await this.deps.processor.runOne(caller, project, operation);
   }
 
   /** A batch of operations as sent: all or nothing, or each on its own with canFail. */
@@ -170,7 +156,7 @@ export class EntityService implements EntityDirectory {
     caller: RequestUser,
     projectName: string,
     operations: Operation[],
-    options: { canFail: boolean; sender: Sender; waitForEvents?: boolean },
+    options: { canFail: boolean; waitForEvents?: boolean },
   ) {
     const project = await this.open(caller, projectName);
     return this.deps.processor.run(caller, project, operations, options);
@@ -181,7 +167,7 @@ export class EntityService implements EntityDirectory {
     caller: RequestUser,
     projectName: string,
     operations: Operation[],
-    options: { canFail: boolean; sender: Sender },
+    options: { canFail: boolean },
   ): Promise<string> {
     const project = await this.open(caller, projectName);
     checkBatch(operations);

@@ -1,5 +1,6 @@
 import {
   Forbidden,
+  currentSender,
   NoContent,
   NotFound,
   ServiceUnavailable,
@@ -53,8 +54,8 @@ export function eventRoutes(ctx: Context) {
         const body = request.body;
         const input: EventInput = {
           topic: body.topic,
-          sender: body.sender ?? request.sender.sender,
-          senderType: request.sender.senderType,
+          sender: body.sender ?? currentSender().sender,
+          senderType: currentSender().senderType,
           hash: body.hash ?? undefined,
           project: body.project ?? null,
           user: body.user ?? caller.name,
@@ -199,7 +200,7 @@ export function eventRoutes(ctx: Context) {
           sourceTopic: body.sourceTopic,
           targetTopic: body.targetTopic,
           sender: body.sender ?? null,
-          senderType: body.senderType ?? request.sender.senderType,
+          senderType: body.senderType ?? currentSender().senderType,
           description: body.description,
           sequential: body.sequential,
           filter: body.filter ?? undefined,

@@ -54,7 +54,6 @@ export function linkRoutes(links: LinkService) {
           request.params.project_name,
           request.params['*'],
           request.body.data ?? {},
-          request.sender,
         );
       },
     );
@@ -70,12 +69,7 @@ export function linkRoutes(links: LinkService) {
         },
       },
       async (request) => {
-        await links.deleteType(
-          requireUser(request),
-          request.params.project_name,
-          request.params['*'],
-          request.sender,
-        );
+        await links.deleteType(requireUser(request), request.params.project_name, request.params['*']);
       },
     );
 
@@ -98,12 +92,7 @@ export function linkRoutes(links: LinkService) {
         },
       },
       async (request) => ({
-        id: await links.create(
-          requireUser(request),
-          request.params.project_name,
-          request.body,
-          request.sender,
-        ),
+        id: await links.create(requireUser(request), request.params.project_name, request.body),
       }),
     );
 
@@ -123,12 +112,7 @@ export function linkRoutes(links: LinkService) {
         },
       },
       async (request) => {
-        await links.remove(
-          requireUser(request),
-          request.params.project_name,
-          request.params.link_id,
-          request.sender,
-        );
+        await links.remove(requireUser(request), request.params.project_name, request.params.link_id);
       },
     );
   };

@@ -12,7 +12,6 @@ import {
   type EventBus,
   type ProjectEntityType,
   type RequestUser,
-  type Sender,
   type Static,
 } from '@pipewright/sdk';
 import type { EntityDirectory } from '@pipewright/plugin-entities/api';
@@ -51,13 +50,7 @@ export class LinkService {
   }
 
   /** Create the link type, or replace the data of an existing one; it keeps its place in the list. */
-  async saveType(
-    caller: RequestUser,
-    projectName: string,
-    name: string,
-    data: Json,
-    sender: Sender,
-  ): Promise<void> {
+  async saveType(caller: RequestUser, projectName: string, name: string, data: Json): Promise<void> {
     const project = await this.requireManaged(caller, projectName);
     const { type, input, output } = splitLinkType(name);
     const item: LinkTypeRecord = {
@@ -71,28 +64,23 @@ export class LinkService {
     const at = current.findIndex((existing) => existing.name === name);
     const linkTypes =
       at === -1 ? [...current, item] : current.map((existing, index) => (index === at ? item : existing));
-    await this.projects.patch(caller, project.name, { linkTypes }, sender);
+    await this.projects.patch(caller, project.name, { linkTypes });
   }
 
   /**
    * Remove a link type. Its links go in the same transaction as the project change, through the project change
    * hook (see dropUntypedLinks), so a failed change leaves both in place.
    */
-  async deleteType(caller: RequestUser, projectName: string, name: string, sender: Sender): Promise<void> {
+  async deleteType(caller: RequestUser, projectName: string, name: string): Promise<void> {
     const project = await this.requireManaged(caller, projectName);
     const current = project.linkTypes.map(normalise);
     if (!current.some((item) => item.name === name))
       throw new NotFound(`Link type ${name} not found in project ${project.name}`);
     const linkTypes = current.filter((item) => item.name !== name);
-    await this.projects.patch(caller, project.name, { linkTypes }, sender);
+    await this.projects.patch(caller, project.name, { linkTypes });
   }
 
-  async create(
-    caller: RequestUser,
-    projectName: string,
-    body: Static<typeof LinkCreate>,
-    sender: Sender,
-  ): Promise<string> {
+  async create(caller: RequestUser, projectName: string, body: Static<typeof LinkCreate>): Promise<string> {
     const project = await this.projects.require(caller, projectName);
     // linkType wins over the older "link".
     const linkType = body.linkType ?? body.link;
@@ -124,7 +112,7 @@ export class LinkService {
             data: JSON.stringify(body.data ?? {}),
           })
           .execute();
-        await this.emit('link.created', project.name, caller, sender, id, linkType, body.input, body.output);
+        await this.emit('link.created', project.name, caller, id, linkType, body.input, body.output);
       });
     } catch (error) {
       const clash = uniqueViolation(error);
@@ -246,7 +234,7 @@ export class LinkService {
   }
 
   /** Normal users remove only the links they made; managers any. */
-  async remove(caller: RequestUser, projectName: string, id: string, sender: Sender): Promise<void> {
+  async remove(caller: RequestUser, projectName: string, id: string): Promise<void> {
     const project = await this.projects.require(caller, projectName);
     const row = await this.find(project.name, id);
     if (row.author !== caller.name && !isManagerOrAbove(caller))
@@ -254,7 +242,7 @@ export class LinkService {
     const { link_type: linkType, input_id: inputId, output_id: outputId } = row;
     await this.db.transaction().execute(async () => {
       await this.links(project.name).deleteFrom('links').where('id', '=', id).execute();
-      await this.emit('link.deleted', project.name, caller, sender, id, linkType, inputId, outputId);
+      await this.emit('link.deleted', project.name, caller, id, linkType, inputId, outputId);
     });
   }
 
@@ -328,7 +316,6 @@ export class LinkService {
     topic: string,
     project: string,
     caller: RequestUser,
-    sender: Sender,
     id: string,
     linkType: string,
     inputId: string,
@@ -352,8 +339,6 @@ export class LinkService {
       topic,
       project,
       user: caller.name,
-      sender: sender.sender,
-      senderType: sender.senderType,
       summary,
       description: `${verb} ${type} link between ${input} ${inputId} and ${output} ${outputId}`,
     });

@@ -1,4 +1,4 @@
-import type { Database, EventBus, RequestUser, Sender } from '@pipewright/sdk';
+import type { Database, EventBus, RequestUser } from '@pipewright/sdk';
 import type { EntityDirectory } from '@pipewright/plugin-entities/api';
 import { LEVEL, type Level } from './access-level.js';
 import type { EntityLookup, EntityRef } from './entity-lookup.js';
@@ -43,7 +43,6 @@ export class ListItemChanges {
     projectName: string,
     id: string,
     needed: Level,
-    sender: Sender,
     refs: EntityRef[],
     plan: (items: PlannedItem[], row: ListRow) => PlannedItem[],
   ): Promise<{ row: ListRow; items: PlannedItem[] }> {
@@ -56,23 +55,16 @@ export class ListItemChanges {
       const after = plan(fromStored(before), row);
       await store.writeItems(opened.project, id, before, after, caller.name);
       await store.updateList(opened.project, id, {}, caller.name);
-      const by = { caller, sender };
-      await events.emit(listEvent('entity_list.changed', opened.project, by, row, after.length));
+      await events.emit(listEvent('entity_list.changed', opened.project, caller, row, after.length));
       return { row, items: after };
     });
   }
 
   /** Add one item at a position (the items from there on shift down) or at the end; answers its id. */
-  async add(
-    caller: RequestUser,
-    projectName: string,
-    id: string,
-    body: ItemCreate,
-    sender: Sender,
-  ): Promise<string> {
+  async add(caller: RequestUser, projectName: string, id: string, body: ItemCreate): Promise<string> {
     const item = newItem(body, body.entityId);
     const refs = [{ id: body.entityId, loc: ['body', 'entityId'] }];
-    await this.change(caller, projectName, id, LEVEL.update, sender, refs, (items) =>
+    await this.change(caller, projectName, id, LEVEL.update, refs, (items) =>
       insertAt(items, item, body.position),
     );
     return item.id;
@@ -85,35 +77,22 @@ export class ListItemChanges {
     id: string,
     itemId: string,
     body: ItemPatch,
-    sender: Sender,
   ): Promise<void> {
     const refs = body.entityId ? [{ id: body.entityId, loc: ['body', 'entityId'] }] : [];
-    await this.change(caller, projectName, id, LEVEL.update, sender, refs, (items, row) =>
+    await this.change(caller, projectName, id, LEVEL.update, refs, (items, row) =>
       patchItem(items, itemId, body, row.label),
     );
   }
 
   /** Remove one item (level 20); the items after it move up. */
-  async remove(
-    caller: RequestUser,
-    projectName: string,
-    id: string,
-    itemId: string,
-    sender: Sender,
-  ): Promise<void> {
-    await this.change(caller, projectName, id, LEVEL.update, sender, [], (items, row) =>
+  async remove(caller: RequestUser, projectName: string, id: string, itemId: string): Promise<void> {
+    await this.change(caller, projectName, id, LEVEL.update, [], (items, row) =>
       removeItem(items, itemId, row.label),
     );
   }
 
   /** PATCH of many items in one transaction: replace, merge or delete (see item-plan.ts). */
-  async patchMany(
-    caller: RequestUser,
-    projectName: string,
-    id: string,
-    body: MultiPatch,
-    sender: Sender,
-  ): Promise<void> {
+  async patchMany(caller: RequestUser, projectName: string, id: string, body: MultiPatch): Promise<void> {
     const mode = body.mode ?? 'replace';
     const refs =
       mode === 'delete'
@@ -121,7 +100,7 @@ export class ListItemChanges {
         : body.items.flatMap((item, i) =>
             item.entityId ? [{ id: item.entityId, loc: ['body', 'items', i, 'entityId'] }] : [],
           );
-    await this.change(caller, projectName, id, LEVEL.update, sender, refs, (items, row) =>
+    await this.change(caller, projectName, id, LEVEL.update, refs, (items, row) =>
       mode === 'replace'
         ? planReplace(items, body.items)
         : mode === 'merge'
@@ -131,14 +110,8 @@ export class ListItemChanges {
   }
 
   /** Put every item in the order given (level 20). */
-  async order(
-    caller: RequestUser,
-    projectName: string,
-    id: string,
-    order: string[],
-    sender: Sender,
-  ): Promise<void> {
-    await this.change(caller, projectName, id, LEVEL.update, sender, [], (items) => planOrder(items, order));
+  async order(caller: RequestUser, projectName: string, id: string, order: string[]): Promise<void> {
+    await this.change(caller, projectName, id, LEVEL.update, [], (items) => planOrder(items, order));
   }
 
   /**
@@ -146,31 +119,18 @@ export class ListItemChanges {
    * An entity already listed keeps its item, with its label, attrib, data and tags; items of entities the template
    * no longer selects go. Managing the list is needed, as in AYON.
    */
-  async materialize(
-    caller: RequestUser,
-    projectName: string,
-    id: string,
-    sender: Sender,
-  ): Promise<ListSummary> {
+  async materialize(caller: RequestUser, projectName: string, id: string): Promise<ListSummary> {
     const { entities, lookup, access } = this.deps;
     const { project, row } = await access.open(caller, projectName, id, LEVEL.manage);
     const template = row.template as Template;
     const selected = await selectEntities(entities, lookup, caller, project, row.entity_type, template);
-    const { row: locked, items } = await this.change(
-      caller,
-      projectName,
-      id,
-      LEVEL.manage,
-      sender,
-      [],
-      (current) => {
-        const unused = [...current];
-        return selected.map((entityId) => {
-          const at = unused.findIndex((item) => item.entityId === entityId);
-          return at === -1 ? newItem({}, entityId) : unused.splice(at, 1)[0];
-        });
-      },
-    );
+    const { row: locked, items } = await this.change(caller, projectName, id, LEVEL.manage, [], (current) => {
+      const unused = [...current];
+      return selected.map((entityId) => {
+        const at = unused.findIndex((item) => item.entityId === entityId);
+        return at === -1 ? newItem({}, entityId) : unused.splice(at, 1)[0];
+      });
+    });
     return summaryOf(locked, items.length);
   }
 }

@@ -30,7 +30,7 @@ export function listItemRoutes(items: ListItemChanges) {
         },
       },
       async (request, reply) =>
-        reply.code(201).send({ id: await items.add(...listIn(request), request.body, request.sender) }),
+        reply.code(201).send({ id: await items.add(...listIn(request), request.body) }),
     );
 
     app.patch(
@@ -47,9 +47,7 @@ export function listItemRoutes(items: ListItemChanges) {
         },
       },
       async (request) =>
-        done(
-          items.patch(...listIn(request), request.params.entity_list_item_id, request.body, request.sender),
-        ),
+        done(items.patch(...listIn(request), request.params.entity_list_item_id, request.body)),
     );
 
     app.delete(
@@ -62,8 +60,7 @@ export function listItemRoutes(items: ListItemChanges) {
           response: { 200: Done },
         },
       },
-      async (request) =>
-        done(items.remove(...listIn(request), request.params.entity_list_item_id, request.sender)),
+      async (request) => done(items.remove(...listIn(request), request.params.entity_list_item_id)),
     );
 
     app.patch(
@@ -83,9 +80,7 @@ export function listItemRoutes(items: ListItemChanges) {
       },
       async (request) => {
         const { project_name, list_id } = request.params;
-        return done(
-          items.patchMany(requireUser(request), project_name, list_id, request.body, request.sender),
-        );
+        return done(items.patchMany(requireUser(request), project_name, list_id, request.body));
       },
     );
 
@@ -100,7 +95,7 @@ export function listItemRoutes(items: ListItemChanges) {
           response: { 204: NoContent },
         },
       },
-      async (request) => items.order(...listIn(request), request.body.order, request.sender),
+      async (request) => items.order(...listIn(request), request.body.order),
     );
   };
 }

@@ -1,4 +1,4 @@
-import type { EventInput, RequestUser, Sender } from '@pipewright/sdk';
+import type { EventInput, RequestUser } from '@pipewright/sdk';
 import type { Level } from './access-level.js';
 import type { EntityList, ListItem, ListSummary } from './schemas.js';
 import type { ItemRow, ListRow } from './store.js';
@@ -24,7 +24,7 @@ export function summaryOf(row: ListRow, count: number): ListSummary {
 export function listEvent(
   topic: 'entity_list.created' | 'entity_list.changed' | 'entity_list.deleted',
   project: string,
-  by: { caller: RequestUser; sender: Sender },
+  caller: RequestUser,
   row: ListRow,
   count: number,
 ): EventInput {
@@ -35,9 +35,7 @@ export function listEvent(
   return {
     topic,
     project,
-    user: by.caller.name,
-    sender: by.sender.sender,
-    senderType: by.sender.senderType,
+    user: caller.name,
     summary: {
       id: row.id,
       entity_list_type: row.entity_list_type,

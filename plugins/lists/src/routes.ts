@@ -33,8 +33,7 @@ export function listRoutes(lists: EntityListService) {
           response: { 201: ListSummary },
         },
       },
-      async (request, reply) =>
-        reply.code(201).send(await lists.create(...projectIn(request), request.body, request.sender)),
+      async (request, reply) => reply.code(201).send(await lists.create(...projectIn(request), request.body)),
     );
 
     app.get(
@@ -64,7 +63,7 @@ export function listRoutes(lists: EntityListService) {
           response: { 204: NoContent },
         },
       },
-      async (request) => lists.patch(...listIn(request), request.body, request.sender),
+      async (request) => lists.patch(...listIn(request), request.body),
     );
 
     app.delete(
@@ -77,7 +76,7 @@ export function listRoutes(lists: EntityListService) {
           response: { 204: NoContent },
         },
       },
-      async (request) => lists.remove(...listIn(request), request.sender),
+      async (request) => lists.remove(...listIn(request)),
     );
 
     app.get(
@@ -104,8 +103,7 @@ export function listRoutes(lists: EntityListService) {
           response: { 200: Done },
         },
       },
-      async (request) =>
-        done(lists.setAttributeDefinitions(...listIn(request), request.body, request.sender)),
+      async (request) => done(lists.setAttributeDefinitions(...listIn(request), request.body)),
     );
 
     app.get(
@@ -136,7 +134,7 @@ export function listRoutes(lists: EntityListService) {
           response: { 200: ListSummary },
         },
       },
-      async (request) => lists.items.materialize(...listIn(request), request.sender),
+      async (request) => lists.items.materialize(...listIn(request)),
     );
   };
 }

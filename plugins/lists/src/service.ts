@@ -7,7 +7,6 @@ import {
   type Database,
   type EventBus,
   type RequestUser,
-  type Sender,
 } from '@pipewright/sdk';
 import type { AttributeLibrary } from '@pipewright/plugin-attributes/api';
 import type { EntityDirectory } from '@pipewright/plugin-entities/api';
@@ -64,10 +63,10 @@ export class EntityListService implements EntityListDirectory {
   }
 
   /** entity_list.changed for a list as it now is, inside the change's unit of work. */
-  private async emitChanged(project: string, id: string, caller: RequestUser, sender: Sender) {
+  private async emitChanged(project: string, id: string, caller: RequestUser) {
     const row = (await this.store.findList(project, id)) as ListRow;
     const count = await this.count(project, id);
-    await this.events.emit(listEvent('entity_list.changed', project, { caller, sender }, row, count));
+    await this.events.emit(listEvent('entity_list.changed', project, caller, row, count));
   }
 
   private async count(project: string, id: string): Promise<number> {
@@ -91,12 +90,7 @@ export class EntityListService implements EntityListDirectory {
   }
 
   /** Create a list (any user of the project; the creator owns it unless a manager names another owner). */
-  async create(
-    caller: RequestUser,
-    projectName: string,
-    body: ListCreate,
-    sender: Sender,
-  ): Promise<ListSummary> {
+  async create(caller: RequestUser, projectName: string, body: ListCreate): Promise<ListSummary> {
     const project = (await this.projects.require(caller, projectName)).name;
     await this.checkOwner(caller, body.owner, true);
     await this.checkFolder(project, body.entityListFolderId);
@@ -115,8 +109,7 @@ export class EntityListService implements EntityListDirectory {
       await this.store.insertList(project, id, columns, caller.name);
       await this.store.writeItems(project, id, [], planned, caller.name);
       const created = (await this.store.findList(project, id)) as ListRow;
-      const by = { caller, sender };
-      await this.events.emit(listEvent('entity_list.created', project, by, created, planned.length));
+      await this.events.emit(listEvent('entity_list.created', project, caller, created, planned.length));
       return created;
     });
     return summaryOf(row, planned.length);
@@ -162,13 +155,7 @@ export class EntityListService implements EntityListDirectory {
   }
 
   /** PATCH of the list itself (managers of the list): attrib and data merge, access and tags replace. */
-  async patch(
-    caller: RequestUser,
-    projectName: string,
-    id: string,
-    body: ListPatch,
-    sender: Sender,
-  ): Promise<void> {
+  async patch(caller: RequestUser, projectName: string, id: string, body: ListPatch): Promise<void> {
     const { project } = await this.access.open(caller, projectName, id, LEVEL.manage);
     await this.checkOwner(caller, body.owner, false);
     await this.checkFolder(project, body.entityListFolderId);
@@ -176,18 +163,18 @@ export class EntityListService implements EntityListDirectory {
       const current = await this.access.lock(project, id);
       const columns = patchedColumns(body, current);
       await this.store.updateList(project, id, columns, caller.name);
-      await this.emitChanged(project, id, caller, sender);
+      await this.emitChanged(project, id, caller);
     });
   }
 
   /** Delete the list and its items (level 30). */
-  async remove(caller: RequestUser, projectName: string, id: string, sender: Sender): Promise<void> {
+  async remove(caller: RequestUser, projectName: string, id: string): Promise<void> {
     const { project } = await this.access.open(caller, projectName, id, LEVEL.manage);
     await this.db.transaction().execute(async () => {
       const current = await this.access.lock(project, id);
       const count = await this.count(project, id);
       await this.store.deleteList(project, id);
-      await this.events.emit(listEvent('entity_list.deleted', project, { caller, sender }, current, count));
+      await this.events.emit(listEvent('entity_list.deleted', project, caller, current, count));
     });
   }
 
@@ -207,7 +194,6 @@ export class EntityListService implements EntityListDirectory {
     projectName: string,
     id: string,
     definitions: ListAttributeDefinition[],
-    sender: Sender,
   ): Promise<void> {
     const { project } = await this.access.open(caller, projectName, id, LEVEL.manage);
     const studio = (await this.attributes.list()).map((attribute) => attribute.name);
@@ -216,7 +202,7 @@ export class EntityListService implements EntityListDirectory {
       const current = await this.access.lock(project, id);
       const data = { ...current.data, attributes: stored };
       await this.store.updateList(project, id, { data }, caller.name);
-      await this.emitChanged(project, id, caller, sender);
+      await this.emitChanged(project, id, caller);
     });
   }
 

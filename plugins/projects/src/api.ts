@@ -1,5 +1,5 @@
 import { createServiceRef } from '@pipewright/sdk';
-import type { RequestUser, Sender } from '@pipewright/sdk';
+import type { RequestUser } from '@pipewright/sdk';
 
 /** A project as other addons see it. */
 export interface ProjectRecord {
@@ -53,7 +53,6 @@ export interface ProjectDirectory {
         'folderTypes' | 'taskTypes' | 'statuses' | 'tags' | 'linkTypes' | 'attrib' | 'config'
       >
     > & { data?: Record<string, unknown> },
-    sender: Sender,
   ): Promise<string>;
   /** The root paths a site uses for a project on a platform: the project's roots overridden by the site's own. */
   siteRoots(

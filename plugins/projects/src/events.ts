@@ -1,4 +1,4 @@
-import type { EventInput, RequestUser, Sender } from '@pipewright/sdk';
+import type { EventInput, RequestUser } from '@pipewright/sdk';
 
 // The entity.project.* events, each emitted by its change's own unit of work.
 
@@ -7,15 +7,12 @@ export function projectEvent(
   topic: string,
   project: string,
   caller: RequestUser,
-  sender: Sender,
   summary: Record<string, unknown> = {},
 ): EventInput {
   return {
     topic,
     project,
     user: caller.name,
-    sender: sender.sender,
-    senderType: sender.senderType,
     summary: { name: project, ...summary },
     description: `${topic.split('.').pop()} project ${project}`,
   };

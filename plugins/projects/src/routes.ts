@@ -51,7 +51,7 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request, reply) => {
-        await projects.deploy(requireUser(request), request.body, request.sender);
+        await projects.deploy(requireUser(request), request.body);
         return reply.code(201).send({ name: request.body.name });
       },
     );
@@ -72,10 +72,10 @@ export function projectRoutes(projects: ProjectService) {
         const { name: _ignored, ...fields } = request.body;
         const name = request.params.project_name;
         if (await projects.exists(name)) {
-          await projects.replace(caller, name, fields, request.sender);
+          await projects.replace(caller, name, fields);
           return reply.code(204).send(null);
         }
-        await projects.create(caller, name, fields, request.sender);
+        await projects.create(caller, name, fields);
         return reply.code(201).send({ name });
       },
     );
@@ -111,7 +111,7 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request) => {
-        await projects.patch(requireUser(request), request.params.project_name, request.body, request.sender);
+        await projects.patch(requireUser(request), request.params.project_name, request.body);
       },
     );
 
@@ -126,7 +126,7 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request) => {
-        await projects.remove(requireUser(request), request.params.project_name, request.sender);
+        await projects.remove(requireUser(request), request.params.project_name);
       },
     );
 
@@ -151,12 +151,7 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request) => {
-        await projects.setLayout(
-          requireUser(request),
-          request.params.project_name,
-          request.body,
-          request.sender,
-        );
+        await projects.setLayout(requireUser(request), request.params.project_name, request.body);
       },
     );
 

@@ -9,7 +9,6 @@ import {
   type EventBus,
   type ProjectStorage,
   type RequestUser,
-  type Sender,
   type Static,
 } from '@pipewright/sdk';
 import type { AnatomyPresets, ProjectLayout } from '@pipewright/plugin-anatomy/api';
@@ -128,7 +127,7 @@ export class ProjectService implements ProjectDirectory {
   }
 
   /** Create a project row, its schema and its event in one transaction; a half-created project never remains. */
-  async create(caller: RequestUser, name: string, given: ProjectFields, sender: Sender): Promise<void> {
+  async create(caller: RequestUser, name: string, given: ProjectFields): Promise<void> {
     const fields = { ...given, attrib: await this.knownAttrib(given.attrib, ['body', 'attrib']) };
     await this.db.transaction().execute(async (trx) => {
       try {
@@ -144,7 +143,7 @@ export class ProjectService implements ProjectDirectory {
         throw error;
       }
       await this.storage.create(name);
-      await this.events.emit(projectEvent('entity.project.created', name, caller, sender));
+      await this.events.emit(projectEvent('entity.project.created', name, caller));
     });
   }
 
@@ -152,7 +151,6 @@ export class ProjectService implements ProjectDirectory {
   async deploy(
     caller: RequestUser,
     input: { name: string; code: string; library?: boolean; anatomy?: Json; preset?: string },
-    sender: Sender,
   ): Promise<void> {
     let layout: ProjectLayout;
     if (input.anatomy) {
@@ -161,18 +159,18 @@ export class ProjectService implements ProjectDirectory {
       layout = this.anatomy.toProject(await this.anatomy.get(input.preset ?? '_'));
     }
     const fields = { code: input.code, library: input.library ?? false, ...layout };
-    await this.create(caller, input.name, fields, sender);
+    await this.create(caller, input.name, fields);
   }
 
   /** Replace every field of an existing project that the body names (PUT on an existing project). */
-  async replace(caller: RequestUser, name: string, given: ProjectFields, sender: Sender): Promise<void> {
+  async replace(caller: RequestUser, name: string, given: ProjectFields): Promise<void> {
     const fields = { ...given, attrib: await this.knownAttrib(given.attrib, ['body', 'attrib']) };
     const row = await this.requireRow(caller, name);
-    await this.write(row.name, fields, { caller, sender });
+    await this.write(row.name, fields, { caller });
   }
 
   /** attrib, data and config merge (null removes a key); the other fields replace. */
-  async patch(caller: RequestUser, name: string, patch: ProjectFields, sender: Sender): Promise<string> {
+  async patch(caller: RequestUser, name: string, patch: ProjectFields): Promise<string> {
     if (!isManagerOrAbove(caller)) throw new Forbidden('Only managers may change a project');
     const row = await this.requireRow(caller, name);
     const given = await this.knownAttrib(patch.attrib, ['body', 'attrib']);
@@ -183,22 +181,22 @@ export class ProjectService implements ProjectDirectory {
       data: patch.data === undefined ? undefined : mergePatch(row.data, patch.data),
       config: patch.config === undefined ? undefined : mergePatch(row.config, patch.config),
     };
-    await this.write(row.name, fields, { caller, sender, fields: Object.keys(patch) });
+    await this.write(row.name, fields, { caller, fields: Object.keys(patch) });
     return row.name;
   }
 
-  async setLayout(caller: RequestUser, name: string, document: Json, sender: Sender): Promise<void> {
+  async setLayout(caller: RequestUser, name: string, document: Json): Promise<void> {
     const row = await this.requireRow(caller, name);
     const layout = this.anatomy.toProject(this.validAnatomy(document, ['body']));
-    await this.write(row.name, layout, { caller, sender, fields: ['anatomy'] });
+    await this.write(row.name, layout, { caller, fields: ['anatomy'] });
   }
 
-  async remove(caller: RequestUser, name: string, sender: Sender): Promise<void> {
+  async remove(caller: RequestUser, name: string): Promise<void> {
     const row = await this.requireRow(caller, name);
     await this.db.transaction().execute(async (trx) => {
       await store.deleteRow(trx, row.name);
       await this.storage.drop(row.name);
-      await this.events.emit(projectEvent('entity.project.deleted', row.name, caller, sender));
+      await this.events.emit(projectEvent('entity.project.deleted', row.name, caller));
     });
     this.forget(row.name);
   }

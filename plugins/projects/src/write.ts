@@ -1,4 +1,4 @@
-import { Conflict, type Database, type EventBus, type RequestUser, type Sender } from '@pipewright/sdk';
+import { Conflict, type Database, type EventBus, type RequestUser } from '@pipewright/sdk';
 import type { ProjectChange, ProjectRecord } from './api.js';
 import { columns, takeRenames, uniqueViolation, type ProjectFields } from './columns.js';
 import { projectEvent } from './events.js';
@@ -21,7 +21,6 @@ export interface WriteDeps {
 /** Who changes the project, and which fields the event names (none for a whole replacement). */
 export interface ChangedBy {
   caller: RequestUser;
-  sender: Sender;
   fields?: string[];
 }
 
@@ -64,7 +63,7 @@ export async function writeProject(
         }
       }
       const summary = by.fields ? { fields: by.fields } : {};
-      await deps.events.emit(projectEvent('entity.project.changed', name, by.caller, by.sender, summary));
+      await deps.events.emit(projectEvent('entity.project.changed', name, by.caller, summary));
     });
   } catch (error) {
     if (uniqueViolation(error) === 'code')

@@ -72,7 +72,6 @@ export function reviewableRoutes({ access, listing, service, thumbnail, log }: D
           contentType: request.headers['content-type'].trim(),
           label: request.query.label || null,
           declaredSize: request.headers['content-length'] ? Number(request.headers['content-length']) : null,
-          sender: request.sender,
         };
         let body: Readable | null = null;
         let project: string;
@@ -97,7 +96,7 @@ export function reviewableRoutes({ access, listing, service, thumbnail, log }: D
         if (!version.thumbnailId) {
           // A thumbnail is a convenience: an upload that is stored stays stored if it cannot be made.
           await thumbnail
-            .fillFromFile(caller, request.sender, project, version.id, reviewable.fileId)
+            .fillFromFile(caller, project, version.id, reviewable.fileId)
             .catch((error) =>
               log.warn({ err: error, version: version.id }, 'no thumbnail from the reviewable'),
             );

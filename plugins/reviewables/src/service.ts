@@ -10,7 +10,6 @@ import {
   type EventBus,
   type Problem,
   type RequestUser,
-  type Sender,
 } from '@pipewright/sdk';
 import type { MediaInfo, ProjectFiles } from '@pipewright/plugin-files/api';
 import { PayloadTooLarge, UnsupportedMediaType } from './errors.js';
@@ -27,7 +26,6 @@ export interface UploadInput {
   label: string | null;
   /** Content-Length when the client declared one. */
   declaredSize: number | null;
-  sender: Sender;
 }
 
 /** The outcome of an upload: the reviewable, and the version it was added to (as it was before). */
@@ -94,7 +92,6 @@ export class ReviewableService {
         },
         // A farm uploading for hundreds of versions is not following them (as services do not, commenting).
         authorWatches: !caller.isService,
-        sender: input.sender,
       });
       // The activity, its events and reviewable.created commit together.
       written = await this.db.transaction().execute(async () => {
@@ -103,8 +100,6 @@ export class ReviewableService {
           topic: 'reviewable.created',
           project,
           user: caller.name,
-          sender: input.sender.sender,
-          senderType: input.sender.senderType,
           description: `Reviewable '${input.filename}' uploaded`,
           summary: {
             fileId: file.id,

@@ -1,4 +1,4 @@
-import type { RequestUser, Sender } from '@pipewright/sdk';
+import type { RequestUser } from '@pipewright/sdk';
 import type { ProjectFiles } from '@pipewright/plugin-files/api';
 import type { EntityThumbnails } from '@pipewright/plugin-thumbnails/api';
 
@@ -14,14 +14,8 @@ export class VersionThumbnail {
   ) {}
 
   /** Make the file's thumbnail the version's. */
-  async fillFromFile(
-    caller: RequestUser,
-    sender: Sender,
-    project: string,
-    versionId: string,
-    fileId: string,
-  ) {
+  async fillFromFile(caller: RequestUser, project: string, versionId: string, fileId: string) {
     const image = await this.files.thumbnail(project, fileId);
-    await this.thumbnails.set(caller, project, 'version', versionId, image, sender);
+    await this.thumbnails.set(caller, project, 'version', versionId, image);
   }
 }

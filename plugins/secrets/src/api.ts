@@ -1,5 +1,4 @@
 import { createServiceRef } from '@pipewright/sdk';
-import type { Sender } from '@pipewright/sdk';
 
 /** What other addons may use: a secret's value by name (null when missing or unreadable), and storing one. */
 export interface SecretStore {
@@ -7,9 +6,9 @@ export interface SecretStore {
   names(): Promise<string[]>;
   get(name: string): Promise<string | null>;
   /** Create or replace a value, recording who did (secret.updated); answers whether it already existed. */
-  set(name: string, value: string, actor: string, sender: Sender): Promise<boolean>;
+  set(name: string, value: string, actor: string): Promise<boolean>;
   /** Forget a secret, recording who did (secret.deleted); NotFound when there is none. */
-  remove(name: string, actor: string, sender: Sender): Promise<void>;
+  remove(name: string, actor: string): Promise<void>;
 }
 
 /** The secrets service of the secrets addon. */

@@ -53,7 +53,7 @@ export function secretRoutes(secrets: SecretService) {
       },
       async (request) => {
         const caller = requireUser(request);
-        await secrets.set(request.params.secret_name, request.body.value, caller.name, request.sender);
+        await secrets.set(request.params.secret_name, request.body.value, caller.name);
       },
     );
 
@@ -65,7 +65,7 @@ export function secretRoutes(secrets: SecretService) {
       },
       async (request, reply) => {
         const caller = requireUser(request);
-        await secrets.remove(request.params.secret_name, caller.name, request.sender);
+        await secrets.remove(request.params.secret_name, caller.name);
         return reply.code(204).send(null);
       },
     );

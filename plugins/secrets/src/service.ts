@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { NotFound, type Database, type EventBus, type Sender } from '@pipewright/sdk';
+import { NotFound, type Database, type EventBus } from '@pipewright/sdk';
 import type { FastifyBaseLogger } from 'fastify';
 import { UnreadableSecret, type SecretCipher } from './cipher.js';
 import type { SecretStore } from './api.js';
@@ -61,7 +61,7 @@ export class SecretService implements SecretStore {
     }
   }
 
-  async set(name: string, value: string, actor: string, sender: Sender): Promise<boolean> {
+  async set(name: string, value: string, actor: string): Promise<boolean> {
     const encrypted = this.cipher.encrypt(name, value);
     return this.db.transaction().execute(async () => {
       // xmax = 0 only on a freshly inserted row: tells an insert from an update in one statement.
@@ -70,16 +70,16 @@ export class SecretService implements SecretStore {
         ON CONFLICT (name) DO UPDATE SET value_encrypted = EXCLUDED.value_encrypted, updated_at = now()
         RETURNING (xmax = 0) AS inserted`.execute(this.db);
       const created = result.rows[0].inserted;
-      await this.changed('secret.updated', name, actor, sender, { created });
+      await this.changed('secret.updated', name, actor, { created });
       return !created;
     });
   }
 
-  async remove(name: string, actor: string, sender: Sender): Promise<void> {
+  async remove(name: string, actor: string): Promise<void> {
     await this.db.transaction().execute(async () => {
       const deleted = await this.db.deleteFrom('secrets').where('name', '=', name).executeTakeFirst();
       if (Number(deleted.numDeletedRows) === 0) throw new NotFound(`Secret ${name} not found`);
-      await this.changed('secret.deleted', name, actor, sender);
+      await this.changed('secret.deleted', name, actor);
     });
   }
 
@@ -92,14 +92,11 @@ export class SecretService implements SecretStore {
     topic: 'secret.updated' | 'secret.deleted',
     name: string,
     actor: string,
-    sender: Sender,
     extra: Record<string, unknown> = {},
   ) {
     return this.events.emit({
       topic,
       user: actor,
-      sender: sender.sender,
-      senderType: sender.senderType,
       description: topic === 'secret.deleted' ? 'Secret deleted' : 'Secret updated',
       payload: { secretName: name, ...extra },
     });

@@ -51,7 +51,7 @@ export function bundleSettingsRoutes(
               withProjects: true,
               only: [copy.addonName],
             },
-            { user: caller.name, sender: request.sender },
+            { user: caller.name },
           );
         }
         return reply.code(204).send(null);
@@ -134,7 +134,7 @@ export function bundleSettingsRoutes(
       async (request) => {
         const caller = requireUser(request);
         const withProjects = request.body.withProjects ?? true;
-        await migrate({ ...request.body, withProjects }, { user: caller.name, sender: request.sender });
+        await migrate({ ...request.body, withProjects }, { user: caller.name });
         return null;
       },
     );

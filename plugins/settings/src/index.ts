@@ -1,4 +1,4 @@
-import { addonPackage, defineAddon } from '@pipewright/sdk';
+import { addonPackage, defineAddon, runAsSender } from '@pipewright/sdk';
 import { BundleSettings } from './bundle-settings.js';
 import { bundleSettingsRoutes } from './bundle-routes.js';
 import { studioMigrations } from './migrations.js';
@@ -70,11 +70,12 @@ export default defineAddon({
       return quietly('a production bundle change', async () => {
         const changes = (await ctx.events.get(message.id))?.payload.versionChanges;
         if (!Array.isArray(changes) || changes.length === 0) return;
-        const actor = {
-          user: message.user ?? 'system',
-          sender: { sender: message.sender, senderType: message.senderType ?? 'api' },
-        };
-        await carryProductionForward(ctx.db, store, settings, changes as VersionChange[], actor);
+        // Its settings events name the bundle change's client, as if made by that request.
+        const sender = { sender: message.sender, senderType: message.senderType ?? 'api' };
+        const actor = { user: message.user ?? 'system' };
+        await runAsSender(sender, () =>
+          carryProductionForward(ctx.db, store, settings, changes as VersionChange[], actor),
+        );
       });
     });
 

@@ -23,7 +23,7 @@ import {
   VariantQuery,
 } from './schemas.js';
 import { STUDIO, type Level } from './levels.js';
-import type { Actor, SettingsService } from './service.js';
+import type { SettingsService } from './service.js';
 import type { Json } from './overrides.js';
 
 // Routes under /api/addons/{addon_name}/{addon_version}/: the settings of one addon version. AYON spells the
@@ -52,10 +52,6 @@ const machineOf = (request: { query: SiteQueryValues; headers: Record<string, un
   }
   return header;
 };
-const actorOf = (request: FastifyRequest, user: RequestUser): Actor => ({
-  user: user.name,
-  sender: request.sender,
-});
 const path = (keys: (string | number)[]) => keys.map(String);
 
 /** Who may act at a level: the guard runs before any lookup, so an unauthorised caller learns nothing. */
@@ -120,7 +116,7 @@ export function addonSettingsRoutes(settings: SettingsService) {
       const project = await settings.project(project_name, caller);
       level = site ? { kind: 'projectSite', project, site, user: caller.name } : { kind: 'project', project };
     }
-    return { info, variant: query.variant, level, actor: actorOf(request, caller), asVersion: query.as };
+    return { info, variant: query.variant, level, actor: { user: caller.name }, asVersion: query.as };
   }
 
   return async (app: AddonApp) => {
@@ -337,13 +333,7 @@ export function addonSettingsRoutes(settings: SettingsService) {
             'Validation error: query.site_id: a site is required',
           );
         }
-        await settings.setSiteSettings(
-          info,
-          site,
-          caller.name,
-          request.body as Json,
-          actorOf(request, caller),
-        );
+        await settings.setSiteSettings(info, site, caller.name, request.body as Json, { user: caller.name });
       },
     );
   };

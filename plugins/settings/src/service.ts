@@ -6,7 +6,6 @@ import {
   type Database,
   type EventBus,
   type RequestUser,
-  type Sender,
   type SettingsContext,
   type SettingsModel,
   type SiteSettingsModel,
@@ -20,7 +19,6 @@ import { overrideKeys, pairKey, type LayerScope, type Layers, type OverrideStore
 /** Who changed settings, for the settings.changed event. */
 export interface Actor {
   user: string;
-  sender: Sender;
 }
 
 /** The effective settings of one addon version for a studio, project or project site request. */
@@ -309,8 +307,6 @@ export class SettingsService {
       await this.events.emit({
         topic: 'settings.changed',
         user: actor.user,
-        sender: actor.sender.sender,
-        senderType: actor.sender.senderType,
         description: `${info.name} ${info.version} site settings of ${site} changed`,
         summary: {
           addonName: info.name,
@@ -339,8 +335,6 @@ export class SettingsService {
       topic: 'settings.changed',
       project,
       user: actor.user,
-      sender: actor.sender.sender,
-      senderType: actor.sender.senderType,
       description: `${info.name} ${info.version} ${site ? '' : `${variant} `}${where} ${what}`,
       summary: {
         addonName: info.name,

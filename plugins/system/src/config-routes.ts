@@ -82,7 +82,7 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
       async (request) => {
         const caller = requireUser(request);
         const before = await config.get();
-        await config.replace(request.body as ServerConfig, caller.name, request.sender);
+        await config.replace(request.body as ServerConfig, caller.name);
         await dropReplacedImages(before);
       },
     );
@@ -102,7 +102,7 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
       async (request) => {
         const caller = requireUser(request);
         const before = await config.get();
-        await config.patch(request.body, caller.name, request.sender);
+        await config.patch(request.body, caller.name);
         await dropReplacedImages(before);
       },
     );
@@ -194,12 +194,7 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
           const fileType = request.params.file_type;
           const image = readImage(request.body);
           const name = await files.write(fileType, image);
-          const previous = await config.setImage(
-            CONFIG_FILE_TYPES[fileType],
-            name,
-            caller.name,
-            request.sender,
-          );
+          const previous = await config.setImage(CONFIG_FILE_TYPES[fileType], name, caller.name);
           if (previous && previous !== name) await files.remove(fileType, previous);
         },
       );

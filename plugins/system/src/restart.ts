@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, EventBus, Sender } from '@pipewright/sdk';
+import type { Database, EventBus } from '@pipewright/sdk';
 
 /** Whether the server needs a restart for a change to take effect, and why. */
 export interface RestartStatus {
@@ -27,11 +27,7 @@ export class RestartFlag {
     return { required: row?.required ?? false, reason: row?.required ? (row.reason ?? null) : null };
   }
 
-  async set(
-    required: boolean,
-    reason: string | null,
-    by: { user?: string | null; sender?: Sender } = {},
-  ): Promise<void> {
+  async set(required: boolean, reason: string | null, user: string | null = null): Promise<void> {
     const kept = required ? reason : null;
     await this.db.transaction().execute(async () => {
       await this.db
@@ -40,9 +36,7 @@ export class RestartFlag {
         .execute();
       await this.events.emit({
         topic: RESTART_REQUIRED,
-        user: by.user ?? null,
-        sender: by.sender?.sender ?? null,
-        senderType: by.sender?.senderType ?? null,
+        user,
         description: required
           ? `Server restart required${kept ? `: ${kept}` : ''}`
           : 'Server restart no longer required',
@@ -52,12 +46,10 @@ export class RestartFlag {
   }
 
   /** Ask every server process, this one included, to restart: each stops if allowed (see RestartCoordinator). */
-  async requestRestart(by: { user: string; sender: Sender }): Promise<void> {
+  async requestRestart(by: { user: string }): Promise<void> {
     await this.events.emit({
       topic: RESTART_REQUESTED,
       user: by.user,
-      sender: by.sender.sender,
-      senderType: by.sender.senderType,
       description: `Server restart requested by ${by.user}`,
     });
   }

@@ -82,11 +82,7 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) 
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        await restart.set(request.body.required, request.body.reason ?? null, {
-          user: caller.name,
-          sender: request.sender,
-        });
+        await restart.set(request.body.required, request.body.reason ?? null, requireUser(request).name);
       },
     );
 
@@ -102,7 +98,7 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) 
       },
       async (request) => {
         const caller = requireUser(request);
-        await restart.requestRestart({ user: caller.name, sender: request.sender });
+        await restart.requestRestart({ user: caller.name });
       },
     );
 

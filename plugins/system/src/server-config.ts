@@ -6,7 +6,6 @@ import {
   mergePatch,
   type Database,
   type EventBus,
-  type Sender,
   type Static,
 } from '@pipewright/sdk';
 import type { FastifyBaseLogger } from 'fastify';
@@ -170,10 +169,10 @@ export class ServerConfigStore {
   }
 
   /** Replace the configuration with a complete one (already validated, defaults filled in). */
-  async replace(config: ServerConfig, actor: string, sender: Sender): Promise<void> {
+  async replace(config: ServerConfig, actor: string): Promise<void> {
     await this.db.transaction().execute(async () => {
       await this.write(overridesOf(config, this.defaults as Json));
-      await this.changed(actor, sender);
+      await this.changed(actor);
     });
   }
 
@@ -181,30 +180,25 @@ export class ServerConfigStore {
    * Merge a patch into the current configuration (objects key by key, null restores the default) and store the
    * result when it is valid; problems are located in the patch as sent.
    */
-  async patch(patch: Json, actor: string, sender: Sender): Promise<void> {
+  async patch(patch: Json, actor: string): Promise<void> {
     await this.db.transaction().execute(async () => {
       const current = this.resolve(await this.lock());
       const merged = mergePatch(current, patch);
       const problems = check(this.schema, merged, ['body']);
       if (problems.length) throw new ValidationFailed(problems);
       await this.write(overridesOf(merged, this.defaults as Json));
-      await this.changed(actor, sender);
+      await this.changed(actor);
     });
   }
 
   /** Point an image setting at a new file; answers the file it pointed at before. */
-  async setImage(
-    key: 'loginBackground' | 'studioLogo',
-    fileName: string,
-    actor: string,
-    sender: Sender,
-  ): Promise<string> {
+  async setImage(key: 'loginBackground' | 'studioLogo', fileName: string, actor: string): Promise<string> {
     const previous = await this.db.transaction().execute(async () => {
       const current = this.resolve(await this.lock());
       const before = current.customization[key];
       current.customization[key] = fileName;
       await this.write(overridesOf(current, this.defaults as Json));
-      await this.changed(actor, sender);
+      await this.changed(actor);
       return before;
     });
     return previous;
@@ -238,12 +232,10 @@ export class ServerConfigStore {
   }
 
   /** The event of a change, in the change's unit of work. */
-  private async changed(actor: string, sender: Sender): Promise<void> {
+  private async changed(actor: string): Promise<void> {
     await this.events.emit({
       topic: 'server.config_changed',
       user: actor,
-      sender: sender.sender,
-      senderType: sender.senderType,
       description: 'Server configuration changed',
     });
   }

@@ -43,7 +43,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
       async (request) => {
         const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
-        await teams.replaceAll(project.name, request.body, caller.name, request.sender);
+        await teams.replaceAll(project.name, request.body, caller.name);
       },
     );
 
@@ -62,7 +62,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
         const { team_name } = request.params;
-        await teams.save(project.name, team_name, request.body.members, caller.name, request.sender);
+        await teams.save(project.name, team_name, request.body.members, caller.name);
       },
     );
 
@@ -76,7 +76,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
         const { team_name } = request.params;
-        await teams.remove(project.name, team_name, caller.name, request.sender);
+        await teams.remove(project.name, team_name, caller.name);
         return reply.code(204).send(null);
       },
     );
@@ -96,14 +96,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
         const { team_name, member_name } = request.params;
-        await teams.saveMember(
-          project.name,
-          team_name,
-          member_name,
-          request.body,
-          caller.name,
-          request.sender,
-        );
+        await teams.saveMember(project.name, team_name, member_name, request.body, caller.name);
       },
     );
 
@@ -121,7 +114,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         const caller = requireUser(request);
         const project = await projects.require(caller, request.params.project_name);
         const { team_name, member_name } = request.params;
-        await teams.removeMember(project.name, team_name, member_name, caller.name, request.sender);
+        await teams.removeMember(project.name, team_name, member_name, caller.name);
       },
     );
   };

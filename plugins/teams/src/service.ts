@@ -6,7 +6,6 @@ import {
   type Database,
   type EventBus,
   type Problem,
-  type Sender,
 } from '@pipewright/sdk';
 import type { TeamInput, TeamMember } from './schemas.js';
 
@@ -112,7 +111,7 @@ export class TeamService {
   }
 
   /** Make the project's teams exactly this list, in one transaction; a bad list changes nothing. */
-  async replaceAll(projectName: string, teams: TeamInput[], actor: string, sender: Sender): Promise<void> {
+  async replaceAll(projectName: string, teams: TeamInput[], actor: string): Promise<void> {
     const problems: Problem[] = [];
     teams.forEach((team, i) => {
       if (teams.findIndex((other) => other.name === team.name) < i) {
@@ -135,34 +134,28 @@ export class TeamService {
         .execute();
       // Teams that stay keep their data column; only their members are replaced.
       for (const team of teams) await this.upsert(projectName, team.name, team.members.map(normalise));
-      await this.changed(projectName, actor, sender, { teams: names }, 'Teams replaced');
+      await this.changed(projectName, actor, { teams: names }, 'Teams replaced');
     });
   }
 
   /** Create a team or replace its members. */
-  async save(
-    projectName: string,
-    teamName: string,
-    members: TeamMember[],
-    actor: string,
-    sender: Sender,
-  ): Promise<void> {
+  async save(projectName: string, teamName: string, members: TeamMember[], actor: string): Promise<void> {
     const problems = duplicateMembers(members, ['body', 'members']);
     if (problems.length) throw new ValidationFailed(problems);
     await this.db.transaction().execute(async () => {
       await this.upsert(projectName, teamName, members.map(normalise));
-      await this.changed(projectName, actor, sender, { teamName }, `Team ${teamName} saved`);
+      await this.changed(projectName, actor, { teamName }, `Team ${teamName} saved`);
     });
   }
 
-  async remove(projectName: string, teamName: string, actor: string, sender: Sender): Promise<void> {
+  async remove(projectName: string, teamName: string, actor: string): Promise<void> {
     await this.db.transaction().execute(async () => {
       const deleted = await this.teams(projectName)
         .deleteFrom('teams')
         .where('name', '=', teamName)
         .executeTakeFirst();
       if (Number(deleted.numDeletedRows) === 0) throw new NotFound(`Team ${teamName} not found`);
-      await this.changed(projectName, actor, sender, { teamName, deleted: true }, `Team ${teamName} deleted`);
+      await this.changed(projectName, actor, { teamName, deleted: true }, `Team ${teamName} deleted`);
     });
   }
 
@@ -173,7 +166,6 @@ export class TeamService {
     memberName: string,
     change: { leader?: boolean; roles?: string[] },
     actor: string,
-    sender: Sender,
   ): Promise<void> {
     await this.db.transaction().execute(async () => {
       await this.changeMembers(projectName, teamName, (members) => {
@@ -187,7 +179,7 @@ export class TeamService {
         return at >= 0 ? members.map((member, i) => (i === at ? updated : member)) : [...members, updated];
       });
       const summary = { teamName, memberName };
-      await this.changed(projectName, actor, sender, summary, `${memberName} saved in team ${teamName}`);
+      await this.changed(projectName, actor, summary, `${memberName} saved in team ${teamName}`);
     });
   }
 
@@ -196,7 +188,6 @@ export class TeamService {
     teamName: string,
     memberName: string,
     actor: string,
-    sender: Sender,
   ): Promise<void> {
     await this.db.transaction().execute(async () => {
       await this.changeMembers(projectName, teamName, (members) => {
@@ -206,24 +197,16 @@ export class TeamService {
         return kept;
       });
       const summary = { teamName, memberName, removed: true };
-      await this.changed(projectName, actor, sender, summary, `${memberName} removed from team ${teamName}`);
+      await this.changed(projectName, actor, summary, `${memberName} removed from team ${teamName}`);
     });
   }
 
   /** The team.changed event of a write, stored in the write's own unit of work. */
-  private changed(
-    projectName: string,
-    actor: string,
-    sender: Sender,
-    summary: Record<string, unknown>,
-    description: string,
-  ) {
+  private changed(projectName: string, actor: string, summary: Record<string, unknown>, description: string) {
     return this.events.emit({
       topic: 'team.changed',
       project: projectName,
       user: actor,
-      sender: sender.sender,
-      senderType: sender.senderType,
       description,
       summary,
     });

@@ -1,5 +1,5 @@
 import { createServiceRef } from '@pipewright/sdk';
-import type { RequestUser, Sender } from '@pipewright/sdk';
+import type { RequestUser } from '@pipewright/sdk';
 
 /** Provided by the thumbnails addon: setting an entity's thumbnail from code (a reviewable's first frame, ...). */
 export interface EntityThumbnails {
@@ -13,7 +13,6 @@ export interface EntityThumbnails {
     entityType: 'folder' | 'task' | 'version' | 'workfile',
     entityId: string,
     image: Buffer,
-    sender: Sender,
   ): Promise<string>;
 }
 

@@ -16,21 +16,17 @@ const capitalised = (type: string) => `${type[0].toUpperCase()}${type.slice(1)}`
  */
 export function entityThumbnails(store: ThumbnailStore, entities: EntityDirectory): EntityThumbnails {
   return {
-    async set(caller, projectName, entityType, entityId, image, sender) {
+    async set(caller, projectName, entityType, entityId, image) {
       const { bytes, mime } = readImage(image);
       if (!(await entities.get(projectName, entityType, entityId, caller)))
         throw new NotFound(`${capitalised(entityType)} ${entityId} not found in project ${projectName}`);
       const id = newId();
       await store.put(projectName, id, mime, bytes, caller.name);
       try {
-        await entities.update(
-          caller,
-          projectName,
-          entityType,
-          entityId,
-          { thumbnailId: id, data: { thumbnailHash: thumbnailHash() } },
-          sender,
-        );
+        await entities.update(caller, projectName, entityType, entityId, {
+          thumbnailId: id,
+          data: { thumbnailHash: thumbnailHash() },
+        });
       } catch (error) {
         // The entity refused the change (access, deleted meanwhile): an image nobody points at is just litter.
         await store.remove(projectName, id).catch(() => undefined);

@@ -8,7 +8,6 @@ import {
   ProjectParams,
   type RequestUser,
   requireUser,
-  type Sender,
 } from '@pipewright/sdk';
 import type { EntityDirectory } from '@pipewright/plugin-entities/api';
 import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
@@ -62,16 +61,11 @@ const capitalised = (type: string) => `${type[0].toUpperCase()}${type.slice(1)}`
 
 export function thumbnailRoutes({ store, thumbnails, projects, entities }: Deps) {
   /** Tell every entity showing this image that it changed, through the entity write path (events included). */
-  async function invalidate(caller: RequestUser, project: string, thumbnailId: string, sender: Sender) {
+  async function invalidate(caller: RequestUser, project: string, thumbnailId: string) {
     for (const entity of await store.users(project, thumbnailId)) {
-      await entities.update(
-        caller,
-        project,
-        entity.type,
-        entity.id,
-        { data: { thumbnailHash: thumbnailHash() } },
-        sender,
-      );
+      await entities.update(caller, project, entity.type, entity.id, {
+        data: { thumbnailHash: thumbnailHash() },
+      });
     }
   }
 
@@ -143,7 +137,7 @@ export function thumbnailRoutes({ store, thumbnails, projects, entities }: Deps)
         const project = await projects.require(caller, request.params.project_name);
         const image = readImage(request.body);
         await store.put(project.name, request.params.thumbnail_id, image.mime, image.bytes, caller.name);
-        await invalidate(caller, project.name, request.params.thumbnail_id, request.sender);
+        await invalidate(caller, project.name, request.params.thumbnail_id);
       },
     );
 
@@ -198,7 +192,7 @@ export function thumbnailRoutes({ store, thumbnails, projects, entities }: Deps)
           const caller = requireUser(request);
           const project = await projects.require(caller, params.project_name);
           const image = request.body as Buffer;
-          const id = await thumbnails.set(caller, project.name, type, params[idParam], image, request.sender);
+          const id = await thumbnails.set(caller, project.name, type, params[idParam], image);
           return reply.code(201).send({ id });
         },
       );

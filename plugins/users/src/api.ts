@@ -1,5 +1,6 @@
 import { createServiceRef } from '@pipewright/sdk';
-import type { ChangedBy, Permissions, RequestUser, UserRecord } from '@pipewright/sdk';
+import type { Permissions, RequestUser, UserRecord } from '@pipewright/sdk';
+import type { ChangedBy } from './user-event.js';
 import type { UserSource } from '@pipewright/plugin-auth/api';
 
 /** The studio section of a user's permissions. */

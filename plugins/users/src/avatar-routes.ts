@@ -95,7 +95,7 @@ export function avatarRoutes(users: UserService, avatars: AvatarStore) {
       async (request) => {
         const { caller, user } = await changeable(request, request.params.user_name);
         const { bytes, mime } = await readAvatar(request);
-        await avatars.put(user.name, mime, bytes, { user: caller.name, sender: request.sender });
+        await avatars.put(user.name, mime, bytes, { user: caller.name });
         return null;
       },
     );
@@ -111,7 +111,7 @@ export function avatarRoutes(users: UserService, avatars: AvatarStore) {
       },
       async (request) => {
         const { caller, user } = await changeable(request, request.params.user_name);
-        await avatars.remove(user.name, { user: caller.name, sender: request.sender });
+        await avatars.remove(user.name, { user: caller.name });
         return null;
       },
     );

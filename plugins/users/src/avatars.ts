@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import { NotFound, type ChangedBy, type Database, type EventBus } from '@pipewright/sdk';
+import { NotFound, type Database, type EventBus } from '@pipewright/sdk';
 import type { AvatarMime } from './avatar-image.js';
-import { userEvent } from './user-event.js';
+import { userEvent, type ChangedBy } from './user-event.js';
 
 export interface StoredAvatar {
   mime: string;

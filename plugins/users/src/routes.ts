@@ -145,7 +145,7 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
         requireRoleGrant(caller, request.body.data);
         if (request.body.password !== undefined)
           users.requirePassword(request.body.password, ['body', 'password']);
-        const by = { user: caller.name, sender: request.sender };
+        const by = { user: caller.name };
         await users.create({ name: request.params.user_name, ...request.body }, by);
         return reply.code(204).send(null);
       },
@@ -172,7 +172,7 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
             ? target.data.isAdmin === true
             : request.body.data.isAdmin === true);
         refuseLosingLastAdmin(target, stillAdmin, await users.activeAdmins(target.name));
-        await users.update(target.name, request.body, { user: caller.name, sender: request.sender });
+        await users.update(target.name, request.body, { user: caller.name });
       },
     );
 
@@ -186,7 +186,7 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
         if (target.name === caller.name)
           throw new Conflict('You cannot delete your own account', 'delete-self');
         refuseLosingLastAdmin(target, false, await users.activeAdmins(target.name));
-        await users.remove(target.name, { user: caller.name, sender: request.sender });
+        await users.remove(target.name, { user: caller.name });
         return reply.code(204).send(null);
       },
     );
@@ -261,7 +261,6 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
           requireManagerOf(caller, target);
           await users.rename(target.name, request.body.newName, {
             user: caller.name,
-            sender: request.sender,
           });
         },
       });

@@ -7,7 +7,6 @@ import {
   mergePatch,
   newId,
   presentUser,
-  type ChangedBy,
   type Database,
   type EventBus,
   type RequestUser,
@@ -19,7 +18,7 @@ import type { AuthService } from '@pipewright/plugin-auth/api';
 import type { StudioPermissions, UserRenameHook, UserDirectory } from './api.js';
 import { requireUserWithinLimits } from './limits.js';
 import { toRecord, type ApiKey } from './rows.js';
-import { userEvent } from './user-event.js';
+import { userEvent, type ChangedBy } from './user-event.js';
 import {
   hashApiKey,
   hashPassword,

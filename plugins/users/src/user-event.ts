@@ -1,6 +1,11 @@
-import type { ChangedBy, EventInput } from '@pipewright/sdk';
+import type { EventInput } from '@pipewright/sdk';
 
 type Json = Record<string, unknown>;
+
+/** Who made a change to a user; the client they made it from travels with the request (currentSender). */
+export interface ChangedBy {
+  user: string;
+}
 
 /**
  * The event of a change to a user, written by the change's own unit of work. Without `by` (seeding, the first
@@ -10,8 +15,6 @@ export function userEvent(topic: string, userName: string, by?: ChangedBy, summa
   return {
     topic,
     user: by?.user ?? null,
-    sender: by?.sender.sender ?? null,
-    senderType: by?.sender.senderType ?? null,
     description: `${topic.split('.')[1]} ${userName}`,
     summary: { userName, ...summary },
   };

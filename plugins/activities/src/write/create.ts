@@ -1,4 +1,4 @@
-import { newId, type Sender } from '@pipewright/sdk';
+import { newId } from '@pipewright/sdk';
 import type { EntityContext } from '../entity-context.js';
 import { activityEvent, inboxMessages } from '../notifications.js';
 import { ADDRESS_STRENGTH, type ReferenceInput } from '../store.js';
@@ -62,7 +62,7 @@ export async function writeCreate(deps: WriteDeps, p: PreparedCreate): Promise<W
   await attachments.link(p.projectName, p.id, p.fileIds);
 
   const events = [
-    activityEvent('created', p.projectName, p, references, p.author, p.sender),
+    activityEvent('created', p.projectName, p, references, p.author),
     ...inboxMessages(
       p.projectName,
       p,
@@ -71,7 +71,7 @@ export async function writeCreate(deps: WriteDeps, p: PreparedCreate): Promise<W
     ),
   ];
   if (p.authorWatches && p.author && !watchers.includes(p.author)) {
-    const watch = await writeCreate(deps, watchOf(p.context, p.author, p.author, p.sender, p.projectName));
+    const watch = await writeCreate(deps, watchOf(p.context, p.author, p.author, p.projectName));
     events.push(...watch.events);
   }
   return { id: p.id, events };
@@ -82,7 +82,6 @@ export function watchOf(
   context: EntityContext,
   watcher: string,
   author: string | null,
-  sender: Sender | null,
   projectName: string,
 ): PreparedCreate {
   const data: Record<string, unknown> = { origin: context.origin, parents: context.parents, watcher };
@@ -102,6 +101,5 @@ export function watchOf(
     fileIds: [],
     onConflict: 'fail',
     authorWatches: false,
-    sender,
   };
 }

@@ -1,4 +1,4 @@
-import { Forbidden, NotFound, type Sender } from '@pipewright/sdk';
+import { Forbidden, NotFound } from '@pipewright/sdk';
 import type { AttachedFile } from '../attachments.js';
 import { activityEvent } from '../notifications.js';
 import type { ActivityRow } from '../store.js';
@@ -11,7 +11,7 @@ export async function writeDelete(deps: WriteDeps, p: PreparedDelete): Promise<W
   if (!row) throw new NotFound(`Activity ${p.id} not found`);
   if (row.data.author !== p.caller.name && !isAdmin(p.caller))
     throw new Forbidden('Only the author or an administrator deletes an activity');
-  return removeActivity(deps, p.projectName, row, p.caller.name, p.sender);
+  return removeActivity(deps, p.projectName, row, p.caller.name);
 }
 
 /** Remove a stored activity and let its files go; the deleted event names what it referred to. */
@@ -20,12 +20,11 @@ export async function removeActivity(
   projectName: string,
   row: ActivityRow,
   user: string | null,
-  sender: Sender | null,
 ): Promise<WriteResult> {
   const references = await store.references(projectName, row.id);
   const files = ((row.data.files ?? []) as AttachedFile[]).map((file) => file.id);
   await attachments.link(projectName, row.id, [], files);
   await store.remove(projectName, [row.id]);
   const activity = { id: row.id, type: row.activity_type, body: row.body };
-  return { id: row.id, events: [activityEvent('deleted', projectName, activity, references, user, sender)] };
+  return { id: row.id, events: [activityEvent('deleted', projectName, activity, references, user)] };
 }

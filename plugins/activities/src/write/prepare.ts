@@ -44,7 +44,6 @@ export async function prepareActivity(
     fileIds: files?.map((file) => file.id) ?? [],
     onConflict: options.onConflict,
     authorWatches: options.authorWatches,
-    sender: options.sender,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { EventInput, ProjectEntityType, RequestUser, Sender } from '@pipewright/sdk';
+import type { EventInput, ProjectEntityType, RequestUser } from '@pipewright/sdk';
 import type { UserDirectory } from '@pipewright/plugin-users/api';
 import type { AttachedFile, Attachments } from '../attachments.js';
 import type { EntityContext, EntityReader } from '../entity-context.js';
@@ -41,7 +41,6 @@ export interface ActivityPatch {
 /** Who makes a new activity and how it is written. */
 export interface CreateOptions {
   author: string | null;
-  sender: Sender | null;
   /** A server-made activity may be made by two server processes hearing the same event: the second is skipped. */
   onConflict: 'fail' | 'skip';
   /** Make the author a watcher of the entity (people who comment follow the conversation). */
@@ -69,7 +68,6 @@ export interface PreparedUpdate {
   patch: ActivityPatch;
   mentions: Mentions | null;
   files: AttachedFile[] | null;
-  sender: Sender | null;
 }
 
 export interface PreparedDelete {
@@ -77,7 +75,6 @@ export interface PreparedDelete {
   projectName: string;
   id: string;
   caller: RequestUser;
-  sender: Sender | null;
 }
 
 export type PreparedWrite = PreparedCreate | PreparedUpdate | PreparedDelete;

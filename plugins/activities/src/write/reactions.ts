@@ -1,4 +1,4 @@
-import { NotFound, type EventInput, type Sender } from '@pipewright/sdk';
+import { NotFound, type EventInput } from '@pipewright/sdk';
 import { activityEvent } from '../notifications.js';
 import type { WriteDeps } from './prepared.js';
 
@@ -22,7 +22,6 @@ export async function writeReaction(
   projectName: string,
   id: string,
   change: ReactionChange,
-  sender: Sender,
 ): Promise<EventInput[]> {
   const row = await store.get(projectName, id, true);
   if (!row) throw new NotFound(`Activity ${id} not found`);
@@ -38,5 +37,5 @@ export async function writeReaction(
   await store.setData(projectName, id, { ...row.data, reactions: next });
   const references = await store.references(projectName, id);
   const activity = { id, type: row.activity_type, body: row.body };
-  return [activityEvent('updated', projectName, activity, references, change.userName, sender, false)];
+  return [activityEvent('updated', projectName, activity, references, change.userName, false)];
 }

@@ -63,7 +63,7 @@ export async function writeUpdate(
   return {
     id: p.id,
     events: [
-      activityEvent('updated', p.projectName, activity, references, p.caller.name, p.sender),
+      activityEvent('updated', p.projectName, activity, references, p.caller.name),
       ...inboxMessages(
         p.projectName,
         activity,

@@ -1,10 +1,4 @@
-import {
-  NotFound,
-  ValidationFailed,
-  type EventInput,
-  type ProjectEntityType,
-  type Sender,
-} from '@pipewright/sdk';
+import { NotFound, ValidationFailed, type EventInput, type ProjectEntityType } from '@pipewright/sdk';
 import type { EntityContext } from '../entity-context.js';
 import { watchOf, writeCreate } from './create.js';
 import { removeActivity } from './delete.js';
@@ -56,14 +50,14 @@ export async function rewatch(
   projectName: string,
   target: EntityContext,
   wanted: string[],
-  by: { user: string; sender: Sender },
+  by: { user: string },
 ): Promise<EventInput[]> {
   const out: EventInput[] = [];
   const now = await deps.store.watchers(projectName, target.origin.id);
   const removed = now.filter((name) => !wanted.includes(name));
   for (const row of await deps.store.watchActivities(projectName, target.origin.id, removed))
-    out.push(...(await removeActivity(deps, projectName, row, by.user, by.sender)).events);
+    out.push(...(await removeActivity(deps, projectName, row, by.user)).events);
   for (const name of wanted.filter((n) => !now.includes(n)))
-    out.push(...(await writeCreate(deps, watchOf(target, name, by.user, by.sender, projectName))).events);
+    out.push(...(await writeCreate(deps, watchOf(target, name, by.user, projectName))).events);
   return out;
 }

@@ -51,7 +51,6 @@ export function entityRoutes(service: EntityService) {
             request.params.project_name,
             spec.type,
             fields,
-            request.sender,
           );
           return reply.code(201).send({ id });
         },
@@ -91,7 +90,7 @@ export function entityRoutes(service: EntityService) {
             spec.type,
             params[idParam],
             request.body as Record<string, unknown>,
-            { force: request.query.force, sender: request.sender },
+            { force: request.query.force },
           );
         },
       );
@@ -110,7 +109,6 @@ export function entityRoutes(service: EntityService) {
           const params = request.params as Record<string, string>;
           await service.delete(requireUser(request), params.project_name, spec.type, params[idParam], {
             force: request.query.force,
-            sender: request.sender,
           });
         },
       );
@@ -128,7 +126,7 @@ export function entityRoutes(service: EntityService) {
       },
       async (request) => {
         const { project_name, task_id } = request.params;
-        await service.assign(requireUser(request), project_name, task_id, request.body, request.sender);
+        await service.assign(requireUser(request), project_name, task_id, request.body);
       },
     );
   };

@@ -31,7 +31,6 @@ export function operationRoutes(service: EntityService) {
           request.body.operations,
           {
             canFail: request.body.canFail,
-            sender: request.sender,
             waitForEvents: request.body.waitForEvents,
           },
         );
@@ -64,7 +63,7 @@ export function operationRoutes(service: EntityService) {
           requireUser(request),
           request.params.project_name,
           request.body.operations,
-          { canFail: request.body.canFail, sender: request.sender },
+          { canFail: request.body.canFail },
         );
         return { id };
       },

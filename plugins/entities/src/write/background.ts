@@ -5,7 +5,6 @@ import {
   PipewrightError,
   type EventBus,
   type RequestUser,
-  type Sender,
 } from '@pipewright/sdk';
 import type { ProjectRecord } from '@pipewright/plugin-projects/api';
 import type { FastifyBaseLogger } from 'fastify';
@@ -35,14 +34,12 @@ export class BackgroundOperations {
     caller: RequestUser,
     project: ProjectRecord,
     operations: Operation[],
-    options: { canFail: boolean; sender: Sender },
+    options: { canFail: boolean },
   ): Promise<string> {
     const { id } = await this.events.emit({
       topic: TOPIC,
       project: project.name,
       user: caller.name,
-      sender: options.sender.sender,
-      senderType: options.sender.senderType,
       status: 'pending',
       description: `${operations.length} operations queued`,
       summary: { operations: operations.length, progress: 0 },
@@ -74,7 +71,7 @@ export class BackgroundOperations {
     caller: RequestUser,
     project: ProjectRecord,
     operations: Operation[],
-    options: { canFail: boolean; sender: Sender },
+    options: { canFail: boolean },
   ) {
     const step = Math.max(1, Math.ceil(operations.length / 20));
     // Progress is written beside the batch, outside its unit of work, so pollers see it while the batch runs (on

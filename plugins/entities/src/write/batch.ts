@@ -5,7 +5,6 @@ import type {
   FolderAccessKind,
   FolderScope,
   RequestUser,
-  Sender,
 } from '@pipewright/sdk';
 import type { AttributeLibrary } from '@pipewright/plugin-attributes/api';
 import type { ProjectRecord } from '@pipewright/plugin-projects/api';
@@ -46,7 +45,6 @@ export interface Batch {
   caller: RequestUser;
   project: ProjectRecord;
   schema: string;
-  sender: Sender;
   inheritable: string[];
   events: EventInput[];
   changes: RowChange[];

@@ -42,8 +42,6 @@ export function entityEvent(
     topic: `entity.${type}.${action}`,
     project: batch.project.name,
     user: batch.caller.name,
-    sender: batch.sender.sender,
-    senderType: batch.sender.senderType,
     summary,
     description: `${TYPE_LABELS[type]} ${entityName(type, row)} ${action.replace('_', ' ')}`,
   };

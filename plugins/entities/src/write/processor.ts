@@ -5,7 +5,6 @@ import {
   type Database,
   type EventBus,
   type RequestUser,
-  type Sender,
 } from '@pipewright/sdk';
 import type { AttributeLibrary } from '@pipewright/plugin-attributes/api';
 import type { ProjectRecord } from '@pipewright/plugin-projects/api';
@@ -62,7 +61,6 @@ export class EntityProcessor {
     sent: Operation[],
     options: {
       canFail: boolean;
-      sender: Sender;
       /** AYON's waitForEvents: accepted, and always so here (a batch's events commit with its rows). */
       waitForEvents?: boolean;
       onProgress?: (done: number, total: number) => Promise<void>;
@@ -72,7 +70,7 @@ export class EntityProcessor {
     const progress = async () => options.onProgress?.(results.length, sent.length);
     checkBatch(sent);
     const operations = sent.map(readOperation);
-    const batch = () => this.newBatch(caller, project, options.sender);
+    const batch = () => this.newBatch(caller, project);
     if (options.canFail) {
       for (const operation of operations) {
         const context = await batch();
@@ -143,15 +141,15 @@ export class EntityProcessor {
    * One change, raising its error: the single-entity REST routes (fields checked by their schema) and other addons
    * (readOperation's fields, checked here). Answers the entity's id.
    */
-  async runOne(caller: RequestUser, project: ProjectRecord, change: Change, sender: Sender): Promise<string> {
+  async runOne(caller: RequestUser, project: ProjectRecord, change: Change): Promise<string> {
     checkBatch([change]);
-    const context = await this.newBatch(caller, project, sender);
+    const context = await this.newBatch(caller, project);
     const { entityId } = await this.transact(context, () => this.apply(context, change));
     return entityId;
   }
 
   /** The state one transaction of operations carries. */
-  private async newBatch(caller: RequestUser, project: ProjectRecord, sender: Sender): Promise<Batch> {
+  private async newBatch(caller: RequestUser, project: ProjectRecord): Promise<Batch> {
     return {
       db: this.db,
       attributes: this.attributes,
@@ -160,7 +158,6 @@ export class EntityProcessor {
       caller,
       project,
       schema: this.schemaName(project.name),
-      sender,
       inheritable: await this.attributes.inheritable('folder'),
       events: [],
       changes: [],
