@@ -72,6 +72,18 @@ describe('each addon keeps the shape', () => {
     expect(querying).toEqual([]);
   });
 
+  it("the event log is read through the bus and the events addon's read models: no other addon queries it", () => {
+    const reading = pluginSources
+      .filter(
+        ({ path, text }) =>
+          !path.startsWith('plugins/events/') &&
+          /public\.events\b|\b(selectFrom|updateTable|deleteFrom)\('(public\.)?events'|FROM events\b/.test(text),
+      )
+      .map(({ path }) => path)
+      .sort();
+    expect(reading).toEqual([]);
+  });
+
   it("no addon imports another addon's files, only the api entry of an addon its package depends on", () => {
     const dependencies = (plugin: string) =>
       Object.keys(JSON.parse(readFileSync(join(plugins, plugin, 'package.json'), 'utf8')).dependencies ?? {});

@@ -77,6 +77,19 @@ export interface EventChanges {
  */
 export type EventHandler = (message: EventMessage, remote: boolean) => void | Promise<void>;
 
+/** A stored event as the log holds it: the message, with its payload and how often it was retried. */
+export type StoredEvent = EventMessage & { payload: Record<string, unknown>; retries: number };
+
+/** Which stored events find answers: those of these topics, narrowed by the rest. */
+export interface EventLookup {
+  topics: string[];
+  hash?: string;
+  statuses?: EventStatus[];
+  /** Oldest first unless set. */
+  newestFirst?: boolean;
+  limit?: number;
+}
+
 /** The core event bus: persists events and fans them out to this and every other server process. */
 export interface EventBus {
   /** Store (unless store is false) and broadcast an event; answers its id. */
@@ -85,10 +98,15 @@ export interface EventBus {
   emitMany(events: EventInput[]): Promise<{ id: string }[]>;
   /** Broadcast a message about an event that changed (status, progress) without writing it again. */
   announce(message: EventMessage): Promise<void>;
-  /** Change a stored event (status, description, summary, payload, progress) and broadcast it; false when missing. */
-  update(id: string, changes: EventChanges): Promise<boolean>;
+  /**
+   * Change a stored event (status, description, summary, payload, progress) and broadcast it; false when missing.
+   * With ifStatus, only while its status is one of those (a claim two processes may race for): false otherwise.
+   */
+  update(id: string, changes: EventChanges, options?: { ifStatus?: EventStatus[] }): Promise<boolean>;
   /** A stored event, payload included, or null. */
-  get(id: string): Promise<(EventMessage & { payload: Record<string, unknown>; retries: number }) | null>;
+  get(id: string): Promise<StoredEvent | null>;
+  /** Stored events of some topics (jobs to resume, a token's event, the latest installs), payloads included. */
+  find(lookup: EventLookup): Promise<StoredEvent[]>;
   /** Listen to topics: an exact topic, a prefix ending in '.*' or '*', or '*' for all. Answers an unsubscribe function. */
   subscribe(pattern: string, handler: EventHandler): () => void;
   /**

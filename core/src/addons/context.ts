@@ -87,8 +87,9 @@ export function createAddonContext(
     emit: (event) => kernel.events.emit(event),
     emitMany: (list) => kernel.events.emitMany(list),
     announce: (message) => kernel.events.announce(message),
-    update: (id, changes) => kernel.events.update(id, changes),
+    update: (id, changes, options) => kernel.events.update(id, changes, options),
     get: (id) => kernel.events.get(id),
+    find: (lookup) => kernel.events.find(lookup),
     delivered: () => kernel.events.delivered(),
     subscribe(pattern, handler) {
       const unsubscribe = kernel.events.subscribe(pattern, handler);

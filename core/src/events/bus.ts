@@ -16,7 +16,10 @@ import {
   type EventChanges,
   type EventHandler,
   type EventInput,
+  type EventLookup,
   type EventMessage,
+  type EventStatus,
+  type StoredEvent,
 } from '@pipewright/sdk';
 import type { EventRelay } from './redis-relay.js';
 
@@ -32,6 +35,12 @@ interface Subscription {
   matches: (topic: string) => boolean;
   handler: EventHandler;
 }
+
+const storedEvent = (row: Record<string, any>): StoredEvent => ({
+  ...eventRowMessage(row),
+  payload: row.payload,
+  retries: row.retries,
+});
 
 /** Persists events in public.events and delivers them to subscribers here and, through the relay, elsewhere. */
 export class CoreEventBus implements EventBus {
@@ -308,27 +317,37 @@ export class CoreEventBus implements EventBus {
     }
   }
 
-  async update(id: string, changes: EventChanges): Promise<boolean> {
+  async update(
+    id: string,
+    changes: EventChanges,
+    options: { ifStatus?: EventStatus[] } = {},
+  ): Promise<boolean> {
     const values: Record<string, unknown> = { updated_at: new Date() };
     if (changes.status !== undefined) values.status = changes.status;
     if (changes.description !== undefined) values.description = changes.description;
     if (changes.summary !== undefined) values.summary = JSON.stringify(changes.summary);
     if (changes.payload !== undefined) values.payload = JSON.stringify(changes.payload);
     if (changes.retries !== undefined) values.retries = changes.retries;
-    const row = await this.db
-      .updateTable('public.events')
-      .set(values)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
+    let change = this.db.updateTable('public.events').set(values).where('id', '=', id);
+    if (options.ifStatus) change = change.where('status', 'in', options.ifStatus);
+    const row = await change.returningAll().executeTakeFirst();
     if (!row) return false;
     await this.announce({ ...eventRowMessage(row), progress: changes.progress ?? null });
     return true;
   }
 
-  async get(id: string) {
+  async get(id: string): Promise<StoredEvent | null> {
     const row = await this.db.selectFrom('public.events').selectAll().where('id', '=', id).executeTakeFirst();
-    return row ? { ...eventRowMessage(row), payload: row.payload, retries: row.retries } : null;
+    return row ? storedEvent(row) : null;
+  }
+
+  async find(lookup: EventLookup): Promise<StoredEvent[]> {
+    let query = this.db.selectFrom('public.events').selectAll().where('topic', 'in', lookup.topics);
+    if (lookup.hash !== undefined) query = query.where('hash', '=', lookup.hash);
+    if (lookup.statuses) query = query.where('status', 'in', lookup.statuses);
+    query = query.orderBy('creation_order', lookup.newestFirst ? 'desc' : 'asc');
+    if (lookup.limit !== undefined) query = query.limit(lookup.limit);
+    return (await query.execute()).map(storedEvent);
   }
 
   subscribe(pattern: string, handler: EventHandler): () => void {

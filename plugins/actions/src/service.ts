@@ -46,7 +46,7 @@ export class ActionService {
     log: FastifyBaseLogger,
   ) {
     this.providers = new ActionProviders(addons, log);
-    this.launcher = new LauncherQueue(db, events);
+    this.launcher = new LauncherQueue(events);
   }
 
   /** The actions that apply to a context, for this user: simple ones matched here, dynamic ones asked of their addons. */

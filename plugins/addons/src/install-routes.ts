@@ -45,23 +45,7 @@ export function installRoutes(installer: AddonInstaller) {
         config: { access: 'admin' },
         schema: { summary: 'Addon installs, newest first', response: { 200: InstallList } },
       },
-      async () => {
-        const rows = await installer.recentInstalls();
-        return {
-          items: rows.map((row) => ({
-            id: row.id.replace(/-/g, ''),
-            topic: row.topic,
-            description: row.description,
-            addonName: row.summary.addonName ?? null,
-            addonVersion: row.summary.addonVersion ?? null,
-            user: row.user_name,
-            status: row.status,
-            createdAt: new Date(row.created_at).toISOString(),
-            updatedAt: new Date(row.updated_at).toISOString(),
-          })),
-          restartRequired: false,
-        };
-      },
+      async () => ({ items: await installer.recentInstalls(), restartRequired: false }),
     );
 
     app.delete(

@@ -15,9 +15,11 @@ import {
   type AddonInfo,
   type EventChanges,
   type EventInput,
+  type Static,
 } from '@pipewright/sdk';
 import { readAddonZip, unpackAddon, type AddonPackage } from './package-zip.js';
 import { roleBundles } from './bundle-roles.js';
+import type { InstallListItem } from './schemas.js';
 
 /** Largest addon package accepted, uploaded or downloaded (AYON packages with client code run to hundreds of MB). */
 export const MAX_PACKAGE_BYTES = 1024 * 1024 * 1024;
@@ -59,14 +61,19 @@ export class AddonInstaller {
   }
 
   /** The last hundred installs, newest first: their events, read from the event log. */
-  recentInstalls() {
-    return this.ctx.db
-      .selectFrom('public.events')
-      .select(['id', 'topic', 'description', 'summary', 'user_name', 'status', 'created_at', 'updated_at'])
-      .where('topic', 'in', ['addon.install', 'addon.install_from_url'])
-      .orderBy('created_at', 'desc')
-      .limit(100)
-      .execute();
+  async recentInstalls(): Promise<Static<typeof InstallListItem>[]> {
+    const events = await this.ctx.events.find({ topics: INSTALL_TOPICS, newestFirst: true, limit: 100 });
+    return events.map((event) => ({
+      id: event.id.replace(/-/g, ''),
+      topic: event.topic as Static<typeof InstallListItem>['topic'],
+      description: event.description,
+      addonName: (event.summary.addonName as string | undefined) ?? null,
+      addonVersion: (event.summary.addonVersion as string | undefined) ?? null,
+      user: event.user,
+      status: event.status,
+      createdAt: event.createdAt,
+      updatedAt: event.updatedAt,
+    }));
   }
 
   get root(): string {
@@ -82,16 +89,14 @@ export class AddonInstaller {
    * failed, and staging folders no running install uses are removed. Runs before installed addons are loaded.
    */
   async recover(): Promise<void> {
-    const unfinished = await this.ctx.db
-      .selectFrom('public.events')
-      .select(['id', 'payload', 'updated_at'])
-      .where('topic', 'in', INSTALL_TOPICS)
-      .where('status', 'in', ['pending', 'in_progress'])
-      .execute();
+    const unfinished = await this.ctx.events.find({
+      topics: INSTALL_TOPICS,
+      statuses: ['pending', 'in_progress'],
+    });
     const running = new Set<string>();
     for (const row of unfinished) {
       const id = String(row.id).replace(/-/g, '');
-      if (mayStillRun(row.payload?.worker, new Date(row.updated_at))) {
+      if (mayStillRun(row.payload.worker, new Date(row.updatedAt))) {
         running.add(id);
         continue;
       }

@@ -2,6 +2,7 @@ import { addonPackage, defineAddon } from '@pipewright/sdk';
 import { dashboardRoutes } from './routes.js';
 import { attributesRef } from '@pipewright/plugin-attributes/api';
 import { entitiesRef } from '@pipewright/plugin-entities/api';
+import { eventLogRef } from '@pipewright/plugin-events/api';
 import { filesRef } from '@pipewright/plugin-files/api';
 import { projectsRef } from '@pipewright/plugin-projects/api';
 import { teamsRef } from '@pipewright/plugin-teams/api';
@@ -19,6 +20,7 @@ export default defineAddon({
     teams: teamsRef,
     users: usersRef,
     entities: entitiesRef,
+    events: eventLogRef,
   },
   frontendModules: { dashboard_screens: ['./Dashboard'] },
   frontendScopes: { project: { sidebar: 'Dashboard' } },
@@ -26,6 +28,7 @@ export default defineAddon({
     await ctx.app.register(
       dashboardRoutes({
         db: ctx.db,
+        log: deps.events,
         projects: deps.projects,
         users: deps.users,
         attributes: deps.attributes,

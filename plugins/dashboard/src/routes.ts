@@ -1,5 +1,6 @@
 import { type AddonApp, type Database, ProjectParams, requireUser } from '@pipewright/sdk';
 import type { AttributeLibrary } from '@pipewright/plugin-attributes/api';
+import type { EventLogReader } from '@pipewright/plugin-events/api';
 import type { ProjectFiles } from '@pipewright/plugin-files/api';
 import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
 import type { TeamDirectory } from '@pipewright/plugin-teams/api';
@@ -12,6 +13,7 @@ import { taskHealth } from './task-health.js';
 
 export interface DashboardDeps {
   db: Database;
+  log: EventLogReader;
   projects: ProjectDirectory;
   users: UserDirectory;
   attributes: AttributeLibrary;
@@ -25,6 +27,7 @@ const BASE = '/api/projects/:project_name/dashboard';
 /** The project dashboard: read-only summaries for anyone who may use the project (404 unknown, 403 no access). */
 export function dashboardRoutes({
   db,
+  log,
   projects,
   users,
   attributes,
@@ -92,7 +95,7 @@ export function dashboardRoutes({
       },
       async (request) => {
         const project = await projects.require(requireUser(request), request.params.project_name);
-        return { activity: await dailyActivity(db, project.name, request.query.days) };
+        return { activity: await dailyActivity(log, project.name, request.query.days) };
       },
     );
 

@@ -7,7 +7,6 @@ import {
   mayStillRun,
   openDownload,
   thisProcess,
-  type Database,
   type EventBus,
 } from '@pipewright/sdk';
 import type { DesktopFiles } from './files.js';
@@ -30,7 +29,6 @@ export class UrlDownloads {
   private readonly abort = new AbortController();
 
   constructor(
-    private readonly db: Database,
     private readonly events: EventBus,
     private readonly files: DesktopFiles,
     private readonly log: FastifyBaseLogger,
@@ -41,15 +39,10 @@ export class UrlDownloads {
    * polling its event learn that it must be asked for again.
    */
   async recover(): Promise<void> {
-    const unfinished = await this.db
-      .selectFrom('public.events')
-      .select(['id', 'payload', 'updated_at', 'summary'])
-      .where('topic', 'in', TOPICS)
-      .where('status', 'in', ['pending', 'in_progress'])
-      .execute();
+    const unfinished = await this.events.find({ topics: TOPICS, statuses: ['pending', 'in_progress'] });
     for (const row of unfinished) {
-      if (mayStillRun(row.payload?.worker, new Date(row.updated_at))) continue;
-      const filename = (row.summary as { filename?: string } | null)?.filename ?? 'the file';
+      if (mayStillRun(row.payload.worker, new Date(row.updatedAt))) continue;
+      const filename = (row.summary as { filename?: string }).filename ?? 'the file';
       await this.events.update(String(row.id).replaceAll('-', ''), {
         status: 'failed',
         description: `Failed to download ${filename}: the server stopped before the download finished; ask for it again`,
@@ -63,15 +56,10 @@ export class UrlDownloads {
     const { kind } = store;
     const topic = `${kind.key}.install_from_url`;
     const hash = createHash('sha256').update(`${kind.eventHashPrefix}${url}`).digest('hex');
-    const previous = await this.db
-      .selectFrom('events')
-      .select('id')
-      .where('topic', '=', topic)
-      .where('hash', '=', hash)
-      .executeTakeFirst();
+    const [previous] = await this.events.find({ topics: [topic], hash });
     let eventId: string;
     if (previous) {
-      eventId = previous.id as string;
+      eventId = previous.id;
       await this.events.update(eventId, {
         status: 'pending',
         description: `Reinstalling ${kind.label.toLowerCase()} from URL`,

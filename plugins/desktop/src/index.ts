@@ -19,7 +19,7 @@ export default defineAddon({
     const files = new DesktopFiles(join(ctx.dataDir, 'desktop'));
     const installers = new PackageStore(ctx.db, files, INSTALLERS);
     const packages = new PackageStore(ctx.db, files, DEPENDENCY_PACKAGES);
-    const downloads = new UrlDownloads(ctx.db, ctx.events, files, ctx.log);
+    const downloads = new UrlDownloads(ctx.events, files, ctx.log);
     // What a killed process left behind: downloads it never finished, and their half-written files.
     await downloads.recover();
     await files.removeAbandoned();

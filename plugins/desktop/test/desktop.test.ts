@@ -843,7 +843,7 @@ describe('after a process is killed mid-download', () => {
         ).id;
       const lost = await started('lost.exe', await deadPid());
       const running = await started('running.exe', alive.pid!);
-      const downloads = new UrlDownloads(core.db, core.events, new DesktopFiles(tmpdir()), core.app.log);
+      const downloads = new UrlDownloads(core.events, new DesktopFiles(tmpdir()), core.app.log);
       await downloads.recover();
       const lostEvent = await core.events.get(lost);
       expect(lostEvent).toMatchObject({ status: 'failed' });

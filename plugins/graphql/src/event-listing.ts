@@ -1,15 +1,12 @@
 import { GraphQLError } from 'graphql';
-import { sql, type RawBuilder } from 'kysely';
 import {
   BadRequest,
-  compileEventFilter,
   eventRowModel,
-  isId,
   isManagerOrAbove,
-  type Database,
   type EventRow,
   type RequestUser,
 } from '@pipewright/sdk';
+import type { EventLogReader } from '@pipewright/plugin-events/api';
 import { readPage, rowsToConnection, toConnection, type PageArgs } from './connection.js';
 import { visibleName } from './user-nodes.js';
 
@@ -53,40 +50,6 @@ function timestamp(value: string, arg: string): string {
   return value;
 }
 
-/**
- * Words of a text search as AYON cuts them: transliterated to ASCII, lower case, split at anything that is not a
- * letter or digit; words shorter than three letters are ignored.
- */
-function searchWords(text: string): string[] {
-  const ascii = text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase();
-  return [...new Set(ascii.split(/[^a-z0-9]+/).filter((word) => word.length >= 3))];
-}
-
-/**
- * filter is AYON's text search over topic, project, user and description (every word must appear in one of
- * them). A JSON QueryFilter ({"conditions": [...]}) is read as such, a Pipewright extension AYON text never hits.
- */
-function filterCondition(filter: string): RawBuilder<boolean>[] {
-  const trimmed = filter.trim();
-  if (trimmed.startsWith('{')) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(trimmed);
-    } catch {
-      parsed = undefined;
-    }
-    if (parsed !== undefined) return [compileEventFilter(parsed, 'e', ['filter'])];
-  }
-  return searchWords(filter).map((word) => {
-    const pattern = `%${word}%`;
-    return sql<boolean>`(e.topic LIKE ${pattern} OR e.project_name LIKE ${pattern}
-      OR e.user_name LIKE ${pattern} OR e.description LIKE ${pattern})`;
-  });
-}
-
 const encode = (order: number) => Buffer.from(JSON.stringify([order])).toString('base64');
 function decode(cursor: string, arg: string): number {
   try {
@@ -118,59 +81,41 @@ function eventNode(row: EventRow, caller: RequestUser) {
 }
 
 /**
- * Events in creation order, filtered in SQL as AYON filters them: those who are not managers read their own
- * events only, unless they ask for events by id; logs are left out unless asked for or named by topic.
+ * Events in creation order, filtered as AYON filters them: those who are not managers read their own events only,
+ * unless they ask for events by id; logs are left out unless asked for or named by topic.
  */
-export async function listEvents(db: Database, caller: RequestUser, args: EventListArgs) {
+export async function listEvents(log: EventLogReader, caller: RequestUser, args: EventListArgs) {
   const page = readPage(args);
-  const empty = toConnection([], false, page);
-  const where: RawBuilder<boolean>[] = [];
-  let users = args.users;
-  if (args.ids != null) where.push(sql<boolean>`e.id = ANY(${args.ids.filter(isId)}::uuid[])`);
-  else if (!isManagerOrAbove(caller)) users = [caller.name];
-
-  if (args.topics != null) {
-    if (!args.topics.length) return empty;
-    const patterns = check(args.topics, TOPIC, 'Topic').map((topic) => topic.replace(/\*/g, '%'));
-    where.push(sql<boolean>`e.topic LIKE ANY(${patterns}::text[])`);
-  } else if (!args.includeLogs) {
-    where.push(sql<boolean>`e.topic NOT LIKE 'log.%'`);
-  }
-  if (args.projects != null) {
-    if (!args.projects.length) return empty;
-    where.push(sql<boolean>`e.project_name = ANY(${check(args.projects, NAME, 'Name')}::text[])`);
-  }
-  if (users != null) {
-    if (!users.length) return empty;
-    where.push(sql<boolean>`e.user_name = ANY(${check(users, USER_NAME, 'User name')}::text[])`);
-  }
   // states is the old name of statuses; an empty statuses list gives way to it, as in AYON.
   const statuses = args.statuses?.length ? args.statuses : (args.states ?? args.statuses);
-  if (statuses != null) {
-    if (!statuses.length) return empty;
-    where.push(sql<boolean>`e.status = ANY(${check(statuses, NAME, 'Status')}::text[])`);
+  const users = args.ids == null && !isManagerOrAbove(caller) ? [caller.name] : args.users;
+  const named = [
+    [args.topics, TOPIC, 'Topic'],
+    [args.projects, NAME, 'Name'],
+    [users, USER_NAME, 'User name'],
+    [statuses, NAME, 'Status'],
+  ] as const;
+  for (const [list, pattern, what] of named) {
+    if (list == null) continue;
+    if (!list.length) return toConnection([], false, page);
+    check(list, pattern, what);
   }
-  if (args.olderThan)
-    where.push(sql<boolean>`e.created_at < ${timestamp(args.olderThan, 'olderThan')}::timestamptz`);
-  if (args.newerThan)
-    where.push(sql<boolean>`e.created_at > ${timestamp(args.newerThan, 'newerThan')}::timestamptz`);
-  // Children are the events that depend on this one (jobs of an enrolled source event, for instance).
-  if (args.hasChildren != null) {
-    const children = sql`EXISTS (SELECT 1 FROM events c WHERE c.depends_on = e.id)`;
-    where.push(args.hasChildren ? sql<boolean>`${children}` : sql<boolean>`NOT ${children}`);
-  }
-  if (args.filter) where.push(...filterCondition(args.filter));
-  if (page.after) where.push(sql<boolean>`e.creation_order > ${decode(page.after, 'after')}`);
-  if (page.before) where.push(sql<boolean>`e.creation_order < ${decode(page.before, 'before')}`);
-
-  const direction = sql.raw(page.fromEnd ? 'DESC' : 'ASC');
-  const rows = (
-    await sql<EventRow>`
-      SELECT e.* FROM events e
-      ${where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``}
-      ORDER BY e.creation_order ${direction}
-      LIMIT ${page.limit + 1}`.execute(db)
-  ).rows;
+  const rows = await log.list({
+    ids: args.ids ?? undefined,
+    topics: args.topics ?? undefined,
+    withoutLogs: !args.includeLogs,
+    projects: args.projects ?? undefined,
+    users: users ?? undefined,
+    statuses: statuses ?? undefined,
+    olderThan: args.olderThan ? timestamp(args.olderThan, 'olderThan') : undefined,
+    newerThan: args.newerThan ? timestamp(args.newerThan, 'newerThan') : undefined,
+    hasChildren: args.hasChildren ?? undefined,
+    filter: args.filter ?? undefined,
+    after: page.after ? decode(page.after, 'after') : undefined,
+    before: page.before ? decode(page.before, 'before') : undefined,
+    newestFirst: page.fromEnd,
+    limit: page.limit + 1,
+  });
   return rowsToConnection(rows, page, (row) => ({
     cursor: encode(Number(row.creation_order)),
     node: eventNode(row, caller),

@@ -13,6 +13,7 @@ import { studioSdl } from './studio-sdl.js';
 import { studioResolvers } from './studio-resolvers.js';
 import { attributesRef } from '@pipewright/plugin-attributes/api';
 import { entitiesRef } from '@pipewright/plugin-entities/api';
+import { eventLogRef } from '@pipewright/plugin-events/api';
 import { graphqlRef } from './api.js';
 import { linksRef } from '@pipewright/plugin-links/api';
 import { projectsRef } from '@pipewright/plugin-projects/api';
@@ -91,6 +92,7 @@ export default defineAddon({
   deps: {
     attributes: attributesRef,
     entities: entitiesRef,
+    events: eventLogRef,
     links: linksRef,
     projects: projectsRef,
     users: usersRef,
@@ -102,7 +104,7 @@ export default defineAddon({
     const definitions = await deps.attributes.list();
     const attrib = attribTypes(definitions);
     const project = projectResolvers(entities, deps.links, projects, definitions);
-    const studio = studioResolvers(ctx.db, users, projects, entities);
+    const studio = studioResolvers(ctx.db, users, projects, entities, deps.events);
 
     // Anonymous callers get 401 in the REST error shape before any GraphQL runs.
     ctx.app.addHook('preHandler', async (request) => {

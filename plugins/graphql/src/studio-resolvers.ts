@@ -1,5 +1,6 @@
 import { NotFound, Unauthorized, type Database } from '@pipewright/sdk';
 import type { EntityDirectory, ProductTypeRecord } from '@pipewright/plugin-entities/api';
+import type { EventLogReader } from '@pipewright/plugin-events/api';
 import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
 import type { UserDirectory } from '@pipewright/plugin-users/api';
 import { readPage, toConnection, type PageArgs } from './connection.js';
@@ -14,6 +15,7 @@ export function studioResolvers(
   users: UserDirectory,
   projects: ProjectDirectory,
   entities: EntityDirectory,
+  log: EventLogReader,
 ) {
   return {
     Query: {
@@ -30,7 +32,7 @@ export function studioResolvers(
         if (!user) throw new Unauthorized('Not logged in');
         return user;
       },
-      events: (_: unknown, args: EventListArgs, ctx: GraphContext) => listEvents(db, ctx.caller, args),
+      events: (_: unknown, args: EventListArgs, ctx: GraphContext) => listEvents(log, ctx.caller, args),
       // The activities addon answers the inbox; without it there are no messages.
       inbox: (_: unknown, args: PageArgs) => toConnection([], false, readPage({ last: args.last })),
       productTypes: async (_: unknown, __: unknown, ctx: GraphContext) => {

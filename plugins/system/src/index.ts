@@ -9,6 +9,7 @@ import { ServerConfigStore, serverConfigSchema } from './server-config.js';
 import { SiteRegistry } from './sites.js';
 import { systemRoutes } from './routes.js';
 import { authRef } from '@pipewright/plugin-auth/api';
+import { eventLogRef } from '@pipewright/plugin-events/api';
 import { systemRef } from './api.js';
 import { usersRef } from '@pipewright/plugin-users/api';
 import type { SystemService } from './api.js';
@@ -17,14 +18,14 @@ export type { ProjectMetricsCollector } from './service.js';
 export type { SystemService };
 
 // The server about itself: its configuration (studio name, login page), whether it needs a restart, which client
-// sites talk to it, and how it and the studio are doing (metrics). It sits low in the dependency order (auth and
-// users only) so that any addon can depend on it to raise the restart flag or add project metrics.
+// sites talk to it, and how it and the studio are doing (metrics). It sits low in the dependency order (auth, users
+// and the event log only) so that any addon can depend on it to raise the restart flag or add project metrics.
 //
 // PIPEWRIGHT_ALLOW_RESTART is read here, once, at setup: addons have no configuration object of their own yet.
 export default defineAddon({
   ...addonPackage(import.meta.url),
   title: 'System',
-  deps: { users: usersRef, auth: authRef },
+  deps: { users: usersRef, auth: authRef, events: eventLogRef },
   migrations: { studio: studioMigrations },
   async setup(ctx, deps) {
     const config = new ServerConfigStore(
@@ -40,6 +41,7 @@ export default defineAddon({
     const metrics = new ProductionMetrics({
       db: ctx.db,
       users: deps.users,
+      events: deps.events,
       sites,
       log: ctx.log,
       server: ctx.server,

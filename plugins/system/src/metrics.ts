@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AddonContext, Database } from '@pipewright/sdk';
 import type { UserDirectory } from '@pipewright/plugin-users/api';
+import type { EventLogReader } from '@pipewright/plugin-events/api';
 import type { SiteRegistry } from './sites.js';
 
 /**
@@ -27,6 +28,7 @@ export const nicknameOf = (projectName: string) =>
 interface Deps {
   db: Database;
   users: UserDirectory;
+  events: EventLogReader;
   sites: SiteRegistry;
   log: FastifyBaseLogger;
   server: AddonContext['server'];
@@ -40,7 +42,7 @@ const flag = (data: Record<string, unknown>, name: string) => data[name] === tru
 
 /**
  * Production metrics of the studio: how many people, projects and events, and how busy projects are. Everything
- * comes from the users service, the kernel's event log and project schemas, this addon's own tables, and the
+ * comes from the users service, the event log's read models, the kernel's project schemas, this addon's own tables, and the
  * project collectors other addons add.
  */
 export class ProductionMetrics {
@@ -57,7 +59,7 @@ export class ProductionMetrics {
     const [userCounts, projectNames, events, siteCount] = await Promise.all([
       this.userCounts(),
       this.projectNames(),
-      this.eventCounts(),
+      this.deps.events.countsPerProject(),
       this.deps.sites.count(),
     ]);
     const projects = [];
@@ -84,7 +86,7 @@ export class ProductionMetrics {
         ? { averageProjectEventCount: Math.round(busy.reduce((sum, count) => sum + count, 0) / busy.length) }
         : {}),
       eventCount: events.total,
-      ...(options.saturated ? { eventTopics: await this.eventTopics() } : {}),
+      ...(options.saturated ? { eventTopics: await this.deps.events.topTopics(MAX_TOPICS) } : {}),
       siteCount,
       addons: addons()
         .filter((addon) => addon.enabled)
@@ -119,26 +121,6 @@ export class ProductionMetrics {
       SELECT nspname AS name FROM pg_catalog.pg_namespace WHERE nspname LIKE ${pattern} ORDER BY nspname
     `.execute(this.deps.db);
     return rows.map((row) => row.name.slice(prefix.length));
-  }
-
-  private async eventCounts(): Promise<{ total: number; perProject: Map<string, number> }> {
-    const { rows } = await sql<{ project: string | null; count: number }>`
-      SELECT lower(project_name) AS project, count(*) AS count FROM public.events GROUP BY 1
-    `.execute(this.deps.db);
-    const perProject = new Map<string, number>();
-    let total = 0;
-    for (const row of rows) {
-      total += Number(row.count);
-      if (row.project !== null) perProject.set(row.project, Number(row.count));
-    }
-    return { total, perProject };
-  }
-
-  private async eventTopics(): Promise<Record<string, number>> {
-    const { rows } = await sql<{ topic: string; count: number }>`
-      SELECT topic, count(*) AS count FROM public.events GROUP BY topic ORDER BY count(*) DESC, topic LIMIT ${MAX_TOPICS}
-    `.execute(this.deps.db);
-    return Object.fromEntries(rows.map((row) => [row.topic, Number(row.count)]));
   }
 
   /** What the collectors add for one project; a failing collector costs its own fields, not the answer. */
