@@ -55,7 +55,13 @@ export type RouteAccess = 'manager' | 'admin';
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The caller, or null: for a route open to anonymous callers (security: []) that treats them apart. */
     user: RequestUser | null;
+    /**
+     * The logged-in caller, as routes read it: the core refuses anonymous callers under /api before their input is
+     * read, so it is there; reading it on an anonymous request answers 401 (requireUser).
+     */
+    readonly caller: RequestUser;
   }
   interface FastifyContextConfig {
     access?: RouteAccess;

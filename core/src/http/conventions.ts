@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { addonRef, runAsSender, Unauthorized, type Sender } from '@pipewright/sdk';
+import { addonRef, requireUser, runAsSender, Unauthorized, type Sender } from '@pipewright/sdk';
 import type { ServiceRegistry } from '../addons/context.js';
 import { readCookiesOnDemand } from './cookies.js';
 import { installErrorHandling, invalidInput } from './errors.js';
@@ -41,6 +41,11 @@ export async function applyHttpConventions(
   readEmptyJsonAsNoBody(app);
   readCookiesOnDemand(app);
   app.decorateRequest('user', null);
+  app.decorateRequest('caller', {
+    getter(this: FastifyRequest) {
+      return requireUser(this);
+    },
+  });
   app.addHook('onRoute', answerNoContent);
   app.addHook('onRoute', enforceRouteAccess);
   const secure = securityHeaders();

@@ -4,7 +4,6 @@ import {
   type FolderScope as FolderScopeOf,
   ProjectParams,
   type RequestUser,
-  requireUser,
   Type,
 } from '@pipewright/sdk';
 import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
@@ -72,9 +71,8 @@ export function projectAccessRoutes(access: AccessService, projects: ProjectDire
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        const project = await projects.require(caller, request.params.project_name);
-        return projectAccess(access, caller, project.name);
+        const project = await projects.require(request.caller, request.params.project_name);
+        return projectAccess(access, request.caller, project.name);
       },
     );
   };

@@ -5,7 +5,6 @@ import {
   NoContent,
   ProjectParams,
   type RequestUser,
-  requireUser,
   UserParams,
   ValidationFailed,
 } from '@pipewright/sdk';
@@ -66,8 +65,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
           response: { 200: JsonSchemaDocument },
         },
       },
-      async (request) => {
-        requireUser(request);
+      async () => {
         return PermissionsSchema as unknown as Record<string, unknown>;
       },
     );
@@ -84,8 +82,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        return access.listGroups(await readableLevel(caller, request.params.project_name));
+        return access.listGroups(await readableLevel(request.caller, request.params.project_name));
       },
     );
 
@@ -101,8 +98,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        const level = await readableLevel(caller, request.params.project_name);
+        const level = await readableLevel(request.caller, request.params.project_name);
         return access.getGroup(request.params.access_group_name, level);
       },
     );
@@ -121,12 +117,11 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const level = await writableLevel(request.params.project_name);
         const permissions = completePermissions(request.body);
         const problems = pathProblems(permissions, ['body']);
         if (problems.length) throw new ValidationFailed(problems);
-        await access.saveGroup(request.params.access_group_name, level, permissions, caller.name);
+        await access.saveGroup(request.params.access_group_name, level, permissions, request.caller.name);
       },
     );
 
@@ -143,9 +138,8 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const level = await writableLevel(request.params.project_name);
-        await access.deleteGroup(request.params.access_group_name, level, caller.name);
+        await access.deleteGroup(request.params.access_group_name, level, request.caller.name);
       },
     );
 
@@ -163,7 +157,6 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const changes = [];
         const problems = [];
         for (const [userName, perProject] of Object.entries(request.body)) {
@@ -179,7 +172,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
           changes.push({ user, projects });
         }
         if (problems.length) throw new ValidationFailed(problems);
-        await access.assign(changes, caller.name);
+        await access.assign(changes, request.caller.name);
       },
     );
 
@@ -196,7 +189,6 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const user = await access.requireUser(request.params.user_name);
         const items = request.body.accessGroups;
         const canonical = await access.requireProjects(items.map((item) => item.project));
@@ -215,7 +207,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
           changes.set(project, item.accessGroups);
         }
         if (problems.length) throw new ValidationFailed(problems);
-        await access.assign([{ user, projects: changes }], caller.name);
+        await access.assign([{ user, projects: changes }], request.caller.name);
       },
     );
 
@@ -230,9 +222,8 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        const project = await projects.require(caller, request.params.project_name);
-        await requireProjectAccess(caller, project.name, 1);
+        const project = await projects.require(request.caller, request.params.project_name);
+        await requireProjectAccess(request.caller, project.name, 1);
         return access.projectUsers(project.name);
       },
     );
@@ -250,17 +241,19 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        const project = await projects.require(caller, request.params.project_name);
-        await requireProjectAccess(caller, project.name, 2);
+        const project = await projects.require(request.caller, request.params.project_name);
+        await requireProjectAccess(request.caller, project.name, 2);
         const user = await access.requireUser(request.params.user_name);
         // Whoever is not a manager manages others; changing one's own groups would be a way up.
-        if (!isManagerOrAbove(caller) && sameName(user.name, caller.name)) {
+        if (!isManagerOrAbove(request.caller) && sameName(user.name, request.caller.name)) {
           throw new Forbidden('Only managers change their own access groups');
         }
         const problems = await access.unknownGroups(request.body, [project.name], ['body']);
         if (problems.length) throw new ValidationFailed(problems);
-        await access.assign([{ user, projects: new Map([[project.name, request.body]]) }], caller.name);
+        await access.assign(
+          [{ user, projects: new Map([[project.name, request.body]]) }],
+          request.caller.name,
+        );
         return groupMapOf((await access.requireUser(user.name)).data.accessGroups);
       },
     );
@@ -275,7 +268,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
           response: { 200: UserPermissions },
         },
       },
-      async (request) => access.userPermissions(requireUser(request)),
+      async (request) => access.userPermissions(request.caller),
     );
 
     app.get(
@@ -289,9 +282,8 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        const project = await projects.require(caller, request.params.project_name);
-        return access.permissions(caller, project.name);
+        const project = await projects.require(request.caller, request.params.project_name);
+        return access.permissions(request.caller, project.name);
       },
     );
 
@@ -309,7 +301,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         },
       },
       async (request) => {
-        requireSelfOrManager(requireUser(request), request.params.user_name);
+        requireSelfOrManager(request.caller, request.params.user_name);
         return access.defaultPermissionsOf(request.params.user_name);
       },
     );
@@ -325,7 +317,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         },
       },
       async (request) => {
-        requireSelfOrManager(requireUser(request), request.params.user_name);
+        requireSelfOrManager(request.caller, request.params.user_name);
         const [project] = await access.requireProjects([request.params.project_name]);
         return access.projectPermissionsOf(request.params.user_name, project);
       },
@@ -340,7 +332,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
           response: { 200: ShareOptions },
         },
       },
-      async (request) => access.shareOptions(requireUser(request)),
+      async (request) => access.shareOptions(request.caller),
     );
   };
 }

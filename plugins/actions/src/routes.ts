@@ -1,4 +1,4 @@
-import { JsonObject, NoContent, requireUser, type AddonApp } from '@pipewright/sdk';
+import { JsonObject, NoContent, type AddonApp } from '@pipewright/sdk';
 import {
   AbortBody,
   ActionContextBody,
@@ -28,7 +28,7 @@ export function actionRoutes(actions: ActionService) {
         },
       },
       async (request) => {
-        const user = requireUser(request);
+        const user = request.caller;
         const { mode, variant } = request.query;
         return { variant, actions: await actions.list(toContext(request.body), user, variant, mode) };
       },
@@ -45,7 +45,7 @@ export function actionRoutes(actions: ActionService) {
         },
       },
       async (request) => {
-        const user = requireUser(request);
+        const user = request.caller;
         return { actions: await actions.manage(user, request.query.variant) };
       },
     );
@@ -62,7 +62,7 @@ export function actionRoutes(actions: ActionService) {
         },
       },
       async (request) => {
-        const user = requireUser(request);
+        const user = request.caller;
         return actions.config(request.query, toContext(request.body), user, request.body.value);
       },
     );
@@ -78,7 +78,7 @@ export function actionRoutes(actions: ActionService) {
         },
       },
       async (request) => {
-        const user = requireUser(request);
+        const user = request.caller;
         const serverUrl = `${request.protocol}://${request.host}`;
         return actions.execute(request.query, toContext(request.body), user, serverUrl);
       },
@@ -94,7 +94,7 @@ export function actionRoutes(actions: ActionService) {
           response: { 200: TakeResponse },
         },
       },
-      async (request) => actions.take(request.params.token, requireUser(request)),
+      async (request) => actions.take(request.params.token, request.caller),
     );
 
     app.post(
@@ -112,7 +112,7 @@ export function actionRoutes(actions: ActionService) {
         },
       },
       async (request) => {
-        const user = requireUser(request);
+        const user = request.caller;
         await actions.abort(request.params.token, user, request.body.message);
       },
     );

@@ -4,7 +4,6 @@ import {
   CreatedResponse,
   NoContent,
   ProjectParams,
-  requireUser,
   ValidationFailed,
 } from '@pipewright/sdk';
 import { entityTypeFromPath } from './entity-context.js';
@@ -49,9 +48,8 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
         },
       },
       async (request, reply) => {
-        const caller = requireUser(request);
-        const project = await service.project(caller, request.params.project_name);
-        const prepared = await service.prepareCreate(caller, project, {
+        const project = await service.project(request.caller, request.params.project_name);
+        const prepared = await service.prepareCreate(request.caller, project, {
           ...request.body,
           entityType: entityTypeFromPath(request.params.entity_type),
           entityId: request.params.entity_id,
@@ -72,10 +70,9 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        const project = await service.project(caller, request.params.project_name);
+        const project = await service.project(request.caller, request.params.project_name);
         const prepared = await service.prepareUpdate(
-          caller,
+          request.caller,
           project,
           request.params.activity_id,
           request.body,
@@ -94,9 +91,8 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        const project = await service.project(caller, request.params.project_name);
-        await service.write(await service.prepareDelete(caller, project, request.params.activity_id));
+        const project = await service.project(request.caller, request.params.project_name);
+        await service.write(await service.prepareDelete(request.caller, project, request.params.activity_id));
       },
     );
 
@@ -111,9 +107,14 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
         },
       },
       async (request, reply) => {
-        const caller = requireUser(request);
-        const project = await service.project(caller, request.params.project_name);
-        await service.react(caller, project, request.params.activity_id, request.body.reaction, 'add');
+        const project = await service.project(request.caller, request.params.project_name);
+        await service.react(
+          request.caller,
+          project,
+          request.params.activity_id,
+          request.body.reaction,
+          'add',
+        );
         return reply.code(201).send(null);
       },
     );
@@ -128,9 +129,14 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        const project = await service.project(caller, request.params.project_name);
-        await service.react(caller, project, request.params.activity_id, request.params.reaction, 'remove');
+        const project = await service.project(request.caller, request.params.project_name);
+        await service.react(
+          request.caller,
+          project,
+          request.params.activity_id,
+          request.params.reaction,
+          'remove',
+        );
       },
     );
 
@@ -140,10 +146,9 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
         schema: { summary: 'Who watches an entity', params: EntityParams, response: { 200: Watchers } },
       },
       async (request) => {
-        const caller = requireUser(request);
-        const project = await service.project(caller, request.params.project_name);
+        const project = await service.project(request.caller, request.params.project_name);
         const type = entityTypeFromPath(request.params.entity_type);
-        return { watchers: await service.watchers(caller, project, type, request.params.entity_id) };
+        return { watchers: await service.watchers(request.caller, project, type, request.params.entity_id) };
       },
     );
 
@@ -158,10 +163,15 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        const project = await service.project(caller, request.params.project_name);
+        const project = await service.project(request.caller, request.params.project_name);
         const type = entityTypeFromPath(request.params.entity_type);
-        await service.setWatchers(caller, project, type, request.params.entity_id, request.body.watchers);
+        await service.setWatchers(
+          request.caller,
+          project,
+          type,
+          request.params.entity_id,
+          request.body.watchers,
+        );
       },
     );
 
@@ -176,9 +186,13 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        const project = await service.project(caller, request.params.project_name);
-        return suggestions.suggest(caller, project, request.body.entityType as any, request.body.entityId);
+        const project = await service.project(request.caller, request.params.project_name);
+        return suggestions.suggest(
+          request.caller,
+          project,
+          request.body.entityType as any,
+          request.body.entityId,
+        );
       },
     );
 
@@ -193,9 +207,8 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        const project = await service.project(caller, request.params.project_name);
-        return operations.run(caller, project, request.body.operations, request.body.canFail);
+        const project = await service.project(request.caller, request.params.project_name);
+        return operations.run(request.caller, project, request.body.operations, request.body.canFail);
       },
     );
 
@@ -209,7 +222,6 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const { projectName, ids, all, status } = request.body;
         if (!all && !ids)
           throw new ValidationFailed([
@@ -219,8 +231,8 @@ export function activityRoutes({ service, operations, suggestions, feeds }: Deps
               type: 'value_error.missing',
             },
           ]);
-        const project = await service.project(caller, projectName);
-        await feeds.markInbox(caller, project, { ids, all }, status);
+        const project = await service.project(request.caller, projectName);
+        await feeds.markInbox(request.caller, project, { ids, all }, status);
         return null;
       },
     );

@@ -1,4 +1,4 @@
-import { type AddonApp, AddonVersionParams, BadRequest, requireUser } from '@pipewright/sdk';
+import { type AddonApp, AddonVersionParams, BadRequest } from '@pipewright/sdk';
 import { MAX_PACKAGE_BYTES, type AddonInstaller } from './installer.js';
 import { AddonNameParams, DeleteAddonQuery, InstallAnswer, InstallList, InstallQuery } from './schemas.js';
 
@@ -28,7 +28,7 @@ export function installRoutes(installer: AddonInstaller) {
           },
         },
         async (request) => {
-          const user = requireUser(request);
+          const user = request.caller;
           if (request.query.url)
             return { eventId: await installer.installFromUrl(request.query.url, user.name) };
           if (!Buffer.isBuffer(request.body) || request.body.length === 0) {
@@ -60,7 +60,7 @@ export function installRoutes(installer: AddonInstaller) {
         },
       },
       async (request, reply) => {
-        const user = requireUser(request);
+        const user = request.caller;
         await installer.remove(user.name, request.params.addon_name);
         return reply.code(204).send();
       },
@@ -78,7 +78,7 @@ export function installRoutes(installer: AddonInstaller) {
         },
       },
       async (request, reply) => {
-        const user = requireUser(request);
+        const user = request.caller;
         await installer.remove(user.name, request.params.addon_name, request.params.addon_version);
         return reply.code(204).send();
       },

@@ -25,7 +25,6 @@ export function catalogRoutes(
         },
       },
       async (request) => {
-        requireUser(request);
         return { addons: addonList(addons(), await stagingAddons(), request.query.details === true) };
       },
     );
@@ -40,7 +39,6 @@ export function catalogRoutes(
         },
       },
       async (request) => {
-        requireUser(request);
         return frontendModules(addons(), request.query.format ?? 'ayon');
       },
     );

@@ -1,4 +1,4 @@
-import { JsonObject, NoContent, requireUser, type AddonApp } from '@pipewright/sdk';
+import { JsonObject, NoContent, type AddonApp } from '@pipewright/sdk';
 import { requireStoredName, type AnatomyPresetService } from './presets.js';
 import { AnatomyDocument, PresetList, PresetParams, RenamePreset, anatomyJsonSchema } from './schemas.js';
 
@@ -10,8 +10,7 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
     app.get(
       '/api/anatomy/schema',
       { schema: { summary: 'The JSON schema of an anatomy document', response: { 200: JsonObject } } },
-      async (request) => {
-        requireUser(request);
+      async () => {
         return anatomyJsonSchema();
       },
     );
@@ -24,8 +23,7 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
           response: { 200: PresetList },
         },
       },
-      async (request) => {
-        requireUser(request);
+      async () => {
         const list = await presets.list();
         const version = ANATOMY_MODEL_VERSION;
         return { version, presets: list.map((preset) => ({ ...preset, version })) };
@@ -42,7 +40,6 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
         },
       },
       async (request) => {
-        requireUser(request);
         // The sdk types scope and entity types as plain strings; stored anatomies passed this schema on the way in.
         return (await presets.get(request.params.preset_name)) as AnatomyDocument;
       },
@@ -60,10 +57,9 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const name = request.params.preset_name;
         requireStoredName(name, ['path', 'preset_name']);
-        await presets.put(name, presets.require(request.body, ['body']), caller.name);
+        await presets.put(name, presets.require(request.body, ['body']), request.caller.name);
       },
     );
 
@@ -74,10 +70,9 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
         schema: { summary: 'Delete an anatomy preset', params: PresetParams, response: { 204: NoContent } },
       },
       async (request, reply) => {
-        const caller = requireUser(request);
         const name = request.params.preset_name;
         requireStoredName(name, ['path', 'preset_name']);
-        await presets.remove(name, caller.name);
+        await presets.remove(name, request.caller.name);
         return reply.code(204).send(null);
       },
     );
@@ -94,8 +89,7 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        await presets.setPrimary(request.params.preset_name, caller.name);
+        await presets.setPrimary(request.params.preset_name, request.caller.name);
       },
     );
 
@@ -110,8 +104,7 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        await presets.unsetPrimary(request.params.preset_name, caller.name);
+        await presets.unsetPrimary(request.params.preset_name, request.caller.name);
       },
     );
 
@@ -127,11 +120,10 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const name = request.params.preset_name;
         requireStoredName(name, ['path', 'preset_name']);
         requireStoredName(request.body.name, ['body', 'name']);
-        await presets.rename(name, request.body.name, caller.name);
+        await presets.rename(name, request.body.name, request.caller.name);
       },
     );
   };

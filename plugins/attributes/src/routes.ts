@@ -1,4 +1,4 @@
-import { NoContent, ValidationFailed, requireUser, type AddonApp, type Problem } from '@pipewright/sdk';
+import { NoContent, ValidationFailed, type AddonApp, type Problem } from '@pipewright/sdk';
 import type { AttributeData } from './api.js';
 import type { AttributeService } from './library.js';
 import {
@@ -35,8 +35,7 @@ export function attributeRoutes(library: AttributeService) {
       {
         schema: { summary: 'The attribute definitions, in position order', response: { 200: AttributeList } },
       },
-      async (request) => {
-        requireUser(request);
+      async () => {
         return { attributes: await library.read() };
       },
     );
@@ -54,7 +53,6 @@ export function attributeRoutes(library: AttributeService) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const inputs = request.body.attributes.map(({ name, position, scope, data }) => ({
           name,
           position,
@@ -65,7 +63,7 @@ export function attributeRoutes(library: AttributeService) {
         refuseBadDefinitions(inputs.map((input, index) => ({ input, loc: ['body', 'attributes', index] })));
         await library.save(inputs, {
           deleteMissing: request.body.deleteMissing,
-          actor: caller.name,
+          actor: request.caller.name,
         });
       },
     );
@@ -80,7 +78,6 @@ export function attributeRoutes(library: AttributeService) {
         },
       },
       async (request) => {
-        requireUser(request);
         return library.require(request.params.attribute_name);
       },
     );
@@ -99,7 +96,6 @@ export function attributeRoutes(library: AttributeService) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const { name, position, scope, data } = request.body;
         const input = { name: request.params.attribute_name, position, scope, data };
         // A client may send back a definition as it read it, name included; a different name is a mistake.
@@ -114,7 +110,7 @@ export function attributeRoutes(library: AttributeService) {
         }
         await library.refuseBuiltinRetype([input]);
         refuseBadDefinitions([{ input, loc: ['body'] }]);
-        await library.save([input], { actor: caller.name });
+        await library.save([input], { actor: request.caller.name });
       },
     );
 
@@ -129,8 +125,7 @@ export function attributeRoutes(library: AttributeService) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        await library.remove(request.params.attribute_name, caller.name);
+        await library.remove(request.params.attribute_name, request.caller.name);
       },
     );
   };

@@ -6,7 +6,6 @@ import {
   NotFound,
   type RequestUser,
   requireAdmin,
-  requireUser,
   Type,
   Unauthorized,
   UserParams,
@@ -105,7 +104,7 @@ export function authRoutes(
       '/api/auth/logout',
       { schema: { summary: 'End the current session', response: { 200: DetailResponse } } },
       async (request) => {
-        const user = requireUser(request);
+        const user = request.caller;
         if (user.sessionId) await sessions.close(user.sessionId);
         return { detail: `Logged out ${user.name}` };
       },
@@ -120,14 +119,13 @@ export function authRoutes(
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const rows = await sessions.list(
-          isManagerOrAbove(caller) || caller.isService ? undefined : caller.name,
+          isManagerOrAbove(request.caller) || request.caller.isService ? undefined : request.caller.name,
         );
         const owners = await ownersOf(rows);
         return rows.flatMap((row) => {
           const owner = owners.get(row.userName);
-          return owner ? [sessionModel(row, owner.presented, owner.isService, caller)] : [];
+          return owner ? [sessionModel(row, owner.presented, owner.isService, request.caller)] : [];
         });
       },
     );
@@ -144,13 +142,12 @@ export function authRoutes(
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const { userName, message } = request.body ?? {};
-        const forOther = !!userName && userName.toLowerCase() !== caller.name.toLowerCase();
+        const forOther = !!userName && userName.toLowerCase() !== request.caller.name.toLowerCase();
         if (forOther) requireAdmin(request);
-        const user = await auth.users?.get(forOther ? userName : caller.name);
-        if (!user || !user.active) throw new NotFound(`User ${userName ?? caller.name} not found`);
-        const description = `${message ?? `Session created for ${user.name}`}${forOther ? ` by ${caller.name}` : ''}`;
+        const user = await auth.users?.get(forOther ? userName : request.caller.name);
+        if (!user || !user.active) throw new NotFound(`User ${userName ?? request.caller.name} not found`);
+        const description = `${message ?? `Session created for ${user.name}`}${forOther ? ` by ${request.caller.name}` : ''}`;
         const { token, session, presented } = await auth.openSession(user, request, description);
         const seconds = (date: Date) => date.getTime() / 1000;
         return {
@@ -175,8 +172,7 @@ export function authRoutes(
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        requireSelfOrManager(caller, request.params.user_name);
+        requireSelfOrManager(request.caller, request.params.user_name);
         const rows = await sessions.list(request.params.user_name);
         const owners = await ownersOf(rows);
         return {
@@ -191,8 +187,7 @@ export function authRoutes(
         schema: { summary: 'End one session of a user', params: SessionParams, response: { 204: NoContent } },
       },
       async (request, reply) => {
-        const caller = requireUser(request);
-        requireSelfOrManager(caller, request.params.user_name);
+        requireSelfOrManager(request.caller, request.params.user_name);
         const owned = (await sessions.list(request.params.user_name)).some(
           (s) => s.id === request.params.session_id,
         );

@@ -1,4 +1,4 @@
-import { NoContent, ProjectParams, requireUser, type AddonApp, type Static } from '@pipewright/sdk';
+import { NoContent, ProjectParams, type AddonApp, type Static } from '@pipewright/sdk';
 import type { BundleRecord } from './api.js';
 import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
 import {
@@ -41,7 +41,6 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
       '/api/bundles',
       { schema: { summary: 'List bundles', querystring: ListQuery, response: { 200: BundleList } } },
       async (request) => {
-        requireUser(request);
         const list = await bundles.list(request.query.archived);
         const production = list.find((b) => b.isProduction)?.name;
         const staging = list.find((b) => b.isStaging)?.name;
@@ -66,8 +65,7 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
         },
       },
       async (request, reply) => {
-        const caller = requireUser(request);
-        await bundles.create(request.body, request.query.force, { user: caller.name });
+        await bundles.create(request.body, request.query.force, { user: request.caller.name });
         // AYON answers this 201 with an empty body, not with JSON null.
         return reply.code(201).send(undefined as unknown as null);
       },
@@ -83,7 +81,6 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
         },
       },
       async (request) => {
-        requireUser(request);
         return bundles.check(request.body);
       },
     );
@@ -100,8 +97,7 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        await bundles.promote(request.params.bundle_name, { user: caller.name });
+        await bundles.promote(request.params.bundle_name, { user: request.caller.name });
       },
     );
 
@@ -118,9 +114,8 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         await bundles.patch(request.params.bundle_name, request.body, request.query.force, {
-          user: caller.name,
+          user: request.caller.name,
         });
       },
     );
@@ -132,8 +127,7 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
         schema: { summary: 'Delete a bundle (admins)', params: BundleParams, response: { 204: NoContent } },
       },
       async (request, reply) => {
-        const caller = requireUser(request);
-        await bundles.remove(request.params.bundle_name, { user: caller.name });
+        await bundles.remove(request.params.bundle_name, { user: request.caller.name });
         return reply.code(204).send(null);
       },
     );
@@ -152,13 +146,13 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const choice = Object.fromEntries(Object.entries(request.body).filter(([, v]) => v !== undefined));
-        if (Object.keys(choice).length === 0) await projects.require(caller, request.params.project_name);
+        if (Object.keys(choice).length === 0)
+          await projects.require(request.caller, request.params.project_name);
         // A variant set to null is forgotten (the project uses the studio bundle again).
         else {
           const patch = { data: { bundle: choice } };
-          await projects.patch(caller, request.params.project_name, patch);
+          await projects.patch(request.caller, request.params.project_name, patch);
         }
       },
     );

@@ -1,4 +1,4 @@
-import { Forbidden, NoContent, requireUser, type AddonApp } from '@pipewright/sdk';
+import { Forbidden, NoContent, type AddonApp } from '@pipewright/sdk';
 import { cloudSettings } from './cloud.js';
 import { AuthorizeQuery, CloudInfo, ConnectRequest, FeedbackAnswer, FeedbackQuery } from './schemas.js';
 import type { ConnectService } from './service.js';
@@ -14,8 +14,7 @@ export function connectRoutes(connect: ConnectService) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        if (caller.isGuest) throw new Forbidden('Guests cannot load Ynput Cloud information');
+        if (request.caller.isGuest) throw new Forbidden('Guests cannot load Ynput Cloud information');
         return connect.info();
       },
     );
@@ -32,8 +31,7 @@ export function connectRoutes(connect: ConnectService) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        return connect.connect(request.body.key, caller.name);
+        return connect.connect(request.body.key, request.caller.name);
       },
     );
 
@@ -44,8 +42,7 @@ export function connectRoutes(connect: ConnectService) {
         schema: { summary: 'Forget the Ynput Cloud key (admins)', response: { 204: NoContent } },
       },
       async (request, reply) => {
-        const caller = requireUser(request);
-        await connect.disconnect(caller.name);
+        await connect.disconnect(request.caller.name);
         return reply.code(204).send(null);
       },
     );
@@ -81,8 +78,7 @@ export function connectRoutes(connect: ConnectService) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        return connect.feedback(caller, request.query.force === true);
+        return connect.feedback(request.caller, request.query.force === true);
       },
     );
   };

@@ -6,7 +6,6 @@ import {
   downloadUrl,
   NotFound,
   requireAdmin,
-  requireUser,
   type AddonApp,
   type TSchema,
 } from '@pipewright/sdk';
@@ -95,7 +94,6 @@ export function desktopRoutes({ bundleInstallerVersion, files, downloads, instal
         },
       },
       async (request) => {
-        requireUser(request);
         const { platform, variant } = request.query;
         let version = request.query.version;
         if (variant) {
@@ -118,8 +116,7 @@ export function desktopRoutes({ bundleInstallerVersion, files, downloads, instal
           response: { 200: DependencyPackageList },
         },
       },
-      async (request) => {
-        requireUser(request);
+      async () => {
         return { packages: (await packages.list()).map((record) => toWire(record) as DependencyPackage) };
       },
     );
@@ -140,17 +137,16 @@ export function desktopRoutes({ bundleInstallerVersion, files, downloads, instal
           },
         },
         async (request, reply) => {
-          const caller = requireUser(request);
           const body = request.body as { filename: string };
           const query = request.query;
           // Refused before anything is registered: only http and https URLs are fetched.
           if (query.url) downloadUrl(query.url, ['query', 'url']);
           await store.register(body as never, {
             force: Boolean(query.force || query.overwrite),
-            user: caller.name,
+            user: request.caller.name,
           });
           const eventId = query.url
-            ? await downloads.start(store, body.filename, query.url, caller.name)
+            ? await downloads.start(store, body.filename, query.url, request.caller.name)
             : null;
           return reply.code(201).send({ eventId });
         },
@@ -167,7 +163,6 @@ export function desktopRoutes({ bundleInstallerVersion, files, downloads, instal
           },
         },
         async (request, reply) => {
-          requireUser(request);
           const { filename } = request.params;
           const record = await store.require(filename);
           if (!record.uploaded)

@@ -9,7 +9,6 @@ import {
   isManagerOrAbove,
   requireAdmin,
   requireManager,
-  requireUser,
   type AddonApp,
   type AddonContext,
   type EventInput,
@@ -50,7 +49,6 @@ export function eventRoutes(ctx: Context) {
         schema: { summary: 'Dispatch an event', body: DispatchEvent, response: { 200: DispatchResponse } },
       },
       async (request) => {
-        const caller = requireUser(request);
         const body = request.body;
         const input: EventInput = {
           topic: body.topic,
@@ -58,7 +56,7 @@ export function eventRoutes(ctx: Context) {
           senderType: currentSender().senderType,
           hash: body.hash ?? undefined,
           project: body.project ?? null,
-          user: body.user ?? caller.name,
+          user: body.user ?? request.caller.name,
           dependsOn: body.dependsOn ?? null,
           description: body.description ?? '',
           summary: body.summary ?? {},
@@ -80,9 +78,8 @@ export function eventRoutes(ctx: Context) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const row = await log.find(request.params.event_id);
-        requireOwnerOrManager(caller, row);
+        requireOwnerOrManager(request.caller, row);
         return eventRowModel(row);
       },
     );
@@ -98,9 +95,8 @@ export function eventRoutes(ctx: Context) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const id = request.params.event_id;
-        requireOwnerOrManager(caller, await log.find(id));
+        requireOwnerOrManager(request.caller, await log.find(id));
         const { sender, projectName, user, ...changes } = request.body;
         // As in AYON, the older projectName wins over project when both are sent, and an empty or null user keeps
         // the one the event has.
@@ -186,8 +182,7 @@ export function eventRoutes(ctx: Context) {
         },
       },
       async (request, reply) => {
-        const caller = requireUser(request);
-        if (!caller.isService && !caller.isAdmin)
+        if (!request.caller.isService && !request.caller.isAdmin)
           throw new Forbidden('Only service users and administrators may enroll');
         if (shouldShed(ctx.storage.kind, ctx.storage.idleConnections())) {
           throw new ServiceUnavailable(

@@ -7,7 +7,6 @@ import {
   NoContent,
   ProjectParams,
   type RequestUser,
-  requireUser,
   type Static,
   Type,
   uploadStream,
@@ -67,11 +66,10 @@ export function fileRoutes({ files, projects }: Deps) {
         },
       },
       async (request, reply) => {
-        const caller = requireUser(request);
         const headers = request.headers;
         let body: Readable | null = null;
         try {
-          const project = await projects.require(caller, request.params.project_name);
+          const project = await projects.require(request.caller, request.params.project_name);
           // A declared size over the limit is refused before a byte is read; a body without a length (chunked) is
           // counted as it streams in.
           if (Number(headers['content-length']) > files.uploadLimit)
@@ -81,7 +79,7 @@ export function fileRoutes({ files, projects }: Deps) {
             id: headers['x-file-id'] ? compactId(headers['x-file-id']) : undefined,
             name: headerText(headers['x-file-name']),
             contentType: headers['content-type'].trim(),
-            author: caller.name,
+            author: request.caller.name,
             activityId: headers['x-activity-id'] ? compactId(headers['x-activity-id']) : null,
           });
           return reply.code(201).send({ id: record.id });
@@ -111,11 +109,7 @@ export function fileRoutes({ files, projects }: Deps) {
         },
       },
       async (request, reply) => {
-        const file = await findFile(
-          requireUser(request),
-          request.params.project_name,
-          request.params.file_id,
-        );
+        const file = await findFile(request.caller, request.params.project_name, request.params.file_id);
         return reply.redirect(`/api/projects/${file.project}/files/${file.id}/payload`, 302);
       },
     );
@@ -130,11 +124,7 @@ export function fileRoutes({ files, projects }: Deps) {
         },
       },
       async (request, reply) => {
-        const file = await findFile(
-          requireUser(request),
-          request.params.project_name,
-          request.params.file_id,
-        );
+        const file = await findFile(request.caller, request.params.project_name, request.params.file_id);
         return reply.code(200).headers(fileHeaders(file)).header('content-length', String(file.size)).send();
       },
     );
@@ -144,7 +134,7 @@ export function fileRoutes({ files, projects }: Deps) {
       request: FastifyRequest<{ Params: Static<typeof FileParams> }>,
       reply: FastifyReply,
     ) => {
-      const file = await findFile(requireUser(request), request.params.project_name, request.params.file_id);
+      const file = await findFile(request.caller, request.params.project_name, request.params.file_id);
       let range: ByteRange | null;
       try {
         range = requestedRange(request.headers.range, file.size);
@@ -197,11 +187,7 @@ export function fileRoutes({ files, projects }: Deps) {
         },
       },
       async (request) => {
-        const file = await findFile(
-          requireUser(request),
-          request.params.project_name,
-          request.params.file_id,
-        );
+        const file = await findFile(request.caller, request.params.project_name, request.params.file_id);
         const mediaInfo = await files.knownMediaInfo(file.project, file.id);
         return {
           id: file.id,
@@ -227,11 +213,7 @@ export function fileRoutes({ files, projects }: Deps) {
         },
       },
       async (request, reply) => {
-        const file = await findFile(
-          requireUser(request),
-          request.params.project_name,
-          request.params.file_id,
-        );
+        const file = await findFile(request.caller, request.params.project_name, request.params.file_id);
         return sendJpeg(reply, await files.thumbnail(file.project, file.id));
       },
     );
@@ -247,11 +229,7 @@ export function fileRoutes({ files, projects }: Deps) {
         },
       },
       async (request, reply) => {
-        const file = await findFile(
-          requireUser(request),
-          request.params.project_name,
-          request.params.file_id,
-        );
+        const file = await findFile(request.caller, request.params.project_name, request.params.file_id);
         return sendJpeg(reply, await files.still(file.project, file.id, request.query.t));
       },
     );
@@ -266,9 +244,8 @@ export function fileRoutes({ files, projects }: Deps) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        const file = await findFile(caller, request.params.project_name, request.params.file_id);
-        if (!isManagerOrAbove(caller) && file.author !== caller.name) {
+        const file = await findFile(request.caller, request.params.project_name, request.params.file_id);
+        if (!isManagerOrAbove(request.caller) && file.author !== request.caller.name) {
           throw new Forbidden('Only the uploader of a file or a manager may delete it');
         }
         await files.remove(file.project, file.id);

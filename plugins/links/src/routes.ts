@@ -1,4 +1,4 @@
-import { type AddonApp, CreatedResponse, NoContent, ProjectParams, requireUser } from '@pipewright/sdk';
+import { type AddonApp, CreatedResponse, NoContent, ProjectParams } from '@pipewright/sdk';
 import { splitLinkType } from './link-types.js';
 import type { LinkService } from './service.js';
 import { Link, LinkCreate, LinkParams, LinkTypeList, LinkTypeParams, LinkTypeSave } from './schemas.js';
@@ -23,7 +23,7 @@ export function linkRoutes(links: LinkService) {
         },
       },
       async (request) => ({
-        types: (await links.listTypes(requireUser(request), request.params.project_name)).map((type) => ({
+        types: (await links.listTypes(request.caller, request.params.project_name)).map((type) => ({
           name: type.name,
           linkType: type.link_type,
           inputType: type.input_type,
@@ -50,7 +50,7 @@ export function linkRoutes(links: LinkService) {
       },
       async (request) => {
         await links.saveType(
-          requireUser(request),
+          request.caller,
           request.params.project_name,
           request.params['*'],
           request.body.data ?? {},
@@ -69,7 +69,7 @@ export function linkRoutes(links: LinkService) {
         },
       },
       async (request) => {
-        await links.deleteType(requireUser(request), request.params.project_name, request.params['*']);
+        await links.deleteType(request.caller, request.params.project_name, request.params['*']);
       },
     );
 
@@ -92,14 +92,14 @@ export function linkRoutes(links: LinkService) {
         },
       },
       async (request) => ({
-        id: await links.create(requireUser(request), request.params.project_name, request.body),
+        id: await links.create(request.caller, request.params.project_name, request.body),
       }),
     );
 
     app.get(
       '/api/projects/:project_name/links/:link_id',
       { schema: { summary: 'One link', params: LinkParams, response: { 200: Link } } },
-      async (request) => links.get(requireUser(request), request.params.project_name, request.params.link_id),
+      async (request) => links.get(request.caller, request.params.project_name, request.params.link_id),
     );
 
     app.delete(
@@ -112,7 +112,7 @@ export function linkRoutes(links: LinkService) {
         },
       },
       async (request) => {
-        await links.remove(requireUser(request), request.params.project_name, request.params.link_id);
+        await links.remove(request.caller, request.params.project_name, request.params.link_id);
       },
     );
   };

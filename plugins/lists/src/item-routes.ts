@@ -1,4 +1,4 @@
-import { NoContent, requireUser, type AddonApp } from '@pipewright/sdk';
+import { NoContent, type AddonApp } from '@pipewright/sdk';
 import { Done, P, done, listIn, preValidation } from './route-conventions.js';
 import {
   IdResponse,
@@ -80,7 +80,7 @@ export function listItemRoutes(items: ListItemChanges) {
       },
       async (request) => {
         const { project_name, list_id } = request.params;
-        return done(items.patchMany(requireUser(request), project_name, list_id, request.body));
+        return done(items.patchMany(request.caller, project_name, list_id, request.body));
       },
     );
 

@@ -1,4 +1,4 @@
-import { Type, requireUser, type RequestUser } from '@pipewright/sdk';
+import { Type, type RequestUser } from '@pipewright/sdk';
 import { camelizeListBody } from './camelize.js';
 
 // Paths, parameter names and statuses follow AYON's routes: updates of a list answer 204, the item routes
@@ -14,12 +14,12 @@ export async function done(work: Promise<unknown>): Promise<null> {
 }
 
 interface InProject {
-  user: RequestUser | null;
+  caller: RequestUser;
   params: { project_name: string };
 }
 
 /** The caller and the project the path names: what every method of the lists and their folders takes first. */
-export const projectIn = (request: InProject) => [requireUser(request), request.params.project_name] as const;
+export const projectIn = (request: InProject) => [request.caller, request.params.project_name] as const;
 
 /** The caller, the project and the list the path names. */
 export const listIn = (request: InProject & { params: { entity_list_id: string } }) =>

@@ -1,4 +1,4 @@
-import { type AddonApp, AddonVersionParams, requireUser } from '@pipewright/sdk';
+import { type AddonApp, AddonVersionParams } from '@pipewright/sdk';
 import {
   AddonParams,
   LicenseList,
@@ -88,7 +88,6 @@ export function marketRoutes(market: MarketService) {
         },
       },
       async (request) => {
-        requireUser(request);
         return market.releases(request.query.all === true);
       },
     );
@@ -103,7 +102,6 @@ export function marketRoutes(market: MarketService) {
         },
       },
       async (request) => {
-        requireUser(request);
         return market.release(request.params.release_name);
       },
     );

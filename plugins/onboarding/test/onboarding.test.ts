@@ -115,6 +115,7 @@ describe('an initialized server', () => {
       auth: '1.0.0',
       users: '1.0.0',
       attributes: '1.0.0',
+      events: '1.0.0',
       system: '1.0.0',
       onboarding: '1.0.0',
     });

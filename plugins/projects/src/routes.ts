@@ -1,12 +1,4 @@
-import {
-  type AddonApp,
-  excludeNone,
-  JsonObject,
-  NoContent,
-  ProjectParams,
-  requireUser,
-  Type,
-} from '@pipewright/sdk';
+import { type AddonApp, excludeNone, JsonObject, NoContent, ProjectParams, Type } from '@pipewright/sdk';
 import type { ProjectService } from './service.js';
 import {
   Project,
@@ -35,7 +27,7 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request) => {
-        const { count, projects: items } = await projects.list(requireUser(request), request.query);
+        const { count, projects: items } = await projects.list(request.caller, request.query);
         return { detail: `${count} projects`, count, projects: items };
       },
     );
@@ -51,7 +43,7 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request, reply) => {
-        await projects.deploy(requireUser(request), request.body);
+        await projects.deploy(request.caller, request.body);
         return reply.code(201).send({ name: request.body.name });
       },
     );
@@ -68,14 +60,13 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request, reply) => {
-        const caller = requireUser(request);
         const { name: _ignored, ...fields } = request.body;
         const name = request.params.project_name;
         if (await projects.exists(name)) {
-          await projects.replace(caller, name, fields);
+          await projects.replace(request.caller, name, fields);
           return reply.code(204).send(null);
         }
-        await projects.create(caller, name, fields);
+        await projects.create(request.caller, name, fields);
         return reply.code(201).send({ name });
       },
     );
@@ -91,9 +82,7 @@ export function projectRoutes(projects: ProjectService) {
       },
       async (request) =>
         excludeNone(
-          await projects.present(
-            await projects.requireRow(requireUser(request), request.params.project_name),
-          ),
+          await projects.present(await projects.requireRow(request.caller, request.params.project_name)),
           ['attrib'],
         ),
     );
@@ -111,7 +100,7 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request) => {
-        await projects.patch(requireUser(request), request.params.project_name, request.body);
+        await projects.patch(request.caller, request.params.project_name, request.body);
       },
     );
 
@@ -126,7 +115,7 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request) => {
-        await projects.remove(requireUser(request), request.params.project_name);
+        await projects.remove(request.caller, request.params.project_name);
       },
     );
 
@@ -134,7 +123,7 @@ export function projectRoutes(projects: ProjectService) {
       '/api/projects/:project_name/anatomy',
       { schema: { summary: "The project's anatomy", params: ProjectParams, response: { 200: JsonObject } } },
       async (request) => {
-        const row = await projects.requireRow(requireUser(request), request.params.project_name);
+        const row = await projects.requireRow(request.caller, request.params.project_name);
         return projects.anatomyOf(row);
       },
     );
@@ -151,7 +140,7 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request) => {
-        await projects.setLayout(requireUser(request), request.params.project_name, request.body);
+        await projects.setLayout(request.caller, request.params.project_name, request.body);
       },
     );
 
@@ -165,7 +154,7 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request) => {
-        const row = await projects.requireRow(requireUser(request), request.params.project_name);
+        const row = await projects.requireRow(request.caller, request.params.project_name);
         return (row.config.roots ?? {}) as Record<string, Record<string, unknown>>;
       },
     );
@@ -181,7 +170,7 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request) => {
-        const row = await projects.requireRow(requireUser(request), request.params.project_name);
+        const row = await projects.requireRow(request.caller, request.params.project_name);
         await projects.setSiteRoots(row, request.params.site_id, request.body);
       },
     );
@@ -198,7 +187,7 @@ export function projectRoutes(projects: ProjectService) {
         },
       },
       async (request) => {
-        const row = await projects.requireRow(requireUser(request), request.params.project_name);
+        const row = await projects.requireRow(request.caller, request.params.project_name);
         const siteId =
           typeof request.headers['x-ayon-site-id'] === 'string' ? request.headers['x-ayon-site-id'] : null;
         const platform = request.query.platform ?? PLATFORMS[process.platform] ?? 'linux';

@@ -4,7 +4,6 @@ import {
   NoContent,
   Type,
   headerText,
-  requireUser,
   uploadStream,
   type AddonApp,
   type ProjectEntityType,
@@ -66,7 +65,6 @@ export function reviewableRoutes({ access, listing, service, thumbnail, log }: D
         },
       },
       async (request, reply) => {
-        const caller = requireUser(request);
         const input = {
           filename: headerText(request.headers['x-file-name']),
           contentType: request.headers['content-type'].trim(),
@@ -78,14 +76,14 @@ export function reviewableRoutes({ access, listing, service, thumbnail, log }: D
         let uploaded;
         try {
           const checked = await service.checkUpload(
-            caller,
+            request.caller,
             request.params.project_name,
             request.params.version_id,
             input,
           );
           project = checked.project;
           body = uploadStream(request.raw);
-          uploaded = await service.upload(caller, project, checked.version, body, input);
+          uploaded = await service.upload(request.caller, project, checked.version, body, input);
         } catch (error) {
           body?.destroy();
           // The rest of a refused body is not worth reading: the connection closes after the answer.
@@ -96,7 +94,7 @@ export function reviewableRoutes({ access, listing, service, thumbnail, log }: D
         if (!version.thumbnailId) {
           // A thumbnail is a convenience: an upload that is stored stays stored if it cannot be made.
           await thumbnail
-            .fillFromFile(caller, project, version.id, reviewable.fileId)
+            .fillFromFile(request.caller, project, version.id, reviewable.fileId)
             .catch((error) =>
               log.warn({ err: error, version: version.id }, 'no thumbnail from the reviewable'),
             );
@@ -122,9 +120,8 @@ export function reviewableRoutes({ access, listing, service, thumbnail, log }: D
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        const project = await access.project(caller, request.params.project_name);
-        const version = await access.readable(caller, project, 'version', request.params.version_id);
+        const project = await access.project(request.caller, request.params.project_name);
+        const version = await access.readable(request.caller, project, 'version', request.params.version_id);
         return listing.ofVersion(project, version);
       },
     );
@@ -153,14 +150,13 @@ export function reviewableRoutes({ access, listing, service, thumbnail, log }: D
           },
         },
         async (request) => {
-          const caller = requireUser(request);
           const { project_name, ...ids } = request.params as Record<string, string>;
-          const project = await access.project(caller, project_name);
-          const entity = await access.readable(caller, project, type, ids[`${type}_id`]);
+          const project = await access.project(request.caller, project_name);
+          const entity = await access.readable(request.caller, project, type, ids[`${type}_id`]);
           const filter = filterOf(request.query as ListingQuery);
-          if (type === 'product') return listing.ofProduct(caller, project, entity, filter);
-          if (type === 'task') return listing.ofTask(caller, project, entity, filter);
-          return listing.ofFolder(caller, project, entity, filter);
+          if (type === 'product') return listing.ofProduct(request.caller, project, entity, filter);
+          if (type === 'task') return listing.ofTask(request.caller, project, entity, filter);
+          return listing.ofFolder(request.caller, project, entity, filter);
         },
       );
     }
@@ -180,7 +176,7 @@ export function reviewableRoutes({ access, listing, service, thumbnail, log }: D
       },
       async (request) => {
         await service.sort(
-          requireUser(request),
+          request.caller,
           request.params.project_name,
           request.params.version_id,
           request.body.sort,
@@ -200,7 +196,7 @@ export function reviewableRoutes({ access, listing, service, thumbnail, log }: D
       },
       async (request) => {
         await service.relabel(
-          requireUser(request),
+          request.caller,
           request.params.project_name,
           request.params.version_id,
           request.params.activity_id,

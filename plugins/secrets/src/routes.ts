@@ -1,4 +1,4 @@
-import { NoContent, type AddonApp, type RequestUser, requireUser } from '@pipewright/sdk';
+import { NoContent, type AddonApp, type RequestUser } from '@pipewright/sdk';
 import { Secret, SecretList, SecretParams, SecretPut, StoredSecretParams } from './schemas.js';
 import type { SecretService } from './service.js';
 
@@ -17,8 +17,7 @@ export function secretRoutes(secrets: SecretService) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        if (seesValues(caller)) return secrets.list();
+        if (seesValues(request.caller)) return secrets.list();
         return (await secrets.names()).map((name) => ({ name }));
       },
     );
@@ -34,9 +33,8 @@ export function secretRoutes(secrets: SecretService) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const secret = await secrets.require(request.params.secret_name);
-        return seesValues(caller) ? secret : { name: secret.name };
+        return seesValues(request.caller) ? secret : { name: secret.name };
       },
     );
 
@@ -52,8 +50,7 @@ export function secretRoutes(secrets: SecretService) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        await secrets.set(request.params.secret_name, request.body.value, caller.name);
+        await secrets.set(request.params.secret_name, request.body.value, request.caller.name);
       },
     );
 
@@ -64,8 +61,7 @@ export function secretRoutes(secrets: SecretService) {
         schema: { summary: 'Delete a secret (admins)', params: SecretParams, response: { 204: NoContent } },
       },
       async (request, reply) => {
-        const caller = requireUser(request);
-        await secrets.remove(request.params.secret_name, caller.name);
+        await secrets.remove(request.params.secret_name, request.caller.name);
         return reply.code(204).send(null);
       },
     );

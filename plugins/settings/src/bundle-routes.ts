@@ -1,4 +1,4 @@
-import { NotFound, Type, requireUser, type AddonApp } from '@pipewright/sdk';
+import { NotFound, Type, type AddonApp } from '@pipewright/sdk';
 import type { BundleDirectory } from '@pipewright/plugin-bundles/api';
 import type { BundleSettings } from './bundle-settings.js';
 import {
@@ -34,7 +34,6 @@ export function bundleSettingsRoutes(
         },
       },
       async (request, reply) => {
-        const caller = requireUser(request);
         const copy = request.body.copyVariant;
         if (copy) {
           const [from, to] = await Promise.all([
@@ -51,7 +50,7 @@ export function bundleSettingsRoutes(
               withProjects: true,
               only: [copy.addonName],
             },
-            { user: caller.name },
+            { user: request.caller.name },
           );
         }
         return reply.code(204).send(null);
@@ -72,9 +71,8 @@ export function bundleSettingsRoutes(
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const q = request.query;
-        return all.all(caller, {
+        return all.all(request.caller, {
           bundleName: q.bundle_name,
           projectName: q.project_name || undefined,
           projectBundleName: q.project_bundle_name,
@@ -96,9 +94,8 @@ export function bundleSettingsRoutes(
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const { variant, project, site } = request.query;
-        return all.legacy(caller, variant, project, site);
+        return all.legacy(request.caller, variant, project, site);
       },
     );
 
@@ -113,8 +110,7 @@ export function bundleSettingsRoutes(
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        return all.legacySite(caller.name, request.query.variant, request.query.site);
+        return all.legacySite(request.caller.name, request.query.variant, request.query.site);
       },
     );
 
@@ -132,9 +128,8 @@ export function bundleSettingsRoutes(
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const withProjects = request.body.withProjects ?? true;
-        await migrate({ ...request.body, withProjects }, { user: caller.name });
+        await migrate({ ...request.body, withProjects }, { user: request.caller.name });
         return null;
       },
     );

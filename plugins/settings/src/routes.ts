@@ -6,7 +6,6 @@ import {
   type RequestUser,
   requireAdmin,
   requireManager,
-  requireUser,
   ValidationFailed,
 } from '@pipewright/sdk';
 import type { FastifyRequest } from 'fastify';
@@ -94,12 +93,12 @@ const SCOPES: Scope[] = [
     writeQuery: ProjectVariantQuery,
     siteNote: ' (the caller\u2019s site overrides when a site is given)',
     // Changing a project's settings needs a manager; changing one's own site overrides only a login.
-    write: (request, site) => (site ? requireUser(request) : requireManager(request)),
-    listOverrides: (request) => requireUser(request),
+    write: (request, site) => (site ? request.caller : requireManager(request)),
+    listOverrides: (request) => request.caller,
   },
 ];
 
-const anyUser: Guard = (request) => requireUser(request);
+const anyUser: Guard = (request) => request.caller;
 const admin: Guard = (request) => requireAdmin(request);
 
 export function addonSettingsRoutes(settings: SettingsService) {
@@ -282,7 +281,6 @@ export function addonSettingsRoutes(settings: SettingsService) {
         },
       },
       async (request) => {
-        requireUser(request);
         const info = settings.addon(request.params.addon_name, request.params.addon_version);
         return settings.siteSchemaDocument(info);
       },
@@ -299,9 +297,8 @@ export function addonSettingsRoutes(settings: SettingsService) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const info = settings.addon(request.params.addon_name, request.params.addon_version);
-        return settings.siteSettings(info, machineOf(request), caller.name);
+        return settings.siteSettings(info, machineOf(request), request.caller.name);
       },
     );
 
@@ -318,7 +315,6 @@ export function addonSettingsRoutes(settings: SettingsService) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const info = settings.addon(request.params.addon_name, request.params.addon_version);
         const site = machineOf(request);
         if (!site) {
@@ -333,7 +329,9 @@ export function addonSettingsRoutes(settings: SettingsService) {
             'Validation error: query.site_id: a site is required',
           );
         }
-        await settings.setSiteSettings(info, site, caller.name, request.body as Json, { user: caller.name });
+        await settings.setSiteSettings(info, site, request.caller.name, request.body as Json, {
+          user: request.caller.name,
+        });
       },
     );
   };

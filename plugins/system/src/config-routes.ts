@@ -47,8 +47,7 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
           response: { 200: JsonObject },
         },
       },
-      async (request) => {
-        requireUser(request);
+      async () => {
         return schemaDocument;
       },
     );
@@ -80,9 +79,8 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const before = await config.get();
-        await config.replace(request.body as ServerConfig, caller.name);
+        await config.replace(request.body as ServerConfig, request.caller.name);
         await dropReplacedImages(before);
       },
     );
@@ -100,9 +98,8 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const before = await config.get();
-        await config.patch(request.body, caller.name);
+        await config.patch(request.body, request.caller.name);
         await dropReplacedImages(before);
       },
     );

@@ -1,4 +1,4 @@
-import { NoContent, NotFound, isManagerOrAbove, requireUser, Type, type AddonApp } from '@pipewright/sdk';
+import { NoContent, NotFound, isManagerOrAbove, Type, type AddonApp } from '@pipewright/sdk';
 import type { ProductionMetrics } from './metrics.js';
 import { PROMETHEUS_CONTENT_TYPE, exposition, type MetricFamily } from './prometheus.js';
 import type { RestartFlag } from './restart.js';
@@ -65,8 +65,7 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) 
           response: { 200: RestartRequired },
         },
       },
-      async (request) => {
-        requireUser(request);
+      async () => {
         return restart.status();
       },
     );
@@ -82,7 +81,7 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) 
         },
       },
       async (request) => {
-        await restart.set(request.body.required, request.body.reason ?? null, requireUser(request).name);
+        await restart.set(request.body.required, request.body.reason ?? null, request.caller.name);
       },
     );
 
@@ -97,8 +96,7 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) 
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        await restart.requestRestart({ user: caller.name });
+        await restart.requestRestart({ user: request.caller.name });
       },
     );
 
@@ -112,10 +110,9 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) 
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         return sites.list({
           ...request.query,
-          ...(isManagerOrAbove(caller) ? {} : { user: caller.name }),
+          ...(isManagerOrAbove(request.caller) ? {} : { user: request.caller.name }),
         });
       },
     );

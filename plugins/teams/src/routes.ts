@@ -1,4 +1,4 @@
-import { type AddonApp, NoContent, ProjectParams, requireUser } from '@pipewright/sdk';
+import { type AddonApp, NoContent, ProjectParams } from '@pipewright/sdk';
 import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
 import {
   MemberParams,
@@ -24,7 +24,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         },
       },
       async (request) => {
-        const project = await projects.require(requireUser(request), request.params.project_name);
+        const project = await projects.require(request.caller, request.params.project_name);
         return teams.list(project.name, request.query.show_members);
       },
     );
@@ -41,9 +41,8 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        const project = await projects.require(caller, request.params.project_name);
-        await teams.replaceAll(project.name, request.body, caller.name);
+        const project = await projects.require(request.caller, request.params.project_name);
+        await teams.replaceAll(project.name, request.body, request.caller.name);
       },
     );
 
@@ -59,10 +58,9 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        const project = await projects.require(caller, request.params.project_name);
+        const project = await projects.require(request.caller, request.params.project_name);
         const { team_name } = request.params;
-        await teams.save(project.name, team_name, request.body.members, caller.name);
+        await teams.save(project.name, team_name, request.body.members, request.caller.name);
       },
     );
 
@@ -73,10 +71,9 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         schema: { summary: 'Delete a team (managers)', params: TeamParams, response: { 204: NoContent } },
       },
       async (request, reply) => {
-        const caller = requireUser(request);
-        const project = await projects.require(caller, request.params.project_name);
+        const project = await projects.require(request.caller, request.params.project_name);
         const { team_name } = request.params;
-        await teams.remove(project.name, team_name, caller.name);
+        await teams.remove(project.name, team_name, request.caller.name);
         return reply.code(204).send(null);
       },
     );
@@ -93,10 +90,9 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        const project = await projects.require(caller, request.params.project_name);
+        const project = await projects.require(request.caller, request.params.project_name);
         const { team_name, member_name } = request.params;
-        await teams.saveMember(project.name, team_name, member_name, request.body, caller.name);
+        await teams.saveMember(project.name, team_name, member_name, request.body, request.caller.name);
       },
     );
 
@@ -111,10 +107,9 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        const project = await projects.require(caller, request.params.project_name);
+        const project = await projects.require(request.caller, request.params.project_name);
         const { team_name, member_name } = request.params;
-        await teams.removeMember(project.name, team_name, member_name, caller.name);
+        await teams.removeMember(project.name, team_name, member_name, request.caller.name);
       },
     );
   };

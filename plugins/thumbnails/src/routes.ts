@@ -7,7 +7,6 @@ import {
   NotFound,
   ProjectParams,
   type RequestUser,
-  requireUser,
 } from '@pipewright/sdk';
 import type { EntityDirectory } from '@pipewright/plugin-entities/api';
 import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
@@ -89,11 +88,10 @@ export function thumbnailRoutes({ store, thumbnails, projects, entities }: Deps)
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        const project = await projects.require(caller, request.params.project_name);
+        const project = await projects.require(request.caller, request.params.project_name);
         const image = readImage(request.body);
         const id = newId();
-        await store.put(project.name, id, image.mime, image.bytes, caller.name);
+        await store.put(project.name, id, image.mime, image.bytes, request.caller.name);
         return { id };
       },
     );
@@ -110,8 +108,7 @@ export function thumbnailRoutes({ store, thumbnails, projects, entities }: Deps)
       },
       async (request, reply) => {
         // Ids alone would let anyone with project access browse every image in it; AYON keeps this to managers.
-        const caller = requireUser(request);
-        const project = await projects.require(caller, request.params.project_name);
+        const project = await projects.require(request.caller, request.params.project_name);
         const image = await store.get(project.name, request.params.thumbnail_id);
         return answer(
           reply,
@@ -133,11 +130,16 @@ export function thumbnailRoutes({ store, thumbnails, projects, entities }: Deps)
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        const project = await projects.require(caller, request.params.project_name);
+        const project = await projects.require(request.caller, request.params.project_name);
         const image = readImage(request.body);
-        await store.put(project.name, request.params.thumbnail_id, image.mime, image.bytes, caller.name);
-        await invalidate(caller, project.name, request.params.thumbnail_id);
+        await store.put(
+          project.name,
+          request.params.thumbnail_id,
+          image.mime,
+          image.bytes,
+          request.caller.name,
+        );
+        await invalidate(request.caller, project.name, request.params.thumbnail_id);
       },
     );
 
@@ -157,11 +159,10 @@ export function thumbnailRoutes({ store, thumbnails, projects, entities }: Deps)
         },
         async (request, reply) => {
           const params = request.params as Record<string, string>;
-          const caller = requireUser(request);
-          const project = await projects.require(caller, params.project_name);
+          const project = await projects.require(request.caller, params.project_name);
           const entityId = params[idParam];
           const missing = `${capitalised(type)} ${entityId} has no thumbnail in project ${project.name}`;
-          const entity = await entities.get(project.name, type, entityId, caller);
+          const entity = await entities.get(project.name, type, entityId, request.caller);
           // As in AYON, a missing entity is just one more case of "no image" for placeholder=empty: grids of
           // thumbnails keep drawing while entities are deleted under them.
           if (!entity)
@@ -189,10 +190,9 @@ export function thumbnailRoutes({ store, thumbnails, projects, entities }: Deps)
         },
         async (request, reply) => {
           const params = request.params as Record<string, string>;
-          const caller = requireUser(request);
-          const project = await projects.require(caller, params.project_name);
+          const project = await projects.require(request.caller, params.project_name);
           const image = request.body as Buffer;
-          const id = await thumbnails.set(caller, project.name, type, params[idParam], image);
+          const id = await thumbnails.set(request.caller, project.name, type, params[idParam], image);
           return reply.code(201).send({ id });
         },
       );

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type AddonApp, NotFound, requireUser, Type, UserParams } from '@pipewright/sdk';
+import { type AddonApp, NotFound, Type, UserParams } from '@pipewright/sdk';
 import { AVATAR_LIMIT, readAvatar } from './avatar-image.js';
 import type { AvatarStore } from './avatars.js';
 import { initialsAvatar } from './initials-avatar.js';
@@ -39,10 +39,9 @@ function sendImage(request: FastifyRequest, reply: FastifyReply, mime: string, b
 export function avatarRoutes(users: UserService, avatars: AvatarStore) {
   /** The caller and the user whose picture they may change: their own, or anyone's for an administrator. */
   async function changeable(request: FastifyRequest, userName: string) {
-    const caller = requireUser(request);
     // Refused before the lookup: who may not change it learns nothing about the name.
-    requireSelfOrAdmin(caller, userName);
-    return { caller, user: await users.require(userName) };
+    requireSelfOrAdmin(request.caller, userName);
+    return { caller: request.caller, user: await users.require(userName) };
   }
 
   return async (app: AddonApp) => {
@@ -64,7 +63,6 @@ export function avatarRoutes(users: UserService, avatars: AvatarStore) {
         },
       },
       async (request, reply) => {
-        requireUser(request);
         const subject = await avatars.read(request.params.user_name);
         if (!subject) throw new NotFound(`User ${request.params.user_name} not found`);
         if (subject.avatar) {

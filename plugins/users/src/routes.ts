@@ -9,7 +9,6 @@ import {
   NoContent,
   type RequestUser,
   requireAdmin,
-  requireUser,
   Type,
   User,
   UserParams,
@@ -98,11 +97,10 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
-        const shown = (await visibleUsers(users, caller, request.query)).map((u) =>
-          isSelf(caller, u.name)
+        const shown = (await visibleUsers(users, request.caller, request.query)).map((u) =>
+          isSelf(request.caller, u.name)
             ? users.present(u)
-            : isManagerOrAbove(caller)
+            : isManagerOrAbove(request.caller)
               ? users.presentInList(u)
               : users.presentPublic(u),
         );
@@ -114,8 +112,7 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
       '/api/users/me',
       { schema: { summary: 'The logged-in user', response: { 200: User } } },
       async (request) => {
-        const caller = requireUser(request);
-        return excludeNone(users.present(await users.require(caller.name)), ['attrib']);
+        return excludeNone(users.present(await users.require(request.caller.name)), ['attrib']);
       },
     );
 
@@ -123,10 +120,9 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
       '/api/users/:user_name',
       { schema: { summary: 'One user', params: UserParams, response: { 200: User } } },
       async (request) => {
-        const caller = requireUser(request);
         const user = await users.require(request.params.user_name);
         const shown =
-          isManagerOrAbove(caller) || user.name === caller.name
+          isManagerOrAbove(request.caller) || user.name === request.caller.name
             ? users.present(user)
             : users.presentPublic(user);
         return excludeNone(shown, ['attrib']);
@@ -141,11 +137,10 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
         schema: { summary: 'Create a user', params: UserParams, body: NewUser, response: { 204: NoContent } },
       },
       async (request, reply) => {
-        const caller = requireUser(request);
-        requireRoleGrant(caller, request.body.data);
+        requireRoleGrant(request.caller, request.body.data);
         if (request.body.password !== undefined)
           users.requirePassword(request.body.password, ['body', 'password']);
-        const by = { user: caller.name };
+        const by = { user: request.caller.name };
         await users.create({ name: request.params.user_name, ...request.body }, by);
         return reply.code(204).send(null);
       },
@@ -163,16 +158,15 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const target = await users.require(request.params.user_name);
-        requirePatchAllowed(caller, target, request.body);
+        requirePatchAllowed(request.caller, target, request.body);
         const stillAdmin =
           request.body.active !== false &&
           (request.body.data?.isAdmin === undefined
             ? target.data.isAdmin === true
             : request.body.data.isAdmin === true);
         refuseLosingLastAdmin(target, stillAdmin, await users.activeAdmins(target.name));
-        await users.update(target.name, request.body, { user: caller.name });
+        await users.update(target.name, request.body, { user: request.caller.name });
       },
     );
 
@@ -180,13 +174,12 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
       '/api/users/:user_name',
       { schema: { summary: 'Delete a user', params: UserParams, response: { 204: NoContent } } },
       async (request, reply) => {
-        const caller = requireUser(request);
         const target = await users.require(request.params.user_name);
-        requireManagerOf(caller, target);
-        if (target.name === caller.name)
+        requireManagerOf(request.caller, target);
+        if (target.name === request.caller.name)
           throw new Conflict('You cannot delete your own account', 'delete-self');
         refuseLosingLastAdmin(target, false, await users.activeAdmins(target.name));
-        await users.remove(target.name, { user: caller.name });
+        await users.remove(target.name, { user: request.caller.name });
         return reply.code(204).send(null);
       },
     );
@@ -206,7 +199,6 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
         },
       },
       async (request) => {
-        const caller = requireUser(request);
         const { password, apiKey, currentPassword } = request.body;
         if (password === undefined && apiKey !== undefined) {
           // As AYON does it: an administrator gives a service user its API key through this route.
@@ -218,12 +210,12 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
           return;
         }
         if (password === undefined) throw new BadRequest('No password or API key provided', 'nothing-to-set');
-        requireSelfOrAdmin(caller, request.params.user_name);
-        const self = isSelf(caller, request.params.user_name);
+        requireSelfOrAdmin(request.caller, request.params.user_name);
+        const self = isSelf(request.caller, request.params.user_name);
         const target = await users.require(request.params.user_name);
         users.requirePassword(password, ['body', 'password']);
         if (self) await requireCurrentPassword(users, guesses, target, currentPassword, request.ip);
-        await users.setPassword(target.name, password, self ? caller.sessionId : null);
+        await users.setPassword(target.name, password, self ? request.caller.sessionId : null);
       },
     );
 
@@ -238,7 +230,6 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
         },
       },
       async (request) => {
-        requireUser(request);
         users.requirePassword(request.body.password, ['body', 'password']);
       },
     );
@@ -256,11 +247,10 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
         },
         handler: async (request) => {
           // Refused before the lookup (config.access): who is not a manager learns nothing about the name.
-          const caller = requireUser(request);
           const target = await users.require(request.params.user_name);
-          requireManagerOf(caller, target);
+          requireManagerOf(request.caller, target);
           await users.rename(target.name, request.body.newName, {
-            user: caller.name,
+            user: request.caller.name,
           });
         },
       });
@@ -279,7 +269,7 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
         },
       },
       async (request) => {
-        requireSelfOrAdmin(requireUser(request), request.params.user_name);
+        requireSelfOrAdmin(request.caller, request.params.user_name);
         await users.setFrontendPreferences(request.params.user_name, request.body);
       },
     );
@@ -294,7 +284,7 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
         },
       },
       async (request) => {
-        requireSelfOrAdmin(requireUser(request), request.params.user_name);
+        requireSelfOrAdmin(request.caller, request.params.user_name);
         return users.listApiKeys(request.params.user_name);
       },
     );
@@ -310,7 +300,7 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
         },
       },
       async (request, reply) => {
-        requireSelfOrAdmin(requireUser(request), request.params.user_name);
+        requireSelfOrAdmin(request.caller, request.params.user_name);
         return reply.code(201).send(await users.addApiKey(request.params.user_name, request.body));
       },
     );
@@ -326,7 +316,7 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
         },
       },
       async (request) => {
-        requireSelfOrAdmin(requireUser(request), request.params.user_name);
+        requireSelfOrAdmin(request.caller, request.params.user_name);
         await users.updateApiKey(request.params.user_name, request.params.entity_id, request.body);
       },
     );
@@ -335,7 +325,7 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
       '/api/users/:user_name/apikeys/:entity_id',
       { schema: { summary: 'Revoke an API key', params: ApiKeyParams, response: { 204: NoContent } } },
       async (request, reply) => {
-        requireSelfOrAdmin(requireUser(request), request.params.user_name);
+        requireSelfOrAdmin(request.caller, request.params.user_name);
         await users.removeApiKey(request.params.user_name, request.params.entity_id);
         return reply.code(204).send(null);
       },

@@ -1,4 +1,4 @@
-import { requireUser, type AddonApp } from '@pipewright/sdk';
+import { type AddonApp } from '@pipewright/sdk';
 import {
   CreatedView,
   Done,
@@ -43,8 +43,7 @@ export function viewRoutes(views: ViewService) {
           response: { 200: ViewList },
         },
       },
-      async (request) =>
-        views.list(requireUser(request), request.params.view_type, request.query.project_name),
+      async (request) => views.list(request.caller, request.params.view_type, request.query.project_name),
     );
 
     app.post(
@@ -65,7 +64,7 @@ export function viewRoutes(views: ViewService) {
       },
       async (request, reply) => {
         const saved = await views.create(
-          requireUser(request),
+          request.caller,
           request.params.view_type,
           request.body,
           request.query.project_name,
@@ -84,8 +83,7 @@ export function viewRoutes(views: ViewService) {
           response: { 200: View },
         },
       },
-      async (request) =>
-        views.working(requireUser(request), request.params.view_type, request.query.project_name),
+      async (request) => views.working(request.caller, request.params.view_type, request.query.project_name),
     );
 
     app.get(
@@ -102,7 +100,7 @@ export function viewRoutes(views: ViewService) {
         },
       },
       async (request) =>
-        views.getDefault(requireUser(request), request.params.view_type, request.query.project_name),
+        views.getDefault(request.caller, request.params.view_type, request.query.project_name),
     );
 
     app.post(
@@ -119,7 +117,7 @@ export function viewRoutes(views: ViewService) {
       },
       async (request) => {
         await views.setDefault(
-          requireUser(request),
+          request.caller,
           request.params.view_type,
           request.body.viewId,
           request.query.project_name,
@@ -141,7 +139,7 @@ export function viewRoutes(views: ViewService) {
       },
       async (request) =>
         views.get(
-          requireUser(request),
+          request.caller,
           request.params.view_type,
           request.params.view_id,
           request.query.project_name,
@@ -165,7 +163,7 @@ export function viewRoutes(views: ViewService) {
       },
       async (request) => {
         await views.update(
-          requireUser(request),
+          request.caller,
           request.params.view_type,
           request.params.view_id,
           request.body,
@@ -188,7 +186,7 @@ export function viewRoutes(views: ViewService) {
       },
       async (request) => {
         await views.remove(
-          requireUser(request),
+          request.caller,
           request.params.view_type,
           request.params.view_id,
           request.query.project_name,

@@ -5,7 +5,6 @@ import {
   Id,
   NoContent,
   ProjectParams,
-  requireUser,
   Type,
 } from '@pipewright/sdk';
 import { SPECS, type EntityType } from '../entity-types.js';
@@ -46,12 +45,7 @@ export function entityRoutes(service: EntityService) {
         },
         async (request, reply) => {
           const fields = request.body as Record<string, unknown>;
-          const id = await service.create(
-            requireUser(request),
-            request.params.project_name,
-            spec.type,
-            fields,
-          );
+          const id = await service.create(request.caller, request.params.project_name, spec.type, fields);
           return reply.code(201).send({ id });
         },
       );
@@ -62,7 +56,7 @@ export function entityRoutes(service: EntityService) {
         async (request) => {
           const params = request.params as Record<string, string>;
           const entity = await service.entity(
-            requireUser(request),
+            request.caller,
             params.project_name,
             spec.type,
             params[idParam],
@@ -85,7 +79,7 @@ export function entityRoutes(service: EntityService) {
         async (request) => {
           const params = request.params as Record<string, string>;
           await service.change(
-            requireUser(request),
+            request.caller,
             params.project_name,
             spec.type,
             params[idParam],
@@ -107,7 +101,7 @@ export function entityRoutes(service: EntityService) {
         },
         async (request) => {
           const params = request.params as Record<string, string>;
-          await service.delete(requireUser(request), params.project_name, spec.type, params[idParam], {
+          await service.delete(request.caller, params.project_name, spec.type, params[idParam], {
             force: request.query.force,
           });
         },
@@ -126,7 +120,7 @@ export function entityRoutes(service: EntityService) {
       },
       async (request) => {
         const { project_name, task_id } = request.params;
-        await service.assign(requireUser(request), project_name, task_id, request.body);
+        await service.assign(request.caller, project_name, task_id, request.body);
       },
     );
   };

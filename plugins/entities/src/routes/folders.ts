@@ -1,4 +1,4 @@
-import { type AddonApp, ProjectParams, requireUser, type Static } from '@pipewright/sdk';
+import { type AddonApp, ProjectParams, type Static } from '@pipewright/sdk';
 import type { TreeFilter } from '../read/hierarchy.js';
 import type { EntityService } from '../service.js';
 import { FolderList, FolderListQuery, HierarchyQuery } from './schemas.js';
@@ -17,10 +17,9 @@ export function folderTreeRoutes(service: EntityService) {
         },
       },
       async (request, reply) => {
-        const caller = requireUser(request);
         // Written as JSON bytes already (FolderList's shape): Fastify sends a Buffer as it is.
         const body: unknown = await service.folderList(
-          caller,
+          request.caller,
           request.params.project_name,
           request.query.attrib,
         );
@@ -44,7 +43,7 @@ export function folderTreeRoutes(service: EntityService) {
           .filter(Boolean);
         const search = request.query.search?.toLowerCase() || undefined;
         const filter: TreeFilter | undefined = types?.length || search ? { types, search } : undefined;
-        const body = await service.hierarchy(requireUser(request), request.params.project_name, filter);
+        const body = await service.hierarchy(request.caller, request.params.project_name, filter);
         return reply.type('application/json; charset=utf-8').send(body);
       },
     );

@@ -2,7 +2,6 @@ import {
   type AddonApp,
   PipewrightError,
   ProjectParams,
-  requireUser,
   type Static,
   Type,
   Utf8Writer,
@@ -26,7 +25,7 @@ export function operationRoutes(service: EntityService) {
       },
       async (request, reply) => {
         const result = await service.operations(
-          requireUser(request),
+          request.caller,
           request.params.project_name,
           request.body.operations,
           {
@@ -60,7 +59,7 @@ export function operationRoutes(service: EntityService) {
       },
       async (request) => {
         const id = await service.startBackground(
-          requireUser(request),
+          request.caller,
           request.params.project_name,
           request.body.operations,
           { canFail: request.body.canFail },
@@ -84,7 +83,7 @@ export function operationRoutes(service: EntityService) {
       },
       async (request) => {
         const { project_name, task_id } = request.params;
-        return service.backgroundStatus(requireUser(request), project_name, task_id) as any;
+        return service.backgroundStatus(request.caller, project_name, task_id) as any;
       },
     );
   };

@@ -1,4 +1,4 @@
-import { type AddonApp, ProjectParams, requireUser, Type } from '@pipewright/sdk';
+import { type AddonApp, ProjectParams, Type } from '@pipewright/sdk';
 import { platformOf } from '../read/resolve.js';
 import type { EntityService } from '../service.js';
 import {
@@ -28,7 +28,7 @@ export function resolveRoutes(service: EntityService) {
       },
       async (request) => {
         const siteHeader = request.headers['x-ayon-site-id'];
-        return service.resolve(requireUser(request), request.body.uris, {
+        return service.resolve(request.caller, request.body.uris, {
           pathOnly: request.query.pathOnly,
           platform: platformOf(request.headers['x-ayon-platform']),
           resolveRoots: request.body.resolveRoots,
@@ -49,8 +49,7 @@ export function resolveRoutes(service: EntityService) {
       },
       async (request) => {
         const { entityType, ids } = request.body;
-        const caller = requireUser(request);
-        return { uris: await service.uris(caller, request.params.project_name, entityType, ids) };
+        return { uris: await service.uris(request.caller, request.params.project_name, entityType, ids) };
       },
     );
 
@@ -66,9 +65,8 @@ export function resolveRoutes(service: EntityService) {
       },
       async (request) => {
         const { filter, search } = request.body;
-        const caller = requireUser(request);
         return {
-          folderIds: await service.tasksFolders(caller, request.params.project_name, filter, search),
+          folderIds: await service.tasksFolders(request.caller, request.params.project_name, filter, search),
         };
       },
     );
@@ -84,7 +82,7 @@ export function resolveRoutes(service: EntityService) {
         },
       },
       async (request) =>
-        service.representationsInContext(requireUser(request), request.params.project_name, request.body),
+        service.representationsInContext(request.caller, request.params.project_name, request.body),
     );
   };
 }

@@ -1,4 +1,4 @@
-import { type AddonApp, ProjectParams, requireUser } from '@pipewright/sdk';
+import { type AddonApp, ProjectParams } from '@pipewright/sdk';
 import type { EntityService } from '../service.js';
 import { ProductTypes, ProjectStats, ProjectTags } from './schemas.js';
 
@@ -14,7 +14,7 @@ export function projectSummaryRoutes(service: EntityService) {
           response: { 200: ProjectStats },
         },
       },
-      async (request) => (await service.stats(requireUser(request), request.params.project_name)) as any,
+      async (request) => (await service.stats(request.caller, request.params.project_name)) as any,
     );
 
     app.get(
@@ -26,7 +26,7 @@ export function projectSummaryRoutes(service: EntityService) {
           response: { 200: ProjectTags },
         },
       },
-      async (request) => (await service.tags(requireUser(request), request.params.project_name)) as any,
+      async (request) => (await service.tags(request.caller, request.params.project_name)) as any,
     );
 
     app.get(
@@ -39,7 +39,7 @@ export function projectSummaryRoutes(service: EntityService) {
         },
       },
       async (request) => ({
-        productTypes: await service.productTypesFor(requireUser(request), request.params.project_name),
+        productTypes: await service.productTypesFor(request.caller, request.params.project_name),
       }),
     );
   };

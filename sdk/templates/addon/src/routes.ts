@@ -1,4 +1,4 @@
-import { requireUser, type AddonApp } from '@pipewright/sdk';
+import type { AddonApp } from '@pipewright/sdk';
 import { Greeting } from './schemas.js';
 import type { Greetings } from './api.js';
 
@@ -9,7 +9,7 @@ export function greetingRoutes(greetings: Greetings) {
     app.get(
       '/hello',
       { schema: { summary: 'Greet the caller', response: { 200: Greeting } } },
-      async (request) => greetings.greet(requireUser(request).name),
+      async (request) => greetings.greet(request.caller.name),
     );
   };
 }
