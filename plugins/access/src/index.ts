@@ -16,7 +16,6 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // server process hears (through Redis when there are several).
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Access groups',
   deps: { entities: entitiesRef, projects: projectsRef, users: usersRef },
   migrations: { studio: studioMigrations },
   async setup(ctx, deps) {

@@ -10,7 +10,6 @@ import { authRef } from '@pipewright/plugin-auth/api';
 // action.launcher events that the launcher takes (or aborts) with a 64-hex token.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Actions',
   deps: { auth: authRef },
   migrations: { studio: studioMigrations },
   async setup(ctx) {

@@ -22,7 +22,6 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // server adds by itself (status changes, assignments, publishes), addressed to the people concerned.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Activities',
   deps: {
     entities: entitiesRef,
     files: filesRef,

@@ -10,7 +10,6 @@ import { authRef } from '@pipewright/plugin-auth/api';
 // Administrators install and delete addon packages here; they run at once, without a restart.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Addons',
   deps: { auth: authRef },
   frontendModules: { addons_screens: ['./Addons'] },
   frontendScopes: { settings: { sidebar: 'Addons', access: 'admin' } },

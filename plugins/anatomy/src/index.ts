@@ -9,7 +9,6 @@ import { authRef } from '@pipewright/plugin-auth/api';
 // turn a preset into a project's fields and back.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Anatomy',
   deps: { auth: authRef },
   migrations: { studio: studioMigrations },
   async setup(ctx) {

@@ -9,7 +9,6 @@ import { authRef } from '@pipewright/plugin-auth/api';
 // attrib through the library this provides and take defaults and inheritance from it.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Attributes',
   deps: { auth: authRef },
   migrations: { studio: studioMigrations },
   async setup(ctx) {

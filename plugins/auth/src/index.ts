@@ -12,7 +12,6 @@ import { authRef, oneTimeTokensRef, passwordGuessesRef } from './api.js';
 // users come from whichever addon registers itself as the user source (the users addon by default).
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Authentication',
   migrations: { studio: studioMigrations },
   async setup(ctx) {
     const memory = new IdentityMemory(ctx.events);

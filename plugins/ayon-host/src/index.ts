@@ -17,7 +17,6 @@ import { settingsRef } from '@pipewright/plugin-settings/api';
 // settings, actions and endpoints work as on AYON, while the code never holds database credentials.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'AYON addon host',
   deps: {
     anatomy: anatomyRef,
     bundles: bundlesRef,

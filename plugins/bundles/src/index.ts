@@ -12,7 +12,6 @@ import { projectsRef } from '@pipewright/plugin-projects/api';
 // when staging is promoted.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Bundles',
   deps: { projects: projectsRef, auth: authRef },
   async setup(ctx, deps) {
     const bundles = new BundleService(ctx.db, ctx.events, ctx.runtime, ctx.addon.name, ctx.log);

@@ -14,7 +14,6 @@ import type { SecretStore } from '@pipewright/plugin-secrets/api';
 // (default 5); both are read at each call.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Ynput Cloud',
   deps: { secrets: secretsRef, users: usersRef },
   migrations: { studio: studioMigrations },
   async setup(ctx, deps) {

@@ -12,7 +12,6 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // busy it has been. Everything is read; nothing is stored of its own.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Project dashboard',
   deps: {
     attributes: attributesRef,
     files: filesRef,

@@ -12,7 +12,6 @@ import { authRef } from '@pipewright/plugin-auth/api';
 // upload it (or name where to fetch it); every logged-in user, launchers included, lists and downloads them.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Desktop',
   deps: { auth: authRef },
   migrations: { studio: studioMigrations },
   async setup(ctx) {

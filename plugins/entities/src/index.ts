@@ -21,7 +21,6 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // write/ (every write, single or batched, through one processor in one unit of work).
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Entities',
   deps: { attributes: attributesRef, projects: projectsRef, users: usersRef },
   migrations: { project: projectMigrations },
   frontendModules: { overview_remote: ['./Overview'] },

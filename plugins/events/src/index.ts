@@ -9,7 +9,6 @@ import { authRef } from '@pipewright/plugin-auth/api';
 // broadcasts events; this addon is the HTTP face of both, and the read models other addons query the log through.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Events',
   deps: { auth: authRef },
   frontendModules: { events_screens: ['./Events'] },
   frontendScopes: { settings: { sidebar: 'Events', access: 'manager' } },

@@ -14,7 +14,6 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // S3-compatible store can implement the same interface later). Previews are made with Debian's ffmpeg.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Files',
   deps: { projects: projectsRef, users: usersRef },
   migrations: { project: projectMigrations },
   async setup(ctx, deps) {

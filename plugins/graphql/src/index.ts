@@ -88,7 +88,6 @@ function operationNameOf(context: MercuriusContext): string | undefined {
 // The project as pipeline tools read it: one request for a folder tree with its tasks, products and versions.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'GraphQL',
   deps: {
     attributes: attributesRef,
     entities: entitiesRef,

@@ -11,7 +11,6 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // live in each project's schema beside the entities, typed by the link types the project declares.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Links',
   deps: { entities: entitiesRef, projects: projectsRef, users: usersRef },
   migrations: { project: projectMigrations },
   async setup(ctx, deps) {

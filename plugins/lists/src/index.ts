@@ -18,7 +18,6 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // shots of a client delivery, a review session), in an order people choose, shared per user or team.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Entity lists',
   deps: {
     attributes: attributesRef,
     entities: entitiesRef,

@@ -11,7 +11,6 @@ import { ynputCloudRef } from '@pipewright/plugin-connect/api';
 // step: POST /api/addons/install?url=<the version's url>. Licenses exist only in Ynput Cloud (connect addon).
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Market',
   deps: { ynputCloud: ynputCloudRef },
   async setup(ctx, deps) {
     const catalogue = new CatalogueSource(

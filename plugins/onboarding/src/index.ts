@@ -10,7 +10,6 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // and initialize creates that administrator and logs them in.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Onboarding',
   deps: { attributes: attributesRef, auth: authRef, system: systemRef, users: usersRef },
   migrations: { studio: studioMigrations },
   async setup(ctx, deps) {

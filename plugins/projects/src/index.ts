@@ -11,7 +11,6 @@ import { projectsRef } from './api.js';
 // dropped with it, where the entity addons keep its folders, tasks, products and versions.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Projects',
   deps: { anatomy: anatomyRef, attributes: attributesRef, auth: authRef },
   migrations: { studio: studioMigrations },
   frontendModules: { projects_remote: ['./Projects'] },

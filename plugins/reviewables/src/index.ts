@@ -20,7 +20,6 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // is transcoded here: availability tells clients whether a browser can play a file as it was uploaded.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Reviewables',
   deps: {
     access: accessRef,
     activities: activitiesRef,

@@ -14,7 +14,6 @@ import { secretsRef } from './api.js';
 // Addons have no configuration object of their own yet, so the variable is read here, once, at setup.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Secrets',
   deps: { auth: authRef },
   migrations: { studio: studioMigrations },
   async setup(ctx) {

@@ -9,7 +9,6 @@ import { authRef } from '@pipewright/plugin-auth/api';
 // answer tells it. The server only keeps the records: it never starts a process itself.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Services',
   deps: { auth: authRef },
   migrations: { studio: studioMigrations },
   async setup(ctx) {

@@ -22,7 +22,6 @@ import { settingsRef } from './api.js';
 // the level below are stored, so a new default in a new addon version reaches everyone who did not override it.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Settings',
   deps: { bundles: bundlesRef, projects: projectsRef, auth: authRef },
   migrations: { studio: studioMigrations },
   async setup(ctx, deps) {

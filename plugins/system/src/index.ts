@@ -24,7 +24,6 @@ export type { SystemService };
 // PIPEWRIGHT_ALLOW_RESTART is read here, once, at setup: addons have no configuration object of their own yet.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'System',
   deps: { users: usersRef, auth: authRef, events: eventLogRef },
   migrations: { studio: studioMigrations },
   async setup(ctx, deps) {

@@ -10,7 +10,6 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // tools can address a group instead of listing users one by one.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Teams',
   deps: { projects: projectsRef, users: usersRef },
   migrations: { project: projectMigrations },
   async setup(ctx, deps) {

@@ -12,7 +12,6 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // hold a thumbnailId; setting it goes through the entities addon so access checks and events stay in one place.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Thumbnails',
   deps: { entities: entitiesRef, projects: projectsRef, users: usersRef },
   migrations: { project: projectMigrations },
   async setup(ctx, deps) {

@@ -13,7 +13,6 @@ import { usersRef } from './api.js';
 // The studio's people and service accounts. It is the auth addon's user source, so logins check these users.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Users',
   deps: { auth: authRef, oneTimeTokens: oneTimeTokensRef, passwordGuesses: passwordGuessesRef },
   migrations: { studio: studioMigrations },
   frontendModules: { users_screens: ['./Users'] },

@@ -10,7 +10,6 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // lists page's sorting, ...): a working view keeps the current state without a save, named views can be shared.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Views',
   deps: { projects: projectsRef, users: usersRef },
   migrations: { studio: studioMigrations, project: projectMigrations },
   async setup(ctx, deps) {

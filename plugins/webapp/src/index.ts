@@ -5,7 +5,6 @@ import { webAppRoutes } from './routes.js';
 // keeps its own paths; this addon only takes the GET requests nobody else answers.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Web app',
   async setup(ctx) {
     await ctx.app.register(webAppRoutes(ctx.log));
   },

@@ -27,7 +27,6 @@ function heartbeatInterval(raw: string | undefined): number {
 // filtered per socket and forwarded, so a client connected to any process sees the whole studio's activity.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  title: 'Live events',
   deps: { auth: authRef },
   async setup(ctx) {
     // Read once: tests shorten it, operators have no reason to.
