@@ -18,40 +18,29 @@ export class PipewrightError extends Error {
   }
 }
 
-/** 400: the request is understood but cannot be carried out as asked. */
-export class BadRequest extends PipewrightError {
-  constructor(message = 'Bad request', errorCode = 'bad-request') {
-    super(400, message, errorCode);
-  }
+/** An error class answering one status, with its default message and errorCode. */
+function answering(status: number, defaultMessage: string, defaultCode: string) {
+  return class extends PipewrightError {
+    constructor(message = defaultMessage, errorCode = defaultCode) {
+      super(status, message, errorCode);
+    }
+  };
 }
+
+/** 400: the request is understood but cannot be carried out as asked. */
+export class BadRequest extends answering(400, 'Bad request', 'bad-request') {}
 
 /** 401: no valid credentials. */
-export class Unauthorized extends PipewrightError {
-  constructor(message = 'Not logged in', errorCode = 'unauthorized') {
-    super(401, message, errorCode);
-  }
-}
+export class Unauthorized extends answering(401, 'Not logged in', 'unauthorized') {}
 
 /** 403: logged in, but not allowed to do this. */
-export class Forbidden extends PipewrightError {
-  constructor(message = 'Not allowed', errorCode = 'forbidden') {
-    super(403, message, errorCode);
-  }
-}
+export class Forbidden extends answering(403, 'Not allowed', 'forbidden') {}
 
 /** 404: the thing asked for does not exist (or is not visible to the caller). */
-export class NotFound extends PipewrightError {
-  constructor(message = 'Not found', errorCode = 'not-found') {
-    super(404, message, errorCode);
-  }
-}
+export class NotFound extends answering(404, 'Not found', 'not-found') {}
 
 /** 409: the change conflicts with the current state (a duplicate name, a published version, ...). */
-export class Conflict extends PipewrightError {
-  constructor(message = 'Conflict', errorCode = 'conflict') {
-    super(409, message, errorCode);
-  }
-}
+export class Conflict extends answering(409, 'Conflict', 'conflict') {}
 
 /** 422: input that passed the schema but breaks a rule; carries the AYON problem list. */
 export class ValidationFailed extends PipewrightError {
@@ -64,18 +53,10 @@ export class ValidationFailed extends PipewrightError {
 }
 
 /** 429: too many attempts in a short time. */
-export class TooManyRequests extends PipewrightError {
-  constructor(message = 'Too many requests', errorCode = 'rate-limited') {
-    super(429, message, errorCode);
-  }
-}
+export class TooManyRequests extends answering(429, 'Too many requests', 'rate-limited') {}
 
 /** 503: the server cannot take this now (pool nearly full, shutting down, ...). */
-export class ServiceUnavailable extends PipewrightError {
-  constructor(message = 'Service unavailable', errorCode = 'unavailable') {
-    super(503, message, errorCode);
-  }
-}
+export class ServiceUnavailable extends answering(503, 'Service unavailable', 'unavailable') {}
 
 /**
  * How one failed operation of a batch is reported (status, errorCode, detail): a PipewrightError as it says, a

@@ -1,4 +1,4 @@
-import { createServiceRef } from '@pipewright/sdk';
+import { createServiceRef, Type } from '@pipewright/sdk';
 import type { Problem } from '@pipewright/sdk';
 
 /** Entity types attributes can apply to. */
@@ -16,6 +16,48 @@ export type AttributeType =
   | 'list_of_any'
   | 'list_of_submodels'
   | 'dict';
+
+/** Every value type, as AYON names them. */
+export const ATTRIBUTE_TYPES: AttributeType[] = [
+  'string',
+  'integer',
+  'float',
+  'boolean',
+  'datetime',
+  'list_of_strings',
+  'list_of_integers',
+  'list_of_any',
+  'list_of_submodels',
+  'dict',
+];
+
+// Optional fields also take null (meaning "not set"): clients often send back every field of what they read.
+const orNull = <T>(schema: Record<string, unknown> & { type: string }) =>
+  Type.Optional(Type.Unsafe<T | null>({ ...schema, type: [schema.type, 'null'] }));
+const Limit = orNull<number>({ type: 'number' });
+const Count = orNull<number>({ type: 'integer' });
+const Text = orNull<string>({ type: 'string' });
+
+/**
+ * The fields of AYON's attribute data besides its type and enum, as TypeBox properties: title, example and
+ * default, limits, pattern, inheritance. The studio's attributes and a list's own attributes both take them.
+ */
+export const attributeDataFields = {
+  title: Text,
+  description: Text,
+  example: Type.Optional(Type.Unknown()),
+  default: Type.Optional(Type.Unknown()),
+  gt: Limit,
+  ge: Limit,
+  lt: Limit,
+  le: Limit,
+  minLength: Count,
+  maxLength: Count,
+  minItems: Count,
+  maxItems: Count,
+  regex: Text,
+  inherit: orNull<boolean>({ type: 'boolean' }),
+};
 
 /** How an attribute's values look and behave (the data of GET /api/attributes items). */
 export interface AttributeData {

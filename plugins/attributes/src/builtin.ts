@@ -9,6 +9,26 @@ const FRAMING: AttributeScope[] = ['project', 'folder', 'task', 'version', 'repr
 
 type Seed = [name: string, scope: AttributeScope[], data: AttributeData];
 
+/** A number of the frame range or the image (FRAMING): its default, an example, and the bounds it keeps. */
+const framing = (
+  name: string,
+  type: 'integer' | 'float',
+  [title, description]: [string, string],
+  [value, example]: [number, number],
+  bounds: Pick<AttributeData, 'gt' | 'ge' | 'lt'> = {},
+): Seed => [name, FRAMING, { type, title, description, default: value, ...bounds, example }];
+
+/** Free text (or, for a list of strings, several) on the entity types of scope. */
+const text = (name: string, scope: AttributeScope[], title: string, description?: string): Seed => [
+  name,
+  scope,
+  { type: 'string', title, ...(description === undefined ? {} : { description }) },
+];
+
+const POSITIVE = { gt: 0 };
+const PIXELS = { gt: 0, lt: 50000 };
+const AT_LEAST_ZERO = { ge: 0 };
+
 const SEEDS: Seed[] = [
   [
     'priority',
@@ -26,117 +46,34 @@ const SEEDS: Seed[] = [
       ],
     },
   ],
-  [
-    'fps',
-    FRAMING,
-    { type: 'float', title: 'FPS', description: 'Frames per second', default: 25, gt: 0, example: 24 },
-  ],
-  [
-    'resolutionWidth',
-    FRAMING,
-    {
-      type: 'integer',
-      title: 'Width',
-      description: 'Image width in pixels',
-      default: 1920,
-      gt: 0,
-      lt: 50000,
-      example: 1920,
-    },
-  ],
-  [
-    'resolutionHeight',
-    FRAMING,
-    {
-      type: 'integer',
-      title: 'Height',
-      description: 'Image height in pixels',
-      default: 1080,
-      gt: 0,
-      lt: 50000,
-      example: 1080,
-    },
-  ],
-  [
+  framing('fps', 'float', ['FPS', 'Frames per second'], [25, 24], POSITIVE),
+  framing('resolutionWidth', 'integer', ['Width', 'Image width in pixels'], [1920, 1920], PIXELS),
+  framing('resolutionHeight', 'integer', ['Height', 'Image height in pixels'], [1080, 1080], PIXELS),
+  framing(
     'pixelAspect',
-    FRAMING,
-    {
-      type: 'float',
-      title: 'Pixel aspect',
-      description: 'Width of a pixel relative to its height',
-      default: 1,
-      gt: 0,
-      example: 1,
-    },
-  ],
-  [
-    'clipIn',
-    FRAMING,
-    {
-      type: 'integer',
-      title: 'Clip in',
-      description: 'First frame of the clip in the edit',
-      default: 1,
-      example: 1,
-    },
-  ],
-  [
-    'clipOut',
-    FRAMING,
-    {
-      type: 'integer',
-      title: 'Clip out',
-      description: 'Last frame of the clip in the edit',
-      default: 1,
-      example: 1,
-    },
-  ],
-  [
-    'frameStart',
-    FRAMING,
-    {
-      type: 'integer',
-      title: 'Start frame',
-      description: 'First frame of the work range',
-      default: 1001,
-      example: 1001,
-    },
-  ],
-  [
-    'frameEnd',
-    FRAMING,
-    {
-      type: 'integer',
-      title: 'End frame',
-      description: 'Last frame of the work range',
-      default: 1001,
-      example: 1100,
-    },
-  ],
-  [
+    'float',
+    ['Pixel aspect', 'Width of a pixel relative to its height'],
+    [1, 1],
+    POSITIVE,
+  ),
+  framing('clipIn', 'integer', ['Clip in', 'First frame of the clip in the edit'], [1, 1]),
+  framing('clipOut', 'integer', ['Clip out', 'Last frame of the clip in the edit'], [1, 1]),
+  framing('frameStart', 'integer', ['Start frame', 'First frame of the work range'], [1001, 1001]),
+  framing('frameEnd', 'integer', ['End frame', 'Last frame of the work range'], [1001, 1100]),
+  framing(
     'handleStart',
-    FRAMING,
-    {
-      type: 'integer',
-      title: 'Handle start',
-      description: 'Extra frames rendered before the start frame',
-      default: 0,
-      ge: 0,
-      example: 8,
-    },
-  ],
-  [
+    'integer',
+    ['Handle start', 'Extra frames rendered before the start frame'],
+    [0, 8],
+    AT_LEAST_ZERO,
+  ),
+  framing(
     'handleEnd',
-    FRAMING,
-    {
-      type: 'integer',
-      title: 'Handle end',
-      description: 'Extra frames rendered after the end frame',
-      default: 0,
-      ge: 0,
-      example: 8,
-    },
-  ],
+    'integer',
+    ['Handle end', 'Extra frames rendered after the end frame'],
+    [0, 8],
+    AT_LEAST_ZERO,
+  ),
   [
     'startDate',
     HIERARCHY,
@@ -163,61 +100,30 @@ const SEEDS: Seed[] = [
     // A description belongs to the entity that carries it; a shot should not repeat its sequence's text.
     { type: 'string', title: 'Description', description: 'Free text about the entity', inherit: false },
   ],
-  [
-    'intent',
-    ['version'],
-    { type: 'string', title: 'Intent', description: 'What the publish is for (review, final, ...)' },
-  ],
-  [
-    'machine',
-    ['version'],
-    { type: 'string', title: 'Machine', description: 'Host the version was published from' },
-  ],
-  [
-    'source',
-    ['version'],
-    { type: 'string', title: 'Source', description: 'Work file the version was published from' },
-  ],
-  [
-    'comment',
-    ['version'],
-    { type: 'string', title: 'Comment', description: "The artist's note on the publish" },
-  ],
-  ['site', ['version'], { type: 'string', title: 'Site', description: 'Site the version was published on' }],
+  text('intent', ['version'], 'Intent', 'What the publish is for (review, final, ...)'),
+  text('machine', ['version'], 'Machine', 'Host the version was published from'),
+  text('source', ['version'], 'Source', 'Work file the version was published from'),
+  text('comment', ['version'], 'Comment', "The artist's note on the publish"),
+  text('site', ['version'], 'Site', 'Site the version was published on'),
   [
     'families',
     ['version'],
     { type: 'list_of_strings', title: 'Families', description: 'Publish families the version belongs to' },
   ],
-  [
-    'colorSpace',
-    ['version'],
-    { type: 'string', title: 'Color space', description: 'Colour space of the published images' },
-  ],
-  ['author', ['version'], { type: 'string', title: 'Author', description: 'Who published the version' }],
-  [
-    'path',
-    ['representation'],
-    { type: 'string', title: 'Path', description: 'Where the representation lives' },
-  ],
-  [
-    'template',
-    ['representation'],
-    { type: 'string', title: 'Template', description: 'Anatomy template the path was built from' },
-  ],
-  [
+  text('colorSpace', ['version'], 'Color space', 'Colour space of the published images'),
+  text('author', ['version'], 'Author', 'Who published the version'),
+  text('path', ['representation'], 'Path', 'Where the representation lives'),
+  text('template', ['representation'], 'Template', 'Anatomy template the path was built from'),
+  text(
     'extension',
     ['representation', 'workfile'],
-    { type: 'string', title: 'File extension', description: 'Extension of the files, without the dot' },
-  ],
-  [
-    'productGroup',
-    ['product'],
-    { type: 'string', title: 'Product group', description: 'Groups products together in loaders' },
-  ],
+    'File extension',
+    'Extension of the files, without the dot',
+  ),
+  text('productGroup', ['product'], 'Product group', 'Groups products together in loaders'),
   ['fullName', ['user'], { type: 'string', title: 'Full name', example: 'Jane Doe' }],
   ['email', ['user'], { type: 'string', title: 'E-mail', example: 'jane.doe@studio.test' }],
-  ['avatarUrl', ['user'], { type: 'string', title: 'Avatar URL' }],
+  text('avatarUrl', ['user'], 'Avatar URL'),
   [
     'developerMode',
     ['user'],

@@ -1,19 +1,12 @@
 import { PROJECT_ENTITY_TYPES, Type, type Static } from '@pipewright/sdk';
-import type { AttributeScope as Scope, AttributeType as ValueType } from './api.js';
+import {
+  ATTRIBUTE_TYPES,
+  attributeDataFields,
+  type AttributeScope as Scope,
+  type AttributeType as ValueType,
+} from './api.js';
 
 export const ATTRIBUTE_SCOPES: Scope[] = ['project', ...PROJECT_ENTITY_TYPES, 'user', 'list'];
-export const ATTRIBUTE_TYPES: ValueType[] = [
-  'string',
-  'integer',
-  'float',
-  'boolean',
-  'datetime',
-  'list_of_strings',
-  'list_of_integers',
-  'list_of_any',
-  'list_of_submodels',
-  'dict',
-];
 
 // Plain enum schemas rather than unions of literals: a bad value then yields one problem, not one per literal.
 // Scopes are not an enum: AYON keeps whatever it is sent, and a scope no entity type has simply never applies.
@@ -41,33 +34,14 @@ export const EnumItem = Type.Object({
   projects: Type.Optional(Type.Array(Type.String())),
 });
 
-// Optional fields also take null (meaning "not set"): clients often send back every field of what they read.
-const orNull = <T>(schema: Record<string, unknown> & { type: string }) =>
-  Type.Optional(Type.Unsafe<T | null>({ ...schema, type: [schema.type, 'null'] }));
-
-const Limit = orNull<number>({ type: 'number' });
-const Count = orNull<number>({ type: 'integer' });
-const Text = orNull<string>({ type: 'string' });
-
 // Extra keys are tolerated (and dropped when stored): newer clients may send fields this server does not know.
 export const AttributeData = Type.Object(
   {
     type: AttributeType,
-    title: Text,
-    description: Text,
-    example: Type.Optional(Type.Unknown()),
-    default: Type.Optional(Type.Unknown()),
-    gt: Limit,
-    ge: Limit,
-    lt: Limit,
-    le: Limit,
-    minLength: Count,
-    maxLength: Count,
-    minItems: Count,
-    maxItems: Count,
-    regex: Text,
-    enum: orNull<Static<typeof EnumItem>[]>({ type: 'array', items: EnumItem }),
-    inherit: orNull<boolean>({ type: 'boolean' }),
+    ...attributeDataFields,
+    enum: Type.Optional(
+      Type.Unsafe<Static<typeof EnumItem>[] | null>({ type: ['array', 'null'], items: EnumItem }),
+    ),
   },
   { additionalProperties: true },
 );

@@ -10,6 +10,7 @@ import {
   type Static,
   type TSchema,
 } from '@pipewright/sdk';
+import { ATTRIBUTE_TYPES, attributeDataFields } from '@pipewright/plugin-attributes/api';
 
 /** The six project entity types a list may hold (one per list). */
 export type ListEntityType = ProjectEntityType;
@@ -91,43 +92,29 @@ export const ListQuery = Type.Object({
   metadata_only: Type.Optional(Type.Boolean({ default: false, description: 'Leave the items out' })),
 });
 
+// What an item carries besides its id and entity: each may be left out.
+const itemFields = {
+  position: Type.Optional(nullable(Position)),
+  label: Type.Optional(ItemLabel),
+  attrib: Type.Optional(JsonObject),
+  data: Type.Optional(JsonObject),
+  tags: Type.Optional(Tags),
+};
+
 export const ItemCreate = Type.Object(
-  {
-    id: Type.Optional(Id),
-    entityId: Id,
-    position: Type.Optional(nullable(Position)),
-    label: Type.Optional(ItemLabel),
-    attrib: Type.Optional(JsonObject),
-    data: Type.Optional(JsonObject),
-    tags: Type.Optional(Tags),
-  },
+  { id: Type.Optional(Id), entityId: Id, ...itemFields },
   { additionalProperties: false },
 );
 export type ItemCreate = Static<typeof ItemCreate>;
 
 export const ItemPatch = Type.Object(
-  {
-    entityId: Type.Optional(Id),
-    position: Type.Optional(nullable(Position)),
-    label: Type.Optional(ItemLabel),
-    attrib: Type.Optional(JsonObject),
-    data: Type.Optional(JsonObject),
-    tags: Type.Optional(Tags),
-  },
+  { entityId: Type.Optional(Id), ...itemFields },
   { additionalProperties: false },
 );
 export type ItemPatch = Static<typeof ItemPatch>;
 
 export const MultiPatchItem = Type.Object(
-  {
-    id: Type.Optional(nullable(Id)),
-    entityId: Type.Optional(nullable(Id)),
-    position: Type.Optional(nullable(Position)),
-    label: Type.Optional(ItemLabel),
-    attrib: Type.Optional(JsonObject),
-    data: Type.Optional(JsonObject),
-    tags: Type.Optional(Tags),
-  },
+  { id: Type.Optional(nullable(Id)), entityId: Type.Optional(nullable(Id)), ...itemFields },
   { additionalProperties: false },
 );
 export type MultiPatchItem = Static<typeof MultiPatchItem>;
@@ -247,39 +234,11 @@ export const ListEntities = Type.Object({
   }),
 });
 
-// Types of AYON's attribute data. Extra keys (widget, enumResolver, ...) are kept as given.
-const ATTRIBUTE_TYPES = [
-  'string',
-  'integer',
-  'float',
-  'boolean',
-  'datetime',
-  'list_of_strings',
-  'list_of_integers',
-  'list_of_any',
-  'list_of_submodels',
-  'dict',
-];
-const Limit = Type.Optional(nullable(Type.Number()));
-const Count = Type.Optional(nullable(Type.Integer()));
-const Text = Type.Optional(nullable(Type.String()));
-
+// AYON's attribute data; extra keys (widget, enumResolver, ...) are kept as given.
 export const ListAttributeData = Type.Object(
   {
     type: Type.Optional(Type.Unsafe<string>({ type: 'string', enum: ATTRIBUTE_TYPES, default: 'string' })),
-    title: Text,
-    description: Text,
-    example: Type.Optional(Type.Unknown()),
-    default: Type.Optional(Type.Unknown()),
-    gt: Limit,
-    ge: Limit,
-    lt: Limit,
-    le: Limit,
-    minLength: Count,
-    maxLength: Count,
-    minItems: Count,
-    maxItems: Count,
-    regex: Text,
+    ...attributeDataFields,
     enum: Type.Optional(
       nullable(
         Type.Array(
@@ -293,7 +252,6 @@ export const ListAttributeData = Type.Object(
         ),
       ),
     ),
-    inherit: Type.Optional(nullable(Type.Boolean())),
   },
   { additionalProperties: true },
 );
