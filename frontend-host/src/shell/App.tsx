@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { statusOf } from '@pipewright/sdk/ui';
+import { ClientProvider, statusOf } from '@pipewright/sdk/ui';
 import { sessionClient, setSessionExpiredListener, setToken, type ServerInfo, type User } from '../api';
 import { Layout } from './Layout';
 import { Login } from './Login';
@@ -84,36 +84,37 @@ export function App() {
     begin('You are logged out.');
   };
 
-  switch (state.kind) {
-    case 'loading':
-      return <div className="centered muted">Loading…</div>;
-    case 'unreachable':
-      return (
-        <div className="centered">
-          <div className="error-box" role="alert">
-            The server did not answer: {state.error}. Check that it runs, then reload this page.
+  // Every face reads the session's client through useClient.
+  const face = () => {
+    switch (state.kind) {
+      case 'loading':
+        return <div className="centered muted">Loading…</div>;
+      case 'unreachable':
+        return (
+          <div className="centered">
+            <div className="error-box" role="alert">
+              The server did not answer: {state.error}. Check that it runs, then reload this page.
+            </div>
           </div>
-        </div>
-      );
-    case 'onboarding':
-      return <Onboarding client={client} onDone={loggedIn} />;
-    case 'login':
-      return (
-        <Login
-          client={client}
-          info={state.info}
-          message={state.message}
-          onDone={loggedIn}
-          onForgot={() => setState({ kind: 'forgot' })}
-        />
-      );
-    case 'forgot':
-      return <ForgotPassword client={client} onBack={() => begin()} />;
-    case 'reset':
-      return (
-        <ChooseNewPassword client={client} token={state.token} onDone={loggedIn} onBack={() => begin()} />
-      );
-    case 'app':
-      return <Layout client={client} user={state.user} onLogout={logout} />;
-  }
+        );
+      case 'onboarding':
+        return <Onboarding onDone={loggedIn} />;
+      case 'login':
+        return (
+          <Login
+            info={state.info}
+            message={state.message}
+            onDone={loggedIn}
+            onForgot={() => setState({ kind: 'forgot' })}
+          />
+        );
+      case 'forgot':
+        return <ForgotPassword onBack={() => begin()} />;
+      case 'reset':
+        return <ChooseNewPassword token={state.token} onDone={loggedIn} onBack={() => begin()} />;
+      case 'app':
+        return <Layout user={state.user} onLogout={logout} />;
+    }
+  };
+  return <ClientProvider client={client}>{face()}</ClientProvider>;
 }

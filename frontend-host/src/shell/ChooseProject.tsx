@@ -1,5 +1,4 @@
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { useLoaded } from '@pipewright/sdk/ui';
+import { useClient, useLoaded } from '@pipewright/sdk/ui';
 import type { Project } from '../api';
 import type { AddonPage } from '../remotes';
 import { navigate } from './router';
@@ -9,16 +8,15 @@ import { navigate } from './router';
  * with none yet, the way to the screen that creates one.
  */
 export function ChooseProject({
-  client,
   screen,
   pages,
   onChoose,
 }: {
-  client: PipewrightClient;
   screen: string;
   pages: AddonPage[];
   onChoose(name: string): void;
 }) {
+  const client = useClient();
   const listed = useLoaded(
     () =>
       client.GET('/api/projects', { params: { query: { active: true } } }).then((answer) => answer.projects),

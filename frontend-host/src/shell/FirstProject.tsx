@@ -1,5 +1,4 @@
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { useLoaded } from '@pipewright/sdk/ui';
+import { useClient, useLoaded } from '@pipewright/sdk/ui';
 import type { AddonPage } from '../remotes';
 import { navigate } from './router';
 
@@ -7,15 +6,8 @@ import { navigate } from './router';
  * Home's line about the project at work: the one chosen, else where to choose one, else (a studio without any
  * project yet) how to create the first.
  */
-export function ProjectLine({
-  client,
-  project,
-  pages,
-}: {
-  client: PipewrightClient;
-  project: string | null;
-  pages: AddonPage[];
-}) {
+export function ProjectLine({ project, pages }: { project: string | null; pages: AddonPage[] }) {
+  const client = useClient();
   // Read only while no project is chosen. Unknown (not read yet, or the read failed): the usual advice stands.
   const listed = useLoaded(
     () =>

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { useLoaded, type Deadline } from '@pipewright/sdk/ui';
+import { type Deadline, useClient, useLoaded } from '@pipewright/sdk/ui';
 import type { User } from '../api';
 import type { AddonPage } from '../remotes';
 import { ProjectLine } from './FirstProject';
@@ -56,17 +56,8 @@ async function readMyTasks(client: PipewrightClient, me: string) {
 const taskLink = (task: MyTask) =>
   `/addon/entities/overview_remote?${new URLSearchParams({ project: task.projectName, task: task.id })}`;
 
-export function Home({
-  client,
-  user,
-  project,
-  pages,
-}: {
-  client: PipewrightClient;
-  user: User;
-  project: string | null;
-  pages: AddonPage[];
-}) {
+export function Home({ user, project, pages }: { user: User; project: string | null; pages: AddonPage[] }) {
+  const client = useClient();
   const mine = useLoaded(() => readMyTasks(client, user.name), [client, user.name]);
   const tasks = mine.data?.tasks ?? null;
   const statuses = mine.data?.statuses ?? NO_STATUSES;
@@ -97,7 +88,7 @@ export function Home({
   return (
     <section className="home">
       <h1>Welcome, {user.attrib?.fullName || user.name}</h1>
-      <ProjectLine client={client} project={project} pages={pages} />
+      <ProjectLine project={project} pages={pages} />
       <div className="home-heading">
         <h2>My tasks</h2>
         {tasks && <span className="muted">{shown.length}</span>}

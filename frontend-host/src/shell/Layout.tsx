@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenUser } from '@pipewright/sdk/screen';
-import { useLoaded } from '@pipewright/sdk/ui';
+import { useClient, useLoaded } from '@pipewright/sdk/ui';
 import type { User } from '../api';
 import { addonPages, Extension, pageAt, RemotePage, type AddonPage, type NavGroup } from '../remotes';
 import { ChooseProject } from './ChooseProject';
@@ -16,15 +16,8 @@ function screenUser(user: User): ScreenUser {
 }
 
 /** The frame around every screen: top bar, navigation built from the addons' remotes, and the page. */
-export function Layout({
-  client,
-  user,
-  onLogout,
-}: {
-  client: PipewrightClient;
-  user: User;
-  onLogout(): void;
-}) {
+export function Layout({ user, onLogout }: { user: User; onLogout(): void }) {
+  const client = useClient();
   const [theme, toggleTheme] = useTheme();
   const [project, setProject] = useCurrentProject();
   const path = usePath();
@@ -51,7 +44,7 @@ export function Layout({
         >
           Pipewright
         </a>
-        <ProjectSwitcher client={client} current={project} onChange={setProject} />
+        <ProjectSwitcher current={project} onChange={setProject} />
         <span className="spacer" />
         <button
           type="button"
@@ -78,7 +71,7 @@ export function Layout({
       <main className="content">
         {path === '/' ? (
           <>
-            <Home client={client} user={user} project={project} pages={pages ?? []} />
+            <Home user={user} project={project} pages={pages ?? []} />
             {pages && pages.length === 0 && (
               <p className="muted">
                 No addon provides screens yet. Installed addons with a web interface appear in the navigation.
@@ -87,7 +80,7 @@ export function Layout({
           </>
         ) : page ? (
           page.group === 'project' && !project ? (
-            <ChooseProject client={client} screen={page.label} onChoose={setProject} pages={pages ?? []} />
+            <ChooseProject screen={page.label} onChoose={setProject} pages={pages ?? []} />
           ) : (
             <RemotePage
               page={page}

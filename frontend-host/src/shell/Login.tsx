@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { useAction } from '@pipewright/sdk/ui';
+import { useAction, useClient } from '@pipewright/sdk/ui';
 import { AuthCard, SubmitOutcome } from './AuthCard';
 import { Field } from './Field';
 import type { LoginAnswer, ServerInfo } from '../api';
@@ -10,18 +9,17 @@ import type { LoginAnswer, ServerInfo } from '../api';
  * new password when the server can mail reset links.
  */
 export function Login({
-  client,
   info,
   message,
   onDone,
   onForgot,
 }: {
-  client: PipewrightClient;
   info: ServerInfo;
   message?: string;
   onDone(answer: LoginAnswer): void;
   onForgot(): void;
 }) {
+  const client = useClient();
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const login = useAction();

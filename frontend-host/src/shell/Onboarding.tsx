@@ -1,17 +1,11 @@
 import { useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { useAction } from '@pipewright/sdk/ui';
+import { useAction, useClient } from '@pipewright/sdk/ui';
 import { AuthCard, SubmitOutcome } from './AuthCard';
 import { Field } from './Field';
 
 /** First run: nobody can log in until this form creates the administrator, who is then logged in. */
-export function Onboarding({
-  client,
-  onDone,
-}: {
-  client: PipewrightClient;
-  onDone(answer: { token: string }): void;
-}) {
+export function Onboarding({ onDone }: { onDone(answer: { token: string }): void }) {
+  const client = useClient();
   const [adminName, setAdminName] = useState('admin');
   const [adminPassword, setAdminPassword] = useState('');
   const create = useAction();

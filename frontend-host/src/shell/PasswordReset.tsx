@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { useAction, useLoaded } from '@pipewright/sdk/ui';
+import { useAction, useClient, useLoaded } from '@pipewright/sdk/ui';
 import { AuthCard, SubmitOutcome } from './AuthCard';
 import { Field } from './Field';
 import type { LoginAnswer } from '../api';
@@ -9,7 +8,8 @@ import type { LoginAnswer } from '../api';
 export const RESET_PATH = '/passwordReset';
 
 /** "Forgot your password?": asks the server to mail a reset link. */
-export function ForgotPassword({ client, onBack }: { client: PipewrightClient; onBack(): void }) {
+export function ForgotPassword({ onBack }: { onBack(): void }) {
+  const client = useClient();
   const [email, setEmail] = useState('');
   const ask = useAction();
   const submit = ask.submit(
@@ -46,16 +46,15 @@ export function ForgotPassword({ client, onBack }: { client: PipewrightClient; o
 
 /** The page a reset link opens: checks the link, then sets the new password and logs in. */
 export function ChooseNewPassword({
-  client,
   token,
   onDone,
   onBack,
 }: {
-  client: PipewrightClient;
   token: string;
   onDone(answer: LoginAnswer): void;
   onBack(): void;
 }) {
+  const client = useClient();
   // Asking without a password only checks the link: nothing is used up. Any refusal means the link is no good.
   const check = useLoaded(
     () =>

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { useLoaded } from '@pipewright/sdk/ui';
+import { useClient, useLoaded } from '@pipewright/sdk/ui';
 import type { Project } from '../api';
 
 const PROJECT_KEY = 'pipewright.project';
@@ -18,14 +17,13 @@ export function useCurrentProject(): [string | null, (name: string | null) => vo
 
 /** The project menu of the top bar: the active projects, read again whenever it is opened. */
 export function ProjectSwitcher({
-  client,
   current,
   onChange,
 }: {
-  client: PipewrightClient;
   current: string | null;
   onChange(name: string | null): void;
 }) {
+  const client = useClient();
   // A project created or changed anywhere (the projects screen, a colleague, the API) shows up at once.
   const listed = useLoaded(
     () => client.GET('/api/projects').then((answer) => answer.projects.filter((p) => p.active)),

@@ -1,6 +1,7 @@
 // @pipewright/sdk/ui: the pieces the web app's screens are built from, for internal and third-party addons alike.
-// They carry the web app's look (the pw- classes of its theme) and read errors of the client in props.client.
+// They carry the web app's look (the pw- classes of its theme); the session's client reaches them through useClient.
 export { useAction, type Action } from './action.js';
+export { ClientProvider, exposedScreen, useClient } from './client.js';
 export { ConfirmButton, Field, Panel, Saved, type FieldInputProps } from './controls.js';
 export { pathInScope, type FolderScope } from '../access.js';
 export { deadlineOf, DUE_SOON_DAYS, isOverdue, type Deadline } from '../deadlines.js';

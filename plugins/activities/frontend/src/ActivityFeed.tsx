@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { LiveEvent, PipewrightClient } from '@pipewright/sdk/client';
+import type { LiveEvent } from '@pipewright/sdk/client';
 import type { ScreenProps, ScreenUser } from '@pipewright/sdk/screen';
-import { ErrorBox, messageOf, useLoaded } from '@pipewright/sdk/ui';
+import { ErrorBox, exposedScreen, messageOf, useClient, useLoaded } from '@pipewright/sdk/ui';
 import { ActivityItem, type ActivityActions } from './ActivityItem';
 import { ENTITY_TYPES, type Activity, type EntityType } from './activity';
 import { readFeed } from './activity-queries';
@@ -36,7 +36,7 @@ const PAGE = 30;
  * comment. Embedded by other screens (the overview's detail panel) with <Extension module=
  * "activities_screens/ActivityFeed" props={{ entityType, entityId }} />.
  */
-export default function ActivityFeed(props: ScreenProps & ActivityFeedProps) {
+export default exposedScreen(function ActivityFeed(props: ScreenProps & ActivityFeedProps) {
   const { project, entityType, entityId } = props;
   if (!project) return <p className="muted">Choose a project to see its activity.</p>;
   if (!entityType || !entityId) return <p className="muted">Choose something to see its activity.</p>;
@@ -44,7 +44,7 @@ export default function ActivityFeed(props: ScreenProps & ActivityFeedProps) {
   if (!ENTITY_TYPES.includes(entityType))
     return <p className="muted">A {String(entityType)} has no activity feed.</p>;
   return <ProjectFeeds key={project} {...props} project={project} />;
-}
+});
 
 /** The feeds of one project: one live subscription, whichever entity's feed is shown. */
 function ProjectFeeds(props: ScreenProps & ActivityFeedProps & { project: string }) {
@@ -54,7 +54,6 @@ function ProjectFeeds(props: ScreenProps & ActivityFeedProps & { project: string
     // A feed per entity: nothing of one entity's (a half-written comment, an open edit) follows to the next.
     <EntityFeed
       key={`${entityType}/${entityId}`}
-      client={client}
       user={user}
       project={project}
       entityType={entityType}
@@ -77,20 +76,19 @@ function concerns(event: LiveEvent, entityId: string, shown: Set<string>): boole
 }
 
 function EntityFeed({
-  client,
   user,
   project,
   entityType,
   entityId,
   hub,
 }: {
-  client: PipewrightClient;
   user: ScreenUser;
   project: string;
   entityType: EntityType;
   entityId: string;
   hub: LiveHub;
 }) {
+  const client = useClient();
   const [olderError, setOlderError] = useState<string | null>(null);
   const [readingOlder, setReadingOlder] = useState(false);
   const [suggestions, setSuggestions] = useState<Suggestions | null>(null);
@@ -248,7 +246,6 @@ function EntityFeed({
               entityId={entityId}
               paths={paths}
               user={user}
-              client={client}
               project={project}
               mention={mention}
               actions={actions}
@@ -260,7 +257,6 @@ function EntityFeed({
         </ol>
       )}
       <CommentBox
-        client={client}
         project={project}
         suggestions={suggestions}
         onWantSuggestions={wantSuggestions}

@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenUser } from '@pipewright/sdk/screen';
 import { ConfirmButton, ErrorBox, useAction } from '@pipewright/sdk/ui';
 import type { Activity } from './activity';
@@ -114,7 +113,6 @@ interface ActivityItemProps {
   /** Folder paths, to name other entities of the feed (a folder's tasks) in full. */
   paths: FolderPaths;
   user: ScreenUser;
-  client: PipewrightClient;
   project: string;
   mention: MentionRenderer;
   actions: ActivityActions;
@@ -128,7 +126,6 @@ function Comment({
   entityId,
   paths,
   user,
-  client,
   project,
   mention,
   actions,
@@ -206,7 +203,7 @@ function Comment({
         ) : (
           <Markdown body={body} options={{ mention, onToggle: busy ? undefined : tick }} />
         )}
-        <AttachedFiles client={client} project={project} files={activity.files} />
+        <AttachedFiles project={project} files={activity.files} />
         <ErrorBox error={error} />
         <footer className="pwa-comment-footer">
           <Reactions

@@ -1,25 +1,23 @@
 import { useRef, useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox } from '@pipewright/sdk/ui';
+import { ErrorBox, useClient } from '@pipewright/sdk/ui';
 import type { Suggestions } from './activity-routes';
 import { PendingFiles, useUploads } from './Files';
 import { MentionInput } from './MentionInput';
 
 /** Writing a comment: text with @-mentions, files uploaded as they are chosen, sent with the button or Ctrl+Enter. */
 export function CommentBox({
-  client,
   project,
   suggestions,
   onWantSuggestions,
   onSend,
 }: {
-  client: PipewrightClient;
   project: string;
   suggestions: Suggestions | null;
   onWantSuggestions(): void;
   /** Post the comment; resolves when the server has it. */
   onSend(body: string, files: string[]): Promise<unknown>;
 }) {
+  const client = useClient();
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<unknown>(null);

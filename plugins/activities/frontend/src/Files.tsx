@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { messageOf } from '@pipewright/sdk/ui';
+import { messageOf, useClient } from '@pipewright/sdk/ui';
 import type { AttachedFile } from './activity';
 import { readFile, uploadFile } from './project-files';
 import { sizeText } from './format';
@@ -34,15 +34,8 @@ async function download(client: PipewrightClient, project: string, file: Attache
 }
 
 /** The files attached to an activity. */
-export function AttachedFiles({
-  client,
-  project,
-  files,
-}: {
-  client: PipewrightClient;
-  project: string;
-  files: AttachedFile[];
-}) {
+export function AttachedFiles({ project, files }: { project: string; files: AttachedFile[] }) {
+  const client = useClient();
   const [error, setError] = useState<string | null>(null);
   if (files.length === 0) return null;
   return (
@@ -50,9 +43,7 @@ export function AttachedFiles({
       <ul aria-label="Attached files">
         {files.map((file) => (
           <li key={file.id} className="pwa-file">
-            {file.mime?.startsWith('image/') && (
-              <ImagePreview client={client} project={project} file={file} />
-            )}
+            {file.mime?.startsWith('image/') && <ImagePreview project={project} file={file} />}
             <button
               type="button"
               className="pw-link"
@@ -74,15 +65,8 @@ export function AttachedFiles({
   );
 }
 
-function ImagePreview({
-  client,
-  project,
-  file,
-}: {
-  client: PipewrightClient;
-  project: string;
-  file: AttachedFile;
-}) {
+function ImagePreview({ project, file }: { project: string; file: AttachedFile }) {
+  const client = useClient();
   const [src, setSrc] = useState<string | null>(null);
   useEffect(() => {
     let current = true;

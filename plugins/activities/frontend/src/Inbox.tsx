@@ -1,6 +1,13 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { ErrorBox, liveStateOf, messageOf, useLiveEvents, useLoaded } from '@pipewright/sdk/ui';
+import {
+  ErrorBox,
+  exposedScreen,
+  liveStateOf,
+  messageOf,
+  useLiveEvents,
+  useLoaded,
+} from '@pipewright/sdk/ui';
 import type { Activity } from './activity';
 import { countUnread, readInbox, type InboxFilter } from './activity-queries';
 import { markMessages } from './activity-routes';
@@ -33,7 +40,7 @@ const OPTION_LABELS: [keyof Options, string][] = [
  * (the notices of one action as one row), then other news; newest first within a kind. Messages are marked read,
  * unread or archived; a message opens its entity in the overview.
  */
-export default function Inbox({ client, user }: ScreenProps) {
+export default exposedScreen(function Inbox({ client, user }: ScreenProps) {
   const [options, setOptions] = useState<Options>({
     importantFirst: true,
     unreadOnly: false,
@@ -231,6 +238,6 @@ export default function Inbox({ client, user }: ScreenProps) {
       )}
     </section>
   );
-}
+});
 
 const TOPICS = ['inbox.message'];

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { ErrorBox, TabbedScreen, useLoaded, useTabParam } from '@pipewright/sdk/ui';
+import { ErrorBox, exposedScreen, TabbedScreen, useLoaded, useTabParam } from '@pipewright/sdk/ui';
 import { AddonsTab } from './AddonsTab';
 import { BundlesTab } from './BundlesTab';
 import { listAddons } from './routes';
@@ -14,7 +14,7 @@ const TABS = [
 ] as const;
 
 /** The server's addons for administrators: what is installed and runs, bundles of versions, and addon settings. */
-export default function AddonsScreen({ client, user }: ScreenProps) {
+export default exposedScreen(function AddonsScreen({ client, user }: ScreenProps) {
   const [tab, setTab] = useTabParam(TABS.map((t) => t.id));
   const addons = useLoaded(() => listAddons(client), [client]);
   const [target, setTarget] = useState<SettingsTarget | null>(null);
@@ -26,7 +26,6 @@ export default function AddonsScreen({ client, user }: ScreenProps) {
     <TabbedScreen title="Addons" tabs={TABS} current={tab} onChange={setTab}>
       {tab === 'addons' && (
         <AddonsTab
-          client={client}
           addons={addons}
           onOpenSettings={(addon, version) => {
             setTarget({ addon, version });
@@ -34,13 +33,13 @@ export default function AddonsScreen({ client, user }: ScreenProps) {
           }}
         />
       )}
-      {tab === 'bundles' && <BundlesTab client={client} addons={addons} />}
+      {tab === 'bundles' && <BundlesTab addons={addons} />}
       {tab === 'settings' &&
         (addons.data ? (
-          <SettingsTab client={client} addons={addons.data} target={target} onTarget={setTarget} />
+          <SettingsTab addons={addons.data} target={target} onTarget={setTarget} />
         ) : (
           <ErrorBox error={addons.error} />
         ))}
     </TabbedScreen>
   );
-}
+});

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ConfirmButton, ErrorBox, type Loaded, Table, useAction } from '@pipewright/sdk/ui';
+import { ConfirmButton, ErrorBox, type Loaded, Table, useAction, useClient } from '@pipewright/sdk/ui';
 import { followEvent, type Progress } from './follow-event';
 import { deleteAddonVersion, uploadAddon, type AddonItem } from './routes';
 
@@ -11,21 +10,20 @@ export function sortedVersions(addon: AddonItem): string[] {
 
 /** What the server runs: every addon with its versions, the broken ones with why; and installing a new one. */
 export function AddonsTab({
-  client,
   addons,
   onOpenSettings,
 }: {
-  client: PipewrightClient;
   addons: Loaded<AddonItem[]>;
   onOpenSettings(addon: string, version: string): void;
 }) {
+  const client = useClient();
   const removal = useAction();
   const list = addons.data ?? [];
   const broken = list.filter((addon) => Object.values(addon.versions).some((v) => v.isBroken));
 
   return (
     <div className="pw-stack">
-      <InstallPanel client={client} onInstalled={addons.reload} />
+      <InstallPanel onInstalled={addons.reload} />
       {broken.length > 0 && (
         <p className="error-box" role="alert">
           {broken.length === 1 ? 'One addon is broken' : `${broken.length} addons are broken`}: see the
@@ -89,7 +87,8 @@ export function AddonsTab({
 }
 
 /** Upload an addon zip and follow the install event until the addon runs (or fails, with the reason). */
-function InstallPanel({ client, onInstalled }: { client: PipewrightClient; onInstalled(): void }) {
+function InstallPanel({ onInstalled }: { onInstalled(): void }) {
+  const client = useClient();
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
   const [error, setError] = useState<unknown>(null);

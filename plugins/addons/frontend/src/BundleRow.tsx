@@ -1,5 +1,4 @@
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ConfirmButton } from '@pipewright/sdk/ui';
+import { ConfirmButton, useClient } from '@pipewright/sdk/ui';
 import { deleteBundle, patchBundle, promoteBundle, type Bundle } from './routes';
 
 /** Runs a change of a bundle, then says what it did. */
@@ -19,13 +18,11 @@ function roleOf(bundle: Bundle): string {
 
 /** One bundle of the table: its role, the addon versions it pins (unfolded on demand) and what can be done to it. */
 export function BundleRow({
-  client,
   bundle,
   act,
   expanded,
   onExpand,
 }: {
-  client: PipewrightClient;
   bundle: Bundle;
   act: BundleChange;
   /** Whether its addon versions are listed: one bundle's at a time. */
@@ -60,22 +57,15 @@ export function BundleRow({
         )}
       </td>
       <td>
-        <BundleActions client={client} bundle={bundle} act={act} />
+        <BundleActions bundle={bundle} act={act} />
       </td>
     </tr>
   );
 }
 
 /** The buttons a bundle's role allows: the bundles in use can be neither archived nor deleted. */
-function BundleActions({
-  client,
-  bundle,
-  act,
-}: {
-  client: PipewrightClient;
-  bundle: Bundle;
-  act: BundleChange;
-}) {
+function BundleActions({ bundle, act }: { bundle: Bundle; act: BundleChange }) {
+  const client = useClient();
   const { name } = bundle;
   const archive = (archived: boolean) =>
     act(

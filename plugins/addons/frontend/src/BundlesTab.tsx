@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, type Loaded, Saved, Table, useAction, useLoaded } from '@pipewright/sdk/ui';
+import { ErrorBox, type Loaded, Saved, Table, useAction, useClient, useLoaded } from '@pipewright/sdk/ui';
 import { BundleRow, type BundleChange } from './BundleRow';
 import { NewBundleForm } from './NewBundleForm';
 import { listBundles, type AddonItem } from './routes';
 
 /** Bundles: which addon versions run together. Create one from what is installed, try it as staging, promote it. */
-export function BundlesTab({ client, addons }: { client: PipewrightClient; addons: Loaded<AddonItem[]> }) {
+export function BundlesTab({ addons }: { addons: Loaded<AddonItem[]> }) {
+  const client = useClient();
   const bundles = useLoaded(() => listBundles(client), [client]);
   const [creating, setCreating] = useState(false);
   const change = useAction();
@@ -34,7 +34,6 @@ export function BundlesTab({ client, addons }: { client: PipewrightClient; addon
       </div>
       {creating && addons.data && (
         <NewBundleForm
-          client={client}
           addons={addons.data}
           onCreated={(name) => {
             setCreating(false);
@@ -54,7 +53,6 @@ export function BundlesTab({ client, addons }: { client: PipewrightClient; addon
           {list.map((bundle) => (
             <BundleRow
               key={bundle.name}
-              client={client}
               bundle={bundle}
               act={act}
               expanded={expanded === bundle.name}

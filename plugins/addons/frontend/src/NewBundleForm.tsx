@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, Table, useAction } from '@pipewright/sdk/ui';
+import { ErrorBox, Table, useAction, useClient } from '@pipewright/sdk/ui';
 import { sortedVersions } from './AddonsTab';
 import { checkBundle, createBundle, type AddonItem, type BundleIssue, type BundleDraft } from './routes';
 
@@ -34,15 +34,8 @@ function useBundleIssues(client: PipewrightClient, draft: BundleDraft): BundleIs
 }
 
 /** A new bundle: its name, whether it is the staging bundle, and a version (or none) of each installed addon. */
-export function NewBundleForm({
-  client,
-  addons,
-  onCreated,
-}: {
-  client: PipewrightClient;
-  addons: AddonItem[];
-  onCreated(name: string): void;
-}) {
+export function NewBundleForm({ addons, onCreated }: { addons: AddonItem[]; onCreated(name: string): void }) {
+  const client = useClient();
   const [name, setName] = useState(defaultBundleName);
   const [asStaging, setAsStaging] = useState(true);
   const [versions, setVersions] = useState<Record<string, string>>(() =>

@@ -1,6 +1,13 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ConfirmButton, ErrorBox, messageOf, problemsOf, Saved, useLoaded } from '@pipewright/sdk/ui';
+import {
+  ConfirmButton,
+  ErrorBox,
+  messageOf,
+  problemsOf,
+  Saved,
+  useClient,
+  useLoaded,
+} from '@pipewright/sdk/ui';
 import { sortedVersions } from './AddonsTab';
 import {
   readOverrides,
@@ -23,12 +30,10 @@ const VARIANTS = ['production', 'staging'] as const;
 
 /** Pick an addon version and variant, then edit its studio settings in a form made from its schema. */
 export function SettingsTab({
-  client,
   addons,
   target,
   onTarget,
 }: {
-  client: PipewrightClient;
   addons: AddonItem[];
   target: SettingsTarget | null;
   onTarget(target: SettingsTarget): void;
@@ -103,7 +108,6 @@ export function SettingsTab({
       {target && (
         <SettingsEditor
           key={`${target.addon}@${target.version}/${variant}`}
-          client={client}
           addon={target.addon}
           version={target.version}
           variant={variant}
@@ -124,17 +128,8 @@ function problemsByField(error: unknown): Map<string, string[]> {
   return map;
 }
 
-function SettingsEditor({
-  client,
-  addon,
-  version,
-  variant,
-}: {
-  client: PipewrightClient;
-  addon: string;
-  version: string;
-  variant: string;
-}) {
+function SettingsEditor({ addon, version, variant }: { addon: string; version: string; variant: string }) {
+  const client = useClient();
   const loaded = useLoaded(
     () =>
       Promise.all([

@@ -1,5 +1,5 @@
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { ErrorBox, NoProjectChosen, Panel, useLoaded } from '@pipewright/sdk/ui';
+import { ErrorBox, exposedScreen, NoProjectChosen, Panel, useLoaded } from '@pipewright/sdk/ui';
 import { ActivityChart } from './ActivityChart';
 import { follow, links } from './links';
 import { ACTIVITY_DAYS, formatBytes, readDashboard, statusRows, type DashboardData } from './dashboard';
@@ -8,10 +8,10 @@ import './dashboard.css';
 // The project dashboard: how big the project is, how its tasks are going, who works on it and how busy it has
 // been lately. Everything comes from the dashboard addon's routes; nothing here changes the project.
 
-export default function Dashboard(props: ScreenProps) {
+export default exposedScreen(function Dashboard(props: ScreenProps) {
   if (!props.project) return <NoProjectChosen title="Dashboard" purpose="see its dashboard" />;
   return <ProjectDashboard {...props} project={props.project} />;
-}
+});
 
 /** How long after a change the figures are read again: a burst of changes (a batch of 200 folders) is one read. */
 const SETTLE_MS = 1500;

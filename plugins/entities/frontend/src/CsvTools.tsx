@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
+import { ErrorBox, messageOf, useClient } from '@pipewright/sdk/ui';
 import type { Person } from './Assignees';
 import { planImport, planOperations, toCsv, type ImportPlan, type PlannedRow } from './csv';
 import type { Column } from './grid/columns';
@@ -14,7 +13,6 @@ type Say = (notice: { kind: 'error' | 'info'; text: string }) => void;
 
 /** Export CSV and Import CSV for the toolbar: the grid as shown to a file, and a file back with a preview. */
 export function CsvTools({
-  client,
   project,
   store,
   meta,
@@ -23,7 +21,6 @@ export function CsvTools({
   people,
   onNotice,
 }: {
-  client: PipewrightClient;
   project: string;
   store: ProjectStore;
   meta: ProjectMeta;
@@ -34,6 +31,7 @@ export function CsvTools({
   people: Person[];
   onNotice: Say;
 }) {
+  const client = useClient();
   const picker = useRef<HTMLInputElement>(null);
   const [importing, setImporting] = useState<{ file: string; text: string } | null>(null);
 
@@ -87,7 +85,6 @@ const ACTION_WORDS: Record<PlannedRow['action'], string> = {
 };
 
 function ImportDialog({
-  client,
   project,
   store,
   meta,
@@ -98,7 +95,6 @@ function ImportDialog({
   onNotice,
   onClose,
 }: {
-  client: PipewrightClient;
   project: string;
   store: ProjectStore;
   meta: ProjectMeta;
@@ -109,6 +105,7 @@ function ImportDialog({
   onNotice: Say;
   onClose(): void;
 }) {
+  const client = useClient();
   const [plan, setPlan] = useState<{ plan: ImportPlan; byPath: Map<string, Entity> } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

@@ -1,6 +1,6 @@
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { ErrorBox, useLoaded } from '@pipewright/sdk/ui';
+import { ErrorBox, useClient, useLoaded } from '@pipewright/sdk/ui';
 import { formatValue, statusOf, type AttributeDef, type Entity, type ProjectMeta } from './model';
 import { AssigneeChips, type Person } from './Assignees';
 import { EntityThumbnail, Thumbnail } from './Thumbnail';
@@ -81,7 +81,6 @@ export function DetailPanel({
   meta,
   attributes,
   project,
-  client,
   refreshed,
   onClose,
   people,
@@ -96,9 +95,9 @@ export function DetailPanel({
   meta: ProjectMeta;
   attributes: AttributeDef[];
   project: string;
-  client: PipewrightClient;
   onClose(): void;
 }) {
+  const client = useClient();
   const { kind, id } = entity;
   // Read again for another entity, not for every change of the same one's values; another entity's versions never
   // stand in while its own are read.
@@ -123,9 +122,7 @@ export function DetailPanel({
   return (
     <aside className="pwo-detail" aria-label={`Details of ${entity.name}`}>
       <header className="pwo-detail-header">
-        {entity.thumbnailId && (
-          <EntityThumbnail project={project} entity={entity} client={client} size="large" />
-        )}
+        {entity.thumbnailId && <EntityThumbnail project={project} entity={entity} size="large" />}
         <div>
           <h2>{entity.label || entity.name}</h2>
           <div className="muted">
@@ -200,7 +197,6 @@ export function DetailPanel({
                     kind="version"
                     id={version.id}
                     thumbnailId={version.thumbnailId}
-                    client={client}
                   />
                 )}
                 <div>

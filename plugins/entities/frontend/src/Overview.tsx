@@ -1,4 +1,5 @@
 import type { ScreenProps } from '@pipewright/sdk/screen';
+import { exposedScreen } from '@pipewright/sdk/ui';
 import { ProjectOverview } from './overview/ProjectOverview';
 // After the screen's parts, so its rules come last in the bundle, as they always did.
 import './overview.css';
@@ -7,10 +8,10 @@ import './overview.css';
 // overview/ (the screen's state), grid/, dialogs/, publish/, add-to-list/ and store/ (the project's folders and tasks).
 
 /** The overview screen: a project's folders and tasks, as a tree, a grid and the details of one of them. */
-export default function Overview({ project, client, Extension }: ScreenProps) {
+export default exposedScreen(function Overview({ project, Extension }: ScreenProps) {
   if (!project)
     return (
       <p className="muted">Choose a project in the project menu at the top to see its folders and tasks.</p>
     );
-  return <ProjectOverview key={project} client={client} project={project} Extension={Extension} />;
-}
+  return <ProjectOverview key={project} project={project} Extension={Extension} />;
+});

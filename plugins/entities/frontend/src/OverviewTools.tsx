@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
+import { useClient } from '@pipewright/sdk/ui';
 import type { ScreenProps } from '@pipewright/sdk/screen';
 import { refusalFor, useProjectAccess } from './access';
 import type { Person } from './Assignees';
@@ -16,7 +16,6 @@ import './views.css';
 // saved views and the column chooser. Kept out of the overview itself, which hands over what it knows.
 
 export function OverviewTools({
-  client,
   project,
   Extension,
   chosen,
@@ -28,7 +27,6 @@ export function OverviewTools({
   onPublished,
   onNotice,
 }: {
-  client: PipewrightClient;
   project: string;
   Extension: ScreenProps['Extension'];
   /** The folder or task last clicked. */
@@ -42,6 +40,7 @@ export function OverviewTools({
   onPublished(): void;
   onNotice(notice: { kind: 'error' | 'info'; text: string }): void;
 }) {
+  const client = useClient();
   const [publishing, setPublishing] = useState<PublishStart | null>(null);
   const folder = chosen ? (chosen.kind === 'folder' ? chosen : folderOf(chosen)) : null;
   const access = useProjectAccess(client, project);
@@ -57,7 +56,6 @@ export function OverviewTools({
         New version
       </ToolButton>
       <ViewsMenu
-        client={client}
         project={project}
         current={view}
         onRestore={onView}
@@ -73,7 +71,6 @@ export function OverviewTools({
           start={publishing}
           folder={folder}
           task={chosen?.kind === 'task' ? chosen : null}
-          client={client}
           project={project}
           people={people}
           Extension={Extension}

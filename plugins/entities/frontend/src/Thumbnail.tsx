@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useClient } from '@pipewright/sdk/ui';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 
 // An <img src> cannot send the session's credentials: thumbnails are read through the client, kept as object URLs
@@ -41,14 +42,12 @@ function readThumbnail(
 
 /** The thumbnail of a folder, task or version, or an empty frame while it loads or when there is none. */
 export function Thumbnail({
-  client,
   project,
   kind,
   id,
   thumbnailId,
   size = 'small',
 }: {
-  client: PipewrightClient;
   project: string;
   kind: Kind;
   id: string;
@@ -56,6 +55,7 @@ export function Thumbnail({
   thumbnailId: string | null;
   size?: 'small' | 'large';
 }) {
+  const client = useClient();
   const [src, setSrc] = useState<string | null>(null);
   useEffect(() => {
     if (!thumbnailId) return setSrc(null);
@@ -78,12 +78,10 @@ export function Thumbnail({
 
 /** A folder's or task's own thumbnail. */
 export function EntityThumbnail({
-  client,
   project,
   entity,
   size,
 }: {
-  client: PipewrightClient;
   project: string;
   entity: { kind: 'folder' | 'task'; id: string; thumbnailId: string | null };
   size?: 'small' | 'large';
@@ -94,7 +92,6 @@ export function EntityThumbnail({
       kind={entity.kind}
       id={entity.id}
       thumbnailId={entity.thumbnailId}
-      client={client}
       size={size}
     />
   );

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
+import { useClient } from '@pipewright/sdk/ui';
 import {
   forgetProjectAccess,
   newFolderRefusal,
@@ -14,7 +14,6 @@ import { isFlat, NO_FILTER, type Filter, type GroupBy } from './rows';
 
 /** Filters, grouping and the create buttons above the grid; what the user's access refuses is disabled, saying why. */
 export function Toolbar({
-  client,
   project,
   meta,
   attributes,
@@ -29,7 +28,6 @@ export function Toolbar({
   edit,
   tools,
 }: {
-  client: PipewrightClient;
   project: string;
   meta: ProjectMeta;
   attributes: AttributeDef[];
@@ -57,6 +55,7 @@ export function Toolbar({
   /** More tools after the editing ones (products and versions, views, columns: OverviewTools). */
   tools?: ReactNode;
 }) {
+  const client = useClient();
   const access = useProjectAccess(client, project);
   const folderWhy = newFolderRefusal(access, parentForNew);
   const taskWhy = parentForNew

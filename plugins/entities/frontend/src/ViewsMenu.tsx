@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, messageOf, useLoaded } from '@pipewright/sdk/ui';
+import { ErrorBox, messageOf, useClient, useLoaded } from '@pipewright/sdk/ui';
 import { Popover } from './Popover';
 import { fromSettings, toSettings, type OverviewView } from './views';
 
@@ -22,7 +21,6 @@ interface SavedView {
 const path = { view_type: 'overview' as const };
 
 interface ViewsProps {
-  client: PipewrightClient;
   project: string;
   current: OverviewView;
   onRestore(view: OverviewView): void;
@@ -37,14 +35,8 @@ export function ViewsMenu(props: ViewsProps) {
   );
 }
 
-function ViewsPanel({
-  client,
-  project,
-  current,
-  onRestore,
-  onNotice,
-  close,
-}: ViewsProps & { close(): void }) {
+function ViewsPanel({ project, current, onRestore, onNotice, close }: ViewsProps & { close(): void }) {
+  const client = useClient();
   // Read each time the menu opens (the panel mounts then), so views others shared since show up.
   const listed = useLoaded(
     () =>

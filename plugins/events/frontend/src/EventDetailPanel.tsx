@@ -1,5 +1,4 @@
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, messageOf, statusOf, useLoaded } from '@pipewright/sdk/ui';
+import { ErrorBox, messageOf, statusOf, useClient, useLoaded } from '@pipewright/sdk/ui';
 import { readEvent, type EventRow } from './events';
 import { StatusBadge } from './EventTable';
 import { formatTime } from './format';
@@ -18,19 +17,18 @@ function Json({ value, label }: { value: Record<string, unknown>; label: string 
  * only its owner and managers. Live changes of the row (status, progress) show here too.
  */
 export function EventDetailPanel({
-  client,
   id,
   row,
   onOpen,
   onClose,
 }: {
-  client: PipewrightClient;
   id: string;
   /** The event as listed, when it is in the list. */
   row: EventRow | undefined;
   onOpen(id: string): void;
   onClose(): void;
 }) {
+  const client = useClient();
   // A status change seen live means the stored event changed: read it again.
   const version = row ? `${row.status}|${row.updatedAt}` : '';
 

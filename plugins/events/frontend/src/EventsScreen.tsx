@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { ErrorBox, useLoaded, useSearchParam } from '@pipewright/sdk/ui';
+import { ErrorBox, exposedScreen, useLoaded, useSearchParam } from '@pipewright/sdk/ui';
 import { ConnectionBadge } from './ConnectionBadge';
 import { EventDetailPanel } from './EventDetailPanel';
 import { EventFilters } from './EventFilters';
@@ -27,7 +27,7 @@ function useProjectNames(client: PipewrightClient): string[] {
 }
 
 /** The studio's event log: live over /ws, filtered, paged back in time, with one event's details beside it. */
-export default function EventsScreen({ client, user }: ScreenProps) {
+export default exposedScreen(function EventsScreen({ client, user }: ScreenProps) {
   const [filter, setFilter] = useState<EventFilter>(NO_FILTER);
   // The event opened in the detail panel is kept in ?event=, so a link or a reload opens it again.
   const [selected, select] = useSearchParam('event');
@@ -82,7 +82,6 @@ export default function EventsScreen({ client, user }: ScreenProps) {
         {selected && (
           <EventDetailPanel
             key={selected}
-            client={client}
             id={selected}
             row={log.rows.find((row) => row.id === selected)}
             onOpen={select}
@@ -92,4 +91,4 @@ export default function EventsScreen({ client, user }: ScreenProps) {
       </div>
     </section>
   );
-}
+});

@@ -1,18 +1,15 @@
 import { useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, useAction } from '@pipewright/sdk/ui';
+import { ErrorBox, useAction, useClient } from '@pipewright/sdk/ui';
 import { addItems, pluralOf, searchable, searchEntities, type FoundEntity, type ListEntityType } from './api';
 
 /** Find entities of the list's type by name and add them at the end of the list. */
 export function AddItems({
-  client,
   project,
   listId,
   type,
   listed,
   onAdded,
 }: {
-  client: PipewrightClient;
   project: string;
   listId: string;
   type: ListEntityType;
@@ -20,6 +17,7 @@ export function AddItems({
   listed: Set<string>;
   onAdded(): void;
 }) {
+  const client = useClient();
   const [text, setText] = useState('');
   const [found, setFound] = useState<FoundEntity[] | null>(null);
   const search = useAction();

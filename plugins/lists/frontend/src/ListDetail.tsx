@@ -1,6 +1,5 @@
 import { useEffect, useState, type MouseEvent } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ConfirmButton, ErrorBox, Saved, useAction, useLoaded } from '@pipewright/sdk/ui';
+import { ConfirmButton, ErrorBox, Saved, useAction, useClient, useLoaded } from '@pipewright/sdk/ui';
 import {
   deleteList,
   itemName,
@@ -17,14 +16,12 @@ import { go, itemLink } from './links';
 
 /** One list: its name and kind, its items in order (reordered by dragging or the arrows), and what to do with it. */
 export function ListDetailView({
-  client,
   project,
   id,
   changes,
   onChanged,
   onDeleted,
 }: {
-  client: PipewrightClient;
   project: string;
   id: string;
   /** Counts the changes to the project's lists made anywhere: the list is read again at each. */
@@ -33,6 +30,7 @@ export function ListDetailView({
   onChanged(): void;
   onDeleted(): void;
 }) {
+  const client = useClient();
   const list = useLoaded(() => readList(client, project, id), [client, project, id, changes]);
   // The order shown while a reorder is on its way to the server.
   const [pending, setPending] = useState<ListItem[] | null>(null);
@@ -209,7 +207,6 @@ export function ListDetailView({
         </ol>
       )}
       <AddItems
-        client={client}
         project={project}
         listId={id}
         type={data.entityType}

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, Field, useAction } from '@pipewright/sdk/ui';
+import { ErrorBox, Field, useAction, useClient } from '@pipewright/sdk/ui';
 import {
   createList,
   ENTITY_TYPES,
@@ -13,14 +12,12 @@ import {
 
 /** The project's lists by the type of what they hold, and the form that creates one. */
 export function ListIndex({
-  client,
   project,
   lists,
   chosen,
   onChoose,
   onCreated,
 }: {
-  client: PipewrightClient;
   project: string;
   lists: ListSummary[] | null;
   chosen: string | null;
@@ -30,7 +27,7 @@ export function ListIndex({
   const types = ENTITY_TYPES.filter((type) => lists?.some((list) => list.entityType === type));
   return (
     <nav className="pwl-index" aria-label="Lists of the project">
-      <NewList client={client} project={project} onCreated={onCreated} />
+      <NewList project={project} onCreated={onCreated} />
       {lists && lists.length === 0 && <p className="muted">No lists yet.</p>}
       {!lists && <p className="muted">Reading the lists…</p>}
       {types.map((type) => (
@@ -61,15 +58,8 @@ export function ListIndex({
   );
 }
 
-function NewList({
-  client,
-  project,
-  onCreated,
-}: {
-  client: PipewrightClient;
-  project: string;
-  onCreated(id: string): void;
-}) {
+function NewList({ project, onCreated }: { project: string; onCreated(id: string): void }) {
+  const client = useClient();
   const [open, setOpen] = useState(false);
   const [label, setLabel] = useState('');
   const [kind, setKind] = useState<string>('generic');

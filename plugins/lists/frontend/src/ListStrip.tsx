@@ -1,5 +1,5 @@
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { useLoaded } from '@pipewright/sdk/ui';
+import { exposedScreen, useLoaded } from '@pipewright/sdk/ui';
 import { kindLabel, readList, type ListItem } from './api';
 import './lists.css';
 
@@ -13,7 +13,7 @@ const shortName = (item: ListItem) => {
   return path ? path.split('/').filter(Boolean).slice(-3).join(' ') : item.entity?.name || 'not readable';
 };
 
-export default function ListStrip({
+export default exposedScreen(function ListStrip({
   client,
   project,
   listId,
@@ -60,4 +60,4 @@ export default function ListStrip({
       </ol>
     </nav>
   );
-}
+});

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ScreenProps } from '@pipewright/sdk/screen';
 import {
   ErrorBox,
+  exposedScreen,
   NoProjectChosen,
   Saved,
   useLiveEvents,
@@ -17,10 +18,10 @@ import './lists.css';
 // groups them by what they hold and creates new ones; the list chosen (kept in ?list=, so a link or a reload opens
 // it again) shows its items, which can be added, reordered and removed, and a list of versions opens in review.
 
-export default function Lists(props: ScreenProps) {
+export default exposedScreen(function Lists(props: ScreenProps) {
   if (!props.project) return <NoProjectChosen title="Lists" purpose="see its lists" />;
   return <ProjectLists {...props} project={props.project} />;
-}
+});
 
 function ProjectLists({ client, project }: ScreenProps & { project: string }) {
   const lists = useLoaded(() => readLists(client, project), [client, project]);
@@ -52,7 +53,6 @@ function ProjectLists({ client, project }: ScreenProps & { project: string }) {
       <Saved message={notice} />
       <div className="pwl-body">
         <ListIndex
-          client={client}
           project={project}
           lists={lists.data}
           chosen={chosen}
@@ -65,7 +65,6 @@ function ProjectLists({ client, project }: ScreenProps & { project: string }) {
         {chosen ? (
           <ListDetailView
             key={chosen}
-            client={client}
             project={project}
             id={chosen}
             changes={changes}

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, Field, problemsOf, useAction, useLoaded } from '@pipewright/sdk/ui';
+import { ErrorBox, Field, problemsOf, useAction, useClient, useLoaded } from '@pipewright/sdk/ui';
 
 interface Preset {
   name: string;
@@ -23,16 +22,15 @@ const suggestedCode = (name: string) =>
 
 /** Creates a project from an anatomy preset; the server fills its statuses, types and tags from the preset. */
 export function CreateProjectForm({
-  client,
   taken,
   onCreated,
   onCancel,
 }: {
-  client: PipewrightClient;
   taken: string[];
   onCreated(name: string): void;
   onCancel?: () => void;
 }) {
+  const client = useClient();
   const presets: Preset[] | null = useLoaded(
     () =>
       client

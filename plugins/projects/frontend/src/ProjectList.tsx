@@ -1,19 +1,11 @@
 import { useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, Table, useLoaded } from '@pipewright/sdk/ui';
+import { ErrorBox, Table, useClient, useLoaded } from '@pipewright/sdk/ui';
 import { CreateProjectForm } from './CreateProjectForm';
 import { chooseProject, go } from './location';
 
 /** Every project of the studio (archived ones too, marked), with the form that creates a new one. */
-export function ProjectList({
-  client,
-  basePath,
-  canManage,
-}: {
-  client: PipewrightClient;
-  basePath: string;
-  canManage: boolean;
-}) {
+export function ProjectList({ basePath, canManage }: { basePath: string; canManage: boolean }) {
+  const client = useClient();
   const listed = useLoaded(
     () =>
       client.GET('/api/projects', { params: { query: { order: 'name' } } }).then((answer) => answer.projects),
@@ -79,7 +71,6 @@ export function ProjectList({
 
       {formOpen && (
         <CreateProjectForm
-          client={client}
           taken={projects?.map((p) => p.name) ?? []}
           onCreated={onCreated}
           onCancel={projects && projects.length > 0 ? () => setCreating(false) : undefined}

@@ -1,6 +1,15 @@
 import { useEffect, useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, messageOf, problemsOf, statusOf, Tabs, useLoaded, type Problem } from '@pipewright/sdk/ui';
+import {
+  ErrorBox,
+  messageOf,
+  type Problem,
+  problemsOf,
+  statusOf,
+  Tabs,
+  useClient,
+  useLoaded,
+} from '@pipewright/sdk/ui';
 import { itemsOf, LISTS, rowsOf, type ListName, type Row } from './anatomy-lists';
 import { ListEditor, type RowErrors } from './ListEditor';
 import { go } from './location';
@@ -49,16 +58,15 @@ async function readStored(client: PipewrightClient, name: string) {
 
 /** One project's anatomy lists (statuses, folder and task types, tags), edited together and saved at once. */
 export function ProjectSettings({
-  client,
   name,
   basePath,
   canManage,
 }: {
-  client: PipewrightClient;
   name: string;
   basePath: string;
   canManage: boolean;
 }) {
+  const client = useClient();
   const stored = useLoaded(() => readStored(client, name), [client, name]);
   const project = stored.data?.project ?? null;
   const anatomy = stored.data?.anatomy ?? null;

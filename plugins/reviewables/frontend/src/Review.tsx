@@ -1,5 +1,5 @@
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { NoProjectChosen, useSearchParam } from '@pipewright/sdk/ui';
+import { exposedScreen, NoProjectChosen, useSearchParam } from '@pipewright/sdk/ui';
 import { versionLabel } from './browse';
 import { useVersionPlace } from './use-version-place';
 import { VersionBrowser } from './VersionBrowser';
@@ -12,10 +12,10 @@ import './review.css';
 // activities addon's, embedded). ?version= opens a version directly, so other screens can link here, and
 // ?reviewable= keeps the one on the stage across a reload.
 
-export default function Review(props: ScreenProps) {
+export default exposedScreen(function Review(props: ScreenProps) {
   if (!props.project) return <NoProjectChosen title="Review" purpose="review its versions" />;
   return <ProjectReview {...props} project={props.project} />;
-}
+});
 
 function ProjectReview({ client, token, user, project, Extension }: ScreenProps & { project: string }) {
   const { versionId, shown, placeError, browsing, setBrowsing, choose, open, setStatus } = useVersionPlace(
@@ -29,7 +29,7 @@ function ProjectReview({ client, token, user, project, Extension }: ScreenProps 
     <section className="pw-screen pwr-screen">
       <header className="pw-header">
         <h1>Review</h1>
-        {shown && <VersionTitle client={client} project={project} place={shown} onStatus={setStatus} />}
+        {shown && <VersionTitle project={project} place={shown} onStatus={setStatus} />}
         <span className="pw-grow" />
         {versionId && (
           <button type="button" onClick={() => setBrowsing(!browsing)} aria-expanded={browsing}>
@@ -48,7 +48,6 @@ function ProjectReview({ client, token, user, project, Extension }: ScreenProps 
       {browsing && (
         <VersionBrowser
           key={shown?.version.id ?? 'none'}
-          client={client}
           project={project}
           start={shown}
           current={versionId}
@@ -65,7 +64,6 @@ function ProjectReview({ client, token, user, project, Extension }: ScreenProps 
       {shown && (
         <VersionReview
           key={shown.version.id}
-          client={client}
           token={token}
           user={user}
           project={project}

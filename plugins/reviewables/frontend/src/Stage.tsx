@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
+import { useClient } from '@pipewright/sdk/ui';
 import { streamUrl, type Reviewable } from './api';
 import { describeMedia, titleOf } from './describe';
 import type { FrameRange } from './frames';
@@ -10,7 +10,6 @@ import { VideoPlayer } from './VideoPlayer';
 // shows as it is, and a file the browser cannot play shows a still frame the server made, with what to do about it.
 
 interface StageProps {
-  client: PipewrightClient;
   token: string;
   project: string;
   reviewable: Reviewable;
@@ -22,6 +21,7 @@ const isVideo = (r: Reviewable) =>
   r.mediaInfo ? r.mediaInfo.duration > 0 : /^(video\/|application\/mxf)/i.test(r.mimetype);
 
 export function Stage(props: StageProps) {
+  const client = useClient();
   const { reviewable } = props;
   // A video the browser fails on is shown as a still instead, with the browser's reason.
   const [failure, setFailure] = useState<string | null>(null);
@@ -46,7 +46,7 @@ export function Stage(props: StageProps) {
     <div className="pwr-stage-content">
       {isVideo(reviewable) ? (
         <VideoPlayer
-          src={streamUrl(props.client, props.token, props.project, reviewable.fileId)}
+          src={streamUrl(client, props.token, props.project, reviewable.fileId)}
           info={reviewable.mediaInfo}
           title={titleOf(reviewable)}
           range={props.range}
@@ -71,12 +71,8 @@ export function Stage(props: StageProps) {
   );
 }
 
-function ImageView({
-  client,
-  project,
-  reviewable,
-  onFailed,
-}: StageProps & { onFailed(message: string): void }) {
+function ImageView({ project, reviewable, onFailed }: StageProps & { onFailed(message: string): void }) {
+  const client = useClient();
   const image = usePicture(client, project, reviewable.fileId, { kind: 'payload' });
   useEffect(() => {
     if (image.error) onFailed(`The image could not be read: ${image.error}`);
@@ -95,13 +91,8 @@ function ImageView({
 }
 
 /** A still frame from the server and a note under it; the original can still be downloaded. */
-function StillWithNote({
-  client,
-  token,
-  project,
-  reviewable,
-  children,
-}: StageProps & { children: ReactNode }) {
+function StillWithNote({ token, project, reviewable, children }: StageProps & { children: ReactNode }) {
+  const client = useClient();
   const still = usePicture(client, project, reviewable.fileId, { kind: 'still', seconds: 0 });
   return (
     <div className="pwr-stage-content">

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState, type DragEvent } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenUser } from '@pipewright/sdk/screen';
-import { messageOf } from '@pipewright/sdk/ui';
+import { messageOf, useClient } from '@pipewright/sdk/ui';
 import type { Reviewable } from './api';
 import { AVAILABILITY, shortFacts, titleOf } from './describe';
 import { usePicture } from './pictures';
@@ -15,7 +14,6 @@ import { mayRename, reorderRule } from './rights';
 const CARD_DRAG = 'application/x-pipewright-reviewable';
 
 export function Strip({
-  client,
   project,
   user,
   reviewables,
@@ -25,7 +23,6 @@ export function Strip({
   onRename,
   saving,
 }: {
-  client: PipewrightClient;
   project: string;
   user: ScreenUser;
   reviewables: Reviewable[];
@@ -94,7 +91,6 @@ export function Strip({
             onDragEnd={endDrag}
           >
             <Card
-              client={client}
               project={project}
               reviewable={reviewable}
               selected={reviewable.activityId === selected}
@@ -127,7 +123,6 @@ export function Strip({
 }
 
 function Card({
-  client,
   project,
   reviewable,
   selected,
@@ -136,7 +131,6 @@ function Card({
   onRename,
   move,
 }: {
-  client: PipewrightClient;
   project: string;
   reviewable: Reviewable;
   selected: boolean;
@@ -145,6 +139,7 @@ function Card({
   onRename(label: string): Promise<void>;
   move: { earlier: (() => void) | null; later: (() => void) | null } | null;
 }) {
+  const client = useClient();
   const thumbnail = usePicture(client, project, reviewable.fileId, { kind: 'thumbnail' });
   const [editing, setEditing] = useState(false);
   const availability = AVAILABILITY[reviewable.availability];

@@ -1,6 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, statusOf } from '@pipewright/sdk/ui';
+import { ErrorBox, statusOf, useClient } from '@pipewright/sdk/ui';
 import {
   isReviewableType,
   mediaTypeOf,
@@ -42,14 +41,12 @@ type Phase =
   | { kind: 'processing' };
 
 export function UploadBar({
-  client,
   project,
   versionId,
   versionName,
   dropped,
   onUploaded,
 }: {
-  client: PipewrightClient;
   project: string;
   versionId: string;
   versionName: string;
@@ -57,6 +54,7 @@ export function UploadBar({
   dropped: { file: File } | null;
   onUploaded(reviewable: Reviewable): void;
 }) {
+  const client = useClient();
   const [file, setFile] = useState<File | null>(null);
   const [label, setLabel] = useState('');
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });

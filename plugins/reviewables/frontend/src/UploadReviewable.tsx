@@ -1,4 +1,5 @@
 import type { ScreenProps } from '@pipewright/sdk/screen';
+import { exposedScreen } from '@pipewright/sdk/ui';
 import type { Reviewable } from './api';
 import { UploadBar } from './UploadBar';
 import './review.css';
@@ -15,8 +16,7 @@ export interface UploadReviewableProps {
  * The review screen's upload bar for other addons' screens: the same upload, checks, progress and refusals in
  * words, so a version made elsewhere gets its reviewables the way the review screen adds them.
  */
-export default function UploadReviewable({
-  client,
+export default exposedScreen(function UploadReviewable({
   project,
   versionId,
   versionName,
@@ -25,7 +25,6 @@ export default function UploadReviewable({
   if (!project) return <p className="muted">Choose a project first.</p>;
   return (
     <UploadBar
-      client={client}
       project={project}
       versionId={versionId}
       versionName={versionName}
@@ -33,4 +32,4 @@ export default function UploadReviewable({
       onUploaded={(reviewable) => onUploaded?.(reviewable)}
     />
   );
-}
+});

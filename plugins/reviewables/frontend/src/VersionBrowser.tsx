@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, useLoaded } from '@pipewright/sdk/ui';
+import { ErrorBox, useClient, useLoaded } from '@pipewright/sdk/ui';
 import {
   foldersUnder,
   productsIn,
@@ -16,13 +15,11 @@ import {
 // listed), pick a product of the folder, then one of its versions (HERO first, then newest first).
 
 export function VersionBrowser({
-  client,
   project,
   start,
   current,
   onChoose,
 }: {
-  client: PipewrightClient;
   project: string;
   /** Where to open: the version on screen, so "another version" starts next to it. */
   start: VersionPlace | null;
@@ -43,21 +40,13 @@ export function VersionBrowser({
     <section className="pw-panel pwr-browser" aria-label="Choose a version">
       <div className="pwr-columns">
         <FolderColumn
-          client={client}
           project={project}
           trail={trail}
           onEnter={(child) => enter([...trail, child])}
           onBack={(depth) => enter(trail.slice(0, depth))}
         />
-        <ProductColumn
-          client={client}
-          project={project}
-          folder={folder}
-          chosen={product}
-          onChoose={setProduct}
-        />
+        <ProductColumn project={project} folder={folder} chosen={product} onChoose={setProduct} />
         <VersionColumn
-          client={client}
           project={project}
           product={product}
           current={current}
@@ -69,19 +58,18 @@ export function VersionBrowser({
 }
 
 function FolderColumn({
-  client,
   project,
   trail,
   onEnter,
   onBack,
 }: {
-  client: PipewrightClient;
   project: string;
   trail: FolderItem[];
   onEnter(folder: FolderItem): void;
   /** Go back up to this many folders deep (0: the project). */
   onBack(depth: number): void;
 }) {
+  const client = useClient();
   const parent = trail.at(-1) ?? null;
   const level = useLoaded(
     () => foldersUnder(client, project, parent?.id ?? null),
@@ -134,18 +122,17 @@ function FolderColumn({
 }
 
 function ProductColumn({
-  client,
   project,
   folder,
   chosen,
   onChoose,
 }: {
-  client: PipewrightClient;
   project: string;
   folder: FolderItem | null;
   chosen: ProductItem | null;
   onChoose(product: ProductItem): void;
 }) {
+  const client = useClient();
   const products = useLoaded(
     () => (folder ? productsIn(client, project, folder.id) : Promise.resolve([])),
     [client, project, folder?.id],
@@ -180,18 +167,17 @@ function ProductColumn({
 }
 
 function VersionColumn({
-  client,
   project,
   product,
   current,
   onChoose,
 }: {
-  client: PipewrightClient;
   project: string;
   product: ProductItem | null;
   current: string | null;
   onChoose(version: VersionItem): void;
 }) {
+  const client = useClient();
   const versions = useLoaded(
     () => (product ? versionsOf(client, project, product.id) : Promise.resolve([])),
     [client, project, product?.id],

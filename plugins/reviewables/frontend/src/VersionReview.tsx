@@ -1,7 +1,7 @@
 import { useCallback, useRef } from 'react';
-import type { LiveEvent, PipewrightClient } from '@pipewright/sdk/client';
+import type { LiveEvent } from '@pipewright/sdk/client';
 import type { ScreenProps, ScreenUser } from '@pipewright/sdk/screen';
-import { ErrorBox, useLoaded, useSearchParam } from '@pipewright/sdk/ui';
+import { ErrorBox, useClient, useLoaded, useSearchParam } from '@pipewright/sdk/ui';
 import { readVersion, saveLabel, type Reviewable } from './api';
 import { titleOf } from './describe';
 import { FileKindsNote } from './FileKindsNote';
@@ -32,7 +32,6 @@ function concerns(event: LiveEvent, versionId: string): boolean {
 
 /** One version's review: the stage, the strip of its reviewables, the upload, and its activity feed beside them. */
 export function VersionReview({
-  client,
   token,
   user,
   project,
@@ -40,7 +39,6 @@ export function VersionReview({
   versionName,
   Extension,
 }: {
-  client: PipewrightClient;
   token: string;
   user: ScreenUser;
   project: string;
@@ -48,6 +46,7 @@ export function VersionReview({
   versionName: string;
   Extension: ScreenProps['Extension'];
 }) {
+  const client = useClient();
   // Read again when someone else uploads to this version or removes one of its reviewables.
   const listing = useLoaded(() => readVersion(client, project, versionId), [client, project, versionId], {
     live: { client, topics: LIVE_TOPICS, project, when: (event) => concerns(event, versionId) },
@@ -101,14 +100,7 @@ export function VersionReview({
           aria-label={onStage ? `Stage: ${titleOf(onStage)}` : 'Stage'}
         >
           {onStage && range ? (
-            <Stage
-              key={onStage.fileId}
-              client={client}
-              token={token}
-              project={project}
-              reviewable={onStage}
-              range={range}
-            />
+            <Stage key={onStage.fileId} token={token} project={project} reviewable={onStage} range={range} />
           ) : listing.data && !onStage ? (
             <div className="pw-empty pwr-empty">
               <strong>{versionName} has no reviewables yet.</strong>
@@ -128,7 +120,6 @@ export function VersionReview({
         {drop.dragging && <div className="pwr-drop-hint">Drop to add it to {versionName}</div>}
         {reviewables.length > 0 && (
           <Strip
-            client={client}
             project={project}
             user={user}
             reviewables={reviewables}
@@ -141,7 +132,6 @@ export function VersionReview({
         )}
         <ErrorBox error={orderError} prefix="The change was not saved:" />
         <UploadBar
-          client={client}
           project={project}
           versionId={versionId}
           versionName={versionName}

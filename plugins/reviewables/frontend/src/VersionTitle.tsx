@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { messageOf, useLoaded } from '@pipewright/sdk/ui';
+import { messageOf, useClient, useLoaded } from '@pipewright/sdk/ui';
 import { versionLabel, type VersionPlace } from './browse';
 
 // Where the version under review sits (folders, product, version) and its status, which the reviewer sets here as
@@ -26,12 +26,10 @@ async function versionStatuses(client: PipewrightClient, project: string): Promi
 }
 
 export function VersionTitle({
-  client,
   project,
   place,
   onStatus,
 }: {
-  client: PipewrightClient;
   project: string;
   place: VersionPlace;
   /** The server has the version's new status. */
@@ -47,22 +45,21 @@ export function VersionTitle({
       ) : (
         <strong>{versionLabel(place.version)}</strong>
       )}{' '}
-      <StatusPicker client={client} project={project} place={place} onStatus={onStatus} />
+      <StatusPicker project={project} place={place} onStatus={onStatus} />
     </span>
   );
 }
 
 function StatusPicker({
-  client,
   project,
   place,
   onStatus,
 }: {
-  client: PipewrightClient;
   project: string;
   place: VersionPlace;
   onStatus(status: string): void;
 }) {
+  const client = useClient();
   const statuses = useLoaded(() => versionStatuses(client, project), [client, project]);
   const [saving, setSaving] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);

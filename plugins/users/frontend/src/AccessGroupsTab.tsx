@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ConfirmButton, ErrorBox, Panel, Saved, useAction, useLoaded } from '@pipewright/sdk/ui';
+import { ConfirmButton, ErrorBox, Panel, Saved, useAction, useClient, useLoaded } from '@pipewright/sdk/ui';
 import { GROUP_NAME_RULES } from './name-rules';
 import { CreateByName, PickAndEdit } from './PickAndEdit';
 import { PermissionsEditor } from './PermissionsEditor';
@@ -14,7 +13,8 @@ import {
 } from './routes';
 
 /** The studio's access groups: pick one to edit its permissions, or create a new one. */
-export function AccessGroupsTab({ client }: { client: PipewrightClient }) {
+export function AccessGroupsTab() {
+  const client = useClient();
   const groups = useLoaded(() => listAccessGroups(client), [client]);
   const [selected, setSelected] = useState<string | null>(null);
 
@@ -44,7 +44,6 @@ export function AccessGroupsTab({ client }: { client: PipewrightClient }) {
       {selected ? (
         <GroupEditor
           key={selected}
-          client={client}
           name={selected}
           onDeleted={() => {
             setSelected(null);
@@ -60,15 +59,8 @@ export function AccessGroupsTab({ client }: { client: PipewrightClient }) {
   );
 }
 
-function GroupEditor({
-  client,
-  name,
-  onDeleted,
-}: {
-  client: PipewrightClient;
-  name: string;
-  onDeleted(): void;
-}) {
+function GroupEditor({ name, onDeleted }: { name: string; onDeleted(): void }) {
+  const client = useClient();
   const stored = useLoaded(() => readAccessGroup(client, name), [client, name]);
   const [draft, setDraft] = useState<Permissions | null>(null);
   const change = useAction();

@@ -1,13 +1,13 @@
 import { useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenUser } from '@pipewright/sdk/screen';
-import { ConfirmButton, ErrorBox, Panel, Table, useAction, useLoaded } from '@pipewright/sdk/ui';
+import { ConfirmButton, ErrorBox, Panel, Table, useAction, useClient, useLoaded } from '@pipewright/sdk/ui';
 import { USER_NAME_RULES } from './name-rules';
 import { CreateByName, PickAndEdit } from './PickAndEdit';
 import { createApiKey, createUser, listApiKeys, listUsers, revokeApiKey } from './routes';
 
 /** Service users (pipelines, render farm workers, bots) and the API keys they log in with. */
-export function ApiKeysTab({ client, caller }: { client: PipewrightClient; caller: ScreenUser }) {
+export function ApiKeysTab({ caller }: { caller: ScreenUser }) {
+  const client = useClient();
   const users = useLoaded(() => listUsers(client), [client]);
   const [selected, setSelected] = useState<string | null>(null);
 
@@ -49,12 +49,13 @@ export function ApiKeysTab({ client, caller }: { client: PipewrightClient; calle
         />
       }
     >
-      {selected && <KeyList key={selected} client={client} user={selected} />}
+      {selected && <KeyList key={selected} user={selected} />}
     </PickAndEdit>
   );
 }
 
-function KeyList({ client, user }: { client: PipewrightClient; user: string }) {
+function KeyList({ user }: { user: string }) {
+  const client = useClient();
   const keys = useLoaded(() => listApiKeys(client, user), [client, user]);
   const [label, setLabel] = useState('');
   const [expires, setExpires] = useState('');

@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { ScreenUser } from '@pipewright/sdk/screen';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ChoosableRow, ErrorBox, Table, useAction, useLoaded } from '@pipewright/sdk/ui';
+import { ChoosableRow, ErrorBox, Table, useAction, useClient, useLoaded } from '@pipewright/sdk/ui';
 import {
   createUser,
   grantableRoles,
@@ -18,7 +17,8 @@ import { ProfileFields } from './UserProfileSection';
 import { USER_NAME_RULES } from './name-rules';
 
 /** Everyone in the studio, a form for newcomers, and the editor of the one selected. */
-export function PeopleTab({ client, caller }: { client: PipewrightClient; caller: ScreenUser }) {
+export function PeopleTab({ caller }: { caller: ScreenUser }) {
+  const client = useClient();
   const users = useLoaded(() => listUsers(client), [client]);
   // Projects and groups only feed the access editor: without them the rest of the tab still works.
   const projects = useLoaded(() => listProjects(client).catch(() => []), [client]);
@@ -114,7 +114,6 @@ export function PeopleTab({ client, caller }: { client: PipewrightClient; caller
       </div>
       {creating && (
         <NewUserForm
-          client={client}
           caller={caller}
           onCancel={() => setCreating(false)}
           onCreated={(name) => {
@@ -127,7 +126,6 @@ export function PeopleTab({ client, caller }: { client: PipewrightClient; caller
       {current && !creating && (
         <UserEditor
           key={current.name}
-          client={client}
           caller={caller}
           user={current}
           projects={projects.data ?? []}
@@ -141,16 +139,15 @@ export function PeopleTab({ client, caller }: { client: PipewrightClient; caller
 }
 
 function NewUserForm({
-  client,
   caller,
   onCancel,
   onCreated,
 }: {
-  client: PipewrightClient;
   caller: ScreenUser;
   onCancel(): void;
   onCreated(name: string): void;
 }) {
+  const client = useClient();
   const [name, setName] = useState('');
   const [fullName, setFullName] = useState('');
   const [email, setEmail] = useState('');

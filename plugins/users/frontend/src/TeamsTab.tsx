@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ConfirmButton, ErrorBox, Panel, Table, useAction, useLoaded } from '@pipewright/sdk/ui';
+import { ConfirmButton, ErrorBox, Panel, Table, useAction, useClient, useLoaded } from '@pipewright/sdk/ui';
 import { CreateByName, PickAndEdit } from './PickAndEdit';
 import {
   deleteTeam,
@@ -15,7 +14,8 @@ import {
 } from './routes';
 
 /** Teams belong to a project: pick the project (the one chosen in the top bar by default), then its teams. */
-export function TeamsTab({ client, project: chosen }: { client: PipewrightClient; project: string | null }) {
+export function TeamsTab({ project: chosen }: { project: string | null }) {
+  const client = useClient();
   const projects = useLoaded(() => listProjects(client), [client]);
   const [project, setProject] = useState<string | null>(chosen);
   useEffect(() => {
@@ -45,12 +45,13 @@ export function TeamsTab({ client, project: chosen }: { client: PipewrightClient
         </label>
       </div>
       <ErrorBox error={projects.error} />
-      {project && <ProjectTeams key={project} client={client} project={project} />}
+      {project && <ProjectTeams key={project} project={project} />}
     </div>
   );
 }
 
-function ProjectTeams({ client, project }: { client: PipewrightClient; project: string }) {
+function ProjectTeams({ project }: { project: string }) {
+  const client = useClient();
   const teams = useLoaded(() => listTeams(client, project), [client, project]);
   const users = useLoaded(() => listUsers(client), [client]);
   const [selected, setSelected] = useState<string | null>(null);
@@ -86,7 +87,6 @@ function ProjectTeams({ client, project }: { client: PipewrightClient; project: 
     >
       {team && (
         <TeamEditor
-          client={client}
           project={project}
           team={team}
           userNames={(users.data ?? []).filter((u) => u.active && !u.data.isService).map((u) => u.name)}
@@ -102,20 +102,19 @@ function ProjectTeams({ client, project }: { client: PipewrightClient; project: 
 }
 
 function TeamEditor({
-  client,
   project,
   team,
   userNames,
   onChanged,
   onDeleted,
 }: {
-  client: PipewrightClient;
   project: string;
   team: Team;
   userNames: string[];
   onChanged(): void;
   onDeleted(): void;
 }) {
+  const client = useClient();
   const change = useAction();
   const [adding, setAdding] = useState('');
   const [addAsLeader, setAddAsLeader] = useState(false);

@@ -1,4 +1,4 @@
-import type { PipewrightClient } from '@pipewright/sdk/client';
+import { useClient } from '@pipewright/sdk/ui';
 import type { ScreenUser } from '@pipewright/sdk/screen';
 import { AccessSummary } from './AccessSummary';
 import { roleOf, type UserRecord } from './routes';
@@ -8,7 +8,6 @@ import { UserProfileSection } from './UserProfileSection';
 
 /** One user: profile and role, access groups per project, activation and password. */
 export function UserEditor({
-  client,
   caller,
   user,
   projects,
@@ -16,7 +15,6 @@ export function UserEditor({
   onChanged,
   onClose,
 }: {
-  client: PipewrightClient;
   caller: ScreenUser;
   user: UserRecord;
   projects: { name: string; code: string }[];
@@ -24,6 +22,7 @@ export function UserEditor({
   onChanged(): void;
   onClose(): void;
 }) {
+  const client = useClient();
   // Only administrators change administrators; the server refuses it anyway, the form says so first.
   const locked = roleOf(user) === 'admin' && !caller.isAdmin;
   const section = { client, user, locked, onChanged };

@@ -1,5 +1,5 @@
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { TabbedScreen, useTabParam } from '@pipewright/sdk/ui';
+import { exposedScreen, TabbedScreen, useTabParam } from '@pipewright/sdk/ui';
 import { AccessGroupsTab } from './AccessGroupsTab';
 import { ApiKeysTab } from './ApiKeysTab';
 import { PeopleTab } from './PeopleTab';
@@ -14,7 +14,7 @@ const TABS = [
 ] as const;
 
 /** Who works in the studio and what they may do: users, access groups, teams, and service users' API keys. */
-export default function UsersScreen({ client, user, project }: ScreenProps) {
+export default exposedScreen(function UsersScreen({ user, project }: ScreenProps) {
   const [tab, setTab] = useTabParam(TABS.map((t) => t.id));
 
   if (!user.isAdmin && !user.isManager)
@@ -22,10 +22,10 @@ export default function UsersScreen({ client, user, project }: ScreenProps) {
 
   return (
     <TabbedScreen title="People and access" tabs={TABS} current={tab} onChange={setTab}>
-      {tab === 'people' && <PeopleTab client={client} caller={user} />}
-      {tab === 'access' && <AccessGroupsTab client={client} />}
-      {tab === 'teams' && <TeamsTab client={client} project={project} />}
-      {tab === 'keys' && <ApiKeysTab client={client} caller={user} />}
+      {tab === 'people' && <PeopleTab caller={user} />}
+      {tab === 'access' && <AccessGroupsTab />}
+      {tab === 'teams' && <TeamsTab project={project} />}
+      {tab === 'keys' && <ApiKeysTab caller={user} />}
     </TabbedScreen>
   );
-}
+});

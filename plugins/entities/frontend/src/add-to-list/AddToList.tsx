@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { Entity } from '../model';
 import { AddToListDialog } from './AddToListDialog';
 
@@ -8,15 +7,7 @@ import { AddToListDialog } from './AddToListDialog';
 // exists. The lists screen is the lists addon's; this only writes through its REST routes and links there.
 
 /** The toolbar button and its dialog. `chosen` is the overview's selection (else the focused row). */
-export function AddToList({
-  client,
-  project,
-  chosen,
-}: {
-  client: PipewrightClient;
-  project: string;
-  chosen: Entity[];
-}) {
+export function AddToList({ project, chosen }: { project: string; chosen: Entity[] }) {
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -32,9 +23,7 @@ export function AddToList({
       >
         Add to list
       </button>
-      {open && (
-        <AddToListDialog client={client} project={project} chosen={chosen} onClose={() => setOpen(false)} />
-      )}
+      {open && <AddToListDialog project={project} chosen={chosen} onClose={() => setOpen(false)} />}
     </>
   );
 }

@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, messageOf, useLoaded } from '@pipewright/sdk/ui';
+import { ErrorBox, messageOf, useClient, useLoaded } from '@pipewright/sdk/ui';
 import { Actions, Dialog } from '../dialogs/Dialog';
 import type { Entity } from '../model';
 import {
@@ -19,16 +18,15 @@ const NEW = 'new';
 
 /** Choose a list (or name a new one) and add the selection, or its latest versions, to it. */
 export function AddToListDialog({
-  client,
   project,
   chosen,
   onClose,
 }: {
-  client: PipewrightClient;
   project: string;
   chosen: Entity[];
   onClose(): void;
 }) {
+  const client = useClient();
   // The selection is taken when the dialog opens: clicking rows behind it must not change what is added.
   const [entities] = useState(chosen);
   const tasks = entities.filter((e) => e.kind === 'task').length;

@@ -1,4 +1,3 @@
-import type { PipewrightClient } from '@pipewright/sdk/client';
 import { personLabel, type Person } from '../Assignees';
 import { DeadlineMark } from '../DeadlineMark';
 import { formatValue, statusOf, type ProjectMeta } from '../model';
@@ -13,7 +12,6 @@ export function CellContent({
   column,
   meta,
   project,
-  client,
   flat,
   onToggle,
   people,
@@ -22,7 +20,6 @@ export function CellContent({
   column: Column;
   meta: ProjectMeta;
   project: string;
-  client: PipewrightClient;
   /** Rows found across the project: the name shows where each is. */
   flat: boolean;
   onToggle(id: string): void;
@@ -50,7 +47,7 @@ export function CellContent({
             <span className="pwo-expander" />
           )}
           {entity.thumbnailId ? (
-            <EntityThumbnail project={project} entity={entity} client={client} />
+            <EntityThumbnail project={project} entity={entity} />
           ) : (
             <span className={`pwo-kind pwo-kind-${entity.kind}`} aria-hidden="true" />
           )}

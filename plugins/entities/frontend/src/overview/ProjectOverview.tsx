@@ -1,7 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { ErrorBox } from '@pipewright/sdk/ui';
+import { ErrorBox, useClient } from '@pipewright/sdk/ui';
 import type { EntityRef } from '../address';
 import { AddToList } from '../add-to-list/AddToList';
 import { CsvTools } from '../CsvTools';
@@ -35,14 +34,13 @@ import { useSelection } from './useSelection';
 
 /** The overview of one project: the folder tree, the grid with its tools, the details of the focused row. */
 export function ProjectOverview({
-  client,
   project,
   Extension,
 }: {
-  client: PipewrightClient;
   project: string;
   Extension: ScreenProps['Extension'];
 }) {
+  const client = useClient();
   const { store, version, meta, attributes, loadError } = useProjectData(client, project);
   const people = usePeople(client);
   const [notice, setNotice] = useNotice();
@@ -142,7 +140,7 @@ export function ProjectOverview({
               />
               <CsvTools {...{ client, project, store, meta, rows, columns, people }} onNotice={setNotice} />
               <LiveBadge state={live} />
-              <AddToList client={client} project={project} chosen={chosen} />
+              <AddToList project={project} chosen={chosen} />
             </>
           }
           onRefresh={() => {

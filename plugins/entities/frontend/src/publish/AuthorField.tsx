@@ -1,4 +1,4 @@
-import type { PipewrightClient } from '@pipewright/sdk/client';
+import { useClient } from '@pipewright/sdk/ui';
 import { useProjectAccess } from '../access';
 import type { Person } from '../Assignees';
 
@@ -7,18 +7,17 @@ import type { Person } from '../Assignees';
  * lets publish on behalf of others (administrators), anyone active.
  */
 export function AuthorField({
-  client,
   project,
   people,
   value,
   onChange,
 }: {
-  client: PipewrightClient;
   project: string;
   people: Person[];
   value: string;
   onChange(name: string): void;
 }) {
+  const client = useClient();
   const access = useProjectAccess(client, project);
   if (access && !access.publishForOthers)
     return (

@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, messageOf, useLoaded } from '@pipewright/sdk/ui';
+import { ErrorBox, messageOf, useClient, useLoaded } from '@pipewright/sdk/ui';
 import { Actions, NameField, useRequest } from '../dialogs/Dialog';
 import { NAME, NAME_RULE } from '../dialogs/names';
 import type { Entity } from '../model';
@@ -8,20 +7,19 @@ import { createProduct, productTypeChoices } from './publish';
 
 /** A new product in the folder: its name (not one the folder has) and its type, with the project's types offered. */
 export function ProductForm({
-  client,
   project,
   folder,
   taken,
   onCreated,
   onClose,
 }: {
-  client: PipewrightClient;
   project: string;
   folder: Entity;
   taken: string[];
   onCreated(productId: string): Promise<void>;
   onClose(): void;
 }) {
+  const client = useClient();
   const [name, setName] = useState('');
   const [productType, setProductType] = useState('');
   const types = useLoaded(() => productTypeChoices(client, project), [client, project]).data ?? [];

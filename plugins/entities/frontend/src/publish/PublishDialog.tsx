@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { ErrorBox, useLoaded } from '@pipewright/sdk/ui';
+import { ErrorBox, useClient, useLoaded } from '@pipewright/sdk/ui';
 import type { Person } from '../Assignees';
 import { Dialog } from '../dialogs/Dialog';
 import type { Entity } from '../model';
@@ -24,7 +23,6 @@ export function PublishDialog({
   start,
   folder,
   task,
-  client,
   project,
   people,
   Extension,
@@ -36,7 +34,6 @@ export function PublishDialog({
   folder: Entity;
   /** The chosen task, proposed as the version's task. */
   task: Entity | null;
-  client: PipewrightClient;
   project: string;
   people: Person[];
   Extension: ScreenProps['Extension'];
@@ -44,6 +41,7 @@ export function PublishDialog({
   onChanged(): void;
   onClose(): void;
 }) {
+  const client = useClient();
   const [step, setStep] = useState<Step>(
     start === 'product' ? { kind: 'product' } : { kind: 'version', productId: null },
   );

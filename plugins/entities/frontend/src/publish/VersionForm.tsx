@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { PipewrightClient } from '@pipewright/sdk/client';
-import { ErrorBox, messageOf } from '@pipewright/sdk/ui';
+import { ErrorBox, messageOf, useClient } from '@pipewright/sdk/ui';
 import type { Person } from '../Assignees';
 import { Actions, useRequest } from '../dialogs/Dialog';
 import type { Entity } from '../model';
@@ -9,7 +8,6 @@ import { createVersion, nextVersion, versionLabel, type FolderContents } from '.
 
 /** A new version of one of the folder's products: its number (the next free one proposed), task and author. */
 export function VersionForm({
-  client,
   project,
   folder,
   task,
@@ -20,7 +18,6 @@ export function VersionForm({
   onCreated,
   onClose,
 }: {
-  client: PipewrightClient;
   project: string;
   folder: Entity;
   task: Entity | null;
@@ -31,6 +28,7 @@ export function VersionForm({
   onCreated(created: { versionId: string; versionName: string; productName: string }): void;
   onClose(): void;
 }) {
+  const client = useClient();
   const products = contents?.products ?? [];
   const [productId, setProductId] = useState<string | null>(chosen);
   const product = products.find((p) => p.id === productId) ?? products[0] ?? null;
@@ -124,7 +122,7 @@ export function VersionForm({
           ))}
         </select>
       </label>
-      <AuthorField client={client} project={project} people={people} value={author} onChange={setAuthor} />
+      <AuthorField project={project} people={people} value={author} onChange={setAuthor} />
       <ErrorBox error={error} />
       <Actions
         busy={busy}
