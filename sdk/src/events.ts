@@ -40,24 +40,13 @@ export interface EventInput {
   store?: boolean;
 }
 
-/** What subscribers receive, in-process and over Redis (never the payload). */
-export interface EventMessage {
+/** What subscribers receive, in-process and over Redis (never the payload): what /ws sends, and more. */
+export interface EventMessage extends Omit<LiveEvent, 'id' | 'status'> {
   id: string;
   hash: string;
-  topic: string;
-  project: string | null;
-  user: string | null;
-  sender: string | null;
-  senderType: string | null;
-  dependsOn: string | null;
-  description: string;
-  summary: Record<string, unknown>;
   status: EventStatus;
-  progress: number | null;
   recipients: string[] | null;
   store: boolean;
-  createdAt: string;
-  updatedAt: string;
 }
 
 /** What can change on a stored event. */

@@ -72,12 +72,7 @@ export class AvatarStore {
             oc.column('user_name').doUpdateSet({ mime, bytes, hash, updated_at: sql`now()` }),
           )
           .execute();
-        await trx
-          .updateTable('users')
-          .set({ updated_at: sql`now()` })
-          .where('name', '=', userName)
-          .execute();
-        await this.events.emit(userEvent('user.updated', userName, by, { fields: ['avatar'] }));
+        await this.touched(userName, by);
       });
     } catch (error) {
       // Deleted or renamed by someone else since the caller looked it up.
@@ -94,13 +89,18 @@ export class AvatarStore {
         .where('user_name', '=', userName)
         .executeTakeFirst();
       if (Number(removed.numDeletedRows) === 0) return false;
-      await trx
-        .updateTable('users')
-        .set({ updated_at: sql`now()` })
-        .where('name', '=', userName)
-        .execute();
-      await this.events.emit(userEvent('user.updated', userName, by, { fields: ['avatar'] }));
+      await this.touched(userName, by);
       return true;
     });
+  }
+
+  /** The user changed (their updated_at moves, so clients reload the picture), announced as user.updated. */
+  private async touched(userName: string, by: ChangedBy): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ updated_at: sql`now()` })
+      .where('name', '=', userName)
+      .execute();
+    await this.events.emit(userEvent('user.updated', userName, by, { fields: ['avatar'] }));
   }
 }

@@ -121,3 +121,20 @@ export function Field({
     </div>
   );
 }
+
+/** The <option>s of a <select> or <datalist>, one per item: its value, and what the user reads (the value by default). */
+export function Options<T>({
+  items,
+  value,
+  label = value,
+}: {
+  items: readonly T[];
+  value(item: T): string;
+  label?(item: T): ReactNode;
+}) {
+  return items.map((item) => (
+    <option key={value(item)} value={value(item)}>
+      {label(item)}
+    </option>
+  ));
+}

@@ -2,7 +2,7 @@
 // They carry the web app's look (the pw- classes of its theme); the session's client reaches them through useClient.
 export { useAction, type Action } from './action.js';
 export { ClientProvider, exposedScreen, useClient } from './client.js';
-export { ConfirmButton, Field, Panel, Saved, type FieldInputProps } from './controls.js';
+export { ConfirmButton, Field, Options, Panel, Saved, type FieldInputProps } from './controls.js';
 export { pathInScope, type FolderScope } from '../access.js';
 export { deadlineOf, DUE_SOON_DAYS, isOverdue, type Deadline } from '../deadlines.js';
 export { ErrorBox, messageOf, problemPlace, problemsOf, statusOf } from './errors.js';

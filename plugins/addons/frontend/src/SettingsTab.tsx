@@ -3,6 +3,7 @@ import {
   ConfirmButton,
   ErrorBox,
   messageOf,
+  Options,
   problemsOf,
   Saved,
   useClient,
@@ -71,11 +72,7 @@ export function SettingsTab({
               onTarget({ addon: addon.name, version: addon.productionVersion ?? usableVersions(addon)[0]! });
             }}
           >
-            {withSettings.map((addon) => (
-              <option key={addon.name} value={addon.name}>
-                {addon.title}
-              </option>
-            ))}
+            <Options items={withSettings} value={(addon) => addon.name} label={(addon) => addon.title} />
           </select>
         </label>
         <label className="pw-field">
@@ -97,11 +94,7 @@ export function SettingsTab({
         <label className="pw-field">
           Variant
           <select aria-label="Variant" value={variant} onChange={(e) => setVariant(e.target.value)}>
-            {VARIANTS.map((v) => (
-              <option key={v} value={v}>
-                {v}
-              </option>
-            ))}
+            <Options items={VARIANTS} value={(v) => v} />
           </select>
         </label>
       </div>

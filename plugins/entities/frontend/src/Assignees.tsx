@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { Options } from '@pipewright/sdk/ui';
 import type { Entity } from './model';
 
 // Assigning people to tasks: a list of the studio's users with a box each, for one task or many at once (a box is
@@ -121,11 +122,7 @@ export function AssigneeChips({
           onChange={(e) => e.target.value && onToggle(e.target.value, true)}
         >
           <option value="">Assign someone…</option>
-          {others.map((p) => (
-            <option key={p.name} value={p.name}>
-              {p.fullName || p.name}
-            </option>
-          ))}
+          <Options items={others} value={(p) => p.name} label={(p) => p.fullName || p.name} />
         </select>
       )}
     </div>

@@ -1,4 +1,4 @@
-import { DUE_SOON_DAYS } from '@pipewright/sdk/ui';
+import { DUE_SOON_DAYS, Options } from '@pipewright/sdk/ui';
 import { PROGRESS_CHOICES, type Progress } from './progress';
 
 /** The toolbar's choice of tasks by progress: overdue, due soon, done. */
@@ -11,11 +11,7 @@ export function ProgressFilter({ value, onChange }: { value: Progress; onChange(
       onChange={(e) => onChange(e.target.value as Progress)}
     >
       <option value="">Any progress</option>
-      {PROGRESS_CHOICES.map((choice) => (
-        <option key={choice.value} value={choice.value}>
-          {choice.label}
-        </option>
-      ))}
+      <Options items={PROGRESS_CHOICES} value={(choice) => choice.value} label={(choice) => choice.label} />
     </select>
   );
 }

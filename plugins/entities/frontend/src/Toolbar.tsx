@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useClient } from '@pipewright/sdk/ui';
+import { Options, useClient } from '@pipewright/sdk/ui';
 import {
   forgetProjectAccess,
   newFolderRefusal,
@@ -122,11 +122,7 @@ export function Toolbar({
         onChange={(e) => onFilter({ ...filter, status: e.target.value })}
       >
         <option value="">Any status</option>
-        {meta.statuses.map((s) => (
-          <option key={s.name} value={s.name}>
-            {s.name}
-          </option>
-        ))}
+        <Options items={meta.statuses} value={(s) => s.name} />
       </select>
       <ProgressFilter value={filter.progress} onChange={(progress) => onFilter({ ...filter, progress })} />
       <select
@@ -135,11 +131,7 @@ export function Toolbar({
         onChange={(e) => onFilter({ ...filter, type: e.target.value })}
       >
         <option value="">Any type</option>
-        {types.map((t) => (
-          <option key={t} value={t}>
-            {t}
-          </option>
-        ))}
+        <Options items={types} value={(t) => t} />
       </select>
       <select
         aria-label="Show"

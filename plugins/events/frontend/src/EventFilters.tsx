@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { Options } from '@pipewright/sdk/ui';
 import { STATUSES, type EventFilter } from './events';
 
 /** Topic prefix, status and project: typing in the topic waits for a pause before the list reloads. */
@@ -44,11 +45,7 @@ export function EventFilters({
           onChange={(e) => onChange({ ...value, topic, project, status: e.target.value })}
         >
           <option value="">Any status</option>
-          {STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {status.replace('_', ' ')}
-            </option>
-          ))}
+          <Options items={STATUSES} value={(status) => status} label={(status) => status.replace('_', ' ')} />
         </select>
       </label>
       <label>

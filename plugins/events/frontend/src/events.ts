@@ -6,21 +6,9 @@ import type { LiveEvent, PipewrightClient, ResponseData } from '@pipewright/sdk/
 export const STATUSES = ['pending', 'in_progress', 'finished', 'failed', 'aborted', 'restarted'] as const;
 
 /** An event as the list shows it. Live messages carry no retries, so it may be unknown. */
-export interface EventRow {
+export interface EventRow extends Omit<LiveEvent, 'id'> {
   id: string;
-  topic: string;
-  project: string | null;
-  user: string | null;
-  sender: string | null;
-  senderType: string | null;
-  dependsOn: string | null;
-  status: string;
   retries: number | null;
-  description: string;
-  summary: Record<string, unknown>;
-  progress: number | null;
-  createdAt: string;
-  updatedAt: string;
   /** Where the event stands in the GraphQL connection; live rows have none. */
   cursor: string | null;
 }

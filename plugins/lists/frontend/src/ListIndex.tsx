@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ErrorBox, Field, useAction, useClient } from '@pipewright/sdk/ui';
+import { ErrorBox, Field, Options, useAction, useClient } from '@pipewright/sdk/ui';
 import {
   createList,
   ENTITY_TYPES,
@@ -101,22 +101,14 @@ function NewList({ project, onCreated }: { project: string; onCreated(id: string
       <Field label="Kind">
         {(input) => (
           <select {...input} value={kind} onChange={(e) => setKind(e.target.value)}>
-            {KINDS.map((k) => (
-              <option key={k.value} value={k.value}>
-                {k.label}
-              </option>
-            ))}
+            <Options items={KINDS} value={(k) => k.value} label={(k) => k.label} />
           </select>
         )}
       </Field>
       <Field label="Holds" hint="A list holds entities of one type.">
         {(input) => (
           <select {...input} value={type} onChange={(e) => setType(e.target.value as ListEntityType)}>
-            {ENTITY_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {pluralOf(t)}
-              </option>
-            ))}
+            <Options items={ENTITY_TYPES} value={(t) => t} label={(t) => pluralOf(t)} />
           </select>
         )}
       </Field>

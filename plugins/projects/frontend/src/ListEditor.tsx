@@ -1,4 +1,5 @@
 import { ENTITY_TYPES, newRow, STATES, type Field, type ListSpec, type Row } from './anatomy-lists';
+import { Options } from '@pipewright/sdk/ui';
 
 /** Problems the server reported for one list: row index, then field ("" for the row as a whole), then message. */
 export type RowErrors = Record<number, Record<string, string>>;
@@ -135,11 +136,7 @@ function FieldInput({
           disabled={disabled}
           onChange={(e) => onChange(e.target.value)}
         >
-          {STATES.map((s) => (
-            <option key={s} value={s}>
-              {s.replace('_', ' ')}
-            </option>
-          ))}
+          <Options items={STATES} value={(s) => s} label={(s) => s.replace('_', ' ')} />
         </select>
       );
     case 'color': {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { messageOf, useClient, useLoaded } from '@pipewright/sdk/ui';
+import { messageOf, Options, useClient, useLoaded } from '@pipewright/sdk/ui';
 import { versionLabel, type VersionPlace } from './browse';
 
 // Where the version under review sits (folders, product, version) and its status, which the reviewer sets here as
@@ -25,16 +25,14 @@ async function versionStatuses(client: PipewrightClient, project: string): Promi
     .map((status) => status.name);
 }
 
-export function VersionTitle({
-  project,
-  place,
-  onStatus,
-}: {
+interface VersionTitleProps {
   project: string;
   place: VersionPlace;
   /** The server has the version's new status. */
   onStatus(status: string): void;
-}) {
+}
+
+export function VersionTitle({ project, place, onStatus }: VersionTitleProps) {
   const folderPath = place.folders.map((folder) => folder.label || folder.name).join(' / ');
   return (
     <span className="pwr-place" aria-label="Version under review">
@@ -50,15 +48,7 @@ export function VersionTitle({
   );
 }
 
-function StatusPicker({
-  project,
-  place,
-  onStatus,
-}: {
-  project: string;
-  place: VersionPlace;
-  onStatus(status: string): void;
-}) {
+function StatusPicker({ project, place, onStatus }: VersionTitleProps) {
   const client = useClient();
   const statuses = useLoaded(() => versionStatuses(client, project), [client, project]);
   const [saving, setSaving] = useState<string | null>(null);
@@ -97,11 +87,7 @@ function StatusPicker({
           event.target.blur();
         }}
       >
-        {offered.map((name) => (
-          <option key={name} value={name}>
-            {name}
-          </option>
-        ))}
+        <Options items={offered} value={(name) => name} />
       </select>
       {saving && <span className="muted pw-small">Saving…</span>}
       {error && (

@@ -1,5 +1,14 @@
 import { useEffect, useState } from 'react';
-import { ConfirmButton, ErrorBox, Panel, Table, useAction, useClient, useLoaded } from '@pipewright/sdk/ui';
+import {
+  ConfirmButton,
+  ErrorBox,
+  Options,
+  Panel,
+  Table,
+  useAction,
+  useClient,
+  useLoaded,
+} from '@pipewright/sdk/ui';
 import { CreateByName, PickAndEdit } from './PickAndEdit';
 import {
   deleteTeam,
@@ -184,11 +193,7 @@ function TeamEditor({
       <div className="pw-row">
         <select aria-label="User to add" value={adding} onChange={(e) => setAdding(e.target.value)}>
           <option value="">Choose a user…</option>
-          {candidates.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
+          <Options items={candidates} value={(name) => name} />
         </select>
         <label className="pw-inline">
           <input type="checkbox" checked={addAsLeader} onChange={(e) => setAddAsLeader(e.target.checked)} />

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ScreenUser } from '@pipewright/sdk/screen';
-import { ErrorBox, Saved, useAction } from '@pipewright/sdk/ui';
+import { ErrorBox, Options, Saved, useAction } from '@pipewright/sdk/ui';
 import { grantableRoles, patchUser, roleFlags, roleOf, ROLE_LABELS, type Role } from './routes';
 import { Section, type UserSectionProps } from './Section';
 
@@ -37,11 +37,7 @@ export function ProfileFields({
         Role
         {roles ? (
           <select value={role} onChange={(e) => onRole(e.target.value as Role)}>
-            {roles.map((r) => (
-              <option key={r} value={r}>
-                {ROLE_LABELS[r]}
-              </option>
-            ))}
+            <Options items={roles} value={(r) => r} label={(r) => ROLE_LABELS[r]} />
           </select>
         ) : (
           <input value={ROLE_LABELS[role]} readOnly />

@@ -1,4 +1,5 @@
 import type { FolderAccessType, FolderWhitelist } from './routes';
+import { Options } from '@pipewright/sdk/ui';
 
 // The controls of the access group form: a checkbox, a list of names, and the rule of which folders an action is
 // allowed on.
@@ -82,11 +83,7 @@ export function FolderRule({
                 value={entry.access_type}
                 onChange={(e) => setEntry(i, { ...entry, access_type: e.target.value as FolderAccessType })}
               >
-                {ACCESS_TYPES.map((type) => (
-                  <option key={type.value} value={type.value}>
-                    {type.label}
-                  </option>
-                ))}
+                <Options items={ACCESS_TYPES} value={(type) => type.value} label={(type) => type.label} />
               </select>
               {entry.access_type !== 'assigned' && (
                 <input

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ErrorBox, messageOf, useClient, useLoaded } from '@pipewright/sdk/ui';
+import { ErrorBox, messageOf, Options, useClient, useLoaded } from '@pipewright/sdk/ui';
 import { Actions, Dialog } from '../dialogs/Dialog';
 import type { Entity } from '../model';
 import {
@@ -101,11 +101,7 @@ export function AddToListDialog({
                 return (
                   ofType.length > 0 && (
                     <optgroup key={t} label={`Lists of ${TYPE_NAMES[t]}`}>
-                      {ofType.map((list) => (
-                        <option key={list.id} value={list.id}>
-                          {list.label}
-                        </option>
-                      ))}
+                      <Options items={ofType} value={(list) => list.id} label={(list) => list.label} />
                     </optgroup>
                   )
                 );
@@ -181,13 +177,13 @@ function NewListFields({
         <label>
           Holds
           <select aria-label="Holds" value={type} onChange={(e) => onType(e.target.value as ListType)}>
-            {types.map((t) => (
-              <option key={t} value={t}>
-                {t === 'version'
-                  ? 'Latest versions'
-                  : TYPE_NAMES[t][0]!.toUpperCase() + TYPE_NAMES[t].slice(1)}
-              </option>
-            ))}
+            <Options
+              items={types}
+              value={(t) => t}
+              label={(t) =>
+                t === 'version' ? 'Latest versions' : TYPE_NAMES[t][0]!.toUpperCase() + TYPE_NAMES[t].slice(1)
+              }
+            />
           </select>
         </label>
       </div>

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ErrorBox } from '@pipewright/sdk/ui';
+import { ErrorBox, Options } from '@pipewright/sdk/ui';
 import type { Entity, Kind, ProjectMeta } from '../model';
 import { Actions, Dialog, NameField, useRequest } from './Dialog';
 import { NAME, NAME_RULE } from './names';
@@ -68,11 +68,7 @@ export function CreateDialog({
       <label>
         {kind === 'folder' ? 'Folder type' : 'Task type'}
         <select name="type" value={type} onChange={(e) => setType(e.target.value)}>
-          {types.map((t) => (
-            <option key={t.name} value={t.name}>
-              {t.name}
-            </option>
-          ))}
+          <Options items={types} value={(t) => t.name} />
         </select>
       </label>
       <ErrorBox error={error} />

@@ -1,5 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react';
-import { ErrorBox } from '@pipewright/sdk/ui';
+import { ErrorBox, Options } from '@pipewright/sdk/ui';
 import type { Entity } from '../model';
 import { Actions, Dialog, useRequest } from './Dialog';
 
@@ -54,11 +54,7 @@ export function MoveDialog({
         New parent
         <select name="parent" size={8} value={chosen} onChange={(e) => setChosen(e.target.value)}>
           {!tasksOnly && <option value="top">The top level of the project</option>}
-          {candidates.map((f) => (
-            <option key={f.id} value={f.id}>
-              {f.path}
-            </option>
-          ))}
+          <Options items={candidates} value={(f) => f.id} label={(f) => f.path} />
         </select>
       </label>
       {!folders && <p className="muted">Reading the project's folders…</p>}
