@@ -10,6 +10,7 @@ import { describe, expect, it } from '@jest/globals';
 // - Route files read parameters, call a service and answer: no SQL, no transaction of their own.
 // - Addons use each other through typed service references, which each addon exports from its api entry: no
 //   other file of another addon is imported, and the importing package declares the dependency.
+// - An addon's tables are its own: others read them through its service, never with SQL of their own.
 // - No source file grows past 400 lines: a file that long holds more than one idea.
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -77,10 +78,34 @@ describe('each addon keeps the shape', () => {
       .filter(
         ({ path, text }) =>
           !path.startsWith('plugins/events/') &&
-          /public\.events\b|\b(selectFrom|updateTable|deleteFrom)\('(public\.)?events'|FROM events\b/.test(text),
+          /public\.events\b|\b(selectFrom|updateTable|deleteFrom)\('(public\.)?events'|FROM events\b/.test(
+            text,
+          ),
       )
       .map(({ path }) => path)
       .sort();
+    expect(reading).toEqual([]);
+  });
+
+  it("no addon queries another addon's tables: it asks the owner's service (read models)", () => {
+    const owner = new Map<string, string>();
+    for (const { path, text } of pluginSources.filter(({ path }) => path.endsWith('/src/migrations.ts')))
+      for (const [, created, built] of text.matchAll(
+        /CREATE TABLE (?:IF NOT EXISTS )?(?:\w+\.)?(\w+)|createTable\('(?:\w+\.)?(\w+)'\)/g,
+      ))
+        owner.set((created ?? built)!, path.split('/')[1]!);
+    const reading = pluginSources.flatMap(({ path, text }) =>
+      [...owner]
+        .filter(([table, plugin]) => {
+          if (path.split('/')[1] === plugin) return false;
+          const named = `(\\w+\\.)?${table}`;
+          const query = new RegExp(
+            `(selectFrom|insertInto|updateTable|deleteFrom)\\('${named}'|\\b(FROM|JOIN|INTO|UPDATE)\\s+${named}\\b`,
+          );
+          return query.test(text);
+        })
+        .map(([table, plugin]) => `${path} queries ${plugin}'s ${table}`),
+    );
     expect(reading).toEqual([]);
   });
 

@@ -103,7 +103,7 @@ export default defineAddon({
     const definitions = await deps.attributes.list();
     const attrib = attribTypes(definitions);
     const project = projectResolvers(entities, deps.links, projects, definitions);
-    const studio = studioResolvers(ctx.db, users, projects, entities, deps.events);
+    const studio = studioResolvers(users, projects, entities, deps.events);
 
     // Anonymous callers get 401 in the REST error shape before any GraphQL runs.
     ctx.app.addHook('preHandler', async (request) => {

@@ -1,4 +1,4 @@
-import { NotFound, Unauthorized, type Database } from '@pipewright/sdk';
+import { NotFound, Unauthorized } from '@pipewright/sdk';
 import type { EntityDirectory, ProductTypeRecord } from '@pipewright/plugin-entities/api';
 import type { EventLogReader } from '@pipewright/plugin-events/api';
 import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
@@ -11,7 +11,6 @@ import { userNodeResolvers, type UserNodeSource } from './user-nodes.js';
 
 /** The root fields of the studio side (users, events, inbox, product types) and the UserNode type. */
 export function studioResolvers(
-  db: Database,
   users: UserDirectory,
   projects: ProjectDirectory,
   entities: EntityDirectory,
@@ -19,10 +18,10 @@ export function studioResolvers(
 ) {
   return {
     Query: {
-      users: (_: unknown, args: UserListArgs, ctx: GraphContext) => listUsers(db, users, ctx.caller, args),
+      users: (_: unknown, args: UserListArgs, ctx: GraphContext) => listUsers(users, ctx.caller, args),
       user: async (_: unknown, { name }: { name: string }, ctx: GraphContext) => {
         // AYON looks one user up through the users listing, with its permission check.
-        const found = await listUsers(db, users, ctx.caller, { name, first: 1 });
+        const found = await listUsers(users, ctx.caller, { name, first: 1 });
         const user = found.edges[0]?.node;
         if (!user) throw new NotFound('User not found', 'user-not-found');
         return user;

@@ -1,6 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { sql, type RawBuilder } from 'kysely';
-import { BadRequest, Forbidden, type Database, type RequestUser } from '@pipewright/sdk';
+import { BadRequest, Forbidden, type RequestUser } from '@pipewright/sdk';
 import type { UserDirectory } from '@pipewright/plugin-users/api';
 import { readPage, rowsToConnection, toConnection, type PageArgs } from './connection.js';
 import type { UserNodeSource } from './user-nodes.js';
@@ -50,18 +49,14 @@ const memberOf = (caller: RequestUser, project: string) =>
 
 /**
  * Who a caller without list_all_users may list, as AYON limits it: the people of projects (here only projects the
- * caller is in: naming every project must not add up to listing everyone), or themself by name. Answers the SQL
- * condition that keeps the caller to themself, or null when the projects filter is limit enough.
+ * caller is in: naming every project must not add up to listing everyone), or themself by name. Answers the one
+ * user the caller is kept to, or null when the projects filter is limit enough.
  */
-function limitForCaller(
-  caller: RequestUser,
-  args: UserListArgs,
-  projects: string[],
-): RawBuilder<boolean> | null {
+function limitForCaller(caller: RequestUser, args: UserListArgs, projects: string[]): string | null {
   // An empty projects list filters nothing (AYON lists everyone then), so it is no project filter at all.
   if (projects.length === 0) {
     if (!asksForSelfOnly(caller, args)) throw new Forbidden('You are not allowed to access list_all_users');
-    return sql<boolean>`lower(u.name) = ${caller.name.toLowerCase()}`;
+    return caller.name;
   }
   const outside = projects.find((project) => !memberOf(caller, project));
   if (outside) throw new Forbidden(`You are not allowed to list the users of project ${outside}`);
@@ -70,61 +65,35 @@ function limitForCaller(
 
 /**
  * Users by name, as AYON lists them: everyone for managers and whoever holds list_all_users, else only the people
- * of the projects asked for (or the caller). The users table is read directly so filters and paging stay in SQL.
+ * of the projects asked for (or the caller). The users addon filters and pages them in SQL.
  */
-export async function listUsers(db: Database, users: UserDirectory, caller: RequestUser, args: UserListArgs) {
+export async function listUsers(users: UserDirectory, caller: RequestUser, args: UserListArgs) {
   const page = readPage(args);
   const projects = [...(args.projects ?? [])];
   if (args.projectName && !projects.includes(args.projectName)) projects.push(args.projectName);
   const mayListAll = (await users.studioPermissions(caller)).list_all_users;
-  const limit = mayListAll ? null : limitForCaller(caller, args, projects);
+  const onlyUser = mayListAll ? null : limitForCaller(caller, args, projects);
 
   const empty = toConnection<UserNodeSource>([], false, page);
-  const where: RawBuilder<boolean>[] = limit ? [limit] : [];
-  if (args.name != null) {
-    check([args.name], USER_NAME, 'User name');
-    where.push(sql<boolean>`u.name ILIKE ${args.name}`);
-  }
+  if (args.name != null) check([args.name], USER_NAME, 'User name');
   if (args.names != null) {
     if (!args.names.length) return empty;
-    where.push(sql<boolean>`u.name = ANY(${check(args.names, USER_NAME, 'User name')}::text[])`);
+    check(args.names, USER_NAME, 'User name');
   }
   if (args.emails != null) {
     if (!args.emails.length) return empty;
-    const emails = check(args.emails, EMAIL, 'E-mail').map((e) => e.toLowerCase());
-    where.push(sql<boolean>`lower(u.attrib->>'email') = ANY(${emails}::text[])`);
+    check(args.emails, EMAIL, 'E-mail');
   }
-  // Managers and admins belong to every project; others to those they hold access groups in.
-  if (projects.length)
-    where.push(sql<boolean>`(u.data->>'isAdmin' = 'true' OR u.data->>'isManager' = 'true'
-      OR (jsonb_typeof(u.data->'accessGroups') = 'object' AND u.data->'accessGroups' ?| ${projects}::text[]))`);
-  if (page.after) where.push(sql<boolean>`u.name > ${decode(page.after, 'after')}`);
-  if (page.before) where.push(sql<boolean>`u.name < ${decode(page.before, 'before')}`);
-
-  const direction = sql.raw(page.fromEnd ? 'DESC' : 'ASC');
-  const rows = (
-    await sql<Record<string, any>>`
-      SELECT u.name, u.active, u.attrib, u.data, u.password_hash IS NOT NULL AS has_password,
-        u.created_at, u.updated_at,
-        (SELECT k.preview FROM api_keys k WHERE k.user_name = u.name ORDER BY k.created_at DESC LIMIT 1) AS key_preview
-      FROM users u
-      ${where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``}
-      ORDER BY u.name ${direction}
-      LIMIT ${page.limit + 1}`.execute(db)
-  ).rows;
-  return rowsToConnection(rows, page, (row) => ({ cursor: encode(row.name), node: toSource(row) }));
-}
-
-function toSource(row: Record<string, any>): UserNodeSource {
-  return {
-    name: row.name,
-    active: row.active,
-    attrib: row.attrib ?? {},
-    data: row.data ?? {},
-    hasPassword: row.has_password,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    apiKeyPreview:
-      row.key_preview ?? (typeof row.data?.apiKeyPreview === 'string' ? row.data.apiKeyPreview : null),
-  };
+  const rows = await users.listPage({
+    onlyUser: onlyUser ?? undefined,
+    namePattern: args.name ?? undefined,
+    names: args.names ?? undefined,
+    emails: args.emails ?? undefined,
+    projects,
+    after: page.after ? decode(page.after, 'after') : undefined,
+    before: page.before ? decode(page.before, 'before') : undefined,
+    descending: page.fromEnd,
+    limit: page.limit + 1,
+  });
+  return rowsToConnection(rows, page, (row) => ({ cursor: encode(row.name), node: row }));
 }

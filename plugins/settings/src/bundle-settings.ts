@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
-import { NotFound, type AddonInfo, type Database, type RequestUser } from '@pipewright/sdk';
+import { NotFound, type AddonInfo, type RequestUser } from '@pipewright/sdk';
 import type { BundleDirectory, BundleRecord } from '@pipewright/plugin-bundles/api';
+import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
 import { settingsScopes, type Json, type SchemaNode } from './overrides.js';
 import { pairKey } from './store.js';
 import type { SettingsService } from './service.js';
@@ -48,7 +48,7 @@ function versionsOf(bundle: BundleRecord): [string, string][] {
 /** Settings of every addon of a bundle at once: what pipelines, launchers and farms read at start. */
 export class BundleSettings {
   constructor(
-    private readonly db: Database,
+    private readonly projects: ProjectDirectory,
     private readonly settings: SettingsService,
     private readonly bundles: BundleDirectory,
     private readonly addons: () => AddonInfo[],
@@ -179,15 +179,12 @@ export class BundleSettings {
 
   /**
    * The project bundle a project chose for a variant (POST /api/projects/{name}/bundles keeps it in the project's
-   * data.bundle). Read from the projects table: the projects service does not offer the project's data.
+   * data.bundle).
    */
   private async projectBundleOf(project: string, variant: string): Promise<string | null> {
-    const row = await this.db
-      .selectFrom('public.projects')
-      .select(sql<string | null>`data -> 'bundle' ->> ${variant}`.as('bundle'))
-      .where('name', '=', project)
-      .executeTakeFirst();
-    return row?.bundle ?? null;
+    const chosen = (await this.projects.find(project))?.data.bundle as Record<string, unknown> | undefined;
+    const bundle = chosen?.[variant];
+    return typeof bundle === 'string' ? bundle : null;
   }
 
   private async variantAddons(variant: string): Promise<AddonInfo[]> {

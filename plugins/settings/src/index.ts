@@ -28,7 +28,7 @@ export default defineAddon({
     const store = new OverrideStore(ctx.db);
     const bundles = deps.bundles;
     const settings = new SettingsService(ctx.db, store, ctx.events, ctx.addons, deps.projects);
-    const all = new BundleSettings(ctx.db, settings, bundles, ctx.addons);
+    const all = new BundleSettings(deps.projects, settings, bundles, ctx.addons);
     ctx.provide(settingsRef, {
       values: async (addon, version, scope = {}) => {
         const project = scope.project ? await settings.project(scope.project) : null;

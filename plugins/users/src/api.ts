@@ -9,10 +9,33 @@ export type StudioPermissions = Permissions['studio'];
 /** Work that carries a user's new name into an addon's own tables, inside the rename's transaction. */
 export type UserRenameHook = (oldName: string, newName: string) => Promise<void>;
 
+/** Which users a page of the directory holds, as AYON's GraphQL users field narrows them. */
+export interface UserListing {
+  /** Only this user, matched without case (a caller who may list nobody else). */
+  onlyUser?: string;
+  /** A name pattern, matched without case (SQL ILIKE). */
+  namePattern?: string;
+  names?: string[];
+  /** Matched without case. */
+  emails?: string[];
+  /** The people of any of these projects: managers, administrators, and holders of access groups there. */
+  projects?: string[];
+  /** Name bounds, exclusive (cursors). */
+  after?: string;
+  before?: string;
+  descending: boolean;
+  limit: number;
+}
+
+/** A user as a listing page holds them: the record and the preview of their newest API key. */
+export type ListedUser = UserRecord & { apiKeyPreview: string | null };
+
 /** Provided by the users addon: the user directory, beyond what auth needs. */
 export interface UserDirectory extends UserSource {
   /** Every user by name, optionally only the active or inactive ones. */
   list(filter?: { active?: boolean }): Promise<UserRecord[]>;
+  /** A page of users by name as a listing narrows them, filtered and paged in SQL (GraphQL's users field). */
+  listPage(listing: UserListing): Promise<ListedUser[]>;
   /**
    * Change a user: attrib and data are merged as JSON merge patches (null removes a key, lists are replaced).
    * Inside a unit of work it joins the transaction, so several users change together or not at all. Its

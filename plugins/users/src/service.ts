@@ -15,7 +15,8 @@ import {
   type UserRecord,
 } from '@pipewright/sdk';
 import type { AuthService } from '@pipewright/plugin-auth/api';
-import type { StudioPermissions, UserRenameHook, UserDirectory } from './api.js';
+import type { ListedUser, StudioPermissions, UserDirectory, UserListing, UserRenameHook } from './api.js';
+import { listUsersPage } from './listing.js';
 import { requireUserWithinLimits } from './limits.js';
 import { toRecord, type ApiKey } from './rows.js';
 import { userEvent, type ChangedBy } from './user-event.js';
@@ -83,6 +84,10 @@ export class UserService implements UserDirectory {
     let query = this.db.selectFrom('users').selectAll().orderBy('name');
     if (filter.active !== undefined) query = query.where('active', '=', filter.active);
     return (await query.execute()).map(toRecord);
+  }
+
+  listPage(listing: UserListing): Promise<ListedUser[]> {
+    return listUsersPage(this.db, listing);
   }
 
   async authenticate(name: string, password: string): Promise<UserRecord | null> {
