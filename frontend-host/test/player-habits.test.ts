@@ -113,10 +113,15 @@ async function shows(frame: number) {
     `frame ${frame}`,
   );
   await expect(readout().textContent()).resolves.toMatch(new RegExp(`frame ${frame}\\b`));
-  await page.waitForFunction(() => {
-    const v = document.querySelector('video');
-    return !!v && !v.seeking && v.readyState >= 2;
-  });
+  // A burst of seeks (four arrow presses) can keep Chromium's decoder busy for seconds on a loaded machine.
+  await page.waitForFunction(
+    () => {
+      const v = document.querySelector('video');
+      return !!v && !v.seeking && v.readyState >= 2;
+    },
+    undefined,
+    { timeout: 30_000 },
+  );
   await until(pictureFrame, frame - 999);
 }
 
