@@ -18,6 +18,7 @@ import {
   type EventInput,
   type EventLookup,
   type EventMessage,
+  type EventRow,
   type EventStatus,
   type StoredEvent,
 } from '@pipewright/sdk';
@@ -36,7 +37,7 @@ interface Subscription {
   handler: EventHandler;
 }
 
-const storedEvent = (row: Record<string, any>): StoredEvent => ({
+const storedEvent = (row: EventRow): StoredEvent => ({
   ...eventRowMessage(row),
   payload: row.payload,
   retries: row.retries,
