@@ -172,7 +172,7 @@ export async function bootTestCore(options: {
         payload: body === undefined ? undefined : isRaw ? (body as string | Buffer) : JSON.stringify(body),
       });
       let parsed: unknown = undefined;
-      if (response.body && String(response.headers['content-type'] ?? '').includes('json'))
+      if (response.body && /[/+]json\b/.test(String(response.headers['content-type'] ?? '')))
         parsed = JSON.parse(response.body);
       return { status: response.statusCode, headers: response.headers, body: parsed, text: response.body };
     },

@@ -19,6 +19,8 @@ export interface RequestUser {
 export interface Sender {
   sender: string | null;
   senderType: string | null;
+  /** The program that sent the request (its User-Agent), as field history names it; events leave it out. */
+  client?: string | null;
 }
 
 // The sender travels with the request, as the unit of work does: the core runs each request's hooks and handler

@@ -8,7 +8,10 @@ function header(request: FastifyRequest, name: string): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-/** x-sender and x-sender-type (default "api"): the client the events of this request's changes name. */
+/**
+ * x-sender and x-sender-type (default "api"): the client the events of this request's changes name; and the
+ * program it is (User-Agent, cut to 200 characters).
+ */
 export function readSender(request: FastifyRequest): Sender {
   const sender = header(request, 'x-sender');
   const senderType = header(request, 'x-sender-type') ?? 'api';
@@ -26,5 +29,5 @@ export function readSender(request: FastifyRequest): Sender {
       type: 'pattern',
     });
   if (problems.length) throw new ValidationFailed(problems, 'Invalid sender headers');
-  return { sender, senderType };
+  return { sender, senderType, client: header(request, 'user-agent')?.slice(0, 200) ?? null };
 }

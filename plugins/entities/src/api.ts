@@ -99,6 +99,26 @@ export interface EntityPage {
 }
 
 /**
+ * One field a write changed on an entity: attributes one per name ("attrib.fps"), the rest by their wire name
+ * (name, status, tags, assignees, parentId, ...). A new entity is one change of the field "created" (its name the new
+ * value), a deleted one of "deleted" (its name the old value).
+ */
+export interface FieldChange {
+  entityType: ProjectEntityType;
+  entityId: string;
+  field: string;
+  oldValue: unknown;
+  newValue: unknown;
+}
+
+/** Told of every field a transaction changes in a project, inside that transaction, before it commits. */
+export type WriteHook = (
+  projectName: string,
+  caller: RequestUser,
+  changes: readonly FieldChange[],
+) => Promise<void>;
+
+/**
  * Provided by the entities addon: reading entities and changing them through the one write path. Called inside a
  * unit of work (db.transaction()), they read and write through its transaction.
  */
@@ -136,6 +156,8 @@ export interface EntityDirectory {
   onDelete(
     hook: (projectName: string, removed: { type: ProjectEntityType; id: string }[]) => Promise<void>,
   ): void;
+  /** Run inside every transaction that writes entities, with the fields it changed (field history records them). */
+  onWrite(hook: WriteHook): void;
 }
 
 /** The entities service of the entities addon. */

@@ -1,6 +1,6 @@
 import { NotFound, type Database, type FolderAccessPolicy, type RequestUser } from '@pipewright/sdk';
 import type { AttributeLibrary } from '@pipewright/plugin-attributes/api';
-import type { EntityDirectory, EntityQuery } from './api.js';
+import type { EntityDirectory, EntityQuery, WriteHook } from './api.js';
 import type { ProjectDirectory, ProjectRecord } from '@pipewright/plugin-projects/api';
 import { entityNotFound, type EntityType } from './entity-types.js';
 import { inheritance, readEntities, type ReadDeps } from './read/entities.js';
@@ -74,6 +74,10 @@ export class EntityService implements EntityDirectory {
 
   onDelete(hook: DeleteHook): void {
     this.deps.processor.onDelete(hook);
+  }
+
+  onWrite(hook: WriteHook): void {
+    this.deps.processor.onWrite(hook);
   }
 
   // The routes: the caller must have access to the project. Fields of a route's body were checked by its schema.

@@ -7,6 +7,7 @@ import type {
   RequestUser,
 } from '@pipewright/sdk';
 import type { AttributeLibrary } from '@pipewright/plugin-attributes/api';
+import type { FieldChange } from '../api.js';
 import type { ProjectRecord } from '@pipewright/plugin-projects/api';
 import type { FolderAccess } from '../access.js';
 import type { EntityType } from '../entity-types.js';
@@ -48,6 +49,8 @@ export interface Batch {
   inheritable: string[];
   events: EventInput[];
   changes: RowChange[];
+  /** The fields changed, one by one, for the write hooks (field history). */
+  fields: FieldChange[];
   /** Folders created earlier in this batch: later operations find their parents here instead of re-reading them. */
   created: Map<string, Row>;
   /** Rows waiting to be written together (all-or-nothing batches only). */

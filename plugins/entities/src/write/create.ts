@@ -4,6 +4,7 @@ import type { Batch, Json } from './batch.js';
 import { insert } from './buffered-rows.js';
 import { columns } from './columns.js';
 import { entityEvent } from './events.js';
+import { createdEntity } from './field-changes.js';
 import { fieldsToWrite, type Change } from './input.js';
 import { folderOf, row } from './rows.js';
 import { allow, CREATE_KIND, kind, scope, status } from './rules.js';
@@ -59,6 +60,7 @@ export async function create(batch: Batch, spec: EntityTypeSpec, operation: Chan
     ...(spec.type !== 'folder' ? { [spec.columns[spec.parent!.field]]: parentId } : {}),
   });
   batch.changes.push({ type: spec.type, before: null, after: values });
+  batch.fields.push(createdEntity(spec, id, values));
   batch.events.push(entityEvent(batch, spec.type, 'created', values, { entityId: id, parentId }));
   return id;
 }

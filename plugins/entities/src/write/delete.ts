@@ -4,6 +4,7 @@ import type { EntityType, EntityTypeSpec } from '../entity-types.js';
 import { inSubtree } from '../subtree.js';
 import type { Batch } from './batch.js';
 import { entityEvent } from './events.js';
+import { deletedEntity } from './field-changes.js';
 import type { Change } from './input.js';
 import { folderOf, row, table } from './rows.js';
 import { allow } from './rules.js';
@@ -48,6 +49,7 @@ export async function remove(batch: Batch, spec: EntityTypeSpec, operation: Chan
   }
   await sql`DELETE FROM ${table(batch, spec)} WHERE id = ${id}`.execute(batch.db);
   batch.changes.push({ type: spec.type, before: current, after: null });
+  batch.fields.push(deletedEntity(spec, current));
   const parentField = spec.parent?.field;
   batch.events.push(
     entityEvent(batch, spec.type, 'deleted', current, {

@@ -75,7 +75,7 @@ export function changeEvents(
 }
 
 /** What people call an entity: its name; v003 (or HERO) for a version; the file name for a workfile. */
-function entityName(type: EntityType, row: Json): string {
+export function entityName(type: EntityType, row: Json): string {
   if (type === 'version') {
     const version = Number(row.version);
     return version < 0 ? 'HERO' : `v${String(version).padStart(3, '0')}`;

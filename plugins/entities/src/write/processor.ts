@@ -7,6 +7,7 @@ import {
   type RequestUser,
 } from '@pipewright/sdk';
 import type { AttributeLibrary } from '@pipewright/plugin-attributes/api';
+import type { WriteHook } from '../api.js';
 import type { ProjectRecord } from '@pipewright/plugin-projects/api';
 import type { FastifyBaseLogger } from 'fastify';
 import { FolderAccess } from '../access.js';
@@ -39,6 +40,7 @@ export interface OperationResult {
  */
 export class EntityProcessor {
   private readonly deleteHooks: DeleteHook[] = [];
+  private readonly writeHooks: WriteHook[] = [];
   private readonly commitListeners: ((projectName: string, changes: readonly RowChange[]) => void)[] = [];
   /** Folder whitelists of normal users; writes outside them answer 403. */
   readonly access = new FolderAccess();
@@ -161,6 +163,7 @@ export class EntityProcessor {
       inheritable: await this.attributes.inheritable('folder'),
       events: [],
       changes: [],
+      fields: [],
       created: new Map(),
       pending: null,
       writing: null,
@@ -176,6 +179,11 @@ export class EntityProcessor {
    */
   onCommit(listener: (projectName: string, changes: readonly RowChange[]) => void): void {
     this.commitListeners.push(listener);
+  }
+
+  /** Other addons record what a transaction changed (field history) inside it, before it commits. */
+  onWrite(hook: WriteHook): void {
+    this.writeHooks.push(hook);
   }
 
   /** Other addons clean up what refers to an entity (links, ...) in the transaction that deletes it. */
@@ -220,7 +228,9 @@ export class EntityProcessor {
   private async transact<T>(batch: Batch, work: () => Promise<T>): Promise<T> {
     return this.db.transaction().execute(async () => {
       const done = await work();
-      const { changes } = batch;
+      const { changes, fields } = batch;
+      if (fields.length)
+        for (const hook of this.writeHooks) await hook(batch.project.name, batch.caller, fields);
       if (changes.length)
         currentUnitOfWork(this.db)!.afterCommit(() => {
           for (const listener of this.commitListeners) listener(batch.project.name, changes);

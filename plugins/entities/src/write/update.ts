@@ -6,6 +6,7 @@ import { inSubtree } from '../subtree.js';
 import type { Batch, Json } from './batch.js';
 import { columns, JSON_COLUMNS, normalise } from './columns.js';
 import { changeEvents } from './events.js';
+import { updatedFields } from './field-changes.js';
 import { fieldsToWrite, type Change } from './input.js';
 import { folderOf, row, table } from './rows.js';
 import { allow, allowFields, kind, status, WRITE_KIND } from './rules.js';
@@ -96,6 +97,7 @@ export async function update(batch: Batch, spec: EntityTypeSpec, operation: Chan
     : null;
   const after = { ...current, ...values };
   batch.changes.push({ type: spec.type, before: current, after });
+  batch.fields.push(...updatedFields(spec, id, current, data, changed));
   batch.events.push(...changeEvents(batch, spec, { id, parentId, before: current, after, data, changed }));
 }
 
