@@ -320,7 +320,7 @@ describe('collaboration in the web app', () => {
     await feedOf(artist, 'compositing').locator('li[data-activity-type="status.change"]').waitFor();
     // The detail panel scrolls by itself: bring the feed into the picture.
     await detail(admin, 'compositing')
-      .getByRole('heading', { name: 'Activity' })
+      .getByRole('tab', { name: 'Activity' })
       .evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
     await screenshot(admin, 'activity-feed');
   });
@@ -440,7 +440,7 @@ describe('collaboration in the web app', () => {
   it('leaves a quiet note in the detail panel when the activities addon is missing or fails to load', async () => {
     const { context, page } = await secondContext();
     const deepLink = `${base}/addon/entities/overview_remote?project=demo&task=${ids.task}`;
-    const note = 'Comments and the history of this task show here when the activities addon is installed.';
+    const note = 'Comments and what happened to this task show here when the activities addon is installed.';
     try {
       // Not installed: the server lists no remote of the activities addon.
       await context.route('**/api/frontendModules?*', async (route) => {

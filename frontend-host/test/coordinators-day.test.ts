@@ -141,9 +141,9 @@ beforeAll(async () => {
   ({ core, base } = await startWebApp({
     addons: [
       ...['access', 'teams', 'graphql', 'websocket', 'events', 'files', 'thumbnails', 'activities'],
-      ...['reviewables', 'views', 'lists', 'dashboard'],
+      ...['reviewables', 'views', 'lists', 'dashboard', 'history'],
     ],
-    screens: ['entities', 'projects', 'users', 'activities', 'reviewables'],
+    screens: ['entities', 'projects', 'users', 'activities', 'reviewables', 'history'],
   }));
   session = await openBrowser(base);
   page = session.page;
@@ -369,6 +369,29 @@ describe("the coordinator's day", () => {
         () => folderById(ids.sh010!),
         (f) => f.attrib.frameStart === 1001 && f.attrib.frameEnd === 1096,
       );
+    });
+
+    await step('see who changed the frame range, and when, in the history and in the grid', async () => {
+      await rowOf(ids.sh010!).click();
+      const details = page.getByRole('complementary', { name: 'Details of sh010' });
+      await details.getByRole('tab', { name: 'History' }).click();
+      const history = details.getByRole('region', { name: 'History' });
+      const frameEnd = history.locator('li', { hasText: 'set frameEnd to 1096' });
+      await expect(frameEnd.textContent()).resolves.toContain(ADMIN.name);
+      await expect(frameEnd.locator('time').getAttribute('datetime')).resolves.toMatch(/^\d{4}-/);
+      // Narrowed to the status: only its change, from the default status.
+      await history.getByLabel('Field to show').selectOption('status');
+      await history.locator('li').nth(1).waitFor({ state: 'detached' });
+      await expect(history.locator('li').textContent()).resolves.toMatch(
+        /changed status from .+ to In progress/,
+      );
+      await details.getByRole('button', { name: 'Close the details' }).click();
+      // In the grid, the pointer resting on a cell tells its last change.
+      await cellOf(ids.sh010!, 'attrib.frameEnd').hover();
+      const hint = page.getByRole('tooltip').filter({ hasText: 'set frameEnd to 1096' });
+      await expect(hint.textContent()).resolves.toContain(ADMIN.name);
+      await page.mouse.move(0, 0);
+      await hint.waitFor({ state: 'detached' });
     });
 
     await step('paste frame ranges and statuses over several cells', async () => {

@@ -99,8 +99,8 @@ export interface EntityPage {
 }
 
 /**
- * One field a write changed on an entity: attributes one per name ("attrib.fps"), the rest by their wire name
- * (name, status, tags, assignees, parentId, ...). A new entity is one change of the field "created" (its name the new
+ * One field a write changed on an entity: attributes one per name ("attrib.fps"), data one per key
+ * ("data.thumbnailHash"), the rest by their wire name (name, status, tags, assignees, parentId, ...). A new entity is one change of the field "created" (its name the new
  * value), a deleted one of "deleted" (its name the old value).
  */
 export interface FieldChange {

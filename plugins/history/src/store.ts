@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { insertJsonRows, type Database } from '@pipewright/sdk';
+import { insertJsonRows, schemasWithTable, type Database } from '@pipewright/sdk';
 
 /** A history row as stored (snake_case columns). */
 export interface StoredChange {
@@ -16,6 +16,9 @@ export interface StoredChange {
   client: string | null;
   changed_at: Date;
 }
+
+/** Rows removed per statement when old history goes, so that no transaction holds millions of rows. */
+const PRUNE_BATCH = 10_000;
 
 export type NewChange = Omit<StoredChange, 'id' | 'changed_at'>;
 
@@ -68,13 +71,48 @@ export class HistoryStore {
     return found.rows;
   }
 
-  /** The newest row of each field of each entity given. */
+  /**
+   * The newest row of each field of each entity given. Each (entity, field) pair is one probe of the index on
+   * (entity_id, field, id); without a list of fields, the fields an entity has are found by skipping through that
+   * index, so an entity with millions of rows costs a few probes per field, not a scan.
+   */
   async latest(projectName: string, entityIds: string[], fields?: string[]): Promise<StoredChange[]> {
-    const only = fields?.length ? sql`AND field = ANY(${fields}::text[])` : sql``;
+    const table = sql.table(this.table(projectName));
+    const pairs = fields?.length
+      ? sql`SELECT e.id AS entity_id, f.field FROM unnest(${entityIds}::uuid[]) e(id), unnest(${fields}::text[]) f(field)`
+      : sql`
+        WITH RECURSIVE pairs(entity_id, field) AS (
+          SELECT e.id, (SELECT min(field) FROM ${table} WHERE entity_id = e.id) FROM unnest(${entityIds}::uuid[]) e(id)
+          UNION ALL
+          SELECT p.entity_id, (SELECT min(field) FROM ${table} WHERE entity_id = p.entity_id AND field > p.field)
+          FROM pairs p WHERE p.field IS NOT NULL
+        )
+        SELECT entity_id, field FROM pairs WHERE field IS NOT NULL`;
     const found = await sql<StoredChange>`
-      SELECT DISTINCT ON (entity_id, field) * FROM ${sql.table(this.table(projectName))}
-      WHERE entity_id = ANY(${entityIds}::uuid[]) ${only}
-      ORDER BY entity_id, field, id DESC`.execute(this.db);
+      SELECT h.* FROM (${pairs}) p
+      CROSS JOIN LATERAL (
+        SELECT * FROM ${table} WHERE entity_id = p.entity_id AND field = p.field ORDER BY id DESC LIMIT 1
+      ) h
+      ORDER BY h.entity_id, h.field`.execute(this.db);
     return found.rows;
+  }
+
+  /** Remove what was changed before cutoff, in every project, a batch at a time (the retention setting). */
+  async prune(cutoff: Date): Promise<number> {
+    let removed = 0;
+    for (const schema of await schemasWithTable(this.db, 'field_history')) {
+      const table = sql.table(`${schema}.field_history`);
+      for (;;) {
+        const done = await sql`
+          DELETE FROM ${table} WHERE id IN (
+            SELECT id FROM ${table} WHERE changed_at < ${cutoff} ORDER BY id LIMIT ${PRUNE_BATCH})`.execute(
+          this.db,
+        );
+        const count = Number(done.numAffectedRows ?? 0);
+        removed += count;
+        if (count < PRUNE_BATCH) break;
+      }
+    }
+    return removed;
   }
 }

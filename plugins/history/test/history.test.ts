@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
+import { sql } from 'kysely';
+import { retentionDays } from '../src/retention.js';
+import { HistoryStore } from '../src/store.js';
 
 // Field history through the routes a studio's tools use: REST, /operations, and the history routes themselves.
 // The access addon's seeded groups give the folder limits: fran is a freelancer in show (she reads only where she is
@@ -210,5 +213,31 @@ describe('reading', () => {
       ['label', '', 'Doomed', 'boss'],
     ]);
     expect((await as(artie)('GET', `${P}/history/export`)).status).toBe(403);
+  });
+});
+
+describe('retention', () => {
+  it('keeps history for good unless HISTORY_RETENTION_DAYS says otherwise, and refuses what is not days', () => {
+    expect(retentionDays(undefined)).toBeNull();
+    expect(retentionDays('0')).toBeNull();
+    expect(retentionDays('90')).toBe(90);
+    expect(() => retentionDays('2w')).toThrow(/whole number of days/);
+  });
+
+  it('removes only what changed before the cutoff, in every project', async () => {
+    const store = new HistoryStore(core.db, (name) => `project_${name}`);
+    const table = sql.table('project_show.field_history');
+    const total = async () =>
+      Number((await sql<{ n: string }>`SELECT count(*) AS n FROM ${table}`.execute(core.db)).rows[0]!.n);
+    const before = await total();
+    await sql`UPDATE ${table} SET changed_at = now() - interval '40 days' WHERE field = 'label'`.execute(
+      core.db,
+    );
+    const labels = (await history(boss, `folders/${shot}/history?field=label`)).changes.length;
+    expect(labels).toBeGreaterThan(0);
+    expect(await store.prune(new Date(Date.now() - 30 * 86_400_000))).toBeGreaterThanOrEqual(labels);
+    expect((await history(boss, `folders/${shot}/history?field=label`)).changes).toEqual([]);
+    expect(await total()).toBeLessThan(before);
+    expect((await history(boss, `folders/${shot}/history?field=status`)).changes.length).toBeGreaterThan(0);
   });
 });

@@ -18,4 +18,5 @@ export { NoProjectChosen } from './project-guard.js';
 export { callRoute, type RouteInit } from './route.js';
 export { ChoosableRow, Table } from './table.js';
 export { TabbedScreen, Tabs, useSearchParam, useTabParam, type TabSpec } from './tabs.js';
+export { exactTime, whenText } from './time.js';
 export type { Problem } from '../errors.js';

@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { ScreenUser } from '@pipewright/sdk/screen';
-import { ConfirmButton, ErrorBox, useAction } from '@pipewright/sdk/ui';
+import { ConfirmButton, ErrorBox, exactTime, useAction, whenText } from '@pipewright/sdk/ui';
 import type { Activity } from './activity';
 import type { Suggestions } from './activity-routes';
 import { AttachedFiles } from './Files';
-import { exactTime, whenText } from './format';
 import { InlineMarkdown, Markdown, toggleCheckbox, type MentionRenderer } from './markdown';
 import { MentionInput } from './MentionInput';
 import { placeOf, type FolderPaths } from './paths';

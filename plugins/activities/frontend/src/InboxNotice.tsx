@@ -1,7 +1,7 @@
+import { exactTime, whenText } from '@pipewright/sdk/ui';
 import { useState } from 'react';
 import { authorName, Avatar } from './ActivityItem';
 import type { Activity } from './activity';
-import { exactTime, whenText } from './format';
 import { isImportant, type Notice } from './inbox-kinds';
 import { openableEntity } from './links';
 import { InlineMarkdown, type MentionRenderer } from './markdown';

@@ -1,6 +1,7 @@
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { ErrorBox, useClient, useLoaded } from '@pipewright/sdk/ui';
+import { useState } from 'react';
+import { ErrorBox, Tabs, useClient, useLoaded, type TabSpec } from '@pipewright/sdk/ui';
 import { formatValue, statusOf, type AttributeDef, type Entity, type ProjectMeta } from './model';
 import { AssigneeChips, type Person } from './Assignees';
 import { EntityThumbnail, Thumbnail } from './Thumbnail';
@@ -69,6 +70,13 @@ async function versionsOf(
   return versions.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 
+// Below the values: the conversation (activities addon) or the field-by-field history (history addon).
+type Below = 'activity' | 'history';
+const BELOW: TabSpec<Below>[] = [
+  { id: 'activity', label: 'Activity' },
+  { id: 'history', label: 'History' },
+];
+
 const versionName = (n: number) => (n < 0 ? 'hero' : `v${String(n).padStart(3, '0')}`);
 
 /**
@@ -98,6 +106,7 @@ export function DetailPanel({
   onClose(): void;
 }) {
   const client = useClient();
+  const [below, setBelow] = useState<Below>('activity');
   const { kind, id } = entity;
   // Read again for another entity, not for every change of the same one's values; another entity's versions never
   // stand in while its own are read.
@@ -228,16 +237,35 @@ export function DetailPanel({
         </section>
       ))}
 
-      <h3 className="pw-subheading">Activity</h3>
-      <Extension
-        module="activities_screens/ActivityFeed"
-        props={{ entityType: entity.kind, entityId: entity.id }}
-        fallback={
-          <p className="muted">
-            Comments and the history of this {entity.kind} show here when the activities addon is installed.
-          </p>
-        }
+      <Tabs<Below>
+        tabs={BELOW}
+        current={below}
+        onChange={setBelow}
+        label={`Activity and history of ${entity.name}`}
       />
+      {below === 'activity' ? (
+        <Extension
+          module="activities_screens/ActivityFeed"
+          props={{ entityType: entity.kind, entityId: entity.id }}
+          fallback={
+            <p className="muted">
+              Comments and what happened to this {entity.kind} show here when the activities addon is
+              installed.
+            </p>
+          }
+        />
+      ) : (
+        <Extension
+          module="history_screens/EntityHistory"
+          props={{ entityType: entity.kind, entityId: entity.id }}
+          fallback={
+            <p className="muted">
+              Who changed which field of this {entity.kind}, and when, shows here when the history addon is
+              installed.
+            </p>
+          }
+        />
+      )}
     </aside>
   );
 }

@@ -36,3 +36,12 @@ export function columns(spec: EntityTypeSpec, data: Json, into: Json = {}): Json
 export function normalise(value: unknown): unknown {
   return value === undefined ? null : value;
 }
+
+/**
+ * A stored value of a field as the API writes it: ids (parentId, thumbnailId, ...) come out of uuid columns with
+ * dashes and go in without.
+ */
+export function storedValue(field: string, value: unknown): unknown {
+  if (typeof value === 'string' && /^[a-z]+Id$/.test(field)) return value.replaceAll('-', '');
+  return normalise(value);
+}

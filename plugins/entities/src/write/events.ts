@@ -1,7 +1,7 @@
 import type { EventInput } from '@pipewright/sdk';
 import { TYPE_LABELS, type EntityType, type EntityTypeSpec } from '../entity-types.js';
 import type { Batch, Json, Row } from './batch.js';
-import { normalise } from './columns.js';
+import { storedValue } from './columns.js';
 
 // The event topic suffix of each changed field (entity.folder.renamed, entity.task.status_changed, ...).
 const CHANGE_TOPICS: Record<string, string> = {
@@ -68,7 +68,7 @@ export function changeEvents(
     });
     if (single) {
       const column = single in spec.columns ? spec.columns[single] : single;
-      event.payload = { oldValue: normalise(before[column]), newValue: data[single] };
+      event.payload = { oldValue: storedValue(single, before[column]), newValue: data[single] };
     }
     return event;
   });

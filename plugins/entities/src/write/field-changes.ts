@@ -1,11 +1,11 @@
 import type { FieldChange } from '../api.js';
 import type { EntityTypeSpec } from '../entity-types.js';
 import type { Json, Row } from './batch.js';
-import { normalise } from './columns.js';
+import { normalise, storedValue } from './columns.js';
 import { entityName } from './events.js';
 
-// What a write changed, field by field, for the write hooks: attributes one per name, so that history can say
-// who last changed fps without comparing whole attribute sets.
+// What a write changed, field by field, for the write hooks: attributes (and data) one per key, so that history can
+// say who last changed fps without comparing whole attribute sets.
 
 const same = (a: unknown, b: unknown) => JSON.stringify(normalise(a)) === JSON.stringify(normalise(b));
 
@@ -21,17 +21,17 @@ export function updatedFields(
     entityType: spec.type,
     entityId: id,
     field,
-    oldValue: normalise(oldValue),
+    oldValue: storedValue(field, oldValue),
     newValue: normalise(newValue),
   });
   return changed.flatMap((field) => {
     const oldValue = before[field in spec.columns ? spec.columns[field] : field];
-    if (field !== 'attrib') return [change(field, oldValue, data[field])];
+    if (field !== 'attrib' && field !== 'data') return [change(field, oldValue, data[field])];
     const was = (oldValue ?? {}) as Json;
-    const is = data.attrib as Json;
+    const is = data[field] as Json;
     return [...new Set([...Object.keys(was), ...Object.keys(is)])]
-      .filter((name) => !same(was[name], is[name]))
-      .map((name) => change(`attrib.${name}`, was[name], is[name]));
+      .filter((key) => !same(was[key], is[key]))
+      .map((key) => change(`${field}.${key}`, was[key], is[key]));
   });
 }
 

@@ -4,7 +4,7 @@ import type { EntityTypeSpec } from '../entity-types.js';
 import { refreshInherited } from '../inheritance.js';
 import { inSubtree } from '../subtree.js';
 import type { Batch, Json } from './batch.js';
-import { columns, JSON_COLUMNS, normalise } from './columns.js';
+import { columns, JSON_COLUMNS, normalise, storedValue } from './columns.js';
 import { changeEvents } from './events.js';
 import { updatedFields } from './field-changes.js';
 import { fieldsToWrite, type Change } from './input.js';
@@ -41,7 +41,7 @@ export async function update(batch: Batch, spec: EntityTypeSpec, operation: Chan
   }
   const changed = Object.keys(data).filter((field) => {
     const column = field in spec.columns ? spec.columns[field] : field;
-    return JSON.stringify(normalise(current[column])) !== JSON.stringify(normalise(data[field]));
+    return JSON.stringify(storedValue(field, current[column])) !== JSON.stringify(normalise(data[field]));
   });
   if (changed.length === 0) return;
 

@@ -1,5 +1,6 @@
 import { useState, type CSSProperties, type MouseEvent } from 'react';
 import type { PipewrightClient } from '@pipewright/sdk/client';
+import type { ScreenProps } from '@pipewright/sdk/screen';
 import { refusalFor, useProjectAccess } from '../access';
 import { AssigneePicker, type Person } from '../Assignees';
 import type { Entity, ProjectMeta } from '../model';
@@ -10,6 +11,7 @@ import { CellEditor, type EditTarget } from './CellEditor';
 import { editableKind, pinned, ROW_HEIGHT, type Column } from './columns';
 import { GridHeader } from './GridHeader';
 import { useCellCursor, type PastedChanges } from './useCellCursor';
+import { useCellHint } from './useCellHint';
 
 export interface GridProps {
   rows: GridRow[];
@@ -37,6 +39,8 @@ export interface GridProps {
   onPaste?(pasted: PastedChanges): void;
   /** Say something about copy, paste or the keyboard (a refused cell, how many cells were copied). */
   onNotice?(notice: { kind: 'error' | 'info'; text: string }): void;
+  /** Other addons' parts: the last change of the cell the pointer rests on (history addon). */
+  Extension?: ScreenProps['Extension'];
 }
 
 /** The folders and tasks with their attributes: virtualised rows, sortable columns, cells edited in place. */
@@ -62,6 +66,10 @@ export function Grid(props: GridProps) {
     onNotice: (notice) => props.onNotice?.(notice),
   });
   const width = columns.reduce((sum, c) => sum + c.width, 0);
+  const hints = useCellHint();
+  const { Extension } = props;
+  const offsetOf = (column: Column) =>
+    columns.slice(0, columns.indexOf(column)).reduce((x, c) => x + c.width, 0);
 
   const renderRow = (index: number, top: number) => {
     const row = rows[index]!;
@@ -78,7 +86,8 @@ export function Grid(props: GridProps) {
       <div
         key={row.key}
         className={`pwo-row pwo-entity-row${selected ? ' pwo-selected' : ''}`}
-        style={style}
+        // A row showing a cell's last change lies over the rows below it.
+        style={hints.hint?.entity.id === entity.id ? { ...style, zIndex: 3 } : style}
         role="row"
         aria-selected={selected}
         data-entity={entity.name}
@@ -105,6 +114,8 @@ export function Grid(props: GridProps) {
               data-in-range={cells.inRange(entity.id, column.key) ? '' : undefined}
               title={editableKind(column, entity) ? (refusal(entity) ?? undefined) : undefined}
               onClick={(event) => cells.onCellClick(entity, column, event)}
+              onMouseEnter={() => hints.enter(entity, column)}
+              onMouseLeave={hints.leave}
               onDoubleClick={() => {
                 const chosen = cells.doubleClickTarget(entity, column);
                 if (editable(chosen.column, chosen.entity))
@@ -136,6 +147,15 @@ export function Grid(props: GridProps) {
             </div>
           );
         })}
+        {Extension && hints.hint?.entity.id === entity.id && !editing && (
+          <div className="pwo-cell-hint" style={{ left: offsetOf(hints.hint.column), top: ROW_HEIGHT }}>
+            <Extension
+              module="history_screens/LastChange"
+              props={{ entityType: entity.kind, entityId: entity.id, field: hints.hint.field }}
+              fallback={null}
+            />
+          </div>
+        )}
       </div>
     );
   };

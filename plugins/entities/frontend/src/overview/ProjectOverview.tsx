@@ -172,7 +172,7 @@ export function ProjectOverview({
           </div>
         ) : (
           <Grid
-            {...{ rows, columns, meta, project, client, flat, selection, sort, people }}
+            {...{ rows, columns, meta, project, client, flat, selection, sort, people, Extension }}
             revealIndex={selected.revealIndex}
             onSort={(key) => setSort((s) => ({ key, desc: s.key === key ? !s.desc : false }))}
             onSelect={selected.select}
