@@ -11,6 +11,7 @@ import {
 import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
 import type { Connection } from '@pipewright/plugin-graphql/api';
 import type { EntityReader } from './entity-context.js';
+import { CHANGE_TYPES } from './notifications.js';
 import type { ActivityStore } from './store.js';
 
 /** Relay paging arguments. */
@@ -67,6 +68,7 @@ export interface FeedRow {
   sort_ref: number;
 }
 
+const CHANGES = sql`(${sql.join([...CHANGE_TYPES])})`;
 const DEFAULT_PAGE = 100;
 const MAX_PAGE = 5000;
 
@@ -301,11 +303,11 @@ export class ActivityFeeds {
     if (filter.showUnreadMessages) conditions.push(sql<boolean>`NOT r.read`);
     if (filter.showImportantMessages === true)
       conditions.push(
-        sql<boolean>`(r.reference_type IN ('mention', 'watching') AND a.activity_type <> 'status.change')`,
+        sql<boolean>`(r.reference_type IN ('mention', 'watching') AND a.activity_type NOT IN ${CHANGES})`,
       );
     if (filter.showImportantMessages === false)
       conditions.push(
-        sql<boolean>`(r.reference_type NOT IN ('mention', 'watching') OR a.activity_type = 'status.change')`,
+        sql<boolean>`(r.reference_type NOT IN ('mention', 'watching') OR a.activity_type IN ${CHANGES})`,
       );
 
     // Newest first across projects: (time, project, order) is the key, compared the same way in every project.

@@ -32,7 +32,8 @@ function batchOf(message: EventMessage): string {
 }
 
 /**
- * Turns entity events into activities: status changes, assignees added and removed, versions published. They
+ * Turns entity events into activities: status and attribute changes, assignees added and removed, versions
+ * published. They
  * come from every write path (REST, /operations, GraphQL) because they come from the entities addon's events.
  * Events are handled one at a time, in order; what a change changed from is in the entity event's payload.
  */
@@ -51,7 +52,10 @@ export class EntityEventHook {
   /** Listen to the entity events that make activities. */
   install(events: EventBus): void {
     const hear = (message: EventMessage) => this.enqueue(message);
-    for (const type of WITH_STATUS) events.subscribe(`entity.${type}.status_changed`, hear);
+    for (const type of WITH_STATUS) {
+      events.subscribe(`entity.${type}.status_changed`, hear);
+      events.subscribe(`entity.${type}.attrib_changed`, hear);
+    }
     events.subscribe('entity.task.assignees_changed', hear);
     events.subscribe('entity.version.created', hear);
   }
@@ -97,6 +101,7 @@ export class EntityEventHook {
     }
     if (action === 'status_changed') await this.statusChanged(message, project, type, id);
     if (action === 'assignees_changed') await this.assigneesChanged(message, project, id);
+    if (action === 'attrib_changed') await this.attribChanged(message, project, type, id);
   }
 
   /** What a change changed from: the entity event's stored payload keeps the old value. */
@@ -120,6 +125,34 @@ export class EntityEventHook {
       body: `${link} status changed from ${oldValue ?? 'unknown'} to ${newValue}`,
       data: { oldValue, newValue, batch: batchOf(message) },
     });
+  }
+
+  /** One attrib.change activity per attribute changed, as AYON 1.15 writes them: activityData {key, oldValue, newValue}. */
+  private async attribChanged(message: EventMessage, project: string, type: ProjectEntityType, id: string) {
+    const payload = (await this.events.get(message.id))?.payload;
+    const before = (payload?.oldValue ?? {}) as Record<string, unknown>;
+    const after = payload?.newValue as Record<string, unknown> | undefined;
+    if (!after || typeof after !== 'object') return;
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])]
+      .filter((key) => JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null))
+      .sort();
+    if (keys.length === 0) return;
+    const entity = await this.reader.find(project, type, id);
+    if (!entity) return;
+    const link = mentionLink(entity.label || entity.name || id, type, id);
+    const text = (value: unknown) =>
+      value === undefined || value === null ? 'nothing' : JSON.stringify(value);
+    for (const key of keys) {
+      const [oldValue, newValue] = [before[key] ?? null, after[key] ?? null];
+      await this.make(message, project, {
+        id: idFor(message.id, 'attrib', key),
+        entityType: type,
+        entityId: id,
+        activityType: 'attrib.change',
+        body: `${link} ${key} changed from ${text(oldValue)} to ${text(newValue)}`,
+        data: { key, oldValue, newValue, batch: batchOf(message) },
+      });
+    }
   }
 
   private async assigneesChanged(message: EventMessage, project: string, id: string) {

@@ -4,6 +4,9 @@ import type { ReferenceInput, ReferenceRow } from './store.js';
 // Activities that are bookkeeping rather than news: broadcast so open feeds refresh, never stored as events.
 const UNTRACKED = new Set(['watch']);
 
+/** What the server notes of a change (a status, an attribute): news to those concerned, never important. */
+export const CHANGE_TYPES: readonly string[] = ['status.change', 'attrib.change'];
+
 type AnyReference = Pick<ReferenceRow, 'reference_type' | 'entity_type' | 'entity_id'> | ReferenceInput;
 
 function referenceSummary(references: AnyReference[]) {
@@ -58,7 +61,7 @@ export function inboxMessages(
   for (const { name, referenceType } of addressed) {
     if (name === author) continue;
     const isImportant =
-      (referenceType === 'mention' || referenceType === 'watching') && activity.type !== 'status.change';
+      (referenceType === 'mention' || referenceType === 'watching') && !CHANGE_TYPES.includes(activity.type);
     (isImportant ? important : normal).push(name);
   }
   const description = activity.body.split('\n')[0];

@@ -34,6 +34,26 @@ beforeAll(async () => {
 });
 afterAll(() => core?.close());
 
+describe('attribute changes', () => {
+  it('become one attrib.change activity per attribute, with the key and both values, as AYON 1.15 writes them', async () => {
+    expect(
+      (await patchTask(ids.modeling, { attrib: { frameStart: 1001, frameEnd: 1096 } }, t.boss)).status,
+    ).toBe(204);
+    expect((await patchTask(ids.modeling, { attrib: { frameEnd: 1100 } }, t.boss)).status).toBe(204);
+    const changes = await made('attrib.change', ids.modeling);
+    expect(changes.map((c) => [c.data.key, c.data.oldValue, c.data.newValue])).toEqual([
+      ['frameEnd', null, 1096],
+      ['frameStart', null, 1001],
+      ['frameEnd', 1096, 1100],
+    ]);
+    expect(changes[2].body).toBe(`[modeling](task:${ids.modeling}) frameEnd changed from 1096 to 1100`);
+    expect(changes[2].data.author).toBe('boss');
+    // Assignees hear of it as news, never as important.
+    const refs = await referencesOf(world, changes[2].id);
+    expect(refs).toEqual(expect.arrayContaining(['author:boss', `origin:${ids.modeling}`, 'relation:artie']));
+  });
+});
+
 describe('status changes', () => {
   it('become status.change activities with the old and new status, by the user who changed it (REST)', async () => {
     expect((await patchTask(ids.modeling, { status: 'In progress' }, t.boss)).status).toBe(204);

@@ -2,6 +2,7 @@ import { addonPackage, defineAddon, renameUserIn } from '@pipewright/sdk';
 import { entitiesRef } from '@pipewright/plugin-entities/api';
 import { projectsRef } from '@pipewright/plugin-projects/api';
 import { usersRef } from '@pipewright/plugin-users/api';
+import { historyRef } from './api.js';
 import { projectMigrations } from './migrations.js';
 import { keepFor, retentionDays } from './retention.js';
 import { historyRoutes } from './routes.js';
@@ -19,6 +20,9 @@ export default defineAddon({
     const store = new HistoryStore(ctx.db, ctx.projects.schemaName);
     const history = new HistoryService(store, deps.projects, deps.entities);
     deps.entities.onWrite((projectName, caller, changes) => history.record(projectName, caller, changes));
+    ctx.provide(historyRef, {
+      record: (projectName, caller, changes) => history.record(projectName, caller, changes),
+    });
     // Who made a change follows a renamed user, as everything else that names them does.
     deps.users.onRename(renameUserIn(ctx.db, [['field_history', 'user_name']]));
     const days = retentionDays(process.env.HISTORY_RETENTION_DAYS);

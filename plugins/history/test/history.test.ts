@@ -35,7 +35,7 @@ let task: string;
 let other: string;
 
 beforeAll(async () => {
-  core = await bootTestCore({ addons: ['history', 'access', 'users'] });
+  core = await bootTestCore({ addons: ['history', 'links', 'access', 'users'] });
   boss = await seedUser(core, 'boss', { isManager: true });
   artie = await seedUser(core, 'artie', { accessGroups: { show: ['artist'] } });
   fran = await seedUser(core, 'fran', { accessGroups: { show: ['freelancer'] } });
@@ -130,6 +130,25 @@ describe('recording', () => {
     });
     expect(res.body.success).toBe(false);
     expect((await history(boss, `folders/${shot}/history`)).changes.length).toBe(before);
+  });
+
+  it('records a link made and removed in the history of both its ends', async () => {
+    const made = await as(boss)('POST', `${P}/links`, {
+      input: shot,
+      output: other,
+      linkType: 'breakdown|folder|folder',
+    });
+    expect(made.status).toBe(200);
+    const link = { id: made.body.id, linkType: 'breakdown|folder|folder' };
+    expect((await as(boss)('DELETE', `${P}/links/${made.body.id}`)).status).toBe(204);
+    expect(fieldsOf(await history(boss, `folders/${shot}/history?field=links`))).toEqual([
+      ['links', { ...link, direction: 'out', entityType: 'folder', entityId: other }, null],
+      ['links', null, { ...link, direction: 'out', entityType: 'folder', entityId: other }],
+    ]);
+    expect(fieldsOf(await history(boss, `folders/${other}/history?field=links`))).toEqual([
+      ['links', { ...link, direction: 'in', entityType: 'folder', entityId: shot }, null],
+      ['links', null, { ...link, direction: 'in', entityType: 'folder', entityId: shot }],
+    ]);
   });
 
   it("keeps a deleted entity's history and its deletion, for managers", async () => {

@@ -3,6 +3,7 @@ import { projectMigrations } from './migrations.js';
 import { linkRoutes } from './routes.js';
 import { LinkService } from './service.js';
 import { entitiesRef } from '@pipewright/plugin-entities/api';
+import { historyRef } from '@pipewright/plugin-history/api';
 import { linksRef } from './api.js';
 import { projectsRef } from '@pipewright/plugin-projects/api';
 import { usersRef } from '@pipewright/plugin-users/api';
@@ -11,12 +12,19 @@ import { usersRef } from '@pipewright/plugin-users/api';
 // live in each project's schema beside the entities, typed by the link types the project declares.
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  deps: { entities: entitiesRef, projects: projectsRef, users: usersRef },
+  deps: { entities: entitiesRef, history: historyRef, projects: projectsRef, users: usersRef },
   migrations: { project: projectMigrations },
   async setup(ctx, deps) {
     const projects = deps.projects;
     const entities = deps.entities;
-    const links = new LinkService(ctx.db, ctx.events, projects, entities, ctx.projects.schemaName);
+    const links = new LinkService(
+      ctx.db,
+      ctx.events,
+      projects,
+      entities,
+      deps.history,
+      ctx.projects.schemaName,
+    );
     entities.onDelete((projectName, removed) =>
       links.dropEntityLinks(
         projectName,

@@ -14,7 +14,8 @@ import {
   type RequestUser,
   type Static,
 } from '@pipewright/sdk';
-import type { EntityDirectory } from '@pipewright/plugin-entities/api';
+import type { EntityDirectory, FieldChange } from '@pipewright/plugin-entities/api';
+import type { FieldHistory } from '@pipewright/plugin-history/api';
 import type { LinkQuery, LinkRecord } from './api.js';
 import type { ProjectDirectory, ProjectRecord } from '@pipewright/plugin-projects/api';
 import { DEFAULT_COLOR, DEFAULT_STYLE, normalise, splitLinkType, type LinkTypeRecord } from './link-types.js';
@@ -30,6 +31,38 @@ function uniqueViolation(error: unknown): string | null {
   return `${e.constraint ?? ''} ${e.message ?? ''}`;
 }
 
+/**
+ * A link made or removed, in the history of both its ends: the field "links", the link (its id, type and other
+ * end) the new value when it was made, the old one when it was removed.
+ */
+function linkChanges(
+  what: 'created' | 'deleted',
+  id: string,
+  linkType: string,
+  inputId: string,
+  outputId: string,
+): FieldChange[] {
+  const { input, output } = splitLinkType(linkType);
+  const plain = (entityId: string) => entityId.replaceAll('-', '');
+  const end = (
+    entityType: string,
+    entityId: string,
+    direction: 'in' | 'out',
+    other: string,
+    otherType: string,
+  ) => {
+    const link = { id: plain(id), linkType, direction, entityType: otherType, entityId: plain(other) };
+    return {
+      entityType: entityType as FieldChange['entityType'],
+      entityId: plain(entityId),
+      field: 'links',
+      oldValue: what === 'deleted' ? link : null,
+      newValue: what === 'created' ? link : null,
+    };
+  };
+  return [end(input, inputId, 'out', outputId, output), end(output, outputId, 'in', inputId, input)];
+}
+
 /** Links between entities of one project, and the link types the project declares. */
 export class LinkService {
   constructor(
@@ -37,6 +70,7 @@ export class LinkService {
     private readonly events: EventBus,
     private readonly projects: ProjectDirectory,
     private readonly entities: EntityDirectory,
+    private readonly history: FieldHistory,
     private readonly schemaName: (project: string) => string,
   ) {}
 
@@ -113,6 +147,11 @@ export class LinkService {
           })
           .execute();
         await this.emit('link.created', project.name, caller, id, linkType, body.input, body.output);
+        await this.history.record(
+          project.name,
+          caller,
+          linkChanges('created', id, linkType, body.input, body.output),
+        );
       });
     } catch (error) {
       const clash = uniqueViolation(error);
@@ -243,6 +282,11 @@ export class LinkService {
     await this.db.transaction().execute(async () => {
       await this.links(project.name).deleteFrom('links').where('id', '=', id).execute();
       await this.emit('link.deleted', project.name, caller, id, linkType, inputId, outputId);
+      await this.history.record(
+        project.name,
+        caller,
+        linkChanges('deleted', id, linkType, inputId, outputId),
+      );
     });
   }
 

@@ -18,6 +18,7 @@ export interface ActivityActions {
 
 const ICONS: Record<string, string> = {
   'status.change': '◐',
+  'attrib.change': '✎',
   'assignee.add': '+',
   'assignee.remove': '−',
   'version.publish': '⬆',

@@ -35,6 +35,12 @@ function whatHappened(notice: Notice, me: string): string {
     const to = String(first!.data.newValue ?? 'a new status');
     return count === 1 ? `changed the status to ${to}` : `changed the status of ${things} to ${to}`;
   }
+  if (notice.kind === 'change') {
+    const key = String(first!.data.key ?? 'a value');
+    if (count === 1) return `changed ${key} to ${JSON.stringify(first!.data.newValue ?? null)}`;
+    const oneKey = notice.messages.every((message) => message.data.key === first!.data.key);
+    return oneKey ? `changed ${key} of ${things}` : `changed values of ${things}`;
+  }
   return WHY[first!.referenceType] ?? '';
 }
 

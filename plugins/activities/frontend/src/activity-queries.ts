@@ -65,6 +65,7 @@ function pageOf(connection: Connection | null | undefined): ActivityPage {
 export const FEED_TYPES = [
   'comment',
   'status.change',
+  'attrib.change',
   'assignee.add',
   'assignee.remove',
   'version.publish',

@@ -2,28 +2,30 @@ import type { Activity } from './activity';
 
 // The inbox in kinds. On the wire an assignment notice is a "mention" of its assignee (its body links them, as
 // AYON writes it) and AYON's inbox calls mentions important; here what is important is what the user marked to
-// follow or a direct mention in what someone wrote, never a notice of an assignment or a status.
+// follow or a direct mention in what someone wrote, never a notice of an assignment, a status or a value.
 
-export type Kind = 'conversation' | 'assignment' | 'status' | 'news';
+export type Kind = 'conversation' | 'assignment' | 'status' | 'change' | 'news';
 
 /** The kinds in the order the inbox shows them, with their headings. */
 export const KINDS: { kind: Kind; title: string }[] = [
   { kind: 'conversation', title: 'Mentions and replies' },
   { kind: 'assignment', title: 'Assignments' },
   { kind: 'status', title: 'Status changes' },
+  { kind: 'change', title: 'Value changes' },
   { kind: 'news', title: 'Other news' },
 ];
 
 export function kindOf(message: Activity): Kind {
   if (message.type === 'assignee.add' || message.type === 'assignee.remove') return 'assignment';
   if (message.type === 'status.change') return 'status';
+  if (message.type === 'attrib.change') return 'change';
   if (message.type === 'comment') return 'conversation';
   return 'news';
 }
 
 /** A direct mention in a comment, or news of what the user chose to watch. */
 export function isImportant(message: Activity): boolean {
-  if (kindOf(message) === 'assignment' || kindOf(message) === 'status') return false;
+  if (['assignment', 'status', 'change'].includes(kindOf(message))) return false;
   return message.referenceType === 'mention' || message.referenceType === 'watching';
 }
 

@@ -13,6 +13,7 @@ export const ACTIVITY_TYPES = [
   'assignee.add',
   'assignee.remove',
   'version.publish',
+  'attrib.change',
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
