@@ -17,7 +17,9 @@ export const HistoryEntry = Type.Object({
   oldValue: Type.Unknown(),
   newValue: Type.Unknown(),
   user: Nullable(Type.String()),
-  via: Type.String({ description: 'How the user signed in: session, apiKey or service' }),
+  via: Type.String({
+    description: 'How the user signed in: session, apiKey (an API key) or service (a service key)',
+  }),
   sender: Nullable(Type.String()),
   senderType: Nullable(Type.String()),
   client: Nullable(Type.String({ description: 'The client program (its User-Agent)' })),

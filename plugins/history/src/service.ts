@@ -5,27 +5,15 @@ import {
   requireManager,
   type ProjectEntityType,
   type RequestUser,
+  type Static,
 } from '@pipewright/sdk';
 import type { EntityDirectory, FieldChange } from '@pipewright/plugin-entities/api';
 import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
+import type { HistoryEntry as HistoryEntrySchema } from './schemas.js';
 import type { HistoryStore, HistoryWindow, NewChange, StoredChange } from './store.js';
 
-/** One change as the API shows it; id is its cursor. */
-export interface HistoryEntry {
-  id: string;
-  entityType: string;
-  entityId: string;
-  field: string;
-  oldValue: unknown;
-  newValue: unknown;
-  user: string | null;
-  /** How the caller was signed in: session, apiKey, or service (a service user's key). */
-  via: string;
-  sender: string | null;
-  senderType: string | null;
-  client: string | null;
-  changedAt: string;
-}
+/** One change as the API shows it (schemas.ts); id is its cursor. */
+export type HistoryEntry = Static<typeof HistoryEntrySchema>;
 
 export const presentChange = (row: StoredChange): HistoryEntry => ({
   id: String(row.id),
