@@ -55,6 +55,15 @@ let counter = 0;
 /** A name no earlier probe used. */
 const fresh = (prefix: string) => `${prefix}_${++counter}`;
 
+const probeWebhook = () => ({
+  name: fresh('hook'),
+  url: 'https://hooks.example.invalid/probe',
+  projectName: 'demo',
+  topics: ['entity.*'],
+});
+const newWebhook = async (ctx: MatrixContext) =>
+  (await asAdmin(ctx, 'POST', '/api/webhooks', probeWebhook())).id;
+
 /** A folder holding a task assigned to the artist and the freelancer: all default groups may act in it. */
 async function assignedFolder(ctx: MatrixContext): Promise<string> {
   const folder = (
@@ -731,6 +740,32 @@ export const WRITES: Record<string, Scenario> = {
     });
     if (res.status !== 200) throw new Error(`setup link as ${caller}: ${res.status} ${res.text}`);
     return { path: { link_id: res.body.id } };
+  },
+
+  'POST /api/projects/{project_name}/history/latest': (_c, ctx) => ({
+    body: { entityType: 'folder', entityIds: [ctx.fixtures.folder_id] },
+  }),
+  // Webhooks of the project (a manager's); the target's name does not resolve here, which saving allows.
+  'POST /api/webhooks': () => ({ body: probeWebhook() }),
+  'PATCH /api/webhooks/{webhook_id}': async (_c, ctx) => ({
+    path: { webhook_id: await newWebhook(ctx) },
+    body: { name: 'renamed', active: false },
+  }),
+  'DELETE /api/webhooks/{webhook_id}': async (_c, ctx) => ({ path: { webhook_id: await newWebhook(ctx) } }),
+  'POST /api/webhooks/{webhook_id}/secret': async (_c, ctx) => ({
+    path: { webhook_id: await newWebhook(ctx) },
+  }),
+  'POST /api/webhooks/{webhook_id}/ping': async (_c, ctx) => ({
+    path: { webhook_id: await newWebhook(ctx) },
+  }),
+  'POST /api/webhooks/{webhook_id}/replay': async (_c, ctx) => ({
+    path: { webhook_id: await newWebhook(ctx) },
+    body: { since: new Date(Date.now() - 3_600_000).toISOString() },
+  }),
+  'POST /api/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': async (_c, ctx) => {
+    const webhook = await newWebhook(ctx);
+    const ping = await asAdmin(ctx, 'POST', `/api/webhooks/${webhook}/ping`);
+    return { path: { webhook_id: webhook, delivery_id: ping.id } };
   },
 
   // Studio administration.

@@ -264,6 +264,27 @@ const RULES: Record<string, Rule> = {
   'POST /api/query': 'admin',
   'POST /api/eventops': 'admin',
   'POST /api/enroll': 'admin',
+  // Field history follows the entity's read access; the project-wide export is for managers.
+  'GET /api/projects/{project_name}/folders/{folder_id}/history': 'project',
+  'GET /api/projects/{project_name}/tasks/{task_id}/history': 'project',
+  'GET /api/projects/{project_name}/products/{product_id}/history': 'project',
+  'GET /api/projects/{project_name}/versions/{version_id}/history': 'project',
+  'GET /api/projects/{project_name}/representations/{representation_id}/history': 'project',
+  'GET /api/projects/{project_name}/workfiles/{workfile_id}/history': 'project',
+  'POST /api/projects/{project_name}/history/latest': 'project',
+  'GET /api/projects/{project_name}/history/export': 'manager',
+  // Webhooks: managers for their projects, administrators for the studio (the probes use a project's).
+  'GET /api/webhooks': 'manager',
+  'POST /api/webhooks': 'manager',
+  'GET /api/webhooks/{webhook_id}': 'manager',
+  'PATCH /api/webhooks/{webhook_id}': 'manager',
+  'DELETE /api/webhooks/{webhook_id}': 'manager',
+  'POST /api/webhooks/{webhook_id}/secret': 'manager',
+  'POST /api/webhooks/{webhook_id}/ping': 'manager',
+  'GET /api/webhooks/{webhook_id}/deliveries': 'manager',
+  'GET /api/webhooks/{webhook_id}/deliveries/{delivery_id}': 'manager',
+  'POST /api/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': 'manager',
+  'POST /api/webhooks/{webhook_id}/replay': 'manager',
   'GET /api/projects/{project_name}/links/types': 'project',
   'PUT /api/projects/{project_name}/links/types/{*}': 'manager',
   'DELETE /api/projects/{project_name}/links/types/{*}': 'manager',
@@ -496,6 +517,7 @@ beforeAll(async () => {
       'events',
       'files',
       'graphql',
+      'history',
       'links',
       'lists',
       'market',
@@ -512,6 +534,7 @@ beforeAll(async () => {
       'users',
       'views',
       'webapp',
+      'webhooks',
       'websocket',
     ],
   });
@@ -590,6 +613,16 @@ beforeAll(async () => {
     output: other,
     linkType: 'probe|folder|folder',
   });
+  // A project's webhook (managers may read it) with one message in its log; the target does not resolve here.
+  fixtures.webhook_id = await make('/api/webhooks', {
+    name: 'probe',
+    url: 'https://hooks.example.invalid/probe',
+    projectName: 'demo',
+    topics: ['webhook.ping'],
+  });
+  fixtures.delivery_id = (
+    await core.request('POST', `/api/webhooks/${fixtures.webhook_id}/ping`, { token: tokens.admin })
+  ).body.id;
   const png = Buffer.from(
     'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
     'base64',

@@ -79,6 +79,13 @@ export interface EventLookup {
   limit?: number;
 }
 
+/**
+ * Told of events as they are stored, inside the unit of work that stores them: what an addon writes there (through
+ * its own handle, which joins the unit) commits with the events or not at all, so work owed for every event (a
+ * webhook delivery) survives a crash right after.
+ */
+export type StoredEventsHook = (events: StoredEvent[]) => Promise<void>;
+
 /** The core event bus: persists events and fans them out to this and every other server process. */
 export interface EventBus {
   /** Store (unless store is false) and broadcast an event; answers its id. */
@@ -96,6 +103,11 @@ export interface EventBus {
   get(id: string): Promise<StoredEvent | null>;
   /** Stored events of some topics (jobs to resume, a token's event, the latest installs), payloads included. */
   find(lookup: EventLookup): Promise<StoredEvent[]>;
+  /**
+   * Run hook inside every unit of work that stores events, with the events it stores (payloads included); a hook
+   * that fails refuses the write. Answers how to remove it.
+   */
+  onStored(hook: StoredEventsHook): () => void;
   /** Listen to topics: an exact topic, a prefix ending in '.*' or '*', or '*' for all. Answers an unsubscribe function. */
   subscribe(pattern: string, handler: EventHandler): () => void;
   /**

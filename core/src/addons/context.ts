@@ -82,7 +82,7 @@ export function createAddonContext(
   app: AddonApp,
   lifetime: Lifetime,
 ): AddonContext {
-  // Subscriptions end with the addon, so an unloaded addon hears nothing more.
+  // Subscriptions and hooks end with the addon, so an unloaded addon hears nothing more.
   const events: EventBus = {
     emit: (event) => kernel.events.emit(event),
     emitMany: (list) => kernel.events.emitMany(list),
@@ -91,6 +91,11 @@ export function createAddonContext(
     get: (id) => kernel.events.get(id),
     find: (lookup) => kernel.events.find(lookup),
     delivered: () => kernel.events.delivered(),
+    onStored(hook) {
+      const remove = kernel.events.onStored(hook);
+      lifetime.unsubscribes.push(remove);
+      return remove;
+    },
     subscribe(pattern, handler) {
       const unsubscribe = kernel.events.subscribe(pattern, handler);
       lifetime.unsubscribes.push(unsubscribe);

@@ -2,7 +2,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import {
   Conflict,
-  currentSender,
   currentUnitOfWork,
   eventRowMessage,
   insertJsonRows,
@@ -21,7 +20,9 @@ import {
   type EventRow,
   type EventStatus,
   type StoredEvent,
+  type StoredEventsHook,
 } from '@pipewright/sdk';
+import { eventMessage, eventRow } from './messages.js';
 import type { EventRelay } from './redis-relay.js';
 
 /** Events one emitMany call gave, waiting to be written, and how to tell the caller. */
@@ -46,6 +47,7 @@ const storedEvent = (row: EventRow): StoredEvent => ({
 /** Persists events in public.events and delivers them to subscribers here and, through the relay, elsewhere. */
 export class CoreEventBus implements EventBus {
   private readonly subscriptions = new Set<Subscription>();
+  private readonly storedHooks: StoredEventsHook[] = [];
   private relay: EventRelay | null = null;
   /** The last write of events under way; the next one waits for it. */
   private writing: Promise<unknown> = Promise.resolve();
@@ -69,7 +71,7 @@ export class CoreEventBus implements EventBus {
 
   async emitMany(inputs: EventInput[]): Promise<{ id: string }[]> {
     const now = new Date().toISOString();
-    const messages = inputs.map((input) => this.message(input, now));
+    const messages = inputs.map((input) => eventMessage(input, now));
     const stored = inputs
       .map((input, i) => ({ input, message: messages[i] }))
       .filter(({ message }) => message.store);
@@ -133,8 +135,9 @@ export class CoreEventBus implements EventBus {
     try {
       const taken = await this.idTakenAsHash(stored);
       if (taken) throw taken;
-      // All or nothing: several INSERTs share a transaction.
-      if (stored.length > 1000) await this.db.transaction().execute((trx) => this.store(trx, stored));
+      // All or nothing: several INSERTs, or the events and what hooks write of them, share a transaction.
+      if (stored.length > 1000 || this.storedHooks.length)
+        await this.db.transaction().execute((trx) => this.store(trx, stored));
       else await this.store(this.db, stored);
     } catch (error) {
       throw (await this.takenHash(error, stored)) ?? error;
@@ -211,9 +214,24 @@ export class CoreEventBus implements EventBus {
     events: { input: EventInput; message: EventMessage }[],
   ) {
     for (let i = 0; i < events.length; i += 1000) {
-      const rows = events.slice(i, i + 1000).map(({ input, message }) => this.row(message, input));
+      const rows = events.slice(i, i + 1000).map(({ input, message }) => eventRow(message, input));
       await insertJsonRows(trx, 'public.events', rows);
     }
+    if (!this.storedHooks.length) return;
+    const written = events.map(({ input, message }) => ({
+      ...message,
+      payload: input.payload ?? {},
+      retries: 0,
+    }));
+    for (const hook of this.storedHooks) await hook(written);
+  }
+
+  onStored(hook: StoredEventsHook): () => void {
+    this.storedHooks.push(hook);
+    return () => {
+      const at = this.storedHooks.indexOf(hook);
+      if (at >= 0) this.storedHooks.splice(at, 1);
+    };
   }
 
   /**
@@ -256,49 +274,6 @@ export class CoreEventBus implements EventBus {
     return taken === undefined
       ? undefined
       : new Conflict(`An event with hash ${taken} already exists`, 'duplicate-hash');
-  }
-
-  private message(input: EventInput, now: string): EventMessage {
-    // Time-ordered: events are written in time order, so each id lands at the end of the indexes.
-    const id = newOrderedId();
-    return {
-      id,
-      hash: input.hash ?? id,
-      topic: input.topic,
-      project: input.project ?? null,
-      user: input.user ?? null,
-      // Named by the emitter (null included), else the sender of the request this runs for.
-      sender: input.sender !== undefined ? input.sender : currentSender().sender,
-      senderType: input.senderType !== undefined ? input.senderType : currentSender().senderType,
-      dependsOn: input.dependsOn ?? null,
-      description: input.description ?? '',
-      summary: input.summary ?? {},
-      status: input.status ?? 'finished',
-      progress: input.progress ?? null,
-      recipients: input.recipients ?? null,
-      store: input.store !== false,
-      createdAt: now,
-      updatedAt: now,
-    };
-  }
-
-  private row(message: EventMessage, input: EventInput) {
-    return {
-      id: message.id,
-      hash: input.hash ?? null,
-      topic: message.topic,
-      sender: message.sender,
-      sender_type: message.senderType,
-      project_name: message.project,
-      user_name: message.user,
-      depends_on: message.dependsOn,
-      status: message.status,
-      description: message.description,
-      summary: message.summary,
-      payload: input.payload ?? {},
-      created_at: message.createdAt,
-      updated_at: message.updatedAt,
-    };
   }
 
   /** Inside a unit of work the message goes out once it commits. */

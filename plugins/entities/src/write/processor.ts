@@ -222,8 +222,9 @@ export class EntityProcessor {
 
   /**
    * Run work in one unit of work: its events are written by the same transaction and published once it commits,
-   * so an answered batch always has its events and a rolled-back one has none. Listeners of the committed rows
-   * hear of them when the unit commits (the caller's, when the batch joined one), before the events go out.
+   * so an answered batch always has its events and a rolled-back one has none; so are the write hooks' records of
+   * the fields it changed. Listeners of the committed rows hear of them when the unit commits (the caller's, when
+   * the batch joined one), before the events go out.
    */
   private async transact<T>(batch: Batch, work: () => Promise<T>): Promise<T> {
     return this.db.transaction().execute(async () => {

@@ -1,0 +1,216 @@
+import { sql } from 'kysely';
+import { insertJsonRows, type Database } from '@pipewright/sdk';
+
+/** A webhook as stored. */
+export interface WebhookRow {
+  id: string;
+  name: string;
+  url: string;
+  project_name: string | null;
+  topics: string[];
+  entity_types: string[];
+  attributes: string[];
+  payload: 'thin' | 'full';
+  /** Newest first; a rotated one keeps working until its until. */
+  secrets: { secret: string; until: string | null }[];
+  active: boolean;
+  health: 'active' | 'unstable' | 'failed';
+  failures: number;
+  created_by: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A message owed to an endpoint, as enqueued (a type, not an interface: it goes to insertJsonRows as a record). */
+export type NewDelivery = {
+  id: string;
+  webhook_id: string;
+  event_id: string | null;
+  topic: string;
+  key: string;
+  body: Record<string, unknown>;
+  status: 'pending' | 'held';
+};
+
+export interface DeliveryRow extends Omit<NewDelivery, 'status'> {
+  seq: string;
+  status: 'pending' | 'held' | 'delivered' | 'failed' | 'skipped';
+  attempts: number;
+  next_attempt_at: Date;
+  created_at: Date;
+  delivered_at: Date | null;
+}
+
+/** A claimed delivery with what sending it needs. */
+export type ClaimedDelivery = DeliveryRow & Pick<WebhookRow, 'url' | 'secrets'>;
+
+export interface AttemptRow {
+  attempt: number;
+  status_code: number | null;
+  response: string | null;
+  error: string | null;
+  latency_ms: number;
+  at: Date;
+}
+
+/** Which deliveries of a webhook the log shows, newest first. */
+export interface LogFilter {
+  statuses?: string[];
+  topic?: string;
+  since?: Date;
+  until?: Date;
+  limit: number;
+}
+
+export type WebhookFields = Omit<WebhookRow, 'created_at' | 'updated_at' | 'failures' | 'health'>;
+
+/** The webhooks tables: endpoints, the messages owed to them and every attempt made. */
+export class WebhookStore {
+  constructor(private readonly db: Database) {}
+
+  async list(): Promise<WebhookRow[]> {
+    return (await this.db.selectFrom('webhooks').selectAll().orderBy('created_at').execute()) as WebhookRow[];
+  }
+
+  async get(id: string): Promise<WebhookRow | null> {
+    return ((await this.db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst()) ??
+      null) as WebhookRow | null;
+  }
+
+  async insert(row: WebhookFields): Promise<void> {
+    await this.db
+      .insertInto('webhooks')
+      .values({ ...row, secrets: JSON.stringify(row.secrets) })
+      .execute();
+  }
+
+  async update(id: string, changes: Partial<WebhookRow>): Promise<void> {
+    const values: Record<string, unknown> = { ...changes, updated_at: new Date() };
+    if (changes.secrets) values.secrets = JSON.stringify(changes.secrets);
+    await this.db.updateTable('webhooks').set(values).where('id', '=', id).execute();
+  }
+
+  async remove(id: string): Promise<boolean> {
+    const done = await this.db.deleteFrom('webhooks').where('id', '=', id).executeTakeFirst();
+    return Number(done.numDeletedRows) > 0;
+  }
+
+  /** Enqueue messages; for events, in the unit of work storing them, so both commit or neither does. */
+  async enqueue(rows: NewDelivery[]): Promise<void> {
+    await insertJsonRows(this.db, 'public.webhook_deliveries', rows);
+  }
+
+  /**
+   * Claim due messages for leaseMs: each the oldest one owed to its endpoint for its entity, so one entity's
+   * messages arrive in order and none overtakes one in retry. Another process skips what this one locked.
+   */
+  async claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    const claimed = await sql<ClaimedDelivery>`
+      WITH due AS (
+        SELECT d.id FROM webhook_deliveries d
+        WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+          AND (d.locked_until IS NULL OR d.locked_until < now())
+          AND EXISTS (SELECT 1 FROM webhooks w WHERE w.id = d.webhook_id AND w.active)
+          AND NOT EXISTS (
+            SELECT 1 FROM webhook_deliveries e
+            WHERE e.webhook_id = d.webhook_id AND e.key = d.key AND e.status = 'pending' AND e.seq < d.seq)
+        ORDER BY d.seq LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED
+      )
+      UPDATE webhook_deliveries d SET locked_until = now() + ${`${leaseMs} milliseconds`}::interval,
+        attempts = d.attempts + 1
+      FROM due, webhooks w
+      WHERE d.id = due.id AND w.id = d.webhook_id
+      RETURNING d.*, w.url, w.secrets`.execute(this.db);
+    return claimed.rows;
+  }
+
+  /** What an attempt came to: the message delivered, given up, or due again at next. */
+  async attempted(
+    delivery: ClaimedDelivery,
+    attempt: Omit<AttemptRow, 'at' | 'attempt'>,
+    outcome: { status: 'delivered' | 'failed' } | { status: 'pending'; next: Date },
+  ): Promise<void> {
+    await this.db.transaction().execute(async () => {
+      await this.db
+        .insertInto('webhook_attempts')
+        .values({ delivery_id: delivery.id, attempt: delivery.attempts, ...attempt })
+        .execute();
+      await this.db
+        .updateTable('webhook_deliveries')
+        .set({
+          status: outcome.status,
+          locked_until: null,
+          next_attempt_at: outcome.status === 'pending' ? outcome.next : delivery.next_attempt_at,
+          delivered_at: outcome.status === 'delivered' ? new Date() : null,
+        })
+        .where('id', '=', delivery.id)
+        .execute();
+    });
+  }
+
+  async log(webhookId: string, filter: LogFilter): Promise<DeliveryRow[]> {
+    let query = this.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId);
+    if (filter.statuses?.length) query = query.where('status', 'in', filter.statuses);
+    if (filter.topic) query = query.where('topic', '=', filter.topic);
+    if (filter.since) query = query.where('created_at', '>=', filter.since);
+    if (filter.until) query = query.where('created_at', '<', filter.until);
+    return (await query.orderBy('seq', 'desc').limit(filter.limit).execute()) as DeliveryRow[];
+  }
+
+  async delivery(webhookId: string, id: string): Promise<DeliveryRow | null> {
+    const row = await this.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('webhook_id', '=', webhookId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return (row ?? null) as DeliveryRow | null;
+  }
+
+  async attempts(deliveryId: string): Promise<AttemptRow[]> {
+    return (await this.db
+      .selectFrom('webhook_attempts')
+      .select(['attempt', 'status_code', 'response', 'error', 'latency_ms', 'at'])
+      .where('delivery_id', '=', deliveryId)
+      .orderBy('id')
+      .execute()) as AttemptRow[];
+  }
+
+  /** Send messages of a webhook again, due now (the same webhook-id): one, a time range, or those held. */
+  async requeue(
+    webhookId: string,
+    which: { id: string } | { since: Date; until: Date } | { held: true },
+  ): Promise<number> {
+    let query = this.db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'pending', next_attempt_at: new Date(), locked_until: null, delivered_at: null })
+      .where('webhook_id', '=', webhookId);
+    if ('id' in which) query = query.where('id', '=', which.id);
+    else if ('held' in which) query = query.where('status', '=', 'held');
+    else query = query.where('created_at', '>=', which.since).where('created_at', '<', which.until);
+    return Number((await query.executeTakeFirst()).numUpdatedRows);
+  }
+
+  /**
+   * Move a webhook's messages from one status to another: pending to held when it pauses (they wait until it is
+   * re-enabled), held to skipped when it is re-enabled without replaying them.
+   */
+  async move(webhookId: string, from: 'pending' | 'held', to: 'held' | 'skipped'): Promise<void> {
+    await this.db
+      .updateTable('webhook_deliveries')
+      .set({ status: to, locked_until: null })
+      .where('webhook_id', '=', webhookId)
+      .where('status', '=', from)
+      .execute();
+  }
+
+  /** Forget finished messages (and their attempts) created before cutoff: the log keeps 14 days. */
+  async prune(cutoff: Date): Promise<void> {
+    await this.db
+      .deleteFrom('webhook_deliveries')
+      .where('created_at', '<', cutoff)
+      .where('status', 'in', ['delivered', 'failed', 'skipped'])
+      .execute();
+  }
+}
