@@ -2,17 +2,24 @@ import http from 'node:http';
 import https from 'node:https';
 import type { FastifyBaseLogger } from 'fastify';
 import { signedHeaders } from './signing.js';
-import type { ClaimedDelivery, WebhookStore } from './store.js';
+import type { AttemptOutcome, ClaimedDelivery, WebhookStore } from './store.js';
 import { checkedLookup } from './target.js';
 
 // Every server process sends what is due: it claims messages for the length of an attempt (another process skips
 // them), posts each signed, and records what came back. A message is delivered at least once: one that was sent but
 // whose answer was lost to a crash is sent again when its claim runs out, with the same webhook-id.
+// Up to IN_FLIGHT attempts run at once, each on its own, so a slow endpoint holds only its own slots. Claims, and the
+// transactions recording what attempts came to, are at least TURN_MS apart: an idle server claims a new message at
+// once, a busy one claims and records in batches rather than with statements per message (on PGlite, whose one
+// connection the writes share, that is what keeps webhooks from slowing the writes down).
 
 /** Standard Webhooks' schedule: the delay before each retry (about a day and a half in all), a tenth either way. */
 const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 const RESPONSE_KEPT = 4096;
-const CLAIM = 20;
+const IN_FLIGHT = 20;
+const TURN_MS = Number(process.env.WEBHOOK_TURN_MS ?? 25);
+/** How long past an attempt's timeout its claim lasts: the time to claim, sign and record around the request. */
+const CLAIM_MARGIN_MS = 10_000;
 
 /** What an attempt came to, for the log and the next step. */
 interface Answer {
@@ -35,6 +42,14 @@ export class Dispatcher {
   /** A poke that came while the dispatcher was busy: it looks again at once rather than sleeping. */
   private poked = false;
   private loop: Promise<void> | null = null;
+  /** Attempts claimed and not yet recorded. */
+  private inFlight = 0;
+  /** Attempts finished and not yet recorded, and the recorder writing them (null when idle). */
+  private finished: AttemptOutcome[] = [];
+  private recording: Promise<void> | null = null;
+  private readonly sending = new Set<Promise<void>>();
+  private readonly claimTurn = new Turns(TURN_MS);
+  private readonly recordTurn = new Turns(TURN_MS);
 
   constructor(
     private readonly store: WebhookStore,
@@ -51,10 +66,13 @@ export class Dispatcher {
     this.loop = this.run();
   }
 
+  /** Stop claiming; the attempts under way finish and are recorded. */
   async stop(): Promise<void> {
     this.running = false;
     this.poke();
     await this.loop;
+    await Promise.all(this.sending);
+    await this.recording;
   }
 
   /** Look for due messages now (events were just stored for an endpoint). */
@@ -66,14 +84,18 @@ export class Dispatcher {
   private async run(): Promise<void> {
     while (this.running) {
       this.poked = false;
+      const free = IN_FLIGHT - this.inFlight;
       let claimed: ClaimedDelivery[] = [];
-      try {
-        claimed = await this.store.claim(CLAIM, this.options.timeoutMs + 10_000);
-        await Promise.all(claimed.map((delivery) => this.attempt(delivery)));
-      } catch (error) {
-        this.log.error({ err: error }, 'webhook deliveries');
-      }
-      if (claimed.length < CLAIM && this.running && !this.poked)
+      if (free > 0)
+        try {
+          await this.claimTurn.next();
+          claimed = await this.store.claim(free, this.options.timeoutMs + CLAIM_MARGIN_MS);
+        } catch (error) {
+          this.log.error({ err: error }, 'webhook deliveries');
+        }
+      for (const delivery of claimed) this.send(delivery);
+      // Full, or nothing more is due: wait for a poke (a new message, a slot freed) or the next poll.
+      if ((free === 0 || claimed.length < free) && this.running && !this.poked)
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, this.options.pollMs);
           this.wake = () => {
@@ -85,7 +107,45 @@ export class Dispatcher {
     }
   }
 
-  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+  private send(delivery: ClaimedDelivery): void {
+    this.inFlight += 1;
+    const sending = this.attempt(delivery)
+      .then((outcome) => {
+        this.finished.push(outcome);
+        this.recording ??= this.record();
+      })
+      .catch((error) => {
+        // Not recorded: the claim runs out and the message is sent again.
+        this.inFlight -= 1;
+        this.log.error({ err: error }, 'webhook delivery');
+      })
+      .finally(() => this.sending.delete(sending));
+    this.sending.add(sending);
+  }
+
+  /** Write what finished, as long as more keeps finishing, then tell the endpoints' health and look for more. */
+  private async record(): Promise<void> {
+    while (this.finished.length > 0) {
+      await this.recordTurn.next();
+      const batch = this.finished.splice(0);
+      try {
+        await this.store.attempted(batch);
+        const succeeded = new Set<string>();
+        for (const { delivery, outcome } of batch)
+          if (outcome.status === 'delivered') succeeded.add(delivery.webhook_id);
+          else await this.health.failed(delivery.webhook_id, outcome.status === 'failed');
+        for (const webhookId of succeeded) await this.health.succeeded(webhookId);
+      } catch (error) {
+        this.log.error({ err: error }, 'webhook delivery log');
+      }
+      this.inFlight -= batch.length;
+      // A slot is free, and a message of the same entity may be due now that this one is done.
+      this.poke();
+    }
+    this.recording = null;
+  }
+
+  private async attempt(delivery: ClaimedDelivery): Promise<AttemptOutcome> {
     const now = Date.now();
     const secrets = delivery.secrets
       .filter(({ until }) => until === null || Date.parse(until) > now)
@@ -97,29 +157,31 @@ export class Dispatcher {
       signedHeaders(secrets, delivery.id, body, now),
       this.options,
     );
-    const record = {
+    const attempt = {
       status_code: answer.statusCode,
       response: answer.response,
       error: answer.error,
       latency_ms: answer.latencyMs,
     };
     const code = answer.statusCode ?? 0;
-    if (code >= 200 && code < 300) {
-      await this.store.attempted(delivery, record, { status: 'delivered' });
-      await this.health.succeeded(delivery.webhook_id);
-      return;
-    }
+    if (code >= 200 && code < 300) return { delivery, attempt, outcome: { status: 'delivered' } };
     // 410 Gone: the receiver says the endpoint is no more.
     const delay = code === 410 ? undefined : RETRY_DELAYS_MS[delivery.attempts - 1];
-    if (delay === undefined) {
-      await this.store.attempted(delivery, record, { status: 'failed' });
-      await this.health.failed(delivery.webhook_id, true);
-      return;
-    }
+    if (delay === undefined) return { delivery, attempt, outcome: { status: 'failed' } };
     // A receiver's Retry-After (with 429 or 503, say) wins over the schedule.
     const wait = answer.retryAfterMs ?? delay * (0.9 + Math.random() * 0.2);
-    await this.store.attempted(delivery, record, { status: 'pending', next: new Date(Date.now() + wait) });
-    await this.health.failed(delivery.webhook_id, false);
+    return { delivery, attempt, outcome: { status: 'pending', next: new Date(Date.now() + wait) } };
+  }
+}
+
+/** Turns at least gapMs apart: next() waits for the rest of the gap since the last turn began. */
+class Turns {
+  private last = 0;
+  constructor(private readonly gapMs: number) {}
+  async next(): Promise<void> {
+    const wait = this.last + this.gapMs - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    this.last = performance.now();
   }
 }
 
@@ -143,7 +205,6 @@ function post(url: string, body: string, headers: Record<string, string>, option
       {
         method: 'POST',
         lookup: checkedLookup as never,
-        timeout: options.timeoutMs,
         headers: {
           ...headers,
           'content-type': 'application/json',
@@ -178,7 +239,12 @@ function post(url: string, body: string, headers: Record<string, string>, option
         retryAfterMs: null,
         latencyMs: latency(),
       });
-    request.on('timeout', () => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
+    // The whole attempt, a receiver that answers slowly included, ends within the timeout: inside its claim.
+    const deadline = setTimeout(
+      () => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
+    request.on('close', () => clearTimeout(deadline));
     request.on('error', fail);
     request.end(body);
   });

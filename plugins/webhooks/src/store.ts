@@ -53,6 +53,13 @@ export interface AttemptRow {
   at: Date;
 }
 
+/** One attempt at a claimed message, and where it leaves the message. */
+export interface AttemptOutcome {
+  delivery: ClaimedDelivery;
+  attempt: Omit<AttemptRow, 'at' | 'attempt'>;
+  outcome: { status: 'delivered' | 'failed' } | { status: 'pending'; next: Date };
+}
+
 /** Which deliveries of a webhook the log shows, newest first. */
 export interface LogFilter {
   statuses?: string[];
@@ -125,27 +132,44 @@ export class WebhookStore {
     return claimed.rows;
   }
 
-  /** What an attempt came to: the message delivered, given up, or due again at next. */
-  async attempted(
-    delivery: ClaimedDelivery,
-    attempt: Omit<AttemptRow, 'at' | 'attempt'>,
-    outcome: { status: 'delivered' | 'failed' } | { status: 'pending'; next: Date },
-  ): Promise<void> {
+  /**
+   * What attempts came to, recorded together (a dispatcher records what finished while it last wrote): each message
+   * delivered, given up, or due again at its next.
+   */
+  async attempted(outcomes: AttemptOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    // Only where the claim still holds: a message redelivered or replayed meanwhile stays due.
+    const claimed = (rows: AttemptOutcome[]) =>
+      sql<boolean>`locked_until IS NOT NULL AND (id, attempts) IN (${sql.join(
+        rows.map(({ delivery }) => sql`(${delivery.id}::uuid, ${delivery.attempts}::integer)`),
+      )})`;
     await this.db.transaction().execute(async () => {
       await this.db
         .insertInto('webhook_attempts')
-        .values({ delivery_id: delivery.id, attempt: delivery.attempts, ...attempt })
+        .values(
+          outcomes.map(({ delivery, attempt }) => ({
+            delivery_id: delivery.id,
+            attempt: delivery.attempts,
+            ...attempt,
+          })),
+        )
         .execute();
-      await this.db
-        .updateTable('webhook_deliveries')
-        .set({
-          status: outcome.status,
-          locked_until: null,
-          next_attempt_at: outcome.status === 'pending' ? outcome.next : delivery.next_attempt_at,
-          delivered_at: outcome.status === 'delivered' ? new Date() : null,
-        })
-        .where('id', '=', delivery.id)
-        .execute();
+      for (const status of ['delivered', 'failed'] as const) {
+        const rows = outcomes.filter(({ outcome }) => outcome.status === status);
+        if (rows.length === 0) continue;
+        await this.db
+          .updateTable('webhook_deliveries')
+          .set({ status, locked_until: null, delivered_at: status === 'delivered' ? new Date() : null })
+          .where(claimed(rows))
+          .execute();
+      }
+      for (const row of outcomes)
+        if (row.outcome.status === 'pending')
+          await this.db
+            .updateTable('webhook_deliveries')
+            .set({ status: 'pending', locked_until: null, next_attempt_at: row.outcome.next })
+            .where(claimed([row]))
+            .execute();
     });
   }
 

@@ -15,8 +15,9 @@ import {
 
 // Two real server processes (`npm start`'s entry point) on one PostgreSQL database and one Redis, both sending what
 // is due: every message reaches the receiver, none twice. Then one process is killed (SIGKILL) while writes stream
-// in (over 200 a second), and restarted: every event a committed write made is still delivered, a message sent again keeps its
-// webhook-id. Only in the PostgreSQL pass (see jest.config.js).
+// in, and restarted: every event a committed write made is still delivered, a message sent again keeps its
+// webhook-id. How soon messages follow their writes at 200 writes a second, through a crash too, is measured by
+// bench/src/webhooks.ts. Only in the PostgreSQL pass (see jest.config.js).
 
 const PASSWORD = 'a strong password';
 const WRITES = 240;
@@ -31,7 +32,7 @@ const bases: string[] = [];
 let receiver: Server;
 let token = '';
 /** webhook-id of each message received, in order. */
-const received: { id: string; folder: string; at: number }[] = [];
+const received: { id: string; folder: string }[] = [];
 
 async function call(base: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
@@ -59,7 +60,7 @@ beforeAll(async () => {
     request.on('data', (chunk) => (body += chunk));
     request.on('end', () => {
       const folder = JSON.parse(body).data?.summary?.entityId ?? '';
-      received.push({ id: String(request.headers['webhook-id']), folder, at: Date.now() });
+      received.push({ id: String(request.headers['webhook-id']), folder });
       response.writeHead(204).end();
     });
   });
@@ -132,40 +133,29 @@ describe('webhooks on two server processes', () => {
     expect(new Set(received.map((r) => r.folder))).toEqual(new Set(made));
   }, 60_000);
 
-  it(`deliver every committed write's message after a SIGKILL under load, the first attempt within 2 s`, async () => {
+  it(`deliver every committed write's message after a SIGKILL under load, under one webhook-id`, async () => {
     received.length = 0;
-    const committed: { id: string; at: number }[] = [];
-    // Six writers to process B, over 200 writes a second, until it is killed halfway; A keeps sending.
+    const committed: string[] = [];
+    // Six writers to process B, until it is killed halfway; A keeps sending.
     let started = 0;
     const writer = async (n: number) => {
       for (let i = 0; i < WRITES / WRITERS; i++) {
         if (++started === WRITES / 2) servers[1]!.kill('SIGKILL');
-        const at = Date.now();
         const id = await folder(bases[1]!, `crash${n}_${i}`).catch(() => null);
-        if (id) committed.push({ id, at });
+        if (id) committed.push(id);
       }
     };
     await Promise.all(Array.from({ length: WRITERS }, (_, n) => writer(n)));
     expect(committed.length).toBeGreaterThan(WRITES / 4);
-    const before = committed.slice(0, WRITES / 2);
-    const rate = (before.length / (before.at(-1)!.at - before[0]!.at + 1)) * 1000;
     servers[1] = await startServerProcess(envs[1]!);
     await until(
-      () => committed.every(({ id }) => received.some((r) => r.folder === id)),
+      () => committed.every((id) => received.some((r) => r.folder === id)),
       30_000,
-      `${committed.filter(({ id }) => !received.some((r) => r.folder === id)).length} committed writes undelivered`,
+      `${committed.filter((id) => !received.some((r) => r.folder === id)).length} committed writes undelivered`,
     );
     // Sent again after the kill, a message keeps its webhook-id: one id per folder.
     const idsPerFolder = new Map<string, Set<string>>();
     for (const r of received) idsPerFolder.set(r.folder, (idsPerFolder.get(r.folder) ?? new Set()).add(r.id));
     expect([...idsPerFolder.values()].every((ids) => ids.size === 1)).toBe(true);
-    // The first attempt follows the write within 2 s at p95 (the writes before the kill).
-    const lags = committed
-      .slice(0, WRITES / 2)
-      .map(({ id, at }) => received.find((r) => r.folder === id)!.at - at)
-      .sort((x, y) => x - y);
-    const p95 = lags[Math.floor(lags.length * 0.95)]!;
-    console.info(`writes before the kill: ${Math.round(rate)}/s; first attempt p95 ${p95} ms`);
-    expect(p95).toBeLessThan(2000);
   }, 120_000);
 });
