@@ -758,6 +758,8 @@ export const WRITES: Record<string, Scenario> = {
   'POST /api/webhooks/{webhook_id}/ping': async (_c, ctx) => ({
     path: { webhook_id: await newWebhook(ctx) },
   }),
+  // Marking ids that are none of the caller's changes nothing, and says so with 204 all the same.
+  'POST /api/notices': () => ({ body: { ids: ['0'.repeat(32)], status: 'read' } }),
   'POST /api/webhooks/{webhook_id}/replay': async (_c, ctx) => ({
     path: { webhook_id: await newWebhook(ctx) },
     body: { since: new Date(Date.now() - 3_600_000).toISOString() },

@@ -285,6 +285,9 @@ const RULES: Record<string, Rule> = {
   'GET /api/webhooks/{webhook_id}/deliveries/{delivery_id}': 'manager',
   'POST /api/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': 'manager',
   'POST /api/webhooks/{webhook_id}/replay': 'manager',
+  // Each user reads and marks their own notices.
+  'GET /api/notices': 'user',
+  'POST /api/notices': 'user',
   'GET /api/projects/{project_name}/links/types': 'project',
   'PUT /api/projects/{project_name}/links/types/{*}': 'manager',
   'DELETE /api/projects/{project_name}/links/types/{*}': 'manager',
@@ -536,6 +539,7 @@ beforeAll(async () => {
       'webapp',
       'webhooks',
       'websocket',
+      'notices',
     ],
   });
   const users = core.services.get(usersRef);

@@ -5,12 +5,16 @@ import type { TestCore } from '@pipewright/core/testing';
 import { closeAll, logIn, openBrowser, screenshot, startWebApp, type BrowserSession } from './browser';
 
 // An administrator sets up a webhook in the web app alone: creates it (the secret shows once), sends a test ping,
-// finds it delivered in the log with the receiver's answer, pauses and resumes it. The receiver is a real HTTP
-// server on this machine, which the server is allowed to post to (WEBHOOKS_ALLOW_PRIVATE).
+// finds it delivered in the log with the receiver's answer, narrows it with a condition and a batch size, pauses and
+// resumes it; when its endpoint answers 410 Gone, the inbox tells them and leads them back to it. The receiver is
+// a real HTTP server on this machine, which the server is allowed to post to (WEBHOOKS_ALLOW_PRIVATE).
 
 const ADMIN = { name: 'admin', password: 'a strong password' };
 let core: TestCore;
 let base: string;
+let token: string;
+/** What the receiver answers. */
+let answer = 200;
 let session: BrowserSession;
 let page: Page;
 let receiver: Server;
@@ -24,12 +28,16 @@ beforeAll(async () => {
     request.on('data', (chunk) => (body += chunk));
     request.on('end', () => {
       received.push(body);
-      response.writeHead(200).end('got it');
+      response.writeHead(answer).end('got it');
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   target = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
-  ({ core, base } = await startWebApp({ addons: ['webhooks'], screens: ['webhooks'], admin: ADMIN }));
+  ({ core, base, token } = await startWebApp({
+    addons: ['webhooks', 'activities', 'notices', 'websocket'],
+    screens: ['webhooks', 'activities'],
+    admin: ADMIN,
+  }));
   session = await openBrowser(base);
   page = session.page;
 }, 120_000);
@@ -68,8 +76,49 @@ describe('the webhooks screen', () => {
     await log.getByRole('region', { name: 'Attempts' }).getByText('got it').waitFor();
     await screenshot(page, 'webhooks');
 
+    await detail.getByRole('button', { name: 'Add a condition' }).click();
+    const condition = detail.getByRole('group', { name: 'Condition 1' });
+    await condition.getByLabel('Comparison').selectOption('in');
+    await condition.getByLabel('Value').fill('Approved, Final');
+    await detail.getByLabel('Batch size').fill('10');
+    await detail.getByRole('button', { name: 'Save' }).click();
+    let saved: { conditions?: unknown[] } = {};
+    for (const end = Date.now() + 5000; !saved.conditions?.length && Date.now() < end;) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      [saved] = (await core.request('GET', '/api/webhooks', { token })).body.webhooks;
+    }
+    expect(saved).toMatchObject({
+      conditions: [{ path: 'payload.newValue', op: 'in', value: ['Approved', 'Final'] }],
+      batchSize: 10,
+    });
+
     await detail.getByRole('button', { name: 'Pause' }).click();
     await detail.getByText('Paused').first().waitFor();
+    await detail.getByRole('button', { name: 'Resume' }).click();
+    await detail.getByText('Healthy').waitFor();
+  });
+
+  it('tells its maker in the inbox when its endpoint is gone, and leads back to it', async () => {
+    const made = await core.request('POST', '/api/webhooks', {
+      token,
+      body: { name: 'Old farm', url: target, topics: ['webhook.ping'] },
+    });
+    answer = 410;
+    await core.request('POST', `/api/webhooks/${made.body.id}/ping`, { token });
+    const nav = page.getByRole('navigation');
+    // The navigation counts the notice among the unread, live.
+    await nav.getByLabel('1 unread').waitFor();
+    await nav.getByRole('link', { name: /^Inbox/ }).click();
+    const notices = page.getByRole('region', { name: 'From the server' });
+    const notice = notices.getByRole('listitem', { name: /^Unread: Webhook "Old farm" paused/ });
+    await notice.getByText('the endpoint answered 410 Gone').waitFor();
+    await page.getByLabel('Unread messages').filter({ hasText: '1 unread' }).waitFor();
+    await screenshot(page, 'inbox-webhook-paused');
+    await notice.getByRole('button', { name: 'Open' }).click();
+    const detail = page.getByRole('region', { name: 'Old farm' });
+    await detail.getByText('Paused').first().waitFor();
+    expect(new URL(page.url()).searchParams.get('webhook')).toBe(made.body.id);
+    answer = 200;
     await detail.getByRole('button', { name: 'Resume' }).click();
     await detail.getByText('Healthy').waitFor();
   });

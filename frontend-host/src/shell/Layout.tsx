@@ -192,20 +192,27 @@ function NavLink({
 const UNREAD_CAP = 99;
 
 /**
- * The inbox's unread count for the navigation, when the activities addon provides an inbox: read when the page
- * changes, when news for the user arrives live, and when the inbox screen marks messages (it says so with a
- * "pipewright:inbox" event, the one signal a screen of another bundle can send the shell).
+ * The inbox's unread count for the navigation, when the activities addon provides an inbox: its messages and the
+ * server's notices (none where the notices addon does not run). Read when the page changes, when news for the user
+ * arrives live, and when the inbox screen marks messages (it says so with a "pipewright:inbox" event, the one
+ * signal a screen of another bundle can send the shell).
  */
 function useUnreadCount(client: PipewrightClient, enabled: boolean, path: string): number | null {
   const count = useLoaded(
     () =>
-      client
-        .graphql<{ inbox: { edges: unknown[] } }>(
-          `query Unread($last: Int) { inbox(last: $last, showActiveMessages: true, showUnreadMessages: true) {
+      Promise.all([
+        client
+          .graphql<{ inbox: { edges: unknown[] } }>(
+            `query Unread($last: Int) { inbox(last: $last, showActiveMessages: true, showUnreadMessages: true) {
           edges { cursor } } }`,
-          { last: UNREAD_CAP },
-        )
-        .then((data) => data.inbox.edges.length),
+            { last: UNREAD_CAP },
+          )
+          .then((data) => data.inbox.edges.length),
+        client.GET('/api/notices', { params: { query: { unreadOnly: true, limit: 1 } } }).then(
+          (answer) => answer.unread,
+          () => 0,
+        ),
+      ]).then(([messages, notices]) => messages + notices),
     [client, path],
     { enabled, live: { client, topics: ['inbox.message'], project: null } },
   );

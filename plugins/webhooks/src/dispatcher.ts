@@ -8,7 +8,8 @@ import { checkedLookup } from './target.js';
 // Every server process sends what is due: it claims messages for the length of an attempt (another process skips
 // them), posts each signed, and records what came back. A message is delivered at least once: one that was sent but
 // whose answer was lost to a crash is sent again when its claim runs out, with the same webhook-id.
-// Up to IN_FLIGHT attempts run at once, each on its own, so a slow endpoint holds only its own slots. Claims, and the
+// Up to IN_FLIGHT messages are under way at once, each request on its own, so a slow endpoint holds only its own
+// slots. A webhook with a batch size sends what is due for it together, up to that many in one request. Claims, and the
 // transactions recording what attempts came to, are at least TURN_MS apart: an idle server claims a new message at
 // once, a busy one claims and records in batches rather than with statements per message (on PGlite, whose one
 // connection the writes share, that is what keeps webhooks from slowing the writes down).
@@ -16,7 +17,7 @@ import { checkedLookup } from './target.js';
 /** Standard Webhooks' schedule: the delay before each retry (about a day and a half in all), a tenth either way. */
 const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 const RESPONSE_KEPT = 4096;
-const IN_FLIGHT = 20;
+const IN_FLIGHT = 100;
 const TURN_MS = Number(process.env.WEBHOOK_TURN_MS ?? 25);
 /** How long past an attempt's timeout its claim lasts: the time to claim, sign and record around the request. */
 const CLAIM_MARGIN_MS = 10_000;
@@ -42,7 +43,7 @@ export class Dispatcher {
   /** A poke that came while the dispatcher was busy: it looks again at once rather than sleeping. */
   private poked = false;
   private loop: Promise<void> | null = null;
-  /** Attempts claimed and not yet recorded. */
+  /** Messages claimed and not yet recorded. */
   private inFlight = 0;
   /** Attempts finished and not yet recorded, and the recorder writing them (null when idle). */
   private finished: AttemptOutcome[] = [];
@@ -55,7 +56,7 @@ export class Dispatcher {
     private readonly store: WebhookStore,
     private readonly health: {
       succeeded(webhookId: string): Promise<void>;
-      failed(webhookId: string, disable: boolean): Promise<void>;
+      failed(webhookId: string, paused: string | null): Promise<void>;
     },
     private readonly log: FastifyBaseLogger,
     private readonly options: DispatcherOptions,
@@ -93,7 +94,12 @@ export class Dispatcher {
         } catch (error) {
           this.log.error({ err: error }, 'webhook deliveries');
         }
-      for (const delivery of claimed) this.send(delivery);
+      try {
+        for (const request of await this.requests(claimed)) this.send(request);
+      } catch (error) {
+        // Not sent: their claim runs out and they are claimed again.
+        this.log.error({ err: error }, 'webhook batches');
+      }
       // Full, or nothing more is due: wait for a poke (a new message, a slot freed) or the next poll.
       if ((free === 0 || claimed.length < free) && this.running && !this.poked)
         await new Promise<void>((resolve) => {
@@ -107,16 +113,44 @@ export class Dispatcher {
     }
   }
 
-  private send(delivery: ClaimedDelivery): void {
-    this.inFlight += 1;
-    const sending = this.attempt(delivery)
-      .then((outcome) => {
-        this.finished.push(outcome);
+  /**
+   * The requests claimed messages make, oldest first: a batch claimed again (a retry) as it was; a batching webhook's
+   * new messages in batches of its size, formed (and committed) before they are sent; the others each alone.
+   */
+  private async requests(claimed: ClaimedDelivery[]): Promise<ClaimedDelivery[][]> {
+    const requests: ClaimedDelivery[][] = [];
+    const batches = new Map<string, ClaimedDelivery[]>();
+    const forming = new Map<string, ClaimedDelivery[]>();
+    const add = (map: Map<string, ClaimedDelivery[]>, key: string, delivery: ClaimedDelivery) =>
+      map.set(key, [...(map.get(key) ?? []), delivery]);
+    for (const delivery of [...claimed].sort((a, b) => Number(a.seq) - Number(b.seq)))
+      if (delivery.batch_id) add(batches, delivery.batch_id, delivery);
+      else if (delivery.batch_size > 1) add(forming, delivery.webhook_id, delivery);
+      else requests.push([delivery]);
+    requests.push(...batches.values());
+    for (const due of forming.values())
+      for (let start = 0; start < due.length; start += due[0]!.batch_size) {
+        const batch = due.slice(start, start + due[0]!.batch_size);
+        await this.store.formBatch(
+          batch[0]!.id,
+          batch.map(({ id }) => id),
+        );
+        for (const delivery of batch) delivery.batch_id = batch[0]!.id;
+        requests.push(batch);
+      }
+    return requests;
+  }
+
+  private send(request: ClaimedDelivery[]): void {
+    this.inFlight += request.length;
+    const sending = this.attempt(request)
+      .then((outcomes) => {
+        this.finished.push(...outcomes);
         this.recording ??= this.record();
       })
       .catch((error) => {
-        // Not recorded: the claim runs out and the message is sent again.
-        this.inFlight -= 1;
+        // Not recorded: the claim runs out and the messages are sent again.
+        this.inFlight -= request.length;
         this.log.error({ err: error }, 'webhook delivery');
       })
       .finally(() => this.sending.delete(sending));
@@ -130,10 +164,17 @@ export class Dispatcher {
       const batch = this.finished.splice(0);
       try {
         await this.store.attempted(batch);
+        // An endpoint's health counts requests: a batch failed once, not once per message.
         const succeeded = new Set<string>();
-        for (const { delivery, outcome } of batch)
-          if (outcome.status === 'delivered') succeeded.add(delivery.webhook_id);
-          else await this.health.failed(delivery.webhook_id, outcome.status === 'failed');
+        const failed = new Map<string, AttemptOutcome>();
+        for (const outcome of batch)
+          if (outcome.outcome.status === 'delivered') succeeded.add(outcome.delivery.webhook_id);
+          else failed.set(outcome.delivery.batch_id ?? outcome.delivery.id, outcome);
+        for (const { delivery, attempt, outcome } of failed.values())
+          await this.health.failed(
+            delivery.webhook_id,
+            outcome.status === 'failed' ? whyPaused(attempt) : null,
+          );
         for (const webhookId of succeeded) await this.health.succeeded(webhookId);
       } catch (error) {
         this.log.error({ err: error }, 'webhook delivery log');
@@ -145,33 +186,53 @@ export class Dispatcher {
     this.recording = null;
   }
 
-  private async attempt(delivery: ClaimedDelivery): Promise<AttemptOutcome> {
+  /** One request: a message alone, or a batch (led by its first message) as {type: "batch", data: [messages]}. */
+  private async attempt(request: ClaimedDelivery[]): Promise<AttemptOutcome[]> {
     const now = Date.now();
-    const secrets = delivery.secrets
+    const [first] = request as [ClaimedDelivery, ...ClaimedDelivery[]];
+    const secrets = first.secrets
       .filter(({ until }) => until === null || Date.parse(until) > now)
       .map(({ secret }) => secret);
-    const body = JSON.stringify({ ...delivery.body, sequence: Number(delivery.seq) });
+    const message = (delivery: ClaimedDelivery) => ({ ...delivery.body, sequence: Number(delivery.seq) });
+    const body = JSON.stringify(
+      first.batch_id
+        ? { type: 'batch', timestamp: first.body.timestamp, data: request.map(message) }
+        : message(first),
+    );
     const answer = await post(
-      delivery.url,
+      first.url,
       body,
-      signedHeaders(secrets, delivery.id, body, now),
+      signedHeaders(secrets, first.batch_id ?? first.id, body, now),
       this.options,
     );
+    const outcome = this.outcome(answer, first.attempts);
     const attempt = {
       status_code: answer.statusCode,
       response: answer.response,
       error: answer.error,
       latency_ms: answer.latencyMs,
     };
+    return request.map((delivery) => ({ delivery, attempt, outcome }));
+  }
+
+  /** Where an answer leaves the messages of a request, at their attempt-th attempt. */
+  private outcome(answer: Answer, attempts: number): AttemptOutcome['outcome'] {
     const code = answer.statusCode ?? 0;
-    if (code >= 200 && code < 300) return { delivery, attempt, outcome: { status: 'delivered' } };
+    if (code >= 200 && code < 300) return { status: 'delivered' };
     // 410 Gone: the receiver says the endpoint is no more.
-    const delay = code === 410 ? undefined : RETRY_DELAYS_MS[delivery.attempts - 1];
-    if (delay === undefined) return { delivery, attempt, outcome: { status: 'failed' } };
+    const delay = code === 410 ? undefined : RETRY_DELAYS_MS[attempts - 1];
+    if (delay === undefined) return { status: 'failed' };
     // A receiver's Retry-After (with 429 or 503, say) wins over the schedule.
     const wait = answer.retryAfterMs ?? delay * (0.9 + Math.random() * 0.2);
-    return { delivery, attempt, outcome: { status: 'pending', next: new Date(Date.now() + wait) } };
+    return { status: 'pending', next: new Date(Date.now() + wait) };
   }
+}
+
+/** Why an endpoint pauses after an attempt that ended its message's retries (or answered 410). */
+function whyPaused(attempt: AttemptOutcome['attempt']): string {
+  if (attempt.status_code === 410) return 'the endpoint answered 410 Gone';
+  const last = attempt.status_code ? `answered ${attempt.status_code}` : `gave no answer (${attempt.error})`;
+  return `a message was tried ${RETRY_DELAYS_MS.length + 1} times, the last time it ${last}`;
 }
 
 /** Turns at least gapMs apart: next() waits for the rest of the gap since the last turn began. */

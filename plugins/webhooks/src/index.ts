@@ -1,4 +1,5 @@
 import { addonPackage, currentUnitOfWork, defineAddon } from '@pipewright/sdk';
+import { noticesRef } from '@pipewright/plugin-notices/api';
 import { projectsRef } from '@pipewright/plugin-projects/api';
 import { Dispatcher } from './dispatcher.js';
 import { studioMigrations } from './migrations.js';
@@ -15,7 +16,7 @@ const HOUR = 3_600_000;
 
 export default defineAddon({
   ...addonPackage(import.meta.url),
-  deps: { projects: projectsRef },
+  deps: { projects: projectsRef, notices: noticesRef },
   migrations: { studio: studioMigrations },
   frontendModules: { webhooks_screens: ['./Webhooks'] },
   frontendScopes: { settings: { sidebar: 'Webhooks', access: 'manager' } },
@@ -27,7 +28,7 @@ export default defineAddon({
         `WEBHOOK_TIMEOUT_MS must be a number of milliseconds, not "${process.env.WEBHOOK_TIMEOUT_MS}"`,
       );
     const poke = () => dispatcher.poke();
-    const webhooks = new WebhookService(store, deps.projects, ctx.events, poke);
+    const webhooks = new WebhookService(ctx.db, store, deps, ctx.events, poke);
     const dispatcher = new Dispatcher(store, webhooks, ctx.log, { timeoutMs, pollMs: 1000 });
     ctx.events.onStored(async (events) => {
       if (!(await webhooks.enqueue(events))) return;

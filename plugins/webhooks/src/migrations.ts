@@ -67,4 +67,18 @@ export const studioMigrations: Migration[] = [
       await sql`CREATE INDEX webhook_attempts_delivery_idx ON webhook_attempts (delivery_id, id)`.execute(db);
     },
   },
+  {
+    name: '0002_conditions_and_batches',
+    async up(db) {
+      // conditions: clauses on the event, all of which must hold; batch_size: messages a request may carry. A batch
+      // is led by its first message: batch_id is the leader's id on every message of it, the leader's included, and
+      // the webhook-id of every attempt at it.
+      await sql`ALTER TABLE webhooks ADD COLUMN conditions jsonb NOT NULL DEFAULT '[]'`.execute(db);
+      await sql`ALTER TABLE webhooks ADD COLUMN batch_size integer NOT NULL DEFAULT 1
+        CHECK (batch_size BETWEEN 1 AND 50)`.execute(db);
+      await sql`ALTER TABLE webhook_deliveries ADD COLUMN batch_id uuid`.execute(db);
+      await sql`CREATE INDEX webhook_deliveries_batch_idx ON webhook_deliveries (batch_id)
+        WHERE batch_id IS NOT NULL`.execute(db);
+    },
+  },
 ];

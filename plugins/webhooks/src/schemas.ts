@@ -1,4 +1,5 @@
 import { Id, ProjectName, PROJECT_ENTITY_TYPES, Type, type TSchema } from '@pipewright/sdk';
+import { OPERATORS } from './conditions.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Topic = Type.String({
@@ -6,6 +7,26 @@ const Topic = Type.String({
   maxLength: 200,
   description: 'An event topic, * standing for any run of characters: entity.task.status_changed, entity.*',
 });
+const Condition = Type.Object(
+  {
+    path: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        "A dot path into a full message's data: payload.newValue, summary.entityType, user, project",
+    }),
+    op: Type.Union(
+      OPERATORS.map((op) => Type.Literal(op)),
+      {
+        description:
+          'eq, ne; in, notIn (a list of values); contains (text or list); gt, gte, lt, lte (numbers or texts); ' +
+          'exists, missing (no value)',
+      },
+    ),
+    value: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: false },
+);
 const Fields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   url: Type.String({
@@ -29,6 +50,22 @@ const Fields = {
   payload: Type.Optional(
     Type.Union([Type.Literal('thin'), Type.Literal('full')], {
       description: "thin: the event's summary; full: its payload too (old and new values)",
+    }),
+  ),
+  conditions: Type.Optional(
+    Type.Array(Condition, {
+      maxItems: 20,
+      description:
+        'Clauses on the event, all of which must hold for it to be sent (none: every matching event)',
+    }),
+  ),
+  batchSize: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 50,
+      description:
+        'Messages a request may carry: above 1, what is due goes together as {type: "batch", data: [...]}, ' +
+        "its webhook-id the first message's id",
     }),
   ),
 };
@@ -55,6 +92,8 @@ export const Webhook = Type.Object({
   entityTypes: Type.Array(Type.String()),
   attributes: Type.Array(Type.String()),
   payload: Type.String(),
+  conditions: Type.Array(Condition),
+  batchSize: Type.Integer(),
   active: Type.Boolean(),
   health: Type.Union([Type.Literal('active'), Type.Literal('unstable'), Type.Literal('failed')]),
   failures: Type.Integer({ description: 'Failed attempts in a row' }),
@@ -88,6 +127,7 @@ export const DeliveryQuery = Type.Object({
 const DeliveryFields = {
   id: Type.String({ description: 'The webhook-id every attempt of this message carries' }),
   sequence: Type.Integer(),
+  batchId: Nullable(Type.String({ description: 'The batch it went out in: the webhook-id of its requests' })),
   topic: Type.String(),
   eventId: Nullable(Type.String()),
   status: Type.String(),

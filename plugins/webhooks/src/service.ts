@@ -4,11 +4,14 @@ import {
   isManagerOrAbove,
   newId,
   NotFound,
+  type Database,
   type EventBus,
   type RequestUser,
   type StoredEvent,
 } from '@pipewright/sdk';
+import type { Notices } from '@pipewright/plugin-notices/api';
 import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
+import { checkConditions, type Condition } from './conditions.js';
 import { messageBody, orderKey, wants } from './matching.js';
 import { newSecret } from './signing.js';
 import type { DeliveryRow, LogFilter, NewDelivery, WebhookRow, WebhookStore } from './store.js';
@@ -23,6 +26,8 @@ export interface WebhookInput {
   entityTypes?: string[];
   attributes?: string[];
   payload?: 'thin' | 'full';
+  conditions?: Condition[];
+  batchSize?: number;
 }
 
 /** A change to a webhook; re-enabling it replays what it missed while paused, unless replay is false. */
@@ -47,6 +52,8 @@ export const presentWebhook = (row: WebhookRow) => ({
   entityTypes: row.entity_types,
   attributes: row.attributes,
   payload: row.payload,
+  conditions: row.conditions,
+  batchSize: row.batch_size,
   active: row.active,
   health: row.health,
   failures: row.failures,
@@ -58,6 +65,7 @@ export const presentWebhook = (row: WebhookRow) => ({
 export const presentDelivery = (row: DeliveryRow) => ({
   id: row.id.replaceAll('-', ''),
   sequence: Number(row.seq),
+  batchId: row.batch_id?.replaceAll('-', '') ?? null,
   topic: row.topic,
   eventId: row.event_id?.replaceAll('-', '') ?? null,
   status: row.status,
@@ -75,8 +83,9 @@ export class WebhookService {
   private cache: { rows: WebhookRow[]; at: number } | null = null;
 
   constructor(
+    private readonly db: Database,
     private readonly store: WebhookStore,
-    private readonly projects: ProjectDirectory,
+    private readonly deps: { projects: ProjectDirectory; notices: Notices },
     private readonly events: EventBus,
     private readonly poke: () => void,
   ) {}
@@ -131,6 +140,7 @@ export class WebhookService {
   async create(caller: RequestUser, input: WebhookInput): Promise<{ id: string; secret: string }> {
     const projectName = await this.scope(caller, input.projectName ?? null);
     await this.checkTarget(input.url);
+    checkConditions(input.conditions ?? []);
     const id = newId();
     const secret = newSecret();
     await this.store.insert({
@@ -142,6 +152,8 @@ export class WebhookService {
       entity_types: input.entityTypes ?? [],
       attributes: input.attributes ?? [],
       payload: input.payload ?? 'thin',
+      conditions: input.conditions ?? [],
+      batch_size: input.batchSize ?? 1,
       secrets: [{ secret, until: null }],
       active: true,
       created_by: caller.name,
@@ -163,6 +175,11 @@ export class WebhookService {
     if (patch.entityTypes !== undefined) changes.entity_types = patch.entityTypes;
     if (patch.attributes !== undefined) changes.attributes = patch.attributes;
     if (patch.payload !== undefined) changes.payload = patch.payload;
+    if (patch.conditions !== undefined) {
+      checkConditions(patch.conditions);
+      changes.conditions = patch.conditions;
+    }
+    if (patch.batchSize !== undefined) changes.batch_size = patch.batchSize;
     if (patch.active !== undefined && patch.active !== current.active) {
       changes.active = patch.active;
       if (patch.active) Object.assign(changes, { health: 'active', failures: 0 });
@@ -261,17 +278,32 @@ export class WebhookService {
     await this.changed();
   }
 
-  /** A failed attempt; disable: the endpoint is gone (410) or a message ran out of retries, so it pauses. */
-  async failed(webhookId: string, disable: boolean): Promise<void> {
-    const current = await this.store.get(webhookId);
-    if (!current) return;
-    const failures = current.failures + 1;
-    await this.store.update(webhookId, {
-      failures,
-      health: disable ? 'failed' : failures >= UNSTABLE_AFTER ? 'unstable' : current.health,
-      ...(disable ? { active: false } : {}),
+  /**
+   * A failed attempt. paused says why the endpoint pauses, when it does: it is gone (410), or a message ran out of
+   * retries. Its messages are then held, and whoever made it is told in their inbox, in the same transaction.
+   */
+  async failed(webhookId: string, paused: string | null): Promise<void> {
+    await this.db.transaction().execute(async () => {
+      const current = await this.store.get(webhookId);
+      if (!current) return;
+      const failures = current.failures + 1;
+      await this.store.update(webhookId, {
+        failures,
+        health: paused ? 'failed' : failures >= UNSTABLE_AFTER ? 'unstable' : current.health,
+        ...(paused ? { active: false } : {}),
+      });
+      if (!paused || !current.active) return;
+      await this.store.move(webhookId, 'pending', 'held');
+      if (current.created_by)
+        await this.deps.notices.send([current.created_by], {
+          topic: 'webhook.paused',
+          title: `Webhook "${current.name}" paused: ${paused}`,
+          body:
+            `Nothing more is sent to ${current.url} until it is resumed; what happens meanwhile is kept. ` +
+            'Resume it in Settings › Webhooks, and choose there whether to send what it missed.',
+          link: `/addon/webhooks/webhooks_screens?webhook=${current.id.replaceAll('-', '')}`,
+        });
     });
-    if (disable) await this.store.move(webhookId, 'pending', 'held');
     await this.changed();
   }
 
@@ -290,7 +322,7 @@ export class WebhookService {
   /** The project a webhook may be scoped to by the caller (null: studio-wide). */
   private async scope(caller: RequestUser, projectName: string | null): Promise<string | null> {
     this.mayManage(caller, projectName);
-    return projectName === null ? null : (await this.projects.require(caller, projectName)).name;
+    return projectName === null ? null : (await this.deps.projects.require(caller, projectName)).name;
   }
 
   private async existing(caller: RequestUser, id: string): Promise<WebhookRow> {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { insertJsonRows, type Database } from '@pipewright/sdk';
+import type { Condition } from './conditions.js';
 
 /** A webhook as stored. */
 export interface WebhookRow {
@@ -11,6 +12,9 @@ export interface WebhookRow {
   entity_types: string[];
   attributes: string[];
   payload: 'thin' | 'full';
+  conditions: Condition[];
+  /** How many messages a request may carry (1: each on its own, without the batch envelope). */
+  batch_size: number;
   /** Newest first; a rotated one keeps working until its until. */
   secrets: { secret: string; until: string | null }[];
   active: boolean;
@@ -34,6 +38,8 @@ export type NewDelivery = {
 
 export interface DeliveryRow extends Omit<NewDelivery, 'status'> {
   seq: string;
+  /** The batch the message went out in: its leader's id, the webhook-id of every attempt at it. */
+  batch_id: string | null;
   status: 'pending' | 'held' | 'delivered' | 'failed' | 'skipped';
   attempts: number;
   next_attempt_at: Date;
@@ -42,7 +48,7 @@ export interface DeliveryRow extends Omit<NewDelivery, 'status'> {
 }
 
 /** A claimed delivery with what sending it needs. */
-export type ClaimedDelivery = DeliveryRow & Pick<WebhookRow, 'url' | 'secrets'>;
+export type ClaimedDelivery = DeliveryRow & Pick<WebhookRow, 'url' | 'secrets' | 'batch_size'>;
 
 export interface AttemptRow {
   attempt: number;
@@ -87,13 +93,14 @@ export class WebhookStore {
   async insert(row: WebhookFields): Promise<void> {
     await this.db
       .insertInto('webhooks')
-      .values({ ...row, secrets: JSON.stringify(row.secrets) })
+      .values({ ...row, secrets: JSON.stringify(row.secrets), conditions: JSON.stringify(row.conditions) })
       .execute();
   }
 
   async update(id: string, changes: Partial<WebhookRow>): Promise<void> {
     const values: Record<string, unknown> = { ...changes, updated_at: new Date() };
     if (changes.secrets) values.secrets = JSON.stringify(changes.secrets);
+    if (changes.conditions) values.conditions = JSON.stringify(changes.conditions);
     await this.db.updateTable('webhooks').set(values).where('id', '=', id).execute();
   }
 
@@ -109,7 +116,8 @@ export class WebhookStore {
 
   /**
    * Claim due messages for leaseMs: each the oldest one owed to its endpoint for its entity, so one entity's
-   * messages arrive in order and none overtakes one in retry. Another process skips what this one locked.
+   * messages arrive in order and none overtakes one in retry. Another process skips what this one locked. A batch
+   * is claimed through its leader, whole: its other messages come with it, and are never claimed on their own.
    */
   async claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     const claimed = await sql<ClaimedDelivery>`
@@ -117,19 +125,31 @@ export class WebhookStore {
         SELECT d.id FROM webhook_deliveries d
         WHERE d.status = 'pending' AND d.next_attempt_at <= now()
           AND (d.locked_until IS NULL OR d.locked_until < now())
+          AND (d.batch_id IS NULL OR d.batch_id = d.id)
           AND EXISTS (SELECT 1 FROM webhooks w WHERE w.id = d.webhook_id AND w.active)
           AND NOT EXISTS (
             SELECT 1 FROM webhook_deliveries e
-            WHERE e.webhook_id = d.webhook_id AND e.key = d.key AND e.status = 'pending' AND e.seq < d.seq)
+            WHERE e.webhook_id = d.webhook_id AND e.key = d.key AND e.status = 'pending' AND e.seq < d.seq
+              AND e.batch_id IS DISTINCT FROM d.id)
         ORDER BY d.seq LIMIT ${limit}
         FOR UPDATE SKIP LOCKED
       )
       UPDATE webhook_deliveries d SET locked_until = now() + ${`${leaseMs} milliseconds`}::interval,
         attempts = d.attempts + 1
-      FROM due, webhooks w
-      WHERE d.id = due.id AND w.id = d.webhook_id
-      RETURNING d.*, w.url, w.secrets`.execute(this.db);
+      FROM webhooks w
+      WHERE w.id = d.webhook_id AND d.status = 'pending'
+        AND (d.id IN (SELECT id FROM due) OR d.batch_id IN (SELECT id FROM due))
+      RETURNING d.*, w.url, w.secrets, w.batch_size`.execute(this.db);
     return claimed.rows;
+  }
+
+  /** Make claimed messages one batch, led by the first: committed before it is sent, so retries carry the same. */
+  async formBatch(leaderId: string, ids: string[]): Promise<void> {
+    await this.db
+      .updateTable('webhook_deliveries')
+      .set({ batch_id: leaderId })
+      .where('id', 'in', ids)
+      .execute();
   }
 
   /**
@@ -201,19 +221,36 @@ export class WebhookStore {
       .execute()) as AttemptRow[];
   }
 
-  /** Send messages of a webhook again, due now (the same webhook-id): one, a time range, or those held. */
+  /**
+   * Send messages of a webhook again, due now: one (with its webhook-id, when it went alone), a time range, or
+   * those held. They leave their batches; what is left of a batch without its leader goes on its own again.
+   */
   async requeue(
     webhookId: string,
     which: { id: string } | { since: Date; until: Date } | { held: true },
   ): Promise<number> {
-    let query = this.db
-      .updateTable('webhook_deliveries')
-      .set({ status: 'pending', next_attempt_at: new Date(), locked_until: null, delivered_at: null })
-      .where('webhook_id', '=', webhookId);
-    if ('id' in which) query = query.where('id', '=', which.id);
-    else if ('held' in which) query = query.where('status', '=', 'held');
-    else query = query.where('created_at', '>=', which.since).where('created_at', '<', which.until);
-    return Number((await query.executeTakeFirst()).numUpdatedRows);
+    return this.db.transaction().execute(async () => {
+      let query = this.db
+        .updateTable('webhook_deliveries')
+        .set({
+          status: 'pending',
+          next_attempt_at: new Date(),
+          locked_until: null,
+          delivered_at: null,
+          batch_id: null,
+        })
+        .where('webhook_id', '=', webhookId);
+      if ('id' in which) query = query.where('id', '=', which.id);
+      else if ('held' in which) query = query.where('status', '=', 'held');
+      else query = query.where('created_at', '>=', which.since).where('created_at', '<', which.until);
+      const requeued = Number((await query.executeTakeFirst()).numUpdatedRows);
+      await sql`UPDATE webhook_deliveries d SET batch_id = NULL
+        WHERE d.webhook_id = ${webhookId} AND d.batch_id IS NOT NULL AND d.status IN ('pending', 'held')
+          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries l WHERE l.id = d.batch_id AND l.batch_id = l.id)`.execute(
+        this.db,
+      );
+      return requeued;
+    });
   }
 
   /**

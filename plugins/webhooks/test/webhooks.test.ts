@@ -165,6 +165,85 @@ describe('delivery', () => {
     expect(messages()).toHaveLength(1);
   });
 
+  it('sends only the events its conditions hold for, and refuses conditions it cannot compare', async () => {
+    const { id: webhook } = await hook({
+      topics: ['entity.folder.status_changed'],
+      conditions: [
+        { path: 'payload.newValue', op: 'in', value: ['Approved', 'Final'] },
+        { path: 'payload.oldValue', op: 'ne', value: 'Omitted' },
+      ],
+    });
+    const id = await folder('sh025');
+    for (const status of ['In progress', 'Approved', 'Omitted', 'Final'])
+      await as(admin)('PATCH', `${P}/folders/${id}`, { status });
+    // Approved (from In progress) passes; Omitted is not wanted; Final comes from Omitted.
+    const [approved] = await until(messages, (list) => list.length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(messages()).toHaveLength(1);
+    expect(approved!.json.data).toMatchObject({ summary: { entityId: id } });
+    expect(approved!.json.data.payload).toBeUndefined();
+    const shown = (await as(admin)('GET', `/api/webhooks/${webhook}`)).body;
+    expect(shown.conditions).toHaveLength(2);
+    for (const [condition, msg] of [
+      [{ path: 'payload.newValue', op: 'in', value: 'Approved' }, 'a list of values'],
+      [{ path: 'payload.newValue', op: 'gt', value: { a: 1 } }, 'a number or a text'],
+      [{ path: 'payload..x', op: 'exists' }, 'not a path'],
+      [{ path: 'user', op: 'eq' }, 'needs a value'],
+    ] as const) {
+      const refused = await as(admin)('PATCH', `/api/webhooks/${webhook}`, { conditions: [condition] });
+      expect([refused.status, refused.body.detail]).toEqual([422, expect.stringContaining(msg)]);
+    }
+    const unknown = await as(admin)('PATCH', `/api/webhooks/${webhook}`, {
+      conditions: [{ path: 'user', op: 'like', value: 'a' }],
+    });
+    expect(unknown.status).toBe(422);
+  });
+
+  it('batches what is due, up to its batch size, under one webhook-id that retries keep', async () => {
+    const { id: webhook, secret } = await hook({ topics: ['entity.folder.created'], batchSize: 3 });
+    // Held while paused, the seven messages are due together when it is resumed: three requests.
+    await as(admin)('PATCH', `/api/webhooks/${webhook}`, { active: false });
+    const made: string[] = [];
+    for (const name of ['b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7']) made.push(await folder(name));
+    answers = [{ status: 500 }];
+    await as(admin)('PATCH', `/api/webhooks/${webhook}`, { active: true });
+    // The request that failed is sent again after about 5 s, with the same messages and webhook-id.
+    await until(
+      () => as(admin)('GET', `/api/webhooks/${webhook}/deliveries`),
+      (res) =>
+        res.body.deliveries.length === 7 && res.body.deliveries.every((d: any) => d.status === 'delivered'),
+      20_000,
+    );
+    const sent = messages();
+    expect(sent).toHaveLength(4);
+    for (const message of sent)
+      expect(new Verifier(secret).verify(message.body, message.headers)).toMatchObject({ type: 'batch' });
+    const byId = new Map<string, typeof sent>();
+    for (const message of sent)
+      byId.set(message.headers['webhook-id']!, [
+        ...(byId.get(message.headers['webhook-id']!) ?? []),
+        message,
+      ]);
+    expect([...byId.values()].map((requests) => requests.length).sort()).toEqual([1, 1, 2]);
+    const [failed, retry] = [...byId.values()].find((requests) => requests.length === 2)!;
+    expect(retry!.json.data).toEqual(failed!.json.data);
+    const batches = [...byId.values()].map(([first]) => first!.json.data);
+    expect(batches.map((data) => data.length).sort()).toEqual([1, 3, 3]);
+    const ids = batches.flat().map((message: any) => message.data.summary.entityId);
+    expect(ids.sort()).toEqual([...made].sort());
+    for (const data of batches) {
+      const sequences = data.map((message: any) => message.sequence);
+      expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
+    }
+    // One failed request counts once against the endpoint's health; the log names each message's batch.
+    const log = (await as(admin)('GET', `/api/webhooks/${webhook}/deliveries`)).body.deliveries;
+    expect(new Set(log.map((d: any) => d.batchId)).size).toBe(3);
+    expect((await as(admin)('GET', `/api/webhooks/${webhook}`)).body).toMatchObject({
+      failures: 0,
+      batchSize: 3,
+    });
+  }, 30_000);
+
   it('keeps the webhook-id on retries, honours Retry-After, and logs every attempt', async () => {
     const { id: webhook } = await hook({ topics: ['entity.folder.created'] });
     answers = [
@@ -198,6 +277,14 @@ describe('delivery', () => {
       (state) => state.active === false,
     );
     expect((await as(admin)('GET', `/api/webhooks/${webhook}`)).body.health).toBe('failed');
+    // Whoever made it is told in their inbox, with the way to its screen.
+    const notices = (await as(admin)('GET', '/api/notices?unreadOnly=true')).body.notices;
+    expect(notices.filter((n: any) => n.topic === 'webhook.paused')).toEqual([
+      expect.objectContaining({
+        title: 'Webhook "tracker" paused: the endpoint answered 410 Gone',
+        link: `/addon/webhooks/webhooks_screens?webhook=${webhook}`,
+      }),
+    ]);
     await folder('sh050');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(messages()).toHaveLength(1);

@@ -19,4 +19,5 @@ export { callRoute, type RouteInit } from './route.js';
 export { ChoosableRow, Table } from './table.js';
 export { TabbedScreen, Tabs, useSearchParam, useTabParam, type TabSpec } from './tabs.js';
 export { exactTime, whenText } from './time.js';
+export { When } from './when.js';
 export type { Problem } from '../errors.js';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ScreenUser } from '@pipewright/sdk/screen';
-import { ConfirmButton, ErrorBox, exactTime, useAction, whenText } from '@pipewright/sdk/ui';
+import { ConfirmButton, ErrorBox, useAction, When } from '@pipewright/sdk/ui';
 import type { Activity } from './activity';
 import type { Suggestions } from './activity-routes';
 import { AttachedFiles } from './Files';
@@ -98,9 +98,7 @@ function CompactActivity({
           </>
         )}
       </span>{' '}
-      <time className="muted pwa-time" dateTime={activity.createdAt} title={exactTime(activity.createdAt)}>
-        {whenText(activity.createdAt)}
-      </time>
+      <When at={activity.createdAt} className="muted pwa-time" />
     </li>
   );
 }
@@ -170,13 +168,7 @@ function Comment({
           {activity.origin && activity.origin.id !== entityId && (
             <span className="pwa-place">on {placeOf(activity, paths)}</span>
           )}
-          <time
-            className="muted pwa-time"
-            dateTime={activity.createdAt}
-            title={exactTime(activity.createdAt)}
-          >
-            {whenText(activity.createdAt)}
-          </time>
+          <When at={activity.createdAt} className="muted pwa-time" />
         </header>
         {editing !== null ? (
           <div className="pwa-edit">

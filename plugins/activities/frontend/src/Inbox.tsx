@@ -18,6 +18,7 @@ import { useSettled } from './live';
 import type { MentionRenderer } from './markdown';
 import { mentionsIn } from './mentions';
 import { readFolderPaths, type FolderPaths } from './paths';
+import { ServerNotices, useServerNotices } from './ServerNotices';
 import './activities.css';
 
 const PAGE = 50;
@@ -71,17 +72,20 @@ export default exposedScreen(function Inbox({ client, user }: ScreenProps) {
     return page;
   }, [client, options]);
   const counted = useLoaded(() => countUnread(client, COUNT_CAP).catch(() => null), [client, options]);
+  const server = useServerNotices(client, options.unreadOnly, !options.activeOnly);
   const messages = inbox.data?.activities ?? null;
   const older = inbox.data?.older ?? null;
   const error = inbox.error ?? olderError;
-  const unread = counted.data;
+  const unread = counted.data === null ? null : counted.data + server.unread;
   const { reload: readMessages, set: setPage } = inbox;
   const { reload: readCount } = counted;
+  const { reload: readNotices } = server;
   const reload = useCallback(() => {
     setOlderError(null);
     void readMessages();
     void readCount();
-  }, [readMessages, readCount]);
+    void readNotices();
+  }, [readMessages, readCount, readNotices]);
   useEffect(() => {
     if (messages) shownCount.current = messages.length;
   }, [messages]);
@@ -109,8 +113,8 @@ export default exposedScreen(function Inbox({ client, user }: ScreenProps) {
     }
   };
 
-  /** Mark messages, shown at once and then confirmed by a fresh read. */
-  const mark = async (chosen: Activity[], status: 'read' | 'unread' | 'inactive') => {
+  /** Mark messages (and notices from the server), shown at once and then confirmed by a fresh read. */
+  const mark = async (chosen: Activity[], status: 'read' | 'unread' | 'inactive', notices: string[] = []) => {
     setActionError(null);
     setPage(
       (current) =>
@@ -131,6 +135,7 @@ export default exposedScreen(function Inbox({ client, user }: ScreenProps) {
           message.referenceId,
         ]);
       for (const [project, ids] of byProject) await markMessages(client, project, { ids }, status);
+      await server.mark(notices, status);
     } catch (failure) {
       setActionError(failure);
     }
@@ -159,6 +164,7 @@ export default exposedScreen(function Inbox({ client, user }: ScreenProps) {
   );
 
   const unreadShown = shown.filter((message) => !message.read && message.active);
+  const unreadNotices = server.notices.filter((notice) => !notice.read && notice.active).map(({ id }) => id);
   const change = (patch: Partial<Options>) => {
     shownCount.current = PAGE;
     setOlderError(null);
@@ -193,8 +199,8 @@ export default exposedScreen(function Inbox({ client, user }: ScreenProps) {
         <span className="pw-grow" />
         <button
           type="button"
-          disabled={unreadShown.length === 0}
-          onClick={() => void mark(unreadShown, 'read')}
+          disabled={unreadShown.length === 0 && unreadNotices.length === 0}
+          onClick={() => void mark(unreadShown, 'read', unreadNotices)}
         >
           Mark all as read
         </button>
@@ -204,7 +210,11 @@ export default exposedScreen(function Inbox({ client, user }: ScreenProps) {
       />
       <ErrorBox error={actionError} prefix="Not changed:" />
       {!messages && !error && <p className="muted">Reading your inbox…</p>}
-      {messages && shown.length === 0 && (
+      <ServerNotices
+        notices={server.notices}
+        onMark={(notice, status) => void mark([], status, [notice.id])}
+      />
+      {messages && shown.length === 0 && server.notices.length === 0 && (
         <div className="pw-empty">
           <strong>{options.unreadOnly ? 'Nothing unread.' : 'Your inbox is empty.'}</strong>
           <p>

@@ -1,4 +1,4 @@
-import { exactTime, whenText } from '@pipewright/sdk/ui';
+import { When } from '@pipewright/sdk/ui';
 import { useState } from 'react';
 import { authorName, Avatar } from './ActivityItem';
 import type { Activity } from './activity';
@@ -94,9 +94,7 @@ export function InboxNotice({
             </span>
           )}
           <span className="pw-grow" />
-          <time className="muted pwa-time" dateTime={first.createdAt} title={exactTime(first.createdAt)}>
-            {whenText(first.createdAt)}
-          </time>
+          <When at={first.createdAt} className="muted pwa-time" />
         </div>
         {(notice.kind === 'conversation' || notice.kind === 'news') && (
           <div className="pwa-message-body">

@@ -3,12 +3,11 @@ import type { ScreenProps } from '@pipewright/sdk/screen';
 import {
   callRoute,
   ErrorBox,
-  exactTime,
   exposedScreen,
   messageOf,
   useClient,
   useLoaded,
-  whenText,
+  When,
 } from '@pipewright/sdk/ui';
 import { clientName, describeChange, fieldLabel, type Change } from './describe';
 import './history.css';
@@ -104,9 +103,7 @@ function History({ project, type, id }: { project: string; type: string; id: str
               <strong>{change.user ?? 'someone'}</strong> {describeChange(change)}
             </div>
             <div className="pwh-meta muted">
-              <time dateTime={change.changedAt} title={exactTime(change.changedAt)}>
-                {whenText(change.changedAt)}
-              </time>
+              <When at={change.changedAt} />
               {' · '}
               <span title={origin(change)}>{clientName(change)}</span>
             </div>

@@ -1,5 +1,5 @@
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import { callRoute, exactTime, exposedScreen, useClient, useLoaded, whenText } from '@pipewright/sdk/ui';
+import { callRoute, exposedScreen, useClient, useLoaded, When } from '@pipewright/sdk/ui';
 import { clientName, describeChange, type Change } from './describe';
 import './history.css';
 
@@ -35,10 +35,7 @@ export default exposedScreen(function LastChange(props: ScreenProps & LastChange
         <>
           <strong>{change.user ?? 'someone'}</strong> {describeChange(change)}
           <div className="muted">
-            <time dateTime={change.changedAt} title={exactTime(change.changedAt)}>
-              {whenText(change.changedAt)}
-            </time>{' '}
-            · {clientName(change)}
+            <When at={change.changedAt} /> · {clientName(change)}
           </div>
         </>
       ) : (

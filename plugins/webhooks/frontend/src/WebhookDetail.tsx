@@ -99,6 +99,8 @@ export function WebhookDetail({
           entityTypes: webhook.entityTypes as never,
           attributes: webhook.attributes,
           payload: webhook.payload as 'thin' | 'full',
+          conditions: webhook.conditions,
+          batchSize: webhook.batchSize,
         }}
         projects={projects}
         studioWide={studioWide}

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { ErrorBox, Field, Options, useAction } from '@pipewright/sdk/ui';
+import { ConditionsField, typedCondition, valueText, type ConditionDraft } from './ConditionsField';
 import type { WebhookDraft } from './routes';
 
 const ENTITY_TYPES = ['folder', 'task', 'product', 'version', 'representation', 'workfile'] as const;
@@ -17,6 +18,8 @@ export const EMPTY_DRAFT: WebhookDraft = {
   entityTypes: [],
   attributes: [],
   payload: 'thin',
+  conditions: [],
+  batchSize: 1,
 };
 
 /** What a webhook sends where: its target, its scope, the events it wants and how much of each. */
@@ -39,10 +42,20 @@ export function WebhookForm({
   const [draft, setDraft] = useState(initial);
   const [topics, setTopics] = useState(initial.topics.join(', '));
   const [attributes, setAttributes] = useState(initial.attributes.join(', '));
+  const [conditions, setConditions] = useState<ConditionDraft[]>(
+    initial.conditions.map((condition) => ({ ...condition, text: valueText(condition) })),
+  );
   const action = useAction();
   const change = (patch: Partial<WebhookDraft>) => setDraft((current) => ({ ...current, ...patch }));
   const submit = (event: FormEvent) =>
-    action.submit(() => onSubmit({ ...draft, topics: list(topics), attributes: list(attributes) }))(event);
+    action.submit(() =>
+      onSubmit({
+        ...draft,
+        topics: list(topics),
+        attributes: list(attributes),
+        conditions: conditions.map(({ path, op, text }) => typedCondition(path.trim(), op, text)),
+      }),
+    )(event);
   const toggleType = (type: (typeof ENTITY_TYPES)[number], on: boolean) =>
     change({ entityTypes: on ? [...draft.entityTypes, type] : draft.entityTypes.filter((t) => t !== type) });
 
@@ -100,6 +113,22 @@ export function WebhookForm({
             <option value="thin">The event's summary</option>
             <option value="full">Everything, old and new values included</option>
           </select>
+        )}
+      </Field>
+      <ConditionsField rows={conditions} onChange={setConditions} />
+      <Field
+        label="Batch size"
+        hint="Events a request may carry. 1: each on its own; up to 50: what is due goes together, as {type: batch, data: [...]}."
+      >
+        {(props) => (
+          <input
+            {...props}
+            type="number"
+            min={1}
+            max={50}
+            value={draft.batchSize}
+            onChange={(e) => change({ batchSize: Number(e.target.value) })}
+          />
         )}
       </Field>
       <ErrorBox error={action.error} />

@@ -6,6 +6,8 @@ export type WebhookState = Awaited<ReturnType<typeof readWebhooks>>[number];
 export type Delivery = Awaited<ReturnType<typeof readDeliveries>>[number];
 export type DeliveryDetail = Awaited<ReturnType<typeof readDelivery>>;
 
+export type Condition = WebhookState['conditions'][number];
+
 export interface WebhookDraft {
   name: string;
   url: string;
@@ -14,6 +16,8 @@ export interface WebhookDraft {
   entityTypes: ('folder' | 'task' | 'product' | 'version' | 'representation' | 'workfile')[];
   attributes: string[];
   payload: 'thin' | 'full';
+  conditions: Condition[];
+  batchSize: number;
 }
 
 const one = (id: string) => ({ params: { path: { webhook_id: id } } });
