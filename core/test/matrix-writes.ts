@@ -199,6 +199,19 @@ async function ownReviewable(caller: Caller, ctx: MatrixContext) {
   return { version, activityId: activityId as string };
 }
 
+const annotationPath = (ctx: MatrixContext) => ({
+  version_id: ctx.fixtures.version_id!,
+  activity_id: ctx.fixtures.reviewable!,
+});
+const probeAnnotation = { frame: 1, color: '#ff0000', shape: { kind: 'stroke', points: [[0, 0, 0.01]] } };
+
+/** An annotation on the probe reviewable drawn by the caller where the caller may, else by the administrator. */
+async function ownAnnotation(caller: Caller, ctx: MatrixContext) {
+  const { version_id, activity_id } = annotationPath(ctx);
+  const url = `${P}/versions/${version_id}/reviewables/${activity_id}/annotations`;
+  return { ...annotationPath(ctx), annotation_id: await asCallerOrAdmin(ctx, caller, url, probeAnnotation) };
+}
+
 /** A comment on the probe task by the caller where the caller may comment, else by the administrator. */
 async function ownComment(caller: Caller, ctx: MatrixContext): Promise<string> {
   return asCallerOrAdmin(ctx, caller, `${P}/tasks/${ctx.fixtures.task_id}/activities`, {
@@ -255,6 +268,24 @@ export const WRITES: Record<string, Scenario> = {
     const { version, activityId } = await ownReviewable(caller, ctx);
     return { path: { version_id: version, activity_id: activityId }, body: { label: 'probe' } };
   },
+  // Annotations of the probe reviewable: read and drawn by whoever reads the version, changed by their author.
+  'GET /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations': (
+    _c,
+    ctx,
+  ) => ({
+    path: annotationPath(ctx),
+  }),
+  'POST /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations': (
+    _c,
+    ctx,
+  ) => ({
+    path: annotationPath(ctx),
+    body: probeAnnotation,
+  }),
+  'PATCH /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/{annotation_id}':
+    async (caller, ctx) => ({ path: await ownAnnotation(caller, ctx), body: { color: '#00ff00' } }),
+  'DELETE /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/{annotation_id}':
+    async (caller, ctx) => ({ path: await ownAnnotation(caller, ctx) }),
   'POST /api/projects/{project_name}/{entity_type}/{entity_id}/activities': (_c, ctx) => ({
     path: { entity_type: 'tasks', entity_id: ctx.fixtures.task_id },
     body: { activityType: 'comment', body: 'probe' },

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Type, defineAddon, newId } from '@pipewright/sdk';
 import { bootTestCore, type TestCore } from '../src/testing.js';
 import { WRITES, WRITES_WITHOUT_SUCCESS, pngFile, type Caller } from './matrix-writes.js';
+import { activitiesRef } from '@pipewright/plugin-activities/api';
 import { usersRef } from '@pipewright/plugin-users/api';
 
 // Every route of every internal addon, as /openapi.json lists it, against seven callers. Who may call a route is
@@ -56,6 +57,13 @@ const RULES: Record<string, Rule> = {
   'POST /api/projects/{project_name}/versions/{version_id}/reviewables': 'project',
   'PATCH /api/projects/{project_name}/versions/{version_id}/reviewables': 'project',
   'PATCH /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}': 'project',
+  // Annotations of a reviewable: read and drawn by whoever reads the version; changed by their author.
+  'GET /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations': 'project',
+  'POST /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations': 'project',
+  'PATCH /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/{annotation_id}':
+    'project',
+  'DELETE /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/{annotation_id}':
+    'project',
   // Activities: any project user comments and reads; editing and deleting are the author's (and admins').
   'POST /api/projects/{project_name}/{entity_type}/{entity_id}/activities': 'project',
   'PATCH /api/projects/{project_name}/activities/{activity_id}': 'project',
@@ -540,6 +548,7 @@ beforeAll(async () => {
       'webhooks',
       'websocket',
       'notices',
+      'annotations',
     ],
   });
   const users = core.services.get(usersRef);
@@ -637,6 +646,16 @@ beforeAll(async () => {
     headers: { 'content-type': 'image/png' },
   });
   fixtures.thumbnail_id = thumbnail.body.id;
+  // A reviewable of the probe version to draw annotations on, made as the reviewables addon makes one (an upload
+  // would give the version, and so its folder, a thumbnail). Not named as a path parameter: the annotation routes'
+  // scenarios name it.
+  fixtures.reviewable = await core.services
+    .get(activitiesRef)
+    .create('demo', 'version', fixtures.version_id, {
+      type: 'reviewable',
+      author: 'admin',
+      body: "Uploaded a reviewable 'probe'",
+    });
   // A production bundle (switching nothing off), so the settings of "production" resolve.
   expect(
     (

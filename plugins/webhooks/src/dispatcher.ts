@@ -18,7 +18,7 @@ import { checkedLookup } from './target.js';
 const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 const RESPONSE_KEPT = 4096;
 const IN_FLIGHT = 100;
-const TURN_MS = Number(process.env.WEBHOOK_TURN_MS ?? 25);
+const TURN_MS = 25;
 /** How long past an attempt's timeout its claim lasts: the time to claim, sign and record around the request. */
 const CLAIM_MARGIN_MS = 10_000;
 

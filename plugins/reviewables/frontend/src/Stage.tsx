@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useClient } from '@pipewright/sdk/ui';
 import { streamUrl, type Reviewable } from './api';
 import { describeMedia, titleOf } from './describe';
@@ -13,6 +13,7 @@ interface StageProps {
   token: string;
   project: string;
   reviewable: Reviewable;
+  versionId: string;
   /** Where a video's frames sit in the shot's numbering. */
   range: FrameRange;
 }
@@ -27,6 +28,11 @@ export function Stage(props: StageProps) {
   const [failure, setFailure] = useState<string | null>(null);
   useEffect(() => setFailure(null), [reviewable.fileId]);
   const onFailed = useCallback((message: string) => setFailure(message), []);
+  const { project, versionId } = props;
+  const annotate = useMemo(
+    () => ({ project, versionId, reviewableId: reviewable.activityId }),
+    [project, versionId, reviewable.activityId],
+  );
 
   if (reviewable.availability === 'conversionRequired')
     return (
@@ -50,6 +56,7 @@ export function Stage(props: StageProps) {
           info={reviewable.mediaInfo}
           title={titleOf(reviewable)}
           range={props.range}
+          annotate={annotate}
           onFailed={onFailed}
         />
       ) : (

@@ -100,7 +100,14 @@ export function VersionReview({
           aria-label={onStage ? `Stage: ${titleOf(onStage)}` : 'Stage'}
         >
           {onStage && range ? (
-            <Stage key={onStage.fileId} token={token} project={project} reviewable={onStage} range={range} />
+            <Stage
+              key={onStage.fileId}
+              token={token}
+              project={project}
+              reviewable={onStage}
+              versionId={versionId}
+              range={range}
+            />
           ) : listing.data && !onStage ? (
             <div className="pw-empty pwr-empty">
               <strong>{versionName} has no reviewables yet.</strong>

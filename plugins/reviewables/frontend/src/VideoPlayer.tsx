@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { AnnotatedMedia } from './annotations';
+import { useAnnotator } from './Annotator';
 import type { MediaInfo } from './api';
-import { mediaFrameAt, timeOfMediaFrame, type FrameRange } from './frames';
+import { firstNumberOf, mediaFrameAt, timeOfMediaFrame, type FrameRange } from './frames';
 import { usePlayerKeys } from './player-keys';
 import { lastFrame, timingOf } from './timecode';
 import { Transport } from './Transport';
@@ -33,9 +35,12 @@ export function VideoPlayer({
   info,
   title,
   range,
+  annotate,
   onFailed,
 }: {
   src: string;
+  /** The reviewable whose annotations are shown and drawn over the picture. */
+  annotate: AnnotatedMedia;
   info: MediaInfo | null;
   /** Where the media's frames sit in the shot's numbering. */
   range: FrameRange;
@@ -51,6 +56,7 @@ export function VideoPlayer({
   const [waiting, setWaiting] = useState(true);
   const timing = timingOf(info, duration);
   const last = lastFrame(timing);
+  const annotator = useAnnotator(annotate, video, firstNumberOf(range, timing.frames) + frame);
   // Seeks and steps are made once; they read the frame and the timing from here.
   const now = useRef({ frame, fps: timing.fps, last });
   now.current = { frame, fps: timing.fps, last };
@@ -189,14 +195,17 @@ export function VideoPlayer({
 
   return (
     <div className="pwr-video">
-      <video
-        ref={video}
-        src={src}
-        preload="auto"
-        playsInline
-        aria-label={`Video: ${title}`}
-        data-frame={frame}
-      />
+      <div className="pwr-picture-box">
+        <video
+          ref={video}
+          src={src}
+          preload="auto"
+          playsInline
+          aria-label={`Video: ${title}`}
+          data-frame={frame}
+        />
+        {annotator.overlay}
+      </div>
       <Transport
         mediaFrame={frame}
         last={last}
@@ -209,6 +218,7 @@ export function VideoPlayer({
         onStep={step}
         onToggle={toggle}
       />
+      {annotator.toolbar}
     </div>
   );
 }

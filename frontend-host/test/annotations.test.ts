@@ -1,0 +1,270 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import type { TestCore } from '@pipewright/core/testing';
+import { type BrowserSession, closeAll, logIn, openBrowser, screenshot, startWebApp } from './browser';
+
+// Drawing on review media, frame-exact. The clip is made here by ffmpeg with its frame index burned in as a grey
+// level (4 levels a frame), so the test reads from the pixels which frame the picture shows. Objects are drawn with
+// the mouse on frames reached by the timeline, by stepping, and by Home and End, and through the API; after a
+// reload each frame shows exactly its own. Two people drawing on one frame at once keep all they drew.
+
+const ADMIN = { name: 'admin', password: 'a strong password' };
+const FRAMES = 48;
+const FIRST = 1001;
+
+let core: TestCore;
+let base: string;
+let sessions: BrowserSession[] = [];
+let page: Page;
+let token: string;
+let media: string;
+let version: string;
+let reviewable: string;
+let reviewUrl: string;
+
+const api = (method: string, url: string, body?: unknown) => core.request(method, url, { token, body });
+
+beforeAll(async () => {
+  media = await mkdtemp(join(tmpdir(), 'annotations-e2e-'));
+  const made = promisify(execFile)('/usr/bin/ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
+    ...['-i', 'color=c=black:s=320x180:r=24:d=2', '-vf', "format=yuv420p,geq=lum='16+4*N':cb=128:cr=128"],
+    ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-crf', '1', join(media, 'counted.mp4')],
+  ]);
+  made.catch(() => undefined);
+  ({ core, base, token } = await startWebApp({
+    addons: ['graphql', 'websocket', 'files', 'thumbnails', 'activities', 'reviewables', 'annotations'],
+    screens: ['reviewables'],
+    admin: ADMIN,
+  }));
+  expect((await api('POST', '/api/projects', { name: 'demo', code: 'dm' })).status).toBe(201);
+  const create = async (plural: string, body: Record<string, unknown>) => {
+    const res = await api('POST', `/api/projects/demo/${plural}`, body);
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  };
+  const shot = await create('folders', { name: 'sh010', folderType: 'Shot', attrib: { frameStart: FIRST } });
+  const product = await create('products', { name: 'compMain', productType: 'render', folderId: shot });
+  version = await create('versions', { version: 1, productId: product });
+  await made;
+  const upload = await core.request('POST', `/api/projects/demo/versions/${version}/reviewables`, {
+    token,
+    body: await readFile(join(media, 'counted.mp4')),
+    headers: { 'content-type': 'video/mp4', 'x-file-name': 'counted.mp4' },
+  });
+  expect(upload.status).toBeLessThan(300);
+  reviewable = upload.body.activityId;
+  reviewUrl = `${base}/addon/reviewables/reviewables_screens?project=demo&version=${version}`;
+  sessions = [await openBrowser(base)];
+  page = sessions[0]!.page;
+  await logIn(page, reviewUrl, ADMIN);
+}, 120_000);
+
+afterAll(async () => {
+  for (const session of sessions.slice(1)) await session.browser.close();
+  await closeAll(sessions[0]!, core);
+  if (media) await rm(media, { recursive: true, force: true });
+});
+
+const annotationsUrl = () => `/api/projects/demo/versions/${version}/reviewables/${reviewable}/annotations`;
+
+/** The frame the picture shows, in the shot's numbering, read from its grey level. */
+const pictureFrame = (on: Page) =>
+  on.getByLabel('Video: counted.mp4').evaluate((element) => {
+    const source = element as HTMLVideoElement;
+    const canvas = document.createElement('canvas');
+    canvas.width = source.videoWidth;
+    canvas.height = source.videoHeight;
+    const context = canvas.getContext('2d')!;
+    context.drawImage(source, 0, 0);
+    const [red] = context.getImageData(canvas.width >> 1, canvas.height >> 1, 1, 1).data;
+    return 1001 + Math.round((red! * 219) / 255 / 4);
+  });
+
+/** Wait until the readout, the picture and the annotation layer are all on this frame. */
+async function shows(on: Page, frame: number) {
+  await on.waitForFunction(
+    (text) => document.querySelector('[aria-label="Frame number"]')?.textContent?.includes(text),
+    `frame ${frame}`,
+  );
+  await on.waitForFunction(
+    () => {
+      const v = document.querySelector('video');
+      return !!v && !v.seeking && v.readyState >= 2;
+    },
+    undefined,
+    { timeout: 30_000 },
+  );
+  const deadline = Date.now() + 5000;
+  let shown = await pictureFrame(on);
+  while (shown !== frame && Date.now() < deadline) {
+    await on.waitForTimeout(100);
+    shown = await pictureFrame(on);
+  }
+  expect(shown).toBe(frame);
+  await on.getByRole('img', { name: `Annotations of frame ${frame}` }).waitFor();
+}
+
+/** Go to a frame the way a reviewer would: the timeline, the arrow keys, or Home and End. */
+async function reach(on: Page, frame: number, how: 'timeline' | 'steps' | 'ends') {
+  if (how === 'ends') await on.keyboard.press(frame === FIRST ? 'Home' : 'End');
+  else if (how === 'timeline') await on.getByLabel('Frame', { exact: true }).fill(String(frame));
+  else {
+    const current = Number(/frame (\d+)/.exec((await on.getByLabel('Frame number').textContent()) ?? '')![1]);
+    const key = frame > current ? 'ArrowRight' : 'ArrowLeft';
+    await on.getByRole('region', { name: /^Stage/ }).focus();
+    for (let i = 0; i < Math.abs(frame - current); i++) await on.keyboard.press(key);
+  }
+  await shows(on, frame);
+}
+
+/** A short stroke with the mouse, at a place of the picture given in fractions of its width and height. */
+async function stroke(on: Page, fx: number, fy: number) {
+  const box = (await on.getByRole('img', { name: /^Annotations of frame/ }).boundingBox())!;
+  const x = box.x + fx * box.width;
+  const y = box.y + fy * box.height;
+  await on.mouse.move(x, y);
+  await on.mouse.down();
+  await on.mouse.move(x + 12, y + 6, { steps: 3 });
+  await on.mouse.up();
+}
+
+const countOn = (on: Page, frame: number) =>
+  on
+    .getByRole('img', { name: `Annotations of frame ${frame}` })
+    .getAttribute('data-count')
+    .then(Number);
+
+/** A seeded choice, so a failure can be run again as it was. */
+function randomFrames(count: number, seed: number): number[] {
+  let state = seed;
+  const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const frames = new Set<number>();
+  while (frames.size < count) frames.add(FIRST + Math.floor(next() * FRAMES));
+  return [...frames];
+}
+
+describe('annotations on review media', () => {
+  it('stay on exactly their frame after a reload, whichever way the frame was reached', async () => {
+    await shows(page, FIRST);
+    const toolbar = page.getByRole('toolbar', { name: 'Annotation tools' });
+    await toolbar.getByRole('button', { name: 'Pen' }).click();
+    const frames = randomFrames(10, 20261130);
+    const expected = new Map<number, number>();
+    const ways = ['timeline', 'steps', 'timeline', 'steps'] as const;
+    for (const [i, frame] of frames.entries()) {
+      await reach(page, frame, ways[i % ways.length]!);
+      const strokes = 1 + (i % 3);
+      for (let n = 0; n < strokes; n++) await stroke(page, 0.2 + 0.2 * n, 0.3 + 0.05 * i);
+      expected.set(frame, strokes);
+      await page
+        .getByLabel('Annotations on this frame')
+        .filter({ hasText: `${strokes} on this frame` })
+        .waitFor();
+    }
+    // The first and the last frame, by Home and End; a rectangle and a text on the last.
+    await reach(page, FIRST + FRAMES - 1, 'ends');
+    await toolbar.getByRole('button', { name: 'Rectangle' }).click();
+    const box = (await page.getByRole('img', { name: /^Annotations of frame/ }).boundingBox())!;
+    await page.mouse.move(box.x + 40, box.y + 40);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 120, box.y + 90, { steps: 4 });
+    await page.mouse.up();
+    await toolbar.getByRole('button', { name: 'Text' }).click();
+    await page.mouse.click(box.x + 60, box.y + 140);
+    await page.getByLabel('Annotation text').fill('Grade this darker');
+    await page.getByLabel('Annotation text').press('Enter');
+    expected.set(FIRST + FRAMES - 1, (expected.get(FIRST + FRAMES - 1) ?? 0) + 2);
+    await page
+      .getByLabel('Annotations on this frame')
+      .filter({ hasText: `${expected.get(FIRST + FRAMES - 1)} on this frame` })
+      .waitFor();
+    await screenshot(page, 'annotations-drawn');
+    await reach(page, FIRST, 'ends');
+    // And one through the API, as a script or another tool draws.
+    const apiFrame = frames.includes(FIRST + 5) ? FIRST + 6 : FIRST + 5;
+    const drawn = await api('POST', annotationsUrl(), {
+      frame: apiFrame,
+      color: '#00ff00',
+      shape: { kind: 'arrow', from: [-0.3, -0.2], to: [0.1, 0.1], width: 0.005 },
+    });
+    expect(drawn.status).toBe(201);
+    expected.set(apiFrame, (expected.get(apiFrame) ?? 0) + 1);
+
+    // The server holds each object on its frame, a whole number in the shot's numbering.
+    const stored = (await api('GET', annotationsUrl())).body.annotations as { frame: number }[];
+    const counted = new Map<number, number>();
+    for (const { frame } of stored) counted.set(frame, (counted.get(frame) ?? 0) + 1);
+    expect(counted).toEqual(expected);
+
+    await page.reload();
+    await shows(page, FIRST);
+    const visits = [...expected.keys(), FIRST + 1, FIRST + 2].sort(() => 0.5 - Math.random());
+    for (const [i, frame] of visits.entries()) {
+      await reach(page, frame, i % 2 ? 'timeline' : 'steps');
+      expect(await countOn(page, frame)).toBe(expected.get(frame) ?? 0);
+    }
+  }, 180_000);
+
+  it('keeps all 100 objects two people draw on one frame at once; deleting one removes exactly that one', async () => {
+    const other = await openBrowser(base);
+    sessions.push(other);
+    await logIn(other.page, reviewUrl, ADMIN);
+    const frame = FIRST + 20;
+    await shows(other.page, FIRST);
+    for (const on of [page, other.page]) {
+      await reach(on, frame, 'timeline');
+      await on
+        .getByRole('toolbar', { name: 'Annotation tools' })
+        .getByRole('button', { name: 'Pen' })
+        .click();
+    }
+    const before = await countOn(page, frame);
+    await Promise.all(
+      [page, other.page].map(async (on, who) => {
+        for (let n = 0; n < 50; n++)
+          await stroke(on, 0.1 + (n % 10) * 0.08, 0.15 + who * 0.4 + Math.floor(n / 10) * 0.07);
+      }),
+    );
+    const stored = async () =>
+      ((await api('GET', `${annotationsUrl()}?frame=${frame}`)).body.annotations as { id: string }[]).map(
+        (a) => a.id,
+      );
+    for (const end = Date.now() + 10_000; (await stored()).length < before + 100 && Date.now() < end;)
+      await page.waitForTimeout(100);
+    const ids = await stored();
+    expect(ids).toHaveLength(before + 100);
+    // Both see all of them, live.
+    for (const on of [page, other.page])
+      await on
+        .getByRole('img', { name: `Annotations of frame ${frame}` })
+        .and(on.locator(`[data-count="${before + 100}"]`))
+        .waitFor();
+
+    await page
+      .getByRole('toolbar', { name: 'Annotation tools' })
+      .getByRole('button', { name: 'Select', exact: true })
+      .click();
+    await page
+      .locator(`[data-annotation-id="${ids[before + 42]}"] line`)
+      .first()
+      .click({ force: true });
+    // The object under the pointer is selected (strokes may overlap there): that one, and only it, goes.
+    const chosen = (await page.locator('.pwr-selected').getAttribute('data-annotation-id'))!;
+    expect(ids).toContain(chosen);
+    await page.getByRole('button', { name: 'Delete selected' }).click();
+    for (const on of [page, other.page])
+      await on
+        .getByRole('img', { name: `Annotations of frame ${frame}` })
+        .and(on.locator(`[data-count="${before + 99}"]`))
+        .waitFor();
+    const left = await stored();
+    expect(left).toEqual(ids.filter((id) => id !== chosen));
+    await screenshot(other.page, 'annotations-shared');
+  }, 180_000);
+});

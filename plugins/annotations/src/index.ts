@@ -1,0 +1,21 @@
+import { addonPackage, defineAddon } from '@pipewright/sdk';
+import { activitiesRef } from '@pipewright/plugin-activities/api';
+import { entitiesRef } from '@pipewright/plugin-entities/api';
+import { projectsRef } from '@pipewright/plugin-projects/api';
+import { projectMigrations } from './migrations.js';
+import { annotationRoutes } from './routes.js';
+import { AnnotationService } from './service.js';
+import { AnnotationStore } from './store.js';
+
+// Vector annotations of review media: strokes with a width per point, rectangles, ellipses, lines, arrows and
+// texts, each an object of its own on an integer frame of a reviewable, in resolution-independent coordinates.
+export default defineAddon({
+  ...addonPackage(import.meta.url),
+  deps: { projects: projectsRef, entities: entitiesRef, activities: activitiesRef },
+  migrations: { project: projectMigrations },
+  async setup(ctx, deps) {
+    const store = new AnnotationStore(ctx.db, ctx.projects.schemaName);
+    const annotations = new AnnotationService(ctx.db, store, deps, ctx.events);
+    await ctx.app.register(annotationRoutes(annotations));
+  },
+});

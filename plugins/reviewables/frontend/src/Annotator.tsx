@@ -1,0 +1,120 @@
+import { useEffect, useState, type ReactNode, type RefObject } from 'react';
+import { ErrorBox, useClient } from '@pipewright/sdk/ui';
+import type { AnnotatedMedia } from './annotations';
+import { AnnotationLayer, type Tool } from './AnnotationLayer';
+import { useAnnotations } from './use-annotations';
+
+const TOOLS: [Tool, string][] = [
+  ['view', 'View'],
+  ['select', 'Select'],
+  ['stroke', 'Pen'],
+  ['rectangle', 'Rectangle'],
+  ['ellipse', 'Ellipse'],
+  ['line', 'Line'],
+  ['arrow', 'Arrow'],
+  ['text', 'Text'],
+  ['eraser', 'Eraser'],
+];
+
+/** Where the picture sits in its element (object-fit: contain), in the element's pixels. */
+function usePictureBox(video: RefObject<HTMLVideoElement | null>) {
+  const [box, setBox] = useState({ x: 0, y: 0, w: 0, h: 0 });
+  useEffect(() => {
+    const element = video.current;
+    if (!element) return;
+    const measure = () => {
+      const { clientWidth: bw, clientHeight: bh, videoWidth: vw, videoHeight: vh } = element;
+      if (!vw || !vh) return;
+      const scale = Math.min(bw / vw, bh / vh);
+      const w = vw * scale;
+      const h = vh * scale;
+      setBox({ x: element.offsetLeft + (bw - w) / 2, y: element.offsetTop + (bh - h) / 2, w, h });
+    };
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    element.addEventListener('loadedmetadata', measure);
+    measure();
+    return () => {
+      observer.disconnect();
+      element.removeEventListener('loadedmetadata', measure);
+    };
+  }, [video]);
+  return box;
+}
+
+/**
+ * Drawing on a reviewable: the frame's annotations over the picture (overlay, placed in the picture's box) and the
+ * tools to draw, select and remove them (toolbar). What is drawn belongs to the frame on screen.
+ */
+export function useAnnotator(
+  media: AnnotatedMedia,
+  video: RefObject<HTMLVideoElement | null>,
+  frame: number,
+): { overlay: ReactNode; toolbar: ReactNode } {
+  const client = useClient();
+  const annotations = useAnnotations(client, media);
+  const [tool, setTool] = useState<Tool>('view');
+  const [color, setColor] = useState('#ff3b30');
+  const [selected, setSelected] = useState<string | null>(null);
+  const box = usePictureBox(video);
+  const onFrame = annotations.byFrame.get(frame) ?? [];
+  const chosen = onFrame.some((annotation) => annotation.id === selected) ? selected : null;
+  const { remove } = annotations;
+
+  // Delete or Backspace removes the selected object (never while typing).
+  useEffect(() => {
+    if (!chosen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Delete' && event.key !== 'Backspace') return;
+      if ((event.target as HTMLElement).closest('input, textarea, [contenteditable]')) return;
+      event.preventDefault();
+      void remove(chosen);
+      setSelected(null);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [chosen, remove]);
+
+  const overlay = box.w > 0 && (
+    <div className="pwr-annotation-place" style={{ left: box.x, top: box.y }}>
+      <AnnotationLayer
+        frame={frame}
+        annotations={onFrame}
+        w={box.w}
+        h={box.h}
+        tool={tool}
+        color={color}
+        selected={chosen}
+        onSelect={setSelected}
+        onDraw={(annotation) => void annotations.add(annotation)}
+      />
+    </div>
+  );
+  const toolbar = (
+    <div className="pwr-annotation-tools" role="toolbar" aria-label="Annotation tools">
+      {TOOLS.map(([name, label]) => (
+        <button key={name} type="button" aria-pressed={tool === name} onClick={() => setTool(name)}>
+          {label}
+        </button>
+      ))}
+      <label className="pw-inline">
+        Colour <input type="color" value={color} onChange={(event) => setColor(event.target.value)} />
+      </label>
+      <button
+        type="button"
+        disabled={!chosen}
+        onClick={() => {
+          if (chosen) void remove(chosen);
+          setSelected(null);
+        }}
+      >
+        Delete selected
+      </button>
+      <span className="muted" aria-label="Annotations on this frame">
+        {onFrame.length ? `${onFrame.length} on this frame` : 'Nothing drawn on this frame'}
+      </span>
+      <ErrorBox error={annotations.error} />
+    </div>
+  );
+  return { overlay, toolbar };
+}
