@@ -16,6 +16,17 @@ import { type BrowserSession, closeAll, logIn, openBrowser, screenshot, startWeb
 const ADMIN = { name: 'admin', password: 'a strong password' };
 const FRAMES = 48;
 const FIRST = 1001;
+/** The rates a studio's review media come in; each clip is 2 s, its frames 3 grey levels apart. */
+const RATES = [
+  { name: '24', rate: '24' },
+  { name: '23.976', rate: '24000/1001' },
+  { name: '25', rate: '25' },
+  { name: '29.97', rate: '30000/1001' },
+  { name: '30', rate: '30' },
+];
+const LEVELS = 3;
+/** Every clip made: the first for the drawing tests, one per rate for the rates test. */
+const CLIPS = [{ name: 'main', rate: '24' }, ...RATES];
 
 let core: TestCore;
 let base: string;
@@ -28,14 +39,22 @@ let reviewable: string;
 let reviewUrl: string;
 
 const api = (method: string, url: string, body?: unknown) => core.request(method, url, { token, body });
+/** The versions of the clips at each rate, and their reviewables. */
+const clips = new Map<string, { version: string; reviewable: string }>();
+
+/** A 2 s clip whose frame index is burned in as its grey level. */
+function clip(name: string, rate: string) {
+  return promisify(execFile)('/usr/bin/ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
+    ...['-i', `color=c=black:s=320x180:r=${rate}:d=2`],
+    ...['-vf', `format=yuv420p,geq=lum='16+${LEVELS}*N':cb=128:cr=128`],
+    ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-crf', '1', join(media, `counted-${name}.mp4`)],
+  ]);
+}
 
 beforeAll(async () => {
   media = await mkdtemp(join(tmpdir(), 'annotations-e2e-'));
-  const made = promisify(execFile)('/usr/bin/ffmpeg', [
-    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
-    ...['-i', 'color=c=black:s=320x180:r=24:d=2', '-vf', "format=yuv420p,geq=lum='16+4*N':cb=128:cr=128"],
-    ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-crf', '1', join(media, 'counted.mp4')],
-  ]);
+  const made = Promise.all(CLIPS.map(({ name, rate }) => clip(name, rate)));
   made.catch(() => undefined);
   ({ core, base, token } = await startWebApp({
     addons: ['graphql', 'websocket', 'files', 'thumbnails', 'activities', 'reviewables', 'annotations'],
@@ -50,16 +69,19 @@ beforeAll(async () => {
   };
   const shot = await create('folders', { name: 'sh010', folderType: 'Shot', attrib: { frameStart: FIRST } });
   const product = await create('products', { name: 'compMain', productType: 'render', folderId: shot });
-  version = await create('versions', { version: 1, productId: product });
   await made;
-  const upload = await core.request('POST', `/api/projects/demo/versions/${version}/reviewables`, {
-    token,
-    body: await readFile(join(media, 'counted.mp4')),
-    headers: { 'content-type': 'video/mp4', 'x-file-name': 'counted.mp4' },
-  });
-  expect(upload.status).toBeLessThan(300);
-  reviewable = upload.body.activityId;
-  reviewUrl = `${base}/addon/reviewables/reviewables_screens?project=demo&version=${version}`;
+  for (const [i, { name }] of CLIPS.entries()) {
+    const id = await create('versions', { version: i + 1, productId: product });
+    const upload = await core.request('POST', `/api/projects/demo/versions/${id}/reviewables`, {
+      token,
+      body: await readFile(join(media, `counted-${name}.mp4`)),
+      headers: { 'content-type': 'video/mp4', 'x-file-name': 'counted.mp4' },
+    });
+    expect(upload.status).toBeLessThan(300);
+    clips.set(name, { version: id, reviewable: upload.body.activityId });
+  }
+  ({ version, reviewable } = clips.get('main')!);
+  reviewUrl = review(version);
   sessions = [await openBrowser(base)];
   page = sessions[0]!.page;
   await logIn(page, reviewUrl, ADMIN);
@@ -71,11 +93,13 @@ afterAll(async () => {
   if (media) await rm(media, { recursive: true, force: true });
 });
 
-const annotationsUrl = () => `/api/projects/demo/versions/${version}/reviewables/${reviewable}/annotations`;
+const review = (id: string) => `${base}/addon/reviewables/reviewables_screens?project=demo&version=${id}`;
+const annotationsUrl = (at = { version, reviewable }) =>
+  `/api/projects/demo/versions/${at.version}/reviewables/${at.reviewable}/annotations`;
 
 /** The frame the picture shows, in the shot's numbering, read from its grey level. */
 const pictureFrame = (on: Page) =>
-  on.getByLabel('Video: counted.mp4').evaluate((element) => {
+  on.getByLabel('Video: counted.mp4').evaluate((element, levels) => {
     const source = element as HTMLVideoElement;
     const canvas = document.createElement('canvas');
     canvas.width = source.videoWidth;
@@ -83,8 +107,8 @@ const pictureFrame = (on: Page) =>
     const context = canvas.getContext('2d')!;
     context.drawImage(source, 0, 0);
     const [red] = context.getImageData(canvas.width >> 1, canvas.height >> 1, 1, 1).data;
-    return 1001 + Math.round((red! * 219) / 255 / 4);
-  });
+    return 1001 + Math.round((red! * 219) / 255 / levels);
+  }, LEVELS);
 
 /** Wait until the readout, the picture and the annotation layer are all on this frame. */
 async function shows(on: Page, frame: number) {
@@ -140,13 +164,19 @@ const countOn = (on: Page, frame: number) =>
     .getAttribute('data-count')
     .then(Number);
 
-/** A seeded choice, so a failure can be run again as it was. */
-function randomFrames(count: number, seed: number): number[] {
-  let state = seed;
-  const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-  const frames = new Set<number>();
-  while (frames.size < count) frames.add(FIRST + Math.floor(next() * FRAMES));
-  return [...frames];
+/** A seeded choice of distinct frames (mulberry32), so a failure can be run again as it was. */
+function randomFrames(count: number, seed: number, frames = FRAMES): number[] {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+  const chosen = new Set<number>();
+  while (chosen.size < count) chosen.add(FIRST + Math.floor(next() * frames));
+  return [...chosen];
 }
 
 describe('annotations on review media', () => {
@@ -211,12 +241,66 @@ describe('annotations on review media', () => {
     }
   }, 180_000);
 
+  it('stay on their frame at 23.976, 24, 25, 29.97 and 30 fps: 200 random frames, after a reload', async () => {
+    for (const [i, { name, rate }] of RATES.entries()) {
+      const at = clips.get(name)!;
+      const [num, den = '1'] = rate.split('/');
+      const frames = Math.round((2 * Number(num)) / Number(den));
+      // 40 frames of each clip, the first few drawn with the mouse, the rest through the API.
+      const chosen = randomFrames(40, 1000 + i, frames);
+      await page.goto(review(at.version));
+      await shows(page, FIRST);
+      await page
+        .getByRole('toolbar', { name: 'Annotation tools' })
+        .getByRole('button', { name: 'Pen' })
+        .click();
+      for (const frame of chosen.slice(0, 4)) {
+        await reach(page, frame, 'timeline');
+        await stroke(page, 0.5, 0.5);
+        await page.getByLabel('Annotations on this frame').filter({ hasText: '1 on this frame' }).waitFor();
+      }
+      for (const frame of chosen.slice(4)) {
+        const drawn = await api('POST', annotationsUrl(at), {
+          frame,
+          color: '#ffcc00',
+          shape: {
+            kind: 'stroke',
+            points: [
+              [0, 0, 0.01],
+              [0.1, 0.05, 0.01],
+            ],
+          },
+        });
+        expect(drawn.status).toBe(201);
+      }
+      const stored = (await api('GET', annotationsUrl(at))).body.annotations as { frame: number }[];
+      expect(stored.map((a) => a.frame).sort()).toEqual([...chosen].sort());
+
+      await page.reload();
+      await shows(page, FIRST);
+      const drawnOn = new Set(chosen);
+      // Each chosen frame and the frame after it (drawn on or not), by the timeline or by a step.
+      for (const [n, frame] of chosen.entries()) {
+        await reach(page, frame, n % 3 ? 'timeline' : 'steps');
+        expect([frame, await countOn(page, frame)]).toEqual([frame, 1]);
+        if (frame + 1 < FIRST + frames && n % 4 === 0) {
+          await reach(page, frame + 1, 'steps');
+          expect([frame + 1, await countOn(page, frame + 1)]).toEqual([
+            frame + 1,
+            drawnOn.has(frame + 1) ? 1 : 0,
+          ]);
+        }
+      }
+    }
+  }, 300_000);
+
   it('keeps all 100 objects two people draw on one frame at once; deleting one removes exactly that one', async () => {
     const other = await openBrowser(base);
     sessions.push(other);
     await logIn(other.page, reviewUrl, ADMIN);
     const frame = FIRST + 20;
-    await shows(other.page, FIRST);
+    await page.goto(reviewUrl);
+    for (const on of [page, other.page]) await shows(on, FIRST);
     for (const on of [page, other.page]) {
       await reach(on, frame, 'timeline');
       await on
