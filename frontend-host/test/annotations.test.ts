@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import type { TestCore } from '@pipewright/core/testing';
+import { activitiesRef } from '@pipewright/plugin-activities/api';
 import { type BrowserSession, closeAll, logIn, openBrowser, screenshot, startWebApp } from './browser';
 
 // Drawing on review media, frame-exact. The clip is made here by ffmpeg with its frame index burned in as a grey
@@ -293,6 +294,48 @@ describe('annotations on review media', () => {
       }
     }
   }, 300_000);
+
+  it('posts a comment on a frame with its drawing as AYON keeps it, and the comment leads back to the frame', async () => {
+    await page.goto(reviewUrl);
+    await shows(page, FIRST);
+    const frame = FIRST + 29;
+    await reach(page, frame, 'timeline');
+    await page
+      .getByRole('toolbar', { name: 'Annotation tools' })
+      .getByRole('button', { name: 'Pen' })
+      .click();
+    await stroke(page, 0.4, 0.6);
+    await page.getByLabel(`Comment on frame ${frame}`).fill('Soften this edge');
+    await page
+      .getByRole('form', { name: 'Comment on this frame' })
+      .getByRole('button', { name: 'Post' })
+      .click();
+    const feed = page.getByRole('article', { name: /^Comment by/ }).filter({ hasText: 'Soften this edge' });
+    await feed.waitFor();
+
+    const [comment] = (await core.services.get(activitiesRef).list('demo', 'comment', [version])).filter(
+      (a) => a.body.includes('Soften this edge'),
+    );
+    expect(comment!.data).toMatchObject({ frame, reviewableId: reviewable });
+    // AYON's shape: the drawing over the picture and alone, as PNG files of the comment, with a 1-based range.
+    const [annotation] = comment!.data.annotations;
+    expect(annotation.range).toEqual([30, 30]);
+    for (const id of [annotation.composite, annotation.transparent]) {
+      const file = await fetch(`${base}/api/projects/demo/files/${id}/payload`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(file.status).toBe(200);
+      const bytes = Buffer.from(await file.arrayBuffer());
+      expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+      // The picture's own size, 320 by 180.
+      expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([320, 180]);
+    }
+
+    await reach(page, FIRST, 'ends');
+    await feed.getByRole('link', { name: `frame ${frame}` }).click();
+    await shows(page, frame);
+    expect(await countOn(page, frame)).toBe(1);
+  }, 60_000);
 
   it('keeps all 100 objects two people draw on one frame at once; deleting one removes exactly that one', async () => {
     const other = await openBrowser(base);

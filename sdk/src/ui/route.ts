@@ -13,6 +13,8 @@ export interface RouteInit {
   body?: unknown;
   /** The body's media type when it is sent as it is, e.g. "application/zip". */
   contentType?: string;
+  /** More request headers (x-file-name for an upload, say). */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
 }
 
@@ -29,19 +31,17 @@ type UntypedRequest = (
 export async function callRoute<T = unknown>(
   client: PipewrightClient,
   path: string,
-  { method = 'GET', body, contentType, signal }: RouteInit = {},
+  { method = 'GET', body, contentType, headers = {}, signal }: RouteInit = {},
 ): Promise<T> {
   const raw = typeof Blob !== 'undefined' && body instanceof Blob;
   const request = client.fetchClient.request as unknown as UntypedRequest;
   const { data, error, response } = await request(method.toLowerCase(), path, {
     body,
     signal,
-    ...(raw
-      ? {
-          bodySerializer: (value: unknown) => value,
-          headers: { 'content-type': contentType || (body as Blob).type || 'application/octet-stream' },
-        }
-      : {}),
+    headers: raw
+      ? { 'content-type': contentType || (body as Blob).type || 'application/octet-stream', ...headers }
+      : headers,
+    ...(raw ? { bodySerializer: (value: unknown) => value } : {}),
   });
   if (!response.ok)
     throw apiErrorFor({ status: response.status, method, url: response.url || path, body: error });

@@ -4,6 +4,7 @@ import { ConfirmButton, ErrorBox, useAction, When } from '@pipewright/sdk/ui';
 import type { Activity } from './activity';
 import type { Suggestions } from './activity-routes';
 import { AttachedFiles } from './Files';
+import { go } from './links';
 import { InlineMarkdown, Markdown, toggleCheckbox, type MentionRenderer } from './markdown';
 import { MentionInput } from './MentionInput';
 import { placeOf, type FolderPaths } from './paths';
@@ -168,6 +169,7 @@ function Comment({
           {activity.origin && activity.origin.id !== entityId && (
             <span className="pwa-place">on {placeOf(activity, paths)}</span>
           )}
+          <FrameLink project={project} activity={activity} />
           <When at={activity.createdAt} className="muted pwa-time" />
         </header>
         {editing !== null ? (
@@ -232,5 +234,29 @@ export function ActivityItem(props: ActivityItemProps) {
       paths={props.paths}
       mention={props.mention}
     />
+  );
+}
+
+/**
+ * The frame a comment on review media is about (data.frame, in the shot's numbering): a link that opens the
+ * version's review on that frame, or moves the player there when it is open already.
+ */
+function FrameLink({ project, activity }: { project: string; activity: Activity }) {
+  const frame = activity.data.frame;
+  if (typeof frame !== 'number' || activity.origin?.type !== 'version') return null;
+  const link =
+    `/addon/reviewables/reviewables_screens?project=${encodeURIComponent(project)}` +
+    `&version=${activity.origin.id}&frame=${frame}`;
+  return (
+    <a
+      className="pwa-frame-link"
+      href={link}
+      onClick={(event) => {
+        event.preventDefault();
+        go(link);
+      }}
+    >
+      frame {frame}
+    </a>
   );
 }

@@ -1,4 +1,4 @@
-import { useRef, useState, type PointerEvent, type ReactNode } from 'react';
+import { useState, type PointerEvent, type ReactNode, type RefObject } from 'react';
 import { newAnnotationId, toPicture, toPixels, type Annotation, type Shape } from './annotations';
 
 // The frame's annotations over the picture, and drawing on it. The layer covers exactly the picture (w by h
@@ -134,6 +134,7 @@ export function AnnotationLayer({
   selected,
   onSelect,
   onDraw,
+  svg,
 }: {
   /** The frame in the shot's numbering, which what is drawn now belongs to. */
   frame: number;
@@ -145,8 +146,9 @@ export function AnnotationLayer({
   selected: string | null;
   onSelect(id: string | null): void;
   onDraw(annotation: Annotation): void;
+  /** The drawing's element, for pictures of the frame. */
+  svg: RefObject<SVGSVGElement | null>;
 }) {
-  const svg = useRef<SVGSVGElement>(null);
   const [draft, setDraft] = useState<Annotation | null>(null);
   const [typing, setTyping] = useState<{ at: [number, number]; text: string } | null>(null);
 

@@ -1,7 +1,8 @@
-import { useEffect, useState, type ReactNode, type RefObject } from 'react';
-import { ErrorBox, useClient } from '@pipewright/sdk/ui';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { ErrorBox, useAction, useClient } from '@pipewright/sdk/ui';
 import type { AnnotatedMedia } from './annotations';
 import { AnnotationLayer, type Tool } from './AnnotationLayer';
+import { commentOnFrame, renderFrame } from './frame-comment';
 import { useAnnotations } from './use-annotations';
 
 const TOOLS: [Tool, string][] = [
@@ -50,6 +51,7 @@ export function useAnnotator(
   media: AnnotatedMedia,
   video: RefObject<HTMLVideoElement | null>,
   frame: number,
+  mediaFrame: number,
 ): { overlay: ReactNode; toolbar: ReactNode } {
   const client = useClient();
   const annotations = useAnnotations(client, media);
@@ -57,6 +59,9 @@ export function useAnnotator(
   const [color, setColor] = useState('#ff3b30');
   const [selected, setSelected] = useState<string | null>(null);
   const box = usePictureBox(video);
+  const svg = useRef<SVGSVGElement>(null);
+  const [comment, setComment] = useState('');
+  const posting = useAction();
   const onFrame = annotations.byFrame.get(frame) ?? [];
   const chosen = onFrame.some((annotation) => annotation.id === selected) ? selected : null;
   const { remove } = annotations;
@@ -75,6 +80,14 @@ export function useAnnotator(
     return () => window.removeEventListener('keydown', onKey);
   }, [chosen, remove]);
 
+  // The comment names the frame; the frame's drawing goes with it as AYON keeps one (two PNGs).
+  const post = posting.submit(async () => {
+    const drawing =
+      onFrame.length && video.current && svg.current ? await renderFrame(video.current, svg.current) : null;
+    await commentOnFrame(client, media, { body: comment.trim(), frame, mediaFrame }, drawing);
+    setComment('');
+  });
+
   const overlay = box.w > 0 && (
     <div className="pwr-annotation-place" style={{ left: box.x, top: box.y }}>
       <AnnotationLayer
@@ -87,6 +100,7 @@ export function useAnnotator(
         selected={chosen}
         onSelect={setSelected}
         onDraw={(annotation) => void annotations.add(annotation)}
+        svg={svg}
       />
     </div>
   );
@@ -114,6 +128,19 @@ export function useAnnotator(
         {onFrame.length ? `${onFrame.length} on this frame` : 'Nothing drawn on this frame'}
       </span>
       <ErrorBox error={annotations.error} />
+      <form className="pwr-frame-comment" aria-label="Comment on this frame" onSubmit={post}>
+        <input
+          aria-label={`Comment on frame ${frame}`}
+          placeholder={`Comment on frame ${frame}${onFrame.length ? ', with its drawing' : ''}`}
+          value={comment}
+          onChange={(event) => setComment(event.target.value)}
+          onKeyDown={(event) => event.stopPropagation()}
+        />
+        <button type="submit" disabled={posting.busy || !comment.trim()}>
+          Post
+        </button>
+        <ErrorBox error={posting.error} prefix="Not posted:" />
+      </form>
     </div>
   );
   return { overlay, toolbar };

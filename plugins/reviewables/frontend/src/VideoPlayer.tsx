@@ -56,7 +56,8 @@ export function VideoPlayer({
   const [waiting, setWaiting] = useState(true);
   const timing = timingOf(info, duration);
   const last = lastFrame(timing);
-  const annotator = useAnnotator(annotate, video, firstNumberOf(range, timing.frames) + frame);
+  const firstNumber = firstNumberOf(range, timing.frames);
+  const annotator = useAnnotator(annotate, video, firstNumber + frame, frame);
   // Seeks and steps are made once; they read the frame and the timing from here.
   const now = useRef({ frame, fps: timing.fps, last });
   now.current = { frame, fps: timing.fps, last };
@@ -156,6 +157,19 @@ export function VideoPlayer({
     element.currentTime = timeOfMediaFrame(mediaFrame, fps);
     setFrame(mediaFrame);
   }, []);
+
+  // A link may name a frame in the shot's numbering (?frame=1017, as a comment on a frame links it): the player
+  // goes there once the video is ready, and again when the address changes.
+  useEffect(() => {
+    if (duration === null) return;
+    const follow = () => {
+      const wanted = new URL(location.href).searchParams.get('frame');
+      if (wanted && /^-?\d+$/.test(wanted)) seekFrame(Number(wanted) - firstNumber);
+    };
+    follow();
+    window.addEventListener('popstate', follow);
+    return () => window.removeEventListener('popstate', follow);
+  }, [duration, firstNumber, seekFrame]);
 
   const step = useCallback(
     (delta: number) => seekFrame((target.current ?? now.current.frame) + delta),
