@@ -55,7 +55,13 @@ function clip(name: string, rate: string) {
 
 beforeAll(async () => {
   media = await mkdtemp(join(tmpdir(), 'annotations-e2e-'));
-  const made = Promise.all(CLIPS.map(({ name, rate }) => clip(name, rate)));
+  const made = Promise.all([
+    ...CLIPS.map(({ name, rate }) => clip(name, rate)),
+    promisify(execFile)('/usr/bin/ffmpeg', [
+      ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
+      ...['-i', 'testsrc=size=400x300', '-frames:v', '1', join(media, 'still.png')],
+    ]),
+  ]);
   made.catch(() => undefined);
   ({ core, base, token } = await startWebApp({
     addons: ['graphql', 'websocket', 'files', 'thumbnails', 'activities', 'reviewables', 'annotations'],
@@ -81,6 +87,14 @@ beforeAll(async () => {
     expect(upload.status).toBeLessThan(300);
     clips.set(name, { version: id, reviewable: upload.body.activityId });
   }
+  const stillVersion = await create('versions', { version: CLIPS.length + 1, productId: product });
+  const still = await core.request('POST', `/api/projects/demo/versions/${stillVersion}/reviewables`, {
+    token,
+    body: await readFile(join(media, 'still.png')),
+    headers: { 'content-type': 'image/png', 'x-file-name': 'still.png' },
+  });
+  expect(still.status).toBeLessThan(300);
+  clips.set('still', { version: stillVersion, reviewable: still.body.activityId });
   ({ version, reviewable } = clips.get('main')!);
   reviewUrl = review(version);
   sessions = [await openBrowser(base)];
@@ -335,6 +349,44 @@ describe('annotations on review media', () => {
     await feed.getByRole('link', { name: `frame ${frame}` }).click();
     await shows(page, frame);
     expect(await countOn(page, frame)).toBe(1);
+  }, 60_000);
+
+  it('draws on an image as on a frame (the shot\u2019s first), kept after a reload and sent with a comment', async () => {
+    const at = clips.get('still')!;
+    await page.goto(review(at.version));
+    const drawing = page.getByRole('img', { name: `Annotations of frame ${FIRST}` });
+    await drawing.waitFor();
+    await page
+      .getByRole('toolbar', { name: 'Annotation tools' })
+      .getByRole('button', { name: 'Pen' })
+      .click();
+    await stroke(page, 0.3, 0.3);
+    await stroke(page, 0.6, 0.5);
+    await page.getByLabel('Annotations on this frame').filter({ hasText: '2 on this frame' }).waitFor();
+    await page.getByLabel(`Comment on frame ${FIRST}`).fill('The logo is off-centre');
+    await page
+      .getByRole('form', { name: 'Comment on this frame' })
+      .getByRole('button', { name: 'Post' })
+      .click();
+    await page
+      .getByRole('article', { name: /^Comment by/ })
+      .filter({ hasText: 'off-centre' })
+      .waitFor();
+    await page.reload();
+    await drawing.waitFor();
+    expect(await countOn(page, FIRST)).toBe(2);
+    const [comment] = (await core.services.get(activitiesRef).list('demo', 'comment', [at.version])).filter(
+      (a) => a.body.includes('off-centre'),
+    );
+    expect(comment!.data).toMatchObject({ frame: FIRST, annotations: [{ range: [1, 1] }] });
+    const file = await fetch(
+      `${base}/api/projects/demo/files/${comment!.data.annotations[0].composite}/payload`,
+      {
+        headers: { authorization: `Bearer ${token}` },
+      },
+    );
+    const bytes = Buffer.from(await file.arrayBuffer());
+    expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([400, 300]);
   }, 60_000);
 
   it('keeps all 100 objects two people draw on one frame at once; deleting one removes exactly that one', async () => {

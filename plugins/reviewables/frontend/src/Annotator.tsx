@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { ErrorBox, useAction, useClient } from '@pipewright/sdk/ui';
-import type { AnnotatedMedia } from './annotations';
+import { naturalSize, type AnnotatedMedia, type Picture } from './annotations';
 import { AnnotationLayer, type Tool } from './AnnotationLayer';
 import { commentOnFrame, renderFrame } from './frame-comment';
 import { useAnnotations } from './use-annotations';
@@ -18,13 +18,14 @@ const TOOLS: [Tool, string][] = [
 ];
 
 /** Where the picture sits in its element (object-fit: contain), in the element's pixels. */
-function usePictureBox(video: RefObject<HTMLVideoElement | null>) {
+function usePictureBox(picture: RefObject<Picture | null>) {
   const [box, setBox] = useState({ x: 0, y: 0, w: 0, h: 0 });
   useEffect(() => {
-    const element = video.current;
+    const element = picture.current;
     if (!element) return;
     const measure = () => {
-      const { clientWidth: bw, clientHeight: bh, videoWidth: vw, videoHeight: vh } = element;
+      const { clientWidth: bw, clientHeight: bh } = element;
+      const { w: vw, h: vh } = naturalSize(element);
       if (!vw || !vh) return;
       const scale = Math.min(bw / vw, bh / vh);
       const w = vw * scale;
@@ -33,23 +34,26 @@ function usePictureBox(video: RefObject<HTMLVideoElement | null>) {
     };
     const observer = new ResizeObserver(measure);
     observer.observe(element);
+    // A video knows its size with its metadata, an image once it has loaded.
     element.addEventListener('loadedmetadata', measure);
+    element.addEventListener('load', measure);
     measure();
     return () => {
       observer.disconnect();
       element.removeEventListener('loadedmetadata', measure);
+      element.removeEventListener('load', measure);
     };
-  }, [video]);
+  }, [picture]);
   return box;
 }
 
 /**
- * Drawing on a reviewable: the frame's annotations over the picture (overlay, placed in the picture's box) and the
+ * Drawing on a reviewable (a video's frame, or an image): the frame's annotations over the picture (overlay, placed in the picture's box) and the
  * tools to draw, select and remove them (toolbar). What is drawn belongs to the frame on screen.
  */
 export function useAnnotator(
   media: AnnotatedMedia,
-  video: RefObject<HTMLVideoElement | null>,
+  picture: RefObject<Picture | null>,
   frame: number,
   mediaFrame: number,
 ): { overlay: ReactNode; toolbar: ReactNode } {
@@ -58,7 +62,7 @@ export function useAnnotator(
   const [tool, setTool] = useState<Tool>('view');
   const [color, setColor] = useState('#ff3b30');
   const [selected, setSelected] = useState<string | null>(null);
-  const box = usePictureBox(video);
+  const box = usePictureBox(picture);
   const svg = useRef<SVGSVGElement>(null);
   const [comment, setComment] = useState('');
   const posting = useAction();
@@ -83,7 +87,9 @@ export function useAnnotator(
   // The comment names the frame; the frame's drawing goes with it as AYON keeps one (two PNGs).
   const post = posting.submit(async () => {
     const drawing =
-      onFrame.length && video.current && svg.current ? await renderFrame(video.current, svg.current) : null;
+      onFrame.length && picture.current && svg.current
+        ? await renderFrame(picture.current, svg.current)
+        : null;
     await commentOnFrame(client, media, { body: comment.trim(), frame, mediaFrame }, drawing);
     setComment('');
   });

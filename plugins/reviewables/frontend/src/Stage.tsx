@@ -1,6 +1,8 @@
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useClient } from '@pipewright/sdk/ui';
 import { streamUrl, type Reviewable } from './api';
+import type { AnnotatedMedia } from './annotations';
+import { useAnnotator } from './Annotator';
 import { describeMedia, titleOf } from './describe';
 import type { FrameRange } from './frames';
 import { usePicture } from './pictures';
@@ -60,7 +62,7 @@ export function Stage(props: StageProps) {
           onFailed={onFailed}
         />
       ) : (
-        <ImageView {...props} onFailed={onFailed} />
+        <ImageView {...props} annotate={annotate} onFailed={onFailed} />
       )}
       {reviewable.availability === 'conversionRecommended' && (
         <p className="notice pwr-note" role="note">
@@ -78,7 +80,13 @@ export function Stage(props: StageProps) {
   );
 }
 
-function ImageView({ project, reviewable, onFailed }: StageProps & { onFailed(message: string): void }) {
+function ImageView({
+  project,
+  reviewable,
+  range,
+  annotate,
+  onFailed,
+}: StageProps & { annotate: AnnotatedMedia; onFailed(message: string): void }) {
   const client = useClient();
   const image = usePicture(client, project, reviewable.fileId, { kind: 'payload' });
   useEffect(() => {
@@ -86,13 +94,41 @@ function ImageView({ project, reviewable, onFailed }: StageProps & { onFailed(me
   }, [image.error, onFailed]);
   if (!image.src) return <div className="pwr-picture-frame muted">Loading the image…</div>;
   return (
-    <div className="pwr-picture-frame">
-      <img
-        className="pwr-picture"
-        src={image.src}
-        alt={titleOf(reviewable)}
-        onError={() => onFailed('This browser cannot show this image.')}
-      />
+    <AnnotatedImage
+      src={image.src}
+      alt={titleOf(reviewable)}
+      annotate={annotate}
+      frame={range.frameStart}
+      onFailed={onFailed}
+    />
+  );
+}
+
+/** An image with its drawings: a still is one frame, the shot's first. */
+function AnnotatedImage(props: {
+  src: string;
+  alt: string;
+  annotate: AnnotatedMedia;
+  frame: number;
+  onFailed(message: string): void;
+}) {
+  const picture = useRef<HTMLImageElement>(null);
+  const annotator = useAnnotator(props.annotate, picture, props.frame, 0);
+  return (
+    <div className="pwr-image">
+      <div className="pwr-picture-frame">
+        <div className="pwr-picture-box">
+          <img
+            ref={picture}
+            className="pwr-picture"
+            src={props.src}
+            alt={props.alt}
+            onError={() => props.onFailed('This browser cannot show this image.')}
+          />
+          {annotator.overlay}
+        </div>
+      </div>
+      {annotator.toolbar}
     </div>
   );
 }

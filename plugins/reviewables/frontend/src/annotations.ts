@@ -53,3 +53,12 @@ export const toPicture = (px: number, py: number, w: number, h: number): Point =
   (px - w / 2) / h,
   (h / 2 - py) / h,
 ];
+
+/** The picture annotations are drawn on: a video's current frame, or an image. */
+export type Picture = HTMLVideoElement | HTMLImageElement;
+
+/** A picture's own size, in its pixels (0 until it is known). */
+export const naturalSize = (picture: Picture) =>
+  picture instanceof HTMLVideoElement
+    ? { w: picture.videoWidth, h: picture.videoHeight }
+    : { w: picture.naturalWidth, h: picture.naturalHeight };

@@ -1,6 +1,6 @@
 import type { PipewrightClient } from '@pipewright/sdk/client';
 import { callRoute } from '@pipewright/sdk/ui';
-import { newAnnotationId, type AnnotatedMedia } from './annotations';
+import { naturalSize, newAnnotationId, type AnnotatedMedia, type Picture } from './annotations';
 
 // A comment on one frame of a reviewable. It keeps the frame (data.frame, in the shot's numbering) and, when the
 // frame has drawings, carries them the way AYON's web app writes and reads them: two PNG files attached to the
@@ -16,9 +16,8 @@ const png = (canvas: HTMLCanvasElement) =>
   );
 
 /** The drawing alone and over the picture, at the picture's own size. */
-export async function renderFrame(video: HTMLVideoElement, drawing: SVGSVGElement) {
-  const w = video.videoWidth;
-  const h = video.videoHeight;
+export async function renderFrame(picture: Picture, drawing: SVGSVGElement) {
+  const { w, h } = naturalSize(picture);
   const copy = drawing.cloneNode(true) as SVGSVGElement;
   copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
   copy.setAttribute('viewBox', `0 0 ${drawing.width.baseVal.value} ${drawing.height.baseVal.value}`);
@@ -36,7 +35,7 @@ export async function renderFrame(video: HTMLVideoElement, drawing: SVGSVGElemen
       target.width = w;
       target.height = h;
       const context = target.getContext('2d')!;
-      if (withPicture) context.drawImage(video, 0, 0, w, h);
+      if (withPicture) context.drawImage(picture, 0, 0, w, h);
       context.drawImage(image, 0, 0, w, h);
       return target;
     };
