@@ -349,6 +349,30 @@ describe('annotations on review media', () => {
     await feed.getByRole('link', { name: `frame ${frame}` }).click();
     await shows(page, frame);
     expect(await countOn(page, frame)).toBe(1);
+
+    // A range: marked in on this frame, the player moved on five frames.
+    await page
+      .getByRole('form', { name: 'Comment on this frame' })
+      .getByRole('button', { name: 'Mark in' })
+      .click();
+    await reach(page, frame + 5, 'steps');
+    await page.getByLabel(`Comment on frames ${frame}–${frame + 5}`).fill('Check the move here');
+    await page
+      .getByRole('form', { name: 'Comment on this frame' })
+      .getByRole('button', { name: 'Post' })
+      .click();
+    const ranged = page
+      .getByRole('article', { name: /^Comment by/ })
+      .filter({ hasText: 'Check the move here' });
+    await ranged.waitFor();
+    const [range] = (await core.services.get(activitiesRef).list('demo', 'comment', [version])).filter((a) =>
+      a.body.includes('Check the move'),
+    );
+    expect(range!.data).toMatchObject({ frame, frameEnd: frame + 5 });
+    expect(range!.data.annotations).toBeUndefined();
+    await reach(page, FIRST, 'ends');
+    await ranged.getByRole('link', { name: `frames ${frame}–${frame + 5}` }).click();
+    await shows(page, frame);
   }, 60_000);
 
   it('draws on an image as on a frame (the shot\u2019s first), kept after a reload and sent with a comment', async () => {

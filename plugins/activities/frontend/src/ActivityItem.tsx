@@ -238,11 +238,11 @@ export function ActivityItem(props: ActivityItemProps) {
 }
 
 /**
- * The frame a comment on review media is about (data.frame, in the shot's numbering): a link that opens the
- * version's review on that frame, or moves the player there when it is open already.
+ * The frame a comment on review media is about (data.frame, in the shot's numbering; data.frameEnd for a range): a
+ * link that opens the version's review on that frame (the range's first), or moves the player there when it is open.
  */
 function FrameLink({ project, activity }: { project: string; activity: Activity }) {
-  const frame = activity.data.frame;
+  const { frame, frameEnd } = activity.data;
   if (typeof frame !== 'number' || activity.origin?.type !== 'version') return null;
   const link =
     `/addon/reviewables/reviewables_screens?project=${encodeURIComponent(project)}` +
@@ -256,7 +256,7 @@ function FrameLink({ project, activity }: { project: string; activity: Activity 
         go(link);
       }}
     >
-      frame {frame}
+      {typeof frameEnd === 'number' && frameEnd > frame ? `frames ${frame}–${frameEnd}` : `frame ${frame}`}
     </a>
   );
 }

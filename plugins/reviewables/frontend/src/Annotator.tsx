@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
-import { ErrorBox, useAction, useClient } from '@pipewright/sdk/ui';
+import { ErrorBox, useClient } from '@pipewright/sdk/ui';
 import { naturalSize, type AnnotatedMedia, type Picture } from './annotations';
 import { AnnotationLayer, type Tool } from './AnnotationLayer';
-import { commentOnFrame, renderFrame } from './frame-comment';
+import { renderFrame } from './frame-comment';
+import { FrameComment } from './FrameComment';
 import { useAnnotations } from './use-annotations';
 
 const TOOLS: [Tool, string][] = [
@@ -64,8 +65,6 @@ export function useAnnotator(
   const [selected, setSelected] = useState<string | null>(null);
   const box = usePictureBox(picture);
   const svg = useRef<SVGSVGElement>(null);
-  const [comment, setComment] = useState('');
-  const posting = useAction();
   const onFrame = annotations.byFrame.get(frame) ?? [];
   const chosen = onFrame.some((annotation) => annotation.id === selected) ? selected : null;
   const { remove } = annotations;
@@ -84,15 +83,9 @@ export function useAnnotator(
     return () => window.removeEventListener('keydown', onKey);
   }, [chosen, remove]);
 
-  // The comment names the frame; the frame's drawing goes with it as AYON keeps one (two PNGs).
-  const post = posting.submit(async () => {
-    const drawing =
-      onFrame.length && picture.current && svg.current
-        ? await renderFrame(picture.current, svg.current)
-        : null;
-    await commentOnFrame(client, media, { body: comment.trim(), frame, mediaFrame }, drawing);
-    setComment('');
-  });
+  // A comment takes the frame's drawing with it, as AYON keeps one (two PNGs).
+  const drawing = async () =>
+    onFrame.length && picture.current && svg.current ? renderFrame(picture.current, svg.current) : null;
 
   const overlay = box.w > 0 && (
     <div className="pwr-annotation-place" style={{ left: box.x, top: box.y }}>
@@ -134,19 +127,7 @@ export function useAnnotator(
         {onFrame.length ? `${onFrame.length} on this frame` : 'Nothing drawn on this frame'}
       </span>
       <ErrorBox error={annotations.error} />
-      <form className="pwr-frame-comment" aria-label="Comment on this frame" onSubmit={post}>
-        <input
-          aria-label={`Comment on frame ${frame}`}
-          placeholder={`Comment on frame ${frame}${onFrame.length ? ', with its drawing' : ''}`}
-          value={comment}
-          onChange={(event) => setComment(event.target.value)}
-          onKeyDown={(event) => event.stopPropagation()}
-        />
-        <button type="submit" disabled={posting.busy || !comment.trim()}>
-          Post
-        </button>
-        <ErrorBox error={posting.error} prefix="Not posted:" />
-      </form>
+      <FrameComment media={media} frame={frame} mediaFrame={mediaFrame} drawing={drawing} />
     </div>
   );
   return { overlay, toolbar };

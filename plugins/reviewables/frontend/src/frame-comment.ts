@@ -15,6 +15,12 @@ const png = (canvas: HTMLCanvasElement) =>
     ),
   );
 
+/** A frame's drawing as pictures: over the picture, and alone on a transparent ground. */
+export interface FrameDrawing {
+  composite: Blob;
+  transparent: Blob;
+}
+
 /** The drawing alone and over the picture, at the picture's own size. */
 export async function renderFrame(picture: Picture, drawing: SVGSVGElement) {
   const { w, h } = naturalSize(picture);
@@ -55,15 +61,19 @@ const upload = async (client: PipewrightClient, project: string, blob: Blob, nam
     })
   ).id;
 
-/** Post a comment on the version about one frame, with that frame's drawing when it has one. */
+/**
+ * Post a comment on the version about frames first to last (data.frame and, for a range, data.frameEnd), with the
+ * drawing of the frame on screen when it has one.
+ */
 export async function commentOnFrame(
   client: PipewrightClient,
   media: AnnotatedMedia,
-  comment: { body: string; frame: number; mediaFrame: number },
-  drawing: { composite: Blob; transparent: Blob } | null,
+  comment: { body: string; frame: number; mediaFrame: number; first: number; last: number },
+  drawing: FrameDrawing | null,
 ) {
   const files: string[] = [];
-  const data: Record<string, unknown> = { frame: comment.frame, reviewableId: media.reviewableId };
+  const data: Record<string, unknown> = { frame: comment.first, reviewableId: media.reviewableId };
+  if (comment.last > comment.first) data.frameEnd = comment.last;
   if (drawing) {
     const name = `annotation-${comment.frame}.png`;
     const composite = await upload(client, media.project, drawing.composite, name);
