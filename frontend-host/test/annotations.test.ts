@@ -230,6 +230,30 @@ describe('annotations on review media', () => {
       .filter({ hasText: `${expected.get(FIRST + FRAMES - 1)} on this frame` })
       .waitFor();
     await screenshot(page, 'annotations-drawn');
+
+    // Select the rectangle, drag it right, and give it another colour: the same object, changed.
+    const rectangles = async () =>
+      (
+        (await api('GET', `${annotationsUrl()}?frame=${FIRST + FRAMES - 1}`)).body.annotations as any[]
+      ).filter((a) => a.shape.kind === 'rectangle');
+    const [before] = await rectangles();
+    await toolbar.getByRole('button', { name: 'Select', exact: true }).click();
+    const edge = (await page.locator(`[data-annotation-id="${before.id}"] rect`).boundingBox())!;
+    await page.mouse.move(edge.x + 1, edge.y + edge.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(edge.x + 61, edge.y + edge.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await toolbar.getByLabel('Colour').fill('#00aaff');
+    for (const end = Date.now() + 5000; Date.now() < end; await page.waitForTimeout(100)) {
+      const [now] = await rectangles();
+      if (now.color === '#00aaff' && now.shape.from[0] > before.shape.from[0]) break;
+    }
+    const [after] = await rectangles();
+    expect(after.id).toBe(before.id);
+    expect(after.color).toBe('#00aaff');
+    expect(after.shape.from[0]).toBeGreaterThan(before.shape.from[0] + 0.05);
+    expect(Math.abs(after.shape.from[1] - before.shape.from[1])).toBeLessThan(0.01);
+    await toolbar.getByRole('button', { name: 'View' }).click();
     await reach(page, FIRST, 'ends');
     // And one through the API, as a script or another tool draws.
     const apiFrame = frames.includes(FIRST + 5) ? FIRST + 6 : FIRST + 5;

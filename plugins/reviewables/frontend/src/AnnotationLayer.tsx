@@ -1,5 +1,14 @@
-import { useState, type PointerEvent, type ReactNode, type RefObject } from 'react';
-import { newAnnotationId, toPicture, toPixels, type Annotation, type Shape } from './annotations';
+import { useState, type PointerEvent, type RefObject } from 'react';
+import { drawing } from './annotation-shapes';
+import {
+  moved,
+  newAnnotationId,
+  toPicture,
+  toPixels,
+  type Annotation,
+  type Point,
+  type Shape,
+} from './annotations';
 
 // The frame's annotations over the picture, and drawing on it. The layer covers exactly the picture (w by h
 // pixels); what is drawn is kept in picture space, so it lands in the same place at any size. An eraser hides what
@@ -13,117 +22,6 @@ const PEN = 0.006;
 const FIGURE = 0.004;
 const TEXT = 0.035;
 
-/** One object drawn in pixels of a w by h picture. */
-function Drawn({ annotation, w, h, mask }: { annotation: Annotation; w: number; h: number; mask?: boolean }) {
-  const { shape } = annotation;
-  const color = mask ? 'black' : annotation.color;
-  const at = (point: readonly number[]) => toPixels(point, w, h);
-  if ('points' in shape) {
-    if (shape.points.length === 1) {
-      const [x, y] = at(shape.points[0]!);
-      return <circle cx={x} cy={y} r={(shape.points[0]![2] * h) / 2} fill={color} />;
-    }
-    // Segment by segment, each as wide as its ends on average: a pen's pressure shows.
-    return (
-      <g stroke={color} strokeLinecap="round" fill="none">
-        {shape.points.slice(1).map((point, i) => {
-          const [x1, y1] = at(shape.points[i]!);
-          const [x2, y2] = at(point);
-          return (
-            <line
-              key={i}
-              x1={x1}
-              y1={y1}
-              x2={x2}
-              y2={y2}
-              strokeWidth={((shape.points[i]![2] + point[2]) / 2) * h}
-            />
-          );
-        })}
-      </g>
-    );
-  }
-  if ('at' in shape) {
-    const [x, y] = at(shape.at);
-    return (
-      <text x={x} y={y} fill={color} fontSize={shape.size * h} fontFamily="sans-serif">
-        {shape.text}
-      </text>
-    );
-  }
-  const [x1, y1] = at(shape.from);
-  const [x2, y2] = at(shape.to);
-  const common = { stroke: color, strokeWidth: shape.width * h, fill: 'none' };
-  if (shape.kind === 'rectangle')
-    return (
-      <rect
-        x={Math.min(x1, x2)}
-        y={Math.min(y1, y2)}
-        width={Math.abs(x2 - x1)}
-        height={Math.abs(y2 - y1)}
-        {...common}
-      />
-    );
-  if (shape.kind === 'ellipse')
-    return (
-      <ellipse
-        cx={(x1 + x2) / 2}
-        cy={(y1 + y2) / 2}
-        rx={Math.abs(x2 - x1) / 2}
-        ry={Math.abs(y2 - y1) / 2}
-        {...common}
-      />
-    );
-  if (shape.kind === 'line')
-    return <line x1={x1} y1={y1} x2={x2} y2={y2} {...common} strokeLinecap="round" />;
-  // An arrow: its head at the end, as long as a fortieth of the height and at least four line widths.
-  const angle = Math.atan2(y2 - y1, x2 - x1);
-  const head = Math.max(h / 40, 4 * shape.width * h);
-  const wing = (side: number) => [
-    x2 - head * Math.cos(angle + side * 0.45),
-    y2 - head * Math.sin(angle + side * 0.45),
-  ];
-  const [ax, ay] = wing(1);
-  const [bx, by] = wing(-1);
-  return (
-    <g>
-      <line x1={x1} y1={y1} x2={x2} y2={y2} {...common} strokeLinecap="round" />
-      <polygon points={`${x2},${y2} ${ax},${ay} ${bx},${by}`} fill={color} />
-    </g>
-  );
-}
-
-/** The frame's objects in the order they were drawn, each eraser masking what came before it. */
-function drawing(annotations: Annotation[], w: number, h: number, selected: string | null): ReactNode {
-  let content: ReactNode[] = [];
-  annotations.forEach((annotation, index) => {
-    if (annotation.shape.kind === 'eraser') {
-      const id = `pwr-erase-${annotation.id}`;
-      content = [
-        <g key={`${annotation.id}-masked`}>
-          <mask id={id} maskUnits="userSpaceOnUse" x={0} y={0} width={w} height={h}>
-            <rect x={0} y={0} width={w} height={h} fill="white" />
-            <Drawn annotation={annotation} w={w} h={h} mask />
-          </mask>
-          <g mask={`url(#${id})`}>{content}</g>
-        </g>,
-      ];
-      return;
-    }
-    content.push(
-      <g
-        key={annotation.id}
-        data-annotation-id={annotation.id}
-        data-index={index}
-        className={annotation.id === selected ? 'pwr-annotation pwr-selected' : 'pwr-annotation'}
-      >
-        <Drawn annotation={annotation} w={w} h={h} />
-      </g>,
-    );
-  });
-  return content;
-}
-
 export function AnnotationLayer({
   frame,
   annotations,
@@ -134,6 +32,7 @@ export function AnnotationLayer({
   selected,
   onSelect,
   onDraw,
+  onChange,
   svg,
 }: {
   /** The frame in the shot's numbering, which what is drawn now belongs to. */
@@ -146,11 +45,15 @@ export function AnnotationLayer({
   selected: string | null;
   onSelect(id: string | null): void;
   onDraw(annotation: Annotation): void;
+  /** An object moved with the Select tool. */
+  onChange(annotation: Annotation): void;
   /** The drawing's element, for pictures of the frame. */
   svg: RefObject<SVGSVGElement | null>;
 }) {
   const [draft, setDraft] = useState<Annotation | null>(null);
   const [typing, setTyping] = useState<{ at: [number, number]; text: string } | null>(null);
+  /** An object being dragged with the Select tool: where the drag started and where it is now. */
+  const [dragging, setDragging] = useState<{ annotation: Annotation; from: Point; to: Point } | null>(null);
 
   const point = (event: PointerEvent) => {
     const box = svg.current!.getBoundingClientRect();
@@ -163,8 +66,15 @@ export function AnnotationLayer({
     if (tool === 'view' || event.button !== 0) return;
     event.stopPropagation();
     if (tool === 'select') {
-      const hit = (event.target as Element).closest('[data-annotation-id]');
-      onSelect(hit?.getAttribute('data-annotation-id') ?? null);
+      const id = (event.target as Element)
+        .closest('[data-annotation-id]')
+        ?.getAttribute('data-annotation-id');
+      const hit = annotations.find((annotation) => annotation.id === id) ?? null;
+      onSelect(hit?.id ?? null);
+      if (hit) {
+        svg.current!.setPointerCapture(event.pointerId);
+        setDragging({ annotation: hit, from: point(event), to: point(event) });
+      }
       return;
     }
     const at = point(event);
@@ -182,6 +92,7 @@ export function AnnotationLayer({
     setDraft({ id: newAnnotationId(), frame, color, shape, author: null });
   };
   const move = (event: PointerEvent<SVGSVGElement>) => {
+    if (dragging) setDragging({ ...dragging, to: point(event) });
     if (!draft) return;
     const at = point(event);
     const { shape } = draft;
@@ -196,6 +107,11 @@ export function AnnotationLayer({
     else if ('from' in shape) setDraft({ ...draft, shape: { ...shape, to: at } });
   };
   const up = () => {
+    if (dragging) {
+      const [dx, dy] = [dragging.to[0] - dragging.from[0], dragging.to[1] - dragging.from[1]];
+      setDragging(null);
+      if (dx || dy) onChange({ ...dragging.annotation, shape: moved(dragging.annotation.shape, dx, dy) });
+    }
     if (!draft) return;
     setDraft(null);
     const { shape } = draft;
@@ -215,7 +131,16 @@ export function AnnotationLayer({
     setTyping(null);
   };
 
-  const shown = draft ? [...annotations, draft] : annotations;
+  const dragged = dragging && {
+    ...dragging.annotation,
+    shape: moved(
+      dragging.annotation.shape,
+      dragging.to[0] - dragging.from[0],
+      dragging.to[1] - dragging.from[1],
+    ),
+  };
+  const placed = dragged ? annotations.map((one) => (one.id === dragged.id ? dragged : one)) : annotations;
+  const shown = draft ? [...placed, draft] : placed;
   const [tx, ty] = typing ? toPixels(typing.at, w, h) : [0, 0];
   return (
     <div className="pwr-annotation-layer" style={{ width: w, height: h }}>
@@ -231,7 +156,10 @@ export function AnnotationLayer({
         onPointerDown={down}
         onPointerMove={move}
         onPointerUp={up}
-        onPointerCancel={() => setDraft(null)}
+        onPointerCancel={() => {
+          setDraft(null);
+          setDragging(null);
+        }}
       >
         {drawing(shown, w, h, selected)}
       </svg>

@@ -99,6 +99,7 @@ export function useAnnotator(
         selected={chosen}
         onSelect={setSelected}
         onDraw={(annotation) => void annotations.add(annotation)}
+        onChange={(annotation) => void annotations.change(annotation)}
         svg={svg}
       />
     </div>
@@ -111,7 +112,17 @@ export function useAnnotator(
         </button>
       ))}
       <label className="pw-inline">
-        Colour <input type="color" value={color} onChange={(event) => setColor(event.target.value)} />
+        Colour{' '}
+        <input
+          type="color"
+          value={color}
+          onChange={(event) => {
+            setColor(event.target.value);
+            // The selected object takes the colour too.
+            const selectedOne = onFrame.find((annotation) => annotation.id === chosen);
+            if (selectedOne) void annotations.change({ ...selectedOne, color: event.target.value });
+          }}
+        />
       </label>
       <button
         type="button"

@@ -38,6 +38,12 @@ export const drawAnnotation = (
   annotation: Omit<Annotation, 'author'>,
 ) => callRoute(client, path(media), { method: 'POST', body: annotation });
 
+export const changeAnnotation = (
+  client: PipewrightClient,
+  media: AnnotatedMedia,
+  { id, color, shape }: Pick<Annotation, 'id' | 'color' | 'shape'>,
+) => callRoute(client, `${path(media)}/${id}`, { method: 'PATCH', body: { color, shape } });
+
 export const removeAnnotation = (client: PipewrightClient, media: AnnotatedMedia, id: string) =>
   callRoute(client, `${path(media)}/${id}`, { method: 'DELETE' });
 
@@ -62,3 +68,14 @@ export const naturalSize = (picture: Picture) =>
   picture instanceof HTMLVideoElement
     ? { w: picture.videoWidth, h: picture.videoHeight }
     : { w: picture.naturalWidth, h: picture.naturalHeight };
+
+/** A shape moved by dx, dy in picture space. */
+export function moved(shape: Shape, dx: number, dy: number): Shape {
+  if ('points' in shape) return { ...shape, points: shape.points.map(([x, y, w]) => [x + dx, y + dy, w]) };
+  if ('at' in shape) return { ...shape, at: [shape.at[0] + dx, shape.at[1] + dy] };
+  return {
+    ...shape,
+    from: [shape.from[0] + dx, shape.from[1] + dy],
+    to: [shape.to[0] + dx, shape.to[1] + dy],
+  };
+}

@@ -2,6 +2,7 @@ import { useCallback, useMemo, useState } from 'react';
 import type { LiveEvent, PipewrightClient } from '@pipewright/sdk/client';
 import { useLoaded } from '@pipewright/sdk/ui';
 import {
+  changeAnnotation,
   drawAnnotation,
   readAnnotations,
   removeAnnotation,
@@ -12,8 +13,8 @@ import {
 const TOPICS = ['annotation.created', 'annotation.updated', 'annotation.deleted'];
 
 /**
- * A reviewable's annotations, kept up to date by live events (someone else drawing), with drawing and removing
- * shown at once and confirmed by the server. Objects are keyed by frame for the frame on screen.
+ * A reviewable's annotations, kept up to date by live events (someone else drawing), with drawing, changing and
+ * removing shown at once and confirmed by the server. Objects are keyed by frame for the frame on screen.
  */
 export function useAnnotations(client: PipewrightClient, media: AnnotatedMedia) {
   const [error, setError] = useState<string | null>(null);
@@ -66,6 +67,15 @@ export function useAnnotations(client: PipewrightClient, media: AnnotatedMedia) 
       ),
     [optimistic, client, media],
   );
+  const change = useCallback(
+    (annotation: Annotation) =>
+      optimistic(
+        (current) => current.map((one) => (one.id === annotation.id ? annotation : one)),
+        () => changeAnnotation(client, media, annotation),
+        'Not changed',
+      ),
+    [optimistic, client, media],
+  );
   const remove = useCallback(
     (id: string) =>
       optimistic(
@@ -75,5 +85,5 @@ export function useAnnotations(client: PipewrightClient, media: AnnotatedMedia) 
       ),
     [optimistic, client, media],
   );
-  return { byFrame, add, remove, error: error ?? loaded.error };
+  return { byFrame, add, change, remove, error: error ?? loaded.error };
 }
