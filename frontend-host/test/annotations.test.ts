@@ -427,6 +427,18 @@ describe('annotations on review media', () => {
       (a) => a.body.includes('off-centre'),
     );
     expect(comment!.data).toMatchObject({ frame: FIRST, annotations: [{ range: [1, 1] }] });
+    // The frame with its drawing, saved as a PNG of the picture's own size.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Save frame as PNG' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`frame-${FIRST}.png`);
+    const saved = await readFile((await download.path())!);
+    expect([saved.subarray(1, 4).toString(), saved.readUInt32BE(16), saved.readUInt32BE(20)]).toEqual([
+      'PNG',
+      400,
+      300,
+    ]);
     const file = await fetch(
       `${base}/api/projects/demo/files/${comment!.data.annotations[0].composite}/payload`,
       {

@@ -87,6 +87,17 @@ export function useAnnotator(
   const drawing = async () =>
     onFrame.length && picture.current && svg.current ? renderFrame(picture.current, svg.current) : null;
 
+  // The frame with its drawing, as a file of the picture's own size (frame-1017.png).
+  const saveFrame = async () => {
+    const pictures = await drawing();
+    if (!pictures) return;
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(pictures.composite);
+    link.download = `frame-${frame}.png`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+  };
+
   const overlay = box.w > 0 && (
     <div className="pwr-annotation-place" style={{ left: box.x, top: box.y }}>
       <AnnotationLayer
@@ -133,6 +144,9 @@ export function useAnnotator(
         }}
       >
         Delete selected
+      </button>
+      <button type="button" disabled={onFrame.length === 0} onClick={() => void saveFrame()}>
+        Save frame as PNG
       </button>
       <span className="muted" aria-label="Annotations on this frame">
         {onFrame.length ? `${onFrame.length} on this frame` : 'Nothing drawn on this frame'}
