@@ -3,6 +3,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { inflateSync } from 'node:zlib';
+import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import type { TestCore } from '@pipewright/core/testing';
@@ -179,6 +181,29 @@ const countOn = (on: Page, frame: number) =>
     .getAttribute('data-count')
     .then(Number);
 
+/** The red level of a PNG's third pixel on its first row (a corner no stroke reaches), read from the file. */
+function cornerRed(png: Uint8Array): number {
+  const bytes = Buffer.from(png);
+  const idat: Buffer[] = [];
+  for (let at = 8; at < bytes.length;) {
+    const length = bytes.readUInt32BE(at);
+    if (bytes.toString('latin1', at + 4, at + 8) === 'IDAT')
+      idat.push(bytes.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  const rows = inflateSync(Buffer.concat(idat));
+  // Row 0 of an 8-bit RGBA picture: its filter byte, then 4 bytes a pixel; there is no row above it.
+  const filter = rows[0]!;
+  const line: number[] = [];
+  for (let i = 0; i < 12; i++) {
+    const raw = rows[1 + i]!;
+    const left = i >= 4 ? line[i - 4]! : 0;
+    const predicted = filter === 1 || filter === 4 ? left : filter === 3 ? left >> 1 : 0;
+    line.push((raw + predicted) & 0xff);
+  }
+  return line[8]!;
+}
+
 /** A seeded choice of distinct frames (mulberry32), so a failure can be run again as it was. */
 function randomFrames(count: number, seed: number, frames = FRAMES): number[] {
   let state = seed >>> 0;
@@ -270,6 +295,24 @@ describe('annotations on review media', () => {
     const counted = new Map<number, number>();
     for (const { frame } of stored) counted.set(frame, (counted.get(frame) ?? 0) + 1);
     expect(counted).toEqual(expected);
+
+    // Every annotated frame as a PNG in one ZIP: each the picture of its own frame (read from its pixels).
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      toolbar.getByRole('button', { name: 'Save annotated frames (ZIP)' }).click(),
+    ]);
+    const zipped = unzipSync(await readFile((await download.path())!));
+    const names = [...expected.keys()].sort((a, b) => a - b).map((frame) => `frame-${frame}.png`);
+    expect(Object.keys(zipped).sort()).toEqual([...names].sort());
+    for (const [name, png] of Object.entries(zipped)) {
+      const frame = Number(/frame-(\d+)/.exec(name)![1]);
+      expect([name, Buffer.from(png).readUInt32BE(16), Buffer.from(png).readUInt32BE(20)]).toEqual([
+        name,
+        320,
+        180,
+      ]);
+      expect([name, 1001 + Math.round((cornerRed(png) * 219) / 255 / LEVELS)]).toEqual([name, frame]);
+    }
 
     await page.reload();
     await shows(page, FIRST);

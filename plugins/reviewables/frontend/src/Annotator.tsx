@@ -57,6 +57,8 @@ export function useAnnotator(
   picture: RefObject<Picture | null>,
   frame: number,
   mediaFrame: number,
+  /** Put another frame on screen (a video's); an image has only the one. */
+  show: (frame: number) => Promise<void> = async () => undefined,
 ): { overlay: ReactNode; toolbar: ReactNode } {
   const client = useClient();
   const annotations = useAnnotations(client, media);
@@ -87,15 +89,30 @@ export function useAnnotator(
   const drawing = async () =>
     onFrame.length && picture.current && svg.current ? renderFrame(picture.current, svg.current) : null;
 
-  // The frame with its drawing, as a file of the picture's own size (frame-1017.png).
-  const saveFrame = async () => {
-    const pictures = await drawing();
-    if (!pictures) return;
+  // The frame with its drawing, as a file of the picture's own size (frame-1017.png); or every annotated frame so.
+  const save = (blob: Blob, name: string) => {
     const link = document.createElement('a');
-    link.href = URL.createObjectURL(pictures.composite);
-    link.download = `frame-${frame}.png`;
+    link.href = URL.createObjectURL(blob);
+    link.download = name;
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+  };
+  const saveFrame = async () => {
+    const pictures = await drawing();
+    if (pictures) save(pictures.composite, `frame-${frame}.png`);
+  };
+  const [zipping, setZipping] = useState(false);
+  const saveFrames = async () => {
+    if (!picture.current) return;
+    setZipping(true);
+    try {
+      // Loaded when first asked for: the ZIP writer and the SVG renderer weigh more than the rest of the screen.
+      const { annotatedFramesZip } = await import('./frames-zip');
+      const zip = await annotatedFramesZip(picture.current, annotations.byFrame, show, frame);
+      save(zip, 'annotated-frames.zip');
+    } finally {
+      setZipping(false);
+    }
   };
 
   const overlay = box.w > 0 && (
@@ -147,6 +164,13 @@ export function useAnnotator(
       </button>
       <button type="button" disabled={onFrame.length === 0} onClick={() => void saveFrame()}>
         Save frame as PNG
+      </button>
+      <button
+        type="button"
+        disabled={annotations.byFrame.size === 0 || zipping}
+        onClick={() => void saveFrames()}
+      >
+        {zipping ? 'Saving the frames…' : 'Save annotated frames (ZIP)'}
       </button>
       <span className="muted" aria-label="Annotations on this frame">
         {onFrame.length ? `${onFrame.length} on this frame` : 'Nothing drawn on this frame'}

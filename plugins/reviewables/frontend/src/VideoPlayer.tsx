@@ -57,7 +57,6 @@ export function VideoPlayer({
   const timing = timingOf(info, duration);
   const last = lastFrame(timing);
   const firstNumber = firstNumberOf(range, timing.frames);
-  const annotator = useAnnotator(annotate, video, firstNumber + frame, frame);
   // Seeks and steps are made once; they read the frame and the timing from here.
   const now = useRef({ frame, fps: timing.fps, last });
   now.current = { frame, fps: timing.fps, last };
@@ -170,6 +169,25 @@ export function VideoPlayer({
     window.addEventListener('popstate', follow);
     return () => window.removeEventListener('popstate', follow);
   }, [duration, firstNumber, seekFrame]);
+
+  /** Put a frame (in the shot's numbering) on screen; resolves once the picture shows it. */
+  const showFrame = useCallback(
+    (number: number) =>
+      new Promise<void>((resolve) => {
+        const element = video.current;
+        if (!element) return resolve();
+        const done = () => {
+          clearTimeout(late);
+          element.removeEventListener('seeked', done);
+          resolve();
+        };
+        const late = setTimeout(done, 5000);
+        element.addEventListener('seeked', done);
+        seekFrame(number - firstNumber);
+      }),
+    [seekFrame, firstNumber],
+  );
+  const annotator = useAnnotator(annotate, video, firstNumber + frame, frame, showFrame);
 
   const step = useCallback(
     (delta: number) => seekFrame((target.current ?? now.current.frame) + delta),
