@@ -10,20 +10,8 @@
 // Storages: PGlite (one process), and PostgreSQL when DATABASE_URL is set: two processes on a fresh database sharing
 // REDIS_URL (or a redis-server of this run), the writes alternating between them; the crash kills the second.
 // Run: [DATABASE_URL=postgres://... REDIS_URL=redis://...] npm run bench:webhooks -w @pipewright/bench
-import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import {
-  createTestDatabase,
-  freePort,
-  onboardAdmin,
-  startServerProcess,
-  stopServerProcess,
-  testRedis,
-} from '@pipewright/core/testing';
-import { newId } from '@pipewright/sdk';
+import { onboardAdmin, serverProcessGroup } from '@pipewright/core/testing';
 
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -61,54 +49,24 @@ interface Deployment {
 }
 
 async function deploy(storage: 'pglite' | 'postgres'): Promise<Deployment> {
-  const database = storage === 'postgres' ? await createTestDatabase(process.env.DATABASE_URL!) : null;
-  const redis = storage === 'postgres' ? await testRedis() : null;
-  const channel = `pipewright.bench.${newId()}`;
-  const dirs: string[] = [];
-  const envs: NodeJS.ProcessEnv[] = [];
-  const processes: ChildProcess[] = [];
-  const bases: string[] = [];
-  for (let i = 0; i < (storage === 'postgres' ? 2 : 1); i++) {
-    const dataDir = await mkdtemp(join(tmpdir(), 'pipewright-bench-webhooks-'));
-    const port = await freePort();
-    dirs.push(dataDir);
-    bases.push(`http://127.0.0.1:${port}`);
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      NODE_OPTIONS: '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      WEBHOOKS_ALLOW_PRIVATE: 'true',
-      WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
-      LOG_LEVEL: 'info',
-    };
-    delete env.DATABASE_URL;
-    delete env.REDIS_URL;
-    if (database)
-      Object.assign(env, { DATABASE_URL: database.url, REDIS_URL: redis!.url, REDIS_CHANNEL: channel });
-    envs.push(env);
-    // One after the other: the first migrates the fresh database.
-    processes.push(await startServerProcess(env));
-  }
-  const token = await onboardAdmin(bases[0]!);
+  const group = await serverProcessGroup(
+    storage === 'postgres' ? 2 : 1,
+    { WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) },
+    storage === 'postgres' ? process.env.DATABASE_URL! : null,
+  );
+  const token = await onboardAdmin(group.bases[0]!);
   return {
-    bases,
+    bases: group.bases,
     token,
     async crash(whileDown) {
-      const last = processes.length - 1;
-      const exited = new Promise((done) => processes[last]!.once('exit', done));
-      processes[last]!.kill('SIGKILL');
+      const last = group.processes.length - 1;
+      const exited = new Promise((done) => group.processes[last]!.once('exit', done));
+      group.processes[last]!.kill('SIGKILL');
       await exited;
       await whileDown();
-      processes[last] = await startServerProcess(envs[last]!);
+      await group.restart(last);
     },
-    async close() {
-      for (const child of processes) await stopServerProcess(child);
-      await database?.drop();
-      redis?.stop();
-      for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-    },
+    close: () => group.close(),
   };
 }
 

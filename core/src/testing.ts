@@ -274,13 +274,10 @@ export interface ServerProcessSite {
 }
 
 /**
- * The place of a server process of a test's own: a fresh data folder, a free port, a database of its own when the
- * run uses PostgreSQL (DATABASE_URL), and no Redis. extra adds to or overrides its environment.
+ * A fresh data folder and a free port for a server process, and its environment: this process's, with neither its
+ * database nor its Redis (the caller gives the process what it should share), then extra.
  */
-export async function serverProcessSite(
-  name: string,
-  extra: NodeJS.ProcessEnv = {},
-): Promise<ServerProcessSite> {
+async function processPlace(name: string, extra: NodeJS.ProcessEnv) {
   const dataDir = await mkdtemp(join(tmpdir(), `pipewright-${name}-`));
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
@@ -291,7 +288,20 @@ export async function serverProcessSite(
     DATA_DIR: dataDir,
     ...extra,
   };
+  delete env.DATABASE_URL;
   delete env.REDIS_URL;
+  return { dataDir, port, env };
+}
+
+/**
+ * The place of a server process of a test's own: a fresh data folder, a free port, a database of its own when the
+ * run uses PostgreSQL (DATABASE_URL), and no Redis. extra adds to or overrides its environment.
+ */
+export async function serverProcessSite(
+  name: string,
+  extra: NodeJS.ProcessEnv = {},
+): Promise<ServerProcessSite> {
+  const { dataDir, port, env } = await processPlace(name, extra);
   const database = process.env.DATABASE_URL ? await createTestDatabase(process.env.DATABASE_URL) : null;
   if (database) env.DATABASE_URL = database.url;
   let running: ChildProcess | undefined;
@@ -309,6 +319,62 @@ export async function serverProcessSite(
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Server processes deployed as several: see serverProcessGroup. */
+export interface ServerProcessGroup {
+  /** http://127.0.0.1:port of each process. */
+  bases: string[];
+  /** Each process's environment. */
+  envs: NodeJS.ProcessEnv[];
+  /** The running processes (a killed one until it is started again). */
+  processes: ChildProcess[];
+  /** Start process i again on its site (after a kill). */
+  restart(i: number): Promise<void>;
+  /** Stop every process, drop the database, stop a private Redis, remove the data folders. */
+  close(): Promise<void>;
+}
+
+/**
+ * Server processes as `npm start` runs them, deployed together: with a PostgreSQL server (databaseServerUrl,
+ * DATABASE_URL by default), `count` processes on one fresh database sharing one Redis (testRedis) on a channel of
+ * their own; without one, a single process on its embedded PGlite. Each has a data folder and a port of its own;
+ * extra adds to their environment. Started one after the other: the first migrates the fresh database.
+ */
+export async function serverProcessGroup(
+  count: number,
+  extra: NodeJS.ProcessEnv = {},
+  databaseServerUrl: string | null = process.env.DATABASE_URL ?? null,
+): Promise<ServerProcessGroup> {
+  if (!databaseServerUrl && count > 1) throw new Error('Several server processes need a PostgreSQL server');
+  const database = databaseServerUrl ? await createTestDatabase(databaseServerUrl) : null;
+  const redis = database ? await testRedis() : null;
+  const channel = `pipewright.test.${newId()}`;
+  const dataDirs: string[] = [];
+  const group: ServerProcessGroup = {
+    bases: [],
+    envs: [],
+    processes: [],
+    async restart(i) {
+      group.processes[i] = await startServerProcess(group.envs[i]!);
+    },
+    async close() {
+      for (const child of group.processes) await stopServerProcess(child);
+      await database?.drop();
+      redis?.stop();
+      for (const dataDir of dataDirs) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  for (let i = 0; i < count; i++) {
+    const { dataDir, port, env } = await processPlace('group', { LOG_LEVEL: 'info', ...extra });
+    dataDirs.push(dataDir);
+    if (database)
+      Object.assign(env, { DATABASE_URL: database.url, REDIS_URL: redis!.url, REDIS_CHANNEL: channel });
+    group.bases.push(`http://127.0.0.1:${port}`);
+    group.envs.push(env);
+    group.processes.push(await startServerProcess(env));
+  }
+  return group;
 }
 
 /** Rows of a query run straight on the database of a stopped server process (its PGlite files, or PostgreSQL). */

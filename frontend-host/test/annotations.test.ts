@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import type { TestCore } from '@pipewright/core/testing';
 import { activitiesRef } from '@pipewright/plugin-activities/api';
 import { type BrowserSession, closeAll, logIn, openBrowser, screenshot, startWebApp } from './browser';
+import { showsFrame } from './frames';
 
 // Drawing on review media, frame-exact. The clip is made here by ffmpeg with its frame index burned in as a grey
 // level (4 levels a frame), so the test reads from the pixels which frame the picture shows. Objects are drawn with
@@ -114,40 +115,9 @@ const review = (id: string) => `${base}/addon/reviewables/reviewables_screens?pr
 const annotationsUrl = (at = { version, reviewable }) =>
   `/api/projects/demo/versions/${at.version}/reviewables/${at.reviewable}/annotations`;
 
-/** The frame the picture shows, in the shot's numbering, read from its grey level. */
-const pictureFrame = (on: Page) =>
-  on.getByLabel('Video: counted.mp4').evaluate((element, levels) => {
-    const source = element as HTMLVideoElement;
-    const canvas = document.createElement('canvas');
-    canvas.width = source.videoWidth;
-    canvas.height = source.videoHeight;
-    const context = canvas.getContext('2d')!;
-    context.drawImage(source, 0, 0);
-    const [red] = context.getImageData(canvas.width >> 1, canvas.height >> 1, 1, 1).data;
-    return 1001 + Math.round((red! * 219) / 255 / levels);
-  }, LEVELS);
-
 /** Wait until the readout, the picture and the annotation layer are all on this frame. */
 async function shows(on: Page, frame: number) {
-  await on.waitForFunction(
-    (text) => document.querySelector('[aria-label="Frame number"]')?.textContent?.includes(text),
-    `frame ${frame}`,
-  );
-  await on.waitForFunction(
-    () => {
-      const v = document.querySelector('video');
-      return !!v && !v.seeking && v.readyState >= 2;
-    },
-    undefined,
-    { timeout: 30_000 },
-  );
-  const deadline = Date.now() + 5000;
-  let shown = await pictureFrame(on);
-  while (shown !== frame && Date.now() < deadline) {
-    await on.waitForTimeout(100);
-    shown = await pictureFrame(on);
-  }
-  expect(shown).toBe(frame);
+  await showsFrame(on, frame, frame - FIRST, LEVELS);
   await on.getByRole('img', { name: `Annotations of frame ${frame}` }).waitFor();
 }
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import type { TestCore } from '@pipewright/core/testing';
 import { type BrowserSession, closeAll, logIn, openBrowser, screenshot, startWebApp } from './browser';
+import { showsFrame, until } from './frames';
 
 // The review player keeps the habits of review tools (RV, Kitsu, AYON): it opens on the first frame, numbers frames
 // in the shot's frame numbers (a clip rendered with its handles starts at 999 for a cut from 1001) with the
@@ -81,49 +82,8 @@ const video = () => page.getByLabel('Video: counted.mp4');
 const readout = () => page.getByLabel('Frame number');
 const paused = () => video().evaluate((element) => (element as HTMLVideoElement).paused);
 
-/** The frame the picture shows, read from its grey level (4 video levels per frame, 16 to 235 spread to 0 to 255). */
-async function pictureFrame(): Promise<number> {
-  return video().evaluate((element) => {
-    const source = element as HTMLVideoElement;
-    const canvas = document.createElement('canvas');
-    canvas.width = source.videoWidth;
-    canvas.height = source.videoHeight;
-    const context = canvas.getContext('2d')!;
-    context.drawImage(source, 0, 0);
-    const [red] = context.getImageData(canvas.width >> 1, canvas.height >> 1, 1, 1).data;
-    return Math.round((red! * 219) / 255 / 4);
-  });
-}
-
-/** Wait until `read` gives `expected`, and say what it gave last if it never does. */
-async function until<T>(read: () => Promise<T>, expected: T, timeout = 5000) {
-  const deadline = Date.now() + timeout;
-  let value = await read();
-  while (value !== expected && Date.now() < deadline) {
-    await new Promise((done) => setTimeout(done, 100));
-    value = await read();
-  }
-  expect(value).toBe(expected);
-}
-
-/** Wait until the readout names this frame and the picture shows it. */
-async function shows(frame: number) {
-  await page.waitForFunction(
-    (text) => document.querySelector('[aria-label="Frame number"]')?.textContent?.includes(text),
-    `frame ${frame}`,
-  );
-  await expect(readout().textContent()).resolves.toMatch(new RegExp(`frame ${frame}\\b`));
-  // A burst of seeks (four arrow presses) can keep Chromium's decoder busy for seconds on a loaded machine.
-  await page.waitForFunction(
-    () => {
-      const v = document.querySelector('video');
-      return !!v && !v.seeking && v.readyState >= 2;
-    },
-    undefined,
-    { timeout: 30_000 },
-  );
-  await until(pictureFrame, frame - 999);
-}
+/** Wait until the readout names this frame and the picture shows it (the clip's first frame is 999). */
+const shows = (frame: number) => showsFrame(page, frame, frame - 999, 4);
 
 describe('the review player', () => {
   it('opens on the first frame, numbered from the shot’s frameStart, with the handles marked', async () => {

@@ -1,17 +1,6 @@
-import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { newId } from '@pipewright/sdk';
-import {
-  createTestDatabase,
-  freePort,
-  startServerProcess,
-  stopServerProcess,
-  testRedis,
-} from '@pipewright/core/testing';
+import { serverProcessGroup, type ServerProcessGroup } from '@pipewright/core/testing';
 
 // Two real server processes (`npm start`'s entry point) on one PostgreSQL database and one Redis, both sending what
 // is due: every message reaches the receiver, none twice. Then one process is killed (SIGKILL) while writes stream
@@ -23,12 +12,8 @@ const PASSWORD = 'a strong password';
 const WRITES = 240;
 const WRITERS = 6;
 
-let redis: Awaited<ReturnType<typeof testRedis>> | undefined;
-let dropDatabase = async () => {};
-const dataDirs: string[] = [];
-const servers: (ChildProcess | undefined)[] = [];
-const envs: NodeJS.ProcessEnv[] = [];
-const bases: string[] = [];
+let group: ServerProcessGroup | undefined;
+let bases: string[] = [];
 let receiver: Server;
 let token = '';
 /** webhook-id of each message received, in order. */
@@ -66,32 +51,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const target = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
-  redis = await testRedis();
-  const database = await createTestDatabase(process.env.DATABASE_URL);
-  dropDatabase = database.drop;
-  const channel = `pipewright.test.${newId()}`;
-  for (let i = 0; i < 2; i++) {
-    const dataDir = await mkdtemp(join(tmpdir(), 'pipewright-webhooks-'));
-    dataDirs.push(dataDir);
-    const port = await freePort();
-    bases.push(`http://127.0.0.1:${port}`);
-    envs.push({
-      ...process.env,
-      NODE_OPTIONS: '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      REDIS_CHANNEL: channel,
-      WEBHOOKS_ALLOW_PRIVATE: 'true',
-      // A message claimed by a killed process is free again after this and 10 s.
-      WEBHOOK_TIMEOUT_MS: '2000',
-      LOG_LEVEL: 'info',
-    });
-    // One after the other: the first migrates the fresh database.
-    servers.push(await startServerProcess(envs[i]!));
-  }
+  group = await serverProcessGroup(2, {
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
+    // A message claimed by a killed process is free again after this and 10 s.
+    WEBHOOK_TIMEOUT_MS: '2000',
+  });
+  bases = group.bases;
   const [a] = bases;
   token = (
     await call(a!, 'POST', '/api/onboarding/initialize', { adminName: 'admin', adminPassword: PASSWORD })
@@ -105,10 +70,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const server of servers) await stopServerProcess(server);
-  await dropDatabase();
-  for (const dataDir of dataDirs) await rm(dataDir, { recursive: true, force: true });
-  redis?.stop();
+  await group?.close();
   receiver?.close();
 }, 30_000);
 
@@ -140,14 +102,14 @@ describe('webhooks on two server processes', () => {
     let started = 0;
     const writer = async (n: number) => {
       for (let i = 0; i < WRITES / WRITERS; i++) {
-        if (++started === WRITES / 2) servers[1]!.kill('SIGKILL');
+        if (++started === WRITES / 2) group!.processes[1]!.kill('SIGKILL');
         const id = await folder(bases[1]!, `crash${n}_${i}`).catch(() => null);
         if (id) committed.push(id);
       }
     };
     await Promise.all(Array.from({ length: WRITERS }, (_, n) => writer(n)));
     expect(committed.length).toBeGreaterThan(WRITES / 4);
-    servers[1] = await startServerProcess(envs[1]!);
+    await group!.restart(1);
     await until(
       () => committed.every((id) => received.some((r) => r.folder === id)),
       30_000,

@@ -1,16 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { newId } from '@pipewright/sdk';
-import {
-  createTestDatabase,
-  freePort,
-  startServerProcess,
-  stopServerProcess,
-  testRedis,
-} from '@pipewright/core/testing';
+import { serverProcessGroup, type ServerProcessGroup } from '@pipewright/core/testing';
 import { connect, type TestClient } from './client.js';
 
 // Two real server processes (`npm start`'s entry point) on one PostgreSQL database and one Redis: an event posted
@@ -20,11 +9,9 @@ import { connect, type TestClient } from './client.js';
 const PASSWORD = 'a strong password';
 
 describe('live events across two server processes', () => {
-  let redis: Awaited<ReturnType<typeof testRedis>> | undefined;
-  let dropDatabase = async () => {};
-  const dataDirs: string[] = [];
-  const servers: ChildProcess[] = [];
-  const bases: string[] = [];
+  let group: ServerProcessGroup | undefined;
+  /** host:port of each process. */
+  let bases: string[] = [];
   let client: TestClient | undefined;
 
   beforeAll(async () => {
@@ -32,39 +19,13 @@ describe('live events across two server processes', () => {
       throw new Error(
         'multiprocess.pg.test.ts needs DATABASE_URL (a PostgreSQL server both processes share)',
       );
-    redis = await testRedis();
-    const database = await createTestDatabase(process.env.DATABASE_URL);
-    dropDatabase = database.drop;
-    // A channel of its own, so parallel test runs on the same Redis do not hear each other.
-    const channel = `pipewright.test.${newId()}`;
-    // One after the other: the first migrates the fresh database, the second finds it ready.
-    for (let i = 0; i < 2; i++) {
-      const dataDir = await mkdtemp(join(tmpdir(), 'pipewright-ws-'));
-      dataDirs.push(dataDir);
-      const port = await freePort();
-      bases.push(`127.0.0.1:${port}`);
-      servers.push(
-        await startServerProcess({
-          ...process.env,
-          NODE_OPTIONS: '',
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          DATA_DIR: dataDir,
-          DATABASE_URL: database.url,
-          REDIS_URL: redis.url,
-          REDIS_CHANNEL: channel,
-          LOG_LEVEL: 'info',
-        }),
-      );
-    }
+    group = await serverProcessGroup(2);
+    bases = group.bases.map((base) => base.replace('http://', ''));
   }, 120_000);
 
   afterAll(async () => {
     client?.close();
-    for (const server of servers) await stopServerProcess(server);
-    await dropDatabase();
-    for (const dataDir of dataDirs) await rm(dataDir, { recursive: true, force: true });
-    redis?.stop();
+    await group?.close();
   }, 30_000);
 
   it('forwards an event posted to process A to a websocket client of process B within 2 s, without payload', async () => {
