@@ -65,9 +65,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
           response: { 200: JsonSchemaDocument },
         },
       },
-      async () => {
-        return PermissionsSchema as unknown as Record<string, unknown>;
-      },
+      async () => PermissionsSchema as unknown as Record<string, unknown>,
     );
 
     app.get(
@@ -81,9 +79,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
           response: { 200: AccessGroupList },
         },
       },
-      async (request) => {
-        return access.listGroups(await readableLevel(request.caller, request.params.project_name));
-      },
+      async (request) => access.listGroups(await readableLevel(request.caller, request.params.project_name)),
     );
 
     app.get(

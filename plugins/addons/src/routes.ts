@@ -24,9 +24,9 @@ export function catalogRoutes(
           response: { 200: AddonList },
         },
       },
-      async (request) => {
-        return { addons: addonList(addons(), await stagingAddons(), request.query.details === true) };
-      },
+      async (request) => ({
+        addons: addonList(addons(), await stagingAddons(), request.query.details === true),
+      }),
     );
 
     app.get(
@@ -38,9 +38,7 @@ export function catalogRoutes(
           response: { 200: FrontendModuleList },
         },
       },
-      async (request) => {
-        return frontendModules(addons(), request.query.format ?? 'ayon');
-      },
+      async (request) => frontendModules(addons(), request.query.format ?? 'ayon'),
     );
   };
 }

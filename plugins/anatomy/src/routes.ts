@@ -10,9 +10,7 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
     app.get(
       '/api/anatomy/schema',
       { schema: { summary: 'The JSON schema of an anatomy document', response: { 200: JsonObject } } },
-      async () => {
-        return anatomyJsonSchema();
-      },
+      async () => anatomyJsonSchema(),
     );
 
     app.get(

@@ -35,9 +35,7 @@ export function attributeRoutes(library: AttributeService) {
       {
         schema: { summary: 'The attribute definitions, in position order', response: { 200: AttributeList } },
       },
-      async () => {
-        return { attributes: await library.read() };
-      },
+      async () => ({ attributes: await library.read() }),
     );
 
     app.put(
@@ -77,9 +75,7 @@ export function attributeRoutes(library: AttributeService) {
           response: { 200: AttributeDefinition },
         },
       },
-      async (request) => {
-        return library.require(request.params.attribute_name);
-      },
+      async (request) => library.require(request.params.attribute_name),
     );
 
     app.put(

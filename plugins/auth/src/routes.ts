@@ -68,9 +68,7 @@ export function authRoutes(
           response: { 200: Type.Array(UserPool) },
         },
       },
-      async () => {
-        return [];
-      },
+      async () => [],
     );
 
     app.post(

@@ -80,9 +80,7 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
           response: { 200: CheckResult },
         },
       },
-      async (request) => {
-        return bundles.check(request.body);
-      },
+      async (request) => bundles.check(request.body),
     );
 
     app.post(

@@ -30,9 +30,7 @@ export function connectRoutes(connect: ConnectService) {
           response: { 200: CloudInfo },
         },
       },
-      async (request) => {
-        return connect.connect(request.body.key, request.caller.name);
-      },
+      async (request) => connect.connect(request.body.key, request.caller.name),
     );
 
     app.delete(
@@ -77,9 +75,7 @@ export function connectRoutes(connect: ConnectService) {
           response: { 200: FeedbackAnswer },
         },
       },
-      async (request) => {
-        return connect.feedback(request.caller, request.query.force === true);
-      },
+      async (request) => connect.feedback(request.caller, request.query.force === true),
     );
   };
 }

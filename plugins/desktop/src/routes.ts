@@ -116,9 +116,9 @@ export function desktopRoutes({ bundleInstallerVersion, files, downloads, instal
           response: { 200: DependencyPackageList },
         },
       },
-      async () => {
-        return { packages: (await packages.list()).map((record) => toWire(record) as DependencyPackage) };
-      },
+      async () => ({
+        packages: (await packages.list()).map((record) => toWire(record) as DependencyPackage),
+      }),
     );
 
     for (const { store, path, things, input } of areas) {

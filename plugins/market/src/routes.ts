@@ -28,9 +28,7 @@ export function marketRoutes(market: MarketService) {
           response: { 200: MarketAddonList },
         },
       },
-      async () => {
-        return market.list();
-      },
+      async () => market.list(),
     );
 
     app.get(
@@ -43,9 +41,7 @@ export function marketRoutes(market: MarketService) {
           response: { 200: MarketAddonDetail },
         },
       },
-      async (request) => {
-        return market.addon(request.params.addon_name);
-      },
+      async (request) => market.addon(request.params.addon_name),
     );
 
     app.get(
@@ -58,9 +54,7 @@ export function marketRoutes(market: MarketService) {
           response: { 200: MarketAddonVersionDetail },
         },
       },
-      async (request) => {
-        return market.version(request.params.addon_name, request.params.addon_version);
-      },
+      async (request) => market.version(request.params.addon_name, request.params.addon_version),
     );
 
     app.get(
@@ -73,9 +67,7 @@ export function marketRoutes(market: MarketService) {
           response: { 200: LicenseList },
         },
       },
-      async (request) => {
-        return market.licenses(request.query.refresh === true);
-      },
+      async (request) => market.licenses(request.query.refresh === true),
     );
 
     app.get(
@@ -87,9 +79,7 @@ export function marketRoutes(market: MarketService) {
           response: { 200: ReleaseList },
         },
       },
-      async (request) => {
-        return market.releases(request.query.all === true);
-      },
+      async (request) => market.releases(request.query.all === true),
     );
 
     app.get(
@@ -101,9 +91,7 @@ export function marketRoutes(market: MarketService) {
           response: { 200: ReleaseInfo },
         },
       },
-      async (request) => {
-        return market.release(request.params.release_name);
-      },
+      async (request) => market.release(request.params.release_name),
     );
   };
 }

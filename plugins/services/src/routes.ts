@@ -24,9 +24,7 @@ export function serviceRoutes(services: ServiceStore) {
           response: { 200: ServiceList },
         },
       },
-      async () => {
-        return { services: await services.list() };
-      },
+      async () => ({ services: await services.list() }),
     );
 
     app.put(
@@ -85,9 +83,7 @@ export function serviceRoutes(services: ServiceStore) {
           response: { 200: HostList },
         },
       },
-      async () => {
-        return { hosts: await services.hosts() };
-      },
+      async () => ({ hosts: await services.hosts() }),
     );
 
     app.post(
@@ -101,9 +97,7 @@ export function serviceRoutes(services: ServiceStore) {
           response: { 200: HeartbeatResponse },
         },
       },
-      async (request) => {
-        return { services: await services.heartbeat(request.body) };
-      },
+      async (request) => ({ services: await services.heartbeat(request.body) }),
     );
   };
 }

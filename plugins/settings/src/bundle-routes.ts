@@ -109,9 +109,7 @@ export function bundleSettingsRoutes(
           response: { 200: AddonSettingsResponse },
         },
       },
-      async (request) => {
-        return all.legacySite(request.caller.name, request.query.variant, request.query.site);
-      },
+      async (request) => all.legacySite(request.caller.name, request.query.variant, request.query.site),
     );
 
     app.post(

@@ -47,9 +47,7 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
           response: { 200: JsonObject },
         },
       },
-      async () => {
-        return schemaDocument;
-      },
+      async () => schemaDocument,
     );
 
     app.get(
@@ -62,9 +60,7 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
           response: { 200: config.schema },
         },
       },
-      async () => {
-        return config.get();
-      },
+      async () => config.get(),
     );
 
     app.post(
@@ -115,9 +111,7 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
           response: { 200: JsonObject },
         },
       },
-      async () => {
-        return config.overrides();
-      },
+      async () => config.overrides(),
     );
 
     app.get(

@@ -33,9 +33,7 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) 
           response: { 200: MetricsResponse },
         },
       },
-      async (request) => {
-        return metrics.collect(request.query);
-      },
+      async (request) => metrics.collect(request.query),
     );
 
     app.get(
@@ -65,9 +63,7 @@ export function systemRoutes({ metrics, systemFamilies, restart, sites }: Deps) 
           response: { 200: RestartRequired },
         },
       },
-      async () => {
-        return restart.status();
-      },
+      async () => restart.status(),
     );
 
     app.post(

@@ -111,9 +111,7 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
     app.get(
       '/api/users/me',
       { schema: { summary: 'The logged-in user', response: { 200: User } } },
-      async (request) => {
-        return excludeNone(users.present(await users.require(request.caller.name)), ['attrib']);
-      },
+      async (request) => excludeNone(users.present(await users.require(request.caller.name)), ['attrib']),
     );
 
     app.get(
