@@ -1,13 +1,12 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { EventMessage } from './events.js';
 import { compileFilter, type FieldKind, type FieldMap } from './query-filter.js';
+import { isoTime } from './timestamps.js';
 
 // The core's public.events table as addons read it back: the wire shapes of a stored row, and the keys a
 // QueryFilter over events may name. Shared by the events addon (REST, enroll) and GraphQL.
 /** A public.events row as read back from the database (snake_case columns). */
 export type EventRow = Record<string, any>;
-
-const iso = (value: unknown) => new Date(value as string).toISOString();
 
 /** The fields every view of a stored event shares. */
 function eventRowCore(row: EventRow) {
@@ -23,8 +22,8 @@ function eventRowCore(row: EventRow) {
     dependsOn: row.depends_on as string | null,
     status: row.status,
     description: row.description as string,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
+    createdAt: isoTime(row.created_at),
+    updatedAt: isoTime(row.updated_at),
   };
 }
 

@@ -28,3 +28,4 @@ export * from './unit-of-work.js';
 export * from './prepared.js';
 export * from './user-view.js';
 export * from './deadlines.js';
+export * from './timestamps.js';

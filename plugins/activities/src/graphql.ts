@@ -1,4 +1,4 @@
-import { type RequestUser, type UserRecord } from '@pipewright/sdk';
+import { isoTime, type RequestUser, type UserRecord } from '@pipewright/sdk';
 import type { ProjectRecord } from '@pipewright/plugin-projects/api';
 import type { UserDirectory } from '@pipewright/plugin-users/api';
 import type { EntityReader } from './entity-context.js';
@@ -31,8 +31,6 @@ ${ENTITY_NODES.map((node) => `extend type ${node} { activities(${ENTITY_FEED}): 
 
 /** A node as resolvers pass it on: the feed row, and whether it is shown in an inbox. */
 type Node = FeedRow & { inInbox?: boolean };
-
-const iso = (value: Date | string) => new Date(value).toISOString();
 
 /** Inbox bodies are one line of at most 200 characters, as AYON lists them. */
 function inboxBody(body: string): string {
@@ -122,8 +120,8 @@ export function activityGraphQL(feeds: ActivityFeeds, users: UserDirectory, read
         entityId: (node: Node) => node.entity_id,
         entityName: (node: Node) => node.entity_name,
         entityPath: () => null,
-        createdAt: (node: Node) => iso(node.created_at),
-        updatedAt: (node: Node) => iso(node.updated_at),
+        createdAt: (node: Node) => isoTime(node.created_at),
+        updatedAt: (node: Node) => isoTime(node.updated_at),
         creationOrder: (node: Node) => Number(node.creation_order),
         body: (node: Node) => (node.inInbox ? inboxBody(node.body) : node.body),
         tags: (node: Node) => node.tags ?? [],
@@ -150,8 +148,8 @@ export function activityGraphQL(feeds: ActivityFeeds, users: UserDirectory, read
             author: file.author ?? null,
             name: file.filename ?? null,
             mime: file.mime ?? null,
-            createdAt: file.created_at ?? iso(node.created_at),
-            updatedAt: file.updated_at ?? iso(node.updated_at),
+            createdAt: file.created_at ?? isoTime(node.created_at),
+            updatedAt: file.updated_at ?? isoTime(node.updated_at),
           })),
         author: (node: Node, _: unknown, ctx: Context) => person(ctx, node.activity_data.author),
         assignee: (node: Node, _: unknown, ctx: Context) => person(ctx, node.activity_data.assignee),

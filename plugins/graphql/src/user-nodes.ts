@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isManagerOrAbove, type RequestUser, type UserRecord } from '@pipewright/sdk';
+import { isManagerOrAbove, isoTime, type RequestUser, type UserRecord } from '@pipewright/sdk';
 import type { GraphContext } from './context.js';
 
 /**
@@ -96,14 +96,12 @@ function visibleAccessGroups(user: UserNodeSource, caller: RequestUser): Record<
 
 const flag = (user: UserNodeSource, key: string) => user.data[key] === true;
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
-const iso = (value: Date | string) => new Date(value).toISOString();
-
 /** The UserNode field resolvers, over any UserNodeSource. */
 export const userNodeResolvers = {
   name: (user: UserNodeSource, _: unknown, ctx: GraphContext) => view(user, ctx.caller).name,
   active: (user: UserNodeSource) => user.active,
-  createdAt: (user: UserNodeSource) => iso(user.createdAt),
-  updatedAt: (user: UserNodeSource) => iso(user.updatedAt),
+  createdAt: (user: UserNodeSource) => isoTime(user.createdAt),
+  updatedAt: (user: UserNodeSource) => isoTime(user.updatedAt),
   accessGroups: (user: UserNodeSource, _: unknown, ctx: GraphContext) =>
     JSON.stringify(visibleAccessGroups(user, ctx.caller)),
   defaultAccessGroups: (user: UserNodeSource) =>

@@ -1,6 +1,7 @@
 import {
   currentSender,
   isManagerOrAbove,
+  isoTime,
   NotFound,
   requireManager,
   type ProjectEntityType,
@@ -27,7 +28,7 @@ export const presentChange = (row: StoredChange): HistoryEntry => ({
   sender: row.sender,
   senderType: row.sender_type,
   client: row.client,
-  changedAt: new Date(row.changed_at).toISOString(),
+  changedAt: isoTime(row.changed_at),
 });
 
 const via = (caller: RequestUser) => (caller.isService ? 'service' : caller.isApiKey ? 'apiKey' : 'session');

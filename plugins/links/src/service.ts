@@ -7,6 +7,7 @@ import {
   PROJECT_ENTITY_TYPES,
   ValidationFailed,
   isManagerOrAbove,
+  isoTime,
   newId,
   type Database,
   type EventBus,
@@ -245,7 +246,7 @@ export class LinkService {
         outputType: output,
         author: row.author,
         data: row.data,
-        createdAt: new Date(row.created_at).toISOString(),
+        createdAt: isoTime(row.created_at),
       };
     });
   }
@@ -268,7 +269,7 @@ export class LinkService {
       output: row.output_id,
       author: row.author,
       data: row.data,
-      createdAt: new Date(row.created_at).toISOString(),
+      createdAt: isoTime(row.created_at),
     };
   }
 

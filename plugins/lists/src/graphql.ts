@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import {
   compileFilter,
   isManagerOrAbove,
+  isoTime,
   NotFound,
   ValidationFailed,
   type Database,
@@ -175,8 +176,6 @@ function page<T extends { id: string }>(all: T[], args: Args, size: number) {
   };
 }
 
-const iso = (value: Date | string) => new Date(value).toISOString();
-
 /** The schema, resolvers and loaders the lists addon adds to /graphql. */
 export function listGraphQL(deps: {
   db: Database;
@@ -283,8 +282,8 @@ export function listGraphQL(deps: {
         entityType: (list: Row) => list.entity_type,
         createdBy: (list: Row) => list.created_by,
         updatedBy: (list: Row) => list.updated_by,
-        createdAt: (list: Row) => iso(list.created_at),
-        updatedAt: (list: Row) => iso(list.updated_at),
+        createdAt: (list: Row) => isoTime(list.created_at),
+        updatedAt: (list: Row) => isoTime(list.updated_at),
         data: (list: Row) => JSON.stringify({ ...list.data, count: list.count }),
         attributes: (list: Row) => JSON.stringify(list.data?.attributes ?? []),
         items: async (list: Row, args: Args, ctx: Context) => {
@@ -319,8 +318,8 @@ export function listGraphQL(deps: {
         data: (item: Row) => JSON.stringify(item.data ?? {}),
         createdBy: (item: Row) => item.created_by,
         updatedBy: (item: Row) => item.updated_by,
-        createdAt: (item: Row) => iso(item.created_at),
-        updatedAt: (item: Row) => iso(item.updated_at),
+        createdAt: (item: Row) => isoTime(item.created_at),
+        updatedAt: (item: Row) => isoTime(item.updated_at),
       },
     },
   };

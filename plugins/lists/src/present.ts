@@ -1,9 +1,7 @@
-import type { EventInput, RequestUser } from '@pipewright/sdk';
+import { isoTime, type EventInput, type RequestUser } from '@pipewright/sdk';
 import type { Level } from './access-level.js';
 import type { EntityList, ListItem, ListSummary } from './schemas.js';
 import type { ItemRow, ListRow } from './store.js';
-
-const iso = (value: Date | string) => new Date(value).toISOString();
 
 /** A list as AYON's EntityListSummary shows it (create and materialize answers). */
 export function summaryOf(row: ListRow, count: number): ListSummary {
@@ -61,8 +59,8 @@ export function presentItem(row: ItemRow, folderPath: string): ListItem {
     folderPath,
     createdBy: row.created_by,
     updatedBy: row.updated_by,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
+    createdAt: isoTime(row.created_at),
+    updatedAt: isoTime(row.updated_at),
   };
 }
 
@@ -83,8 +81,8 @@ export function presentList(row: ListRow, items: ListItem[], count: number, leve
     owner: row.owner,
     createdBy: row.created_by,
     updatedBy: row.updated_by,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
+    createdAt: isoTime(row.created_at),
+    updatedAt: isoTime(row.updated_at),
     active: row.active,
     accessLevel: level,
   };

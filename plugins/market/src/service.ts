@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import {
   API_VERSION,
+  isoTime,
   NotFound,
   PipewrightError,
   type AddonInfo,
@@ -236,10 +237,8 @@ function isInstalled(local: Local, name: string, version: string): boolean {
 
 /** Dates of a catalogue entry; an entry without them dates from the catalogue file. */
 function dates(entry: CatalogueVersion, catalogue: Catalogue) {
-  const createdAt = entry.createdAt
-    ? new Date(entry.createdAt).toISOString()
-    : catalogue.modifiedAt.toISOString();
-  const updatedAt = entry.updatedAt ? new Date(entry.updatedAt).toISOString() : createdAt;
+  const createdAt = entry.createdAt ? isoTime(entry.createdAt) : catalogue.modifiedAt.toISOString();
+  const updatedAt = entry.updatedAt ? isoTime(entry.updatedAt) : createdAt;
   return { createdAt, updatedAt };
 }
 
@@ -250,7 +249,7 @@ function releaseFields(release: CatalogueRelease) {
     release: release.release,
     description: release.description ?? '',
     icon: release.icon ?? '',
-    createdAt: new Date(release.createdAt).toISOString(),
+    createdAt: isoTime(release.createdAt),
     mandatoryAddons: release.mandatoryAddons ?? [],
   };
 }

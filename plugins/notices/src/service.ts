@@ -1,4 +1,4 @@
-import { newId, type Database, type EventBus, type RequestUser } from '@pipewright/sdk';
+import { isoTime, newId, type Database, type EventBus, type RequestUser } from '@pipewright/sdk';
 import type { NoticeInput, Notices } from './api.js';
 import type { MarkStatus, NoticeRow, NoticeStore } from './store.js';
 
@@ -10,7 +10,7 @@ export const presentNotice = (row: NoticeRow) => ({
   link: row.link,
   read: row.read,
   active: row.active,
-  createdAt: new Date(row.created_at).toISOString(),
+  createdAt: isoTime(row.created_at),
 });
 
 /** Notices: written for their recipients by other addons, read and marked by each recipient alone. */

@@ -1,4 +1,4 @@
-import type { Static } from '@pipewright/sdk';
+import { isoTime, type Static } from '@pipewright/sdk';
 import type { ProjectLayout } from '@pipewright/plugin-anatomy/api';
 import type { ProjectRecord } from './api.js';
 import { linkTypeOnWire } from './columns.js';
@@ -26,8 +26,8 @@ export function presentRow(row: Row, defaults: Json): Static<typeof Project> {
     attrib: { ...defaults, ...row.attrib },
     ownAttrib: Object.keys(row.attrib),
     data: row.data,
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    createdAt: isoTime(row.created_at),
+    updatedAt: isoTime(row.updated_at),
   };
 }
 

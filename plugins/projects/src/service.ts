@@ -4,6 +4,7 @@ import {
   NotFound,
   ValidationFailed,
   isManagerOrAbove,
+  isoTime,
   mergePatch,
   type Database,
   type EventBus,
@@ -73,8 +74,8 @@ export class ProjectService implements ProjectDirectory {
         code: row.code,
         active: row.active,
         library: row.library,
-        createdAt: new Date(row.created_at).toISOString(),
-        updatedAt: new Date(row.updated_at).toISOString(),
+        createdAt: isoTime(row.created_at),
+        updatedAt: isoTime(row.updated_at),
       })),
     };
   }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { Conflict, NotFound, type AddonInfo, type Database } from '@pipewright/sdk';
+import { Conflict, isoTime, NotFound, type AddonInfo, type Database } from '@pipewright/sdk';
 import type { Heartbeat, ServiceConfig, ServiceModel, ServicePatch, ServicePut } from './schemas.js';
 
 /**
@@ -31,7 +31,7 @@ function toModel(row: Row): ServiceModel {
     service: row.service,
     shouldRun: row.should_run,
     isRunning: row.is_running && delta !== null && delta <= RUNNING_WINDOW_SECONDS,
-    lastSeen: row.last_seen ? new Date(row.last_seen).toISOString() : null,
+    lastSeen: row.last_seen ? isoTime(row.last_seen) : null,
     lastSeenDelta: delta,
     data: {
       image: data.image ?? null,
@@ -135,7 +135,7 @@ export class ServiceStore {
       .execute();
     return rows.map((row) => ({
       name: row.name as string,
-      lastSeen: new Date(row.last_seen).toISOString(),
+      lastSeen: isoTime(row.last_seen),
       health: { cpu: Number(row.health?.cpu ?? 0), mem: Number(row.health?.mem ?? 0) },
     }));
   }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { FastifyRequest } from 'fastify';
-import type { Database } from '@pipewright/sdk';
+import { isoTime, type Database } from '@pipewright/sdk';
 
 /** A client installation as GET /api/system/sites shows it. */
 export interface SiteInfo {
@@ -145,7 +145,7 @@ export class SiteRegistry {
       hostname: row.hostname,
       version: row.version,
       users: row.users,
-      lastSeen: new Date(row.last_seen).toISOString(),
+      lastSeen: isoTime(row.last_seen),
     }));
   }
 

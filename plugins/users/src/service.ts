@@ -4,6 +4,7 @@ import {
   Conflict,
   NotFound,
   isManagerOrAbove,
+  isoTime,
   mergePatch,
   newId,
   presentUser,
@@ -278,8 +279,8 @@ export class UserService implements UserDirectory {
       id: row.id,
       label: row.label,
       preview: row.preview,
-      created: new Date(row.created_at).toISOString(),
-      expires: row.expires_at ? new Date(row.expires_at).toISOString() : null,
+      created: isoTime(row.created_at),
+      expires: row.expires_at ? isoTime(row.expires_at) : null,
     }));
   }
 

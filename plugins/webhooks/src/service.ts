@@ -2,6 +2,7 @@ import {
   BadRequest,
   Forbidden,
   isManagerOrAbove,
+  isoTime,
   newId,
   NotFound,
   type Database,
@@ -58,8 +59,8 @@ export const presentWebhook = (row: WebhookRow) => ({
   health: row.health,
   failures: row.failures,
   createdBy: row.created_by,
-  createdAt: new Date(row.created_at).toISOString(),
-  updatedAt: new Date(row.updated_at).toISOString(),
+  createdAt: isoTime(row.created_at),
+  updatedAt: isoTime(row.updated_at),
 });
 
 export const presentDelivery = (row: DeliveryRow) => ({
@@ -70,9 +71,9 @@ export const presentDelivery = (row: DeliveryRow) => ({
   eventId: row.event_id?.replaceAll('-', '') ?? null,
   status: row.status,
   attempts: row.attempts,
-  nextAttemptAt: row.status === 'pending' ? new Date(row.next_attempt_at).toISOString() : null,
-  createdAt: new Date(row.created_at).toISOString(),
-  deliveredAt: row.delivered_at ? new Date(row.delivered_at).toISOString() : null,
+  nextAttemptAt: row.status === 'pending' ? isoTime(row.next_attempt_at) : null,
+  createdAt: isoTime(row.created_at),
+  deliveredAt: row.delivered_at ? isoTime(row.delivered_at) : null,
 });
 
 /**
@@ -229,7 +230,7 @@ export class WebhookService {
       response: attempt.response,
       error: attempt.error,
       latencyMs: attempt.latency_ms,
-      at: new Date(attempt.at).toISOString(),
+      at: isoTime(attempt.at),
     }));
     return { ...presentDelivery(row), body: row.body, log: attempts };
   }

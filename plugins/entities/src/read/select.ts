@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Database } from '@pipewright/sdk';
+import { isoTime, type Database } from '@pipewright/sdk';
 import type { EntityType } from '../entity-types.js';
 import { inheritablePart } from '../inheritance.js';
 import { inSubtree } from '../subtree.js';
@@ -128,8 +128,6 @@ export async function loadEntity(
   return (await query.execute(db)).rows[0];
 }
 
-const iso = (value: unknown) => new Date(value as string).toISOString();
-
 /** A row as the API shows it (camelCase, AYON field names). */
 export function present(type: EntityType, row: Row): Record<string, unknown> {
   const common = {
@@ -142,8 +140,8 @@ export function present(type: EntityType, row: Row): Record<string, unknown> {
     active: row.active,
     createdBy: row.created_by,
     updatedBy: row.updated_by,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
+    createdAt: isoTime(row.created_at),
+    updatedAt: isoTime(row.updated_at),
   };
   switch (type) {
     case 'folder':
