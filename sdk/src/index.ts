@@ -29,3 +29,4 @@ export * from './prepared.js';
 export * from './user-view.js';
 export * from './deadlines.js';
 export * from './timestamps.js';
+export * from './loader-queries.js';

@@ -1,4 +1,4 @@
-import { isoTime, type RequestUser, type UserRecord } from '@pipewright/sdk';
+import { groupLoaderQueries, isoTime, type RequestUser, type UserRecord } from '@pipewright/sdk';
 import type { ProjectRecord } from '@pipewright/plugin-projects/api';
 import type { UserDirectory } from '@pipewright/plugin-users/api';
 import type { EntityReader } from './entity-context.js';
@@ -171,15 +171,8 @@ export function activityGraphQL(feeds: ActivityFeeds, users: UserDirectory, read
             queries: { obj: { id: string; projectName: string }; params: any }[],
             ctx: Context,
           ) => {
-            const groups = new Map<string, { projectName: string; params: any; at: number[] }>();
-            queries.forEach(({ obj, params }, index) => {
-              const key = JSON.stringify([obj.projectName, params]);
-              const group = groups.get(key) ?? { projectName: obj.projectName, params, at: [] };
-              group.at.push(index);
-              groups.set(key, group);
-            });
             const answers: unknown[] = new Array(queries.length);
-            for (const { projectName, params, at } of groups.values()) {
+            for (const { projectName, params, at } of groupLoaderQueries(queries)) {
               const ids = at.map((i) => queries[i].obj.id);
               const found = await feeds.entityFeeds(ctx.caller, projectName, ids, feedFilter(params), params);
               for (const i of at) answers[i] = found.get(queries[i].obj.id);

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo, SelectionSetNode } from 'graphql';
-import type { ProjectEntityType } from '@pipewright/sdk';
+import { groupLoaderQueries, type ProjectEntityType } from '@pipewright/sdk';
 import type { EntityDirectory, EntityQuery } from '@pipewright/plugin-entities/api';
 import type { LinkDirectory, LinkRecord } from '@pipewright/plugin-links/api';
 import type { ProjectRecord } from '@pipewright/plugin-projects/api';
@@ -29,18 +29,6 @@ function asksFor(info: GraphQLResolveInfo, names: string[]): boolean {
           : true,
     );
   return info.fieldNodes.some((node) => visit(node.selectionSet));
-}
-
-/** Group loader queries that can share one read: same project, same arguments. */
-function groupQueries(queries: LoaderQuery[]) {
-  const groups = new Map<string, { projectName: string; params: ConnectionArgs; at: number[] }>();
-  queries.forEach(({ obj, params }, index) => {
-    const key = JSON.stringify([obj.projectName, params]);
-    const group = groups.get(key) ?? { projectName: obj.projectName, params, at: [] };
-    group.at.push(index);
-    groups.set(key, group);
-  });
-  return groups.values();
 }
 
 /** The names above an entity, from its path ("/a/b/c" gives a, b). */
@@ -105,7 +93,7 @@ export function entityResolvers(
     (type: ProjectEntityType, per: 'parent' | 'task') =>
     async (queries: LoaderQuery[], ctx: GraphContext) => {
       const answers: unknown[] = new Array(queries.length);
-      for (const { projectName, params, at } of groupQueries(queries)) {
+      for (const { projectName, params, at } of groupLoaderQueries(queries)) {
         const page = readPage(params);
         const where = conditions.of(type, projectName, params);
         if (!where) {
@@ -150,7 +138,7 @@ export function entityResolvers(
   /** Versions of many products in one read, in version order, with the same arguments. */
   const productVersions = async (queries: LoaderQuery[], ctx: GraphContext, latest: boolean) => {
     const answers: Node[][] = queries.map(() => []);
-    for (const { projectName, at } of groupQueries(queries.map(({ obj }) => ({ obj, params: {} })))) {
+    for (const { projectName, at } of groupLoaderQueries(queries.map(({ obj }) => ({ obj, params: {} })))) {
       const owners = at.map((i) => queries[i].obj.id);
       const result = await entities.query(projectName, 'version', {
         parentIds: owners,
@@ -172,7 +160,7 @@ export function entityResolvers(
   /** Links touching each node, seen from the node: AYON's edges carry the link, node the entity at the far end. */
   const nodeLinks = async (queries: LoaderQuery[]) => {
     const answers: unknown[] = new Array(queries.length);
-    for (const { projectName, params, at } of groupQueries(queries)) {
+    for (const { projectName, params, at } of groupLoaderQueries(queries)) {
       const direction =
         params.direction === 'in' || params.direction === 'out' ? params.direction : undefined;
       const ids = at.map((i) => queries[i].obj.id);
