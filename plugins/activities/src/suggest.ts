@@ -107,16 +107,18 @@ export class Suggestions {
     for (const item of [...tasks, ...products]) folderIds.add(item.entity.folderId);
     for (const p of productById.values()) folderIds.add(p.folderId);
     const folderById = await this.reader.existing(projectName, 'folder', [...folderIds], caller);
+    const parent = <T>(value: T | undefined | null) => (value ? { parent: value } : {});
+    // What a suggested folder or task shows of itself besides its type.
+    const named = (entity: Entity, relevance: number) => ({
+      id: entity.id,
+      name: entity.name,
+      label: entity.label ?? null,
+      thumbnailId: entity.thumbnailId ?? null,
+      createdAt: entity.createdAt,
+      relevance,
+    });
     const folderItem = (folder: Entity | undefined, relevance = ELSEWHERE) =>
-      folder && {
-        id: folder.id,
-        name: folder.name,
-        label: folder.label ?? null,
-        folderType: folder.folderType,
-        thumbnailId: folder.thumbnailId ?? null,
-        createdAt: folder.createdAt,
-        relevance,
-      };
+      folder && { ...named(folder, relevance), folderType: folder.folderType };
     const productItem = (p: Entity | undefined, relevance = ELSEWHERE) =>
       p && {
         id: p.id,
@@ -124,20 +126,14 @@ export class Suggestions {
         productType: p.productType,
         createdAt: p.createdAt,
         relevance,
-        ...(folderById.get(p.folderId) ? { parent: folderItem(folderById.get(p.folderId)) } : {}),
+        ...parent(folderItem(folderById.get(p.folderId))),
       };
-    const parent = <T>(value: T | undefined | null) => (value ? { parent: value } : {});
 
     return {
       users: people,
       tasks: tasks.map(({ entity: task, relevance }) => ({
-        id: task.id,
-        name: task.name,
-        label: task.label ?? null,
+        ...named(task, relevance),
         taskType: task.taskType,
-        thumbnailId: task.thumbnailId ?? null,
-        createdAt: task.createdAt,
-        relevance,
         ...parent(folderItem(folderById.get(task.folderId))),
       })),
       versions: versions.map(({ entity: version, relevance }) => ({
