@@ -3,16 +3,18 @@ import type { Level } from './access-level.js';
 import type { EntityList, ListItem, ListSummary } from './schemas.js';
 import type { ItemRow, ListRow } from './store.js';
 
+/** What says which list a row is: the start of both its summary and its whole view. */
+const listNames = (row: ListRow) => ({
+  id: row.id,
+  entityListType: row.entity_list_type,
+  entityListFolderId: row.entity_list_folder_id,
+  entityType: row.entity_type,
+  label: row.label,
+});
+
 /** A list as AYON's EntityListSummary shows it (create and materialize answers). */
 export function summaryOf(row: ListRow, count: number): ListSummary {
-  return {
-    id: row.id,
-    entityListType: row.entity_list_type,
-    entityListFolderId: row.entity_list_folder_id,
-    entityType: row.entity_type,
-    label: row.label,
-    count,
-  };
+  return { ...listNames(row), count };
 }
 
 /**
@@ -67,11 +69,7 @@ export function presentItem(row: ItemRow, folderPath: string): ListItem {
 /** A whole list as GET shows it. data.count is the item count, as AYON keeps it there. */
 export function presentList(row: ListRow, items: ListItem[], count: number, level: Level): EntityList {
   return {
-    id: row.id,
-    entityListType: row.entity_list_type,
-    entityListFolderId: row.entity_list_folder_id,
-    entityType: row.entity_type,
-    label: row.label,
+    ...listNames(row),
     access: row.access,
     attrib: row.attrib,
     data: { ...row.data, count },
