@@ -192,48 +192,34 @@ export async function representationsInContext(
 
 /** What the formatter needs about each entity: its folder path and the names below it. */
 async function uriRows(db: Database, schema: string, type: EntityType, ids: string[]): Promise<Row[]> {
+  return (await uriQuery(schema, type, sql`${ids}::uuid[]`).execute(db)).rows;
+}
+
+/** The read behind uriRows for one entity type. */
+function uriQuery(schema: string, type: EntityType, list: RawBuilder<unknown>) {
   const t = (name: string) => sql.table(`${schema}.${name}`);
-  const list = sql`${ids}::uuid[]`;
   switch (type) {
     case 'folder':
-      return (
-        await sql<Row>`SELECT f.id, f.path AS folder_path FROM ${t('folders')} f WHERE f.id = ANY(${list})`.execute(
-          db,
-        )
-      ).rows;
+      return sql<Row>`SELECT f.id, f.path AS folder_path FROM ${t('folders')} f WHERE f.id = ANY(${list})`;
     case 'task':
-      return (
-        await sql<Row>`SELECT k.id, f.path AS folder_path, k.name AS task FROM ${t('tasks')} k JOIN ${t('folders')} f ON f.id = k.folder_id WHERE k.id = ANY(${list})`.execute(
-          db,
-        )
-      ).rows;
+      return sql<Row>`SELECT k.id, f.path AS folder_path, k.name AS task FROM ${t('tasks')} k JOIN ${t('folders')} f ON f.id = k.folder_id WHERE k.id = ANY(${list})`;
     case 'workfile':
-      return (
-        await sql<Row>`
-          SELECT w.id, f.path AS folder_path, k.name AS task, regexp_replace(w.path, '^.*[/\\\\]', '') AS workfile
-          FROM ${t('workfiles')} w JOIN ${t('tasks')} k ON k.id = w.task_id JOIN ${t('folders')} f ON f.id = k.folder_id
-          WHERE w.id = ANY(${list})`.execute(db)
-      ).rows;
+      return sql<Row>`
+        SELECT w.id, f.path AS folder_path, k.name AS task, regexp_replace(w.path, '^.*[/\\\\]', '') AS workfile
+        FROM ${t('workfiles')} w JOIN ${t('tasks')} k ON k.id = w.task_id JOIN ${t('folders')} f ON f.id = k.folder_id
+        WHERE w.id = ANY(${list})`;
     case 'product':
-      return (
-        await sql<Row>`SELECT p.id, f.path AS folder_path, p.name AS product FROM ${t('products')} p JOIN ${t('folders')} f ON f.id = p.folder_id WHERE p.id = ANY(${list})`.execute(
-          db,
-        )
-      ).rows;
+      return sql<Row>`SELECT p.id, f.path AS folder_path, p.name AS product FROM ${t('products')} p JOIN ${t('folders')} f ON f.id = p.folder_id WHERE p.id = ANY(${list})`;
     case 'version':
-      return (
-        await sql<Row>`
-          SELECT v.id, f.path AS folder_path, p.name AS product, v.version
-          FROM ${t('versions')} v JOIN ${t('products')} p ON p.id = v.product_id JOIN ${t('folders')} f ON f.id = p.folder_id
-          WHERE v.id = ANY(${list})`.execute(db)
-      ).rows;
+      return sql<Row>`
+        SELECT v.id, f.path AS folder_path, p.name AS product, v.version
+        FROM ${t('versions')} v JOIN ${t('products')} p ON p.id = v.product_id JOIN ${t('folders')} f ON f.id = p.folder_id
+        WHERE v.id = ANY(${list})`;
     case 'representation':
-      return (
-        await sql<Row>`
-          SELECT r.id, f.path AS folder_path, p.name AS product, v.version, r.name AS representation
-          FROM ${t('representations')} r JOIN ${t('versions')} v ON v.id = r.version_id
-            JOIN ${t('products')} p ON p.id = v.product_id JOIN ${t('folders')} f ON f.id = p.folder_id
-          WHERE r.id = ANY(${list})`.execute(db)
-      ).rows;
+      return sql<Row>`
+        SELECT r.id, f.path AS folder_path, p.name AS product, v.version, r.name AS representation
+        FROM ${t('representations')} r JOIN ${t('versions')} v ON v.id = r.version_id
+          JOIN ${t('products')} p ON p.id = v.product_id JOIN ${t('folders')} f ON f.id = p.folder_id
+        WHERE r.id = ANY(${list})`;
   }
 }
