@@ -15,6 +15,12 @@ export interface RequestUser {
   isApiKey: boolean;
 }
 
+/** A request whose path names a project (project_name), as route handlers receive it. */
+export interface ProjectRequest {
+  caller: RequestUser;
+  params: { project_name: string };
+}
+
 /** Who sent a change: x-sender and x-sender-type, passed on to events so a client can ignore its own echoes. */
 export interface Sender {
   sender: string | null;

@@ -71,7 +71,7 @@ export function projectAccessRoutes(access: AccessService, projects: ProjectDire
         },
       },
       async (request) => {
-        const project = await projects.require(request.caller, request.params.project_name);
+        const project = await projects.requireFor(request);
         return projectAccess(access, request.caller, project.name);
       },
     );

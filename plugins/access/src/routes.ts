@@ -218,7 +218,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         },
       },
       async (request) => {
-        const project = await projects.require(request.caller, request.params.project_name);
+        const project = await projects.requireFor(request);
         await requireProjectAccess(request.caller, project.name, 1);
         return access.projectUsers(project.name);
       },
@@ -237,7 +237,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         },
       },
       async (request) => {
-        const project = await projects.require(request.caller, request.params.project_name);
+        const project = await projects.requireFor(request);
         await requireProjectAccess(request.caller, project.name, 2);
         const user = await access.requireUser(request.params.user_name);
         // Whoever is not a manager manages others; changing one's own groups would be a way up.
@@ -278,7 +278,7 @@ export function accessRoutes(access: AccessService, projects: ProjectDirectory) 
         },
       },
       async (request) => {
-        const project = await projects.require(request.caller, request.params.project_name);
+        const project = await projects.requireFor(request);
         return access.permissions(request.caller, project.name);
       },
     );

@@ -145,8 +145,7 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
       },
       async (request) => {
         const choice = Object.fromEntries(Object.entries(request.body).filter(([, v]) => v !== undefined));
-        if (Object.keys(choice).length === 0)
-          await projects.require(request.caller, request.params.project_name);
+        if (Object.keys(choice).length === 0) await projects.requireFor(request);
         // A variant set to null is forgotten (the project uses the studio bundle again).
         else {
           const patch = { data: { bundle: choice } };

@@ -47,7 +47,7 @@ export function dashboardRoutes({
         },
       },
       async (request) => {
-        const project = await projects.require(request.caller, request.params.project_name);
+        const project = await projects.requireFor(request);
         return countEntities(db, schemaName(project.name));
       },
     );
@@ -65,7 +65,7 @@ export function dashboardRoutes({
         },
       },
       async (request) => {
-        const project = await projects.require(request.caller, request.params.project_name);
+        const project = await projects.requireFor(request);
         const inheritable = await attributes.inheritable('task');
         const health = await taskHealth(db, {
           schema: schemaName(project.name),
@@ -94,7 +94,7 @@ export function dashboardRoutes({
         },
       },
       async (request) => {
-        const project = await projects.require(request.caller, request.params.project_name);
+        const project = await projects.requireFor(request);
         return { activity: await dailyActivity(log, project.name, request.query.days) };
       },
     );
@@ -109,7 +109,7 @@ export function dashboardRoutes({
         },
       },
       async (request) => {
-        const project = await projects.require(request.caller, request.params.project_name);
+        const project = await projects.requireFor(request);
         const [all, members] = await Promise.all([users.list(), teams.members(project.name)]);
         return countPeople(all, project.name, new Set(members.map((name) => name.toLowerCase())));
       },

@@ -69,7 +69,7 @@ export function fileRoutes({ files, projects }: Deps) {
         const headers = request.headers;
         let body: Readable | null = null;
         try {
-          const project = await projects.require(request.caller, request.params.project_name);
+          const project = await projects.requireFor(request);
           // A declared size over the limit is refused before a byte is read; a body without a length (chunked) is
           // counted as it streams in.
           if (Number(headers['content-length']) > files.uploadLimit)

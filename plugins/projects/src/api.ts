@@ -1,5 +1,5 @@
 import { createServiceRef } from '@pipewright/sdk';
-import type { RequestUser } from '@pipewright/sdk';
+import type { ProjectRequest, RequestUser } from '@pipewright/sdk';
 
 /** A project as other addons see it. */
 export interface ProjectRecord {
@@ -40,6 +40,8 @@ export interface ProjectDirectory {
   visibleNames(caller: RequestUser, filter?: { active?: boolean; library?: boolean }): Promise<string[]>;
   /** The project the caller may use: NotFound when it does not exist, Forbidden without access. */
   require(caller: RequestUser, name: string): Promise<ProjectRecord>;
+  /** The project a route's path names, for the request's caller: as require answers it. */
+  requireFor(request: ProjectRequest): Promise<ProjectRecord>;
   /**
    * Change a project as PATCH /api/projects/{name} does (managers; attrib, data and config merge), with its
    * entity.project.changed event in the same unit of work.

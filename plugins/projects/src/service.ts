@@ -8,6 +8,7 @@ import {
   mergePatch,
   type Database,
   type EventBus,
+  type ProjectRequest,
   type ProjectStorage,
   type RequestUser,
   type Static,
@@ -95,6 +96,10 @@ export class ProjectService implements ProjectDirectory {
     const project = await this.find(name);
     if (!project) throw new NotFound(`Project ${name} not found`);
     return project;
+  }
+
+  requireFor(request: ProjectRequest): Promise<ProjectRecord> {
+    return this.require(request.caller, request.params.project_name);
   }
 
   async find(name: string): Promise<ProjectRecord | null> {

@@ -24,7 +24,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         },
       },
       async (request) => {
-        const project = await projects.require(request.caller, request.params.project_name);
+        const project = await projects.requireFor(request);
         return teams.list(project.name, request.query.show_members);
       },
     );
@@ -41,7 +41,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         },
       },
       async (request) => {
-        const project = await projects.require(request.caller, request.params.project_name);
+        const project = await projects.requireFor(request);
         await teams.replaceAll(project.name, request.body, request.caller.name);
       },
     );
@@ -58,7 +58,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         },
       },
       async (request) => {
-        const project = await projects.require(request.caller, request.params.project_name);
+        const project = await projects.requireFor(request);
         const { team_name } = request.params;
         await teams.save(project.name, team_name, request.body.members, request.caller.name);
       },
@@ -71,7 +71,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         schema: { summary: 'Delete a team (managers)', params: TeamParams, response: { 204: NoContent } },
       },
       async (request, reply) => {
-        const project = await projects.require(request.caller, request.params.project_name);
+        const project = await projects.requireFor(request);
         const { team_name } = request.params;
         await teams.remove(project.name, team_name, request.caller.name);
         return reply.code(204).send(null);
@@ -90,7 +90,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         },
       },
       async (request) => {
-        const project = await projects.require(request.caller, request.params.project_name);
+        const project = await projects.requireFor(request);
         const { team_name, member_name } = request.params;
         await teams.saveMember(project.name, team_name, member_name, request.body, request.caller.name);
       },
@@ -107,7 +107,7 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         },
       },
       async (request) => {
-        const project = await projects.require(request.caller, request.params.project_name);
+        const project = await projects.requireFor(request);
         const { team_name, member_name } = request.params;
         await teams.removeMember(project.name, team_name, member_name, request.caller.name);
       },
