@@ -6,6 +6,7 @@ import {
   NoContent,
   NotFound,
   ProjectParams,
+  type ProjectRequest,
   type RequestUser,
 } from '@pipewright/sdk';
 import type { EntityDirectory } from '@pipewright/plugin-entities/api';
@@ -68,6 +69,14 @@ export function thumbnailRoutes({ store, thumbnails, projects, entities }: Deps)
     }
   }
 
+  /** Keep the image sent as the body under an id, in the project the path names; answers the project's name. */
+  async function keepUpload(request: ProjectRequest & { body: unknown }, id: string) {
+    const project = await projects.requireFor(request);
+    const image = readImage(request.body);
+    await store.put(project.name, id, image.mime, image.bytes, request.caller.name);
+    return project.name;
+  }
+
   return async (app: AddonApp) => {
     // Only this addon's routes take raw image bodies; JSON stays the rule everywhere else. Buffers keep the bytes
     // exactly as sent, whatever the client claims they are.
@@ -88,10 +97,8 @@ export function thumbnailRoutes({ store, thumbnails, projects, entities }: Deps)
         },
       },
       async (request) => {
-        const project = await projects.require(request.caller, request.params.project_name);
-        const image = readImage(request.body);
         const id = newId();
-        await store.put(project.name, id, image.mime, image.bytes, request.caller.name);
+        await keepUpload(request, id);
         return { id };
       },
     );
@@ -108,7 +115,7 @@ export function thumbnailRoutes({ store, thumbnails, projects, entities }: Deps)
       },
       async (request, reply) => {
         // Ids alone would let anyone with project access browse every image in it; AYON keeps this to managers.
-        const project = await projects.require(request.caller, request.params.project_name);
+        const project = await projects.requireFor(request);
         const image = await store.get(project.name, request.params.thumbnail_id);
         return answer(
           reply,
@@ -130,16 +137,8 @@ export function thumbnailRoutes({ store, thumbnails, projects, entities }: Deps)
         },
       },
       async (request) => {
-        const project = await projects.require(request.caller, request.params.project_name);
-        const image = readImage(request.body);
-        await store.put(
-          project.name,
-          request.params.thumbnail_id,
-          image.mime,
-          image.bytes,
-          request.caller.name,
-        );
-        await invalidate(request.caller, project.name, request.params.thumbnail_id);
+        const project = await keepUpload(request, request.params.thumbnail_id);
+        await invalidate(request.caller, project, request.params.thumbnail_id);
       },
     );
 
