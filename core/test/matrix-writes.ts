@@ -286,6 +286,21 @@ export const WRITES: Record<string, Scenario> = {
     async (caller, ctx) => ({ path: await ownAnnotation(caller, ctx), body: { color: '#00ff00' } }),
   'DELETE /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/{annotation_id}':
     async (caller, ctx) => ({ path: await ownAnnotation(caller, ctx) }),
+  'GET /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/otio': (
+    _c,
+    ctx,
+  ) => ({ path: annotationPath(ctx) }),
+  'POST /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/otio': (
+    _c,
+    ctx,
+  ) => ({
+    path: annotationPath(ctx),
+    body: { OTIO_SCHEMA: 'Annotation.1', layers: [] },
+  }),
+  'GET /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/openrv': (
+    _c,
+    ctx,
+  ) => ({ path: annotationPath(ctx) }),
   'POST /api/projects/{project_name}/{entity_type}/{entity_id}/activities': (_c, ctx) => ({
     path: { entity_type: 'tasks', entity_id: ctx.fixtures.task_id },
     body: { activityType: 'comment', body: 'probe' },

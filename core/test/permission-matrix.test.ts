@@ -64,6 +64,13 @@ const RULES: Record<string, Rule> = {
     'project',
   'DELETE /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/{annotation_id}':
     'project',
+  // Their interchange files: exported by whoever reads the version, imported by whoever may draw.
+  'GET /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/otio':
+    'project',
+  'POST /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/otio':
+    'project',
+  'GET /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/openrv':
+    'project',
   // Activities: any project user comments and reads; editing and deleting are the author's (and admins').
   'POST /api/projects/{project_name}/{entity_type}/{entity_id}/activities': 'project',
   'PATCH /api/projects/{project_name}/activities/{activity_id}': 'project',

@@ -327,6 +327,16 @@ describe('annotations on review media', () => {
       }
       const stored = (await api('GET', annotationsUrl(at))).body.annotations as { frame: number }[];
       expect(stored.map((a) => a.frame).sort()).toEqual([...chosen].sort());
+      // Every export keys them on the same frames: OTIO's layer ranges at the clip's rate, RV's from 1.
+      const otio = (await api('GET', `${annotationsUrl(at)}/otio`)).body;
+      const times = otio.tracks.children[0].children[0].effects.flatMap((effect: any) =>
+        effect.layers.map((layer: any) => layer.layer_range.start_time),
+      );
+      expect(times.map((t: any) => t.value).sort()).toEqual([...chosen].sort());
+      for (const t of times) expect(t.rate).toBeCloseTo(Number(num) / Number(den), 3);
+      const paint = (await api('GET', `${annotationsUrl(at)}/openrv`)).text;
+      const rvFrames = [...paint.matchAll(/"frame:(\d+)"/g)].map((m) => Number(m[1]) + FIRST - 1);
+      expect(rvFrames.sort()).toEqual([...chosen].sort());
 
       await page.reload();
       await shows(page, FIRST);
@@ -460,6 +470,30 @@ describe('annotations on review media', () => {
     );
     const bytes = Buffer.from(await file.arrayBuffer());
     expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([400, 300]);
+
+    // Out to OTIO and back: the drawing leaves, comes back from the file, and an OpenRV fragment is saved.
+    const tools = page.getByRole('group', { name: 'Annotation files' });
+    const [otio] = await Promise.all([
+      page.waitForEvent('download'),
+      tools.getByRole('button', { name: 'Export OTIO' }).click(),
+    ]);
+    const document = JSON.parse(await readFile((await otio.path())!, 'utf8'));
+    expect(document.tracks.children[0].children[0].effects[0].layers).toHaveLength(2);
+    for (const { id } of (await api('GET', annotationsUrl(at))).body.annotations)
+      expect((await api('DELETE', `${annotationsUrl(at)}/${id}`)).status).toBe(204);
+    await page.getByLabel('Annotations on this frame').filter({ hasText: 'Nothing drawn' }).waitFor();
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      tools.getByRole('button', { name: 'Import OTIO…' }).click(),
+    ]);
+    await chooser.setFiles((await otio.path())!);
+    await tools.getByRole('status').filter({ hasText: 'Imported 2 objects' }).waitFor();
+    await page.getByLabel('Annotations on this frame').filter({ hasText: '2 on this frame' }).waitFor();
+    const [paint] = await Promise.all([
+      page.waitForEvent('download'),
+      tools.getByRole('button', { name: 'Export OpenRV paint' }).click(),
+    ]);
+    expect((await readFile((await paint.path())!, 'utf8')).startsWith('GTOa (4)')).toBe(true);
   }, 60_000);
 
   it('keeps all 100 objects two people draw on one frame at once; deleting one removes exactly that one', async () => {

@@ -5,16 +5,19 @@ import {
   AnnotationPatch,
   AnnotationQuery,
   Created,
+  ImportAnswer,
   OneParams,
+  OtioDocument,
   Params,
 } from './schemas.js';
+import type { AnnotationExchange } from './exchange.js';
 import type { AnnotationService } from './service.js';
 
 const BASE = '/api/projects/:project_name/versions/:version_id/reviewables/:activity_id/annotations';
 const ONE = `${BASE}/:annotation_id`;
 
 /** A reviewable's annotations: read by frame, drawn, changed and removed one object at a time. */
-export function annotationRoutes(annotations: AnnotationService) {
+export function annotationRoutes(annotations: AnnotationService, exchange: AnnotationExchange) {
   return async (app: AddonApp) => {
     app.get(
       BASE,
@@ -75,6 +78,66 @@ export function annotationRoutes(annotations: AnnotationService) {
       },
       async (request) => {
         await annotations.remove(request.caller, request.params, request.params.annotation_id);
+      },
+    );
+
+    app.get(
+      `${BASE}/otio`,
+      {
+        schema: {
+          summary:
+            "A reviewable's annotations as OpenTimelineIO (a timeline of its clip with Annotation.1 effects)",
+          description:
+            'One Annotation.1 effect per annotated frame, its layers (Paint.1, Rectangle.1, Ellipse.1, Line.1, ' +
+            'Arrow.1, Text.1) in drawing order, as OpenRV reads them; positions in the image-bounds space of the ' +
+            'Open Review Initiative (16 units wide, centred, y up), frames in the shot\u2019s numbering.',
+          params: Params,
+          produces: ['application/json'],
+        },
+      },
+      async (request, reply) => {
+        const { fileName, document } = await exchange.otio(request.caller, request.params);
+        reply.header('content-disposition', `attachment; filename="${fileName}"`);
+        return document;
+      },
+    );
+
+    app.post(
+      `${BASE}/otio`,
+      {
+        bodyLimit: 64 * 1024 * 1024,
+        schema: {
+          summary: 'Draw the annotations of an OTIO document on the reviewable (all of them or none)',
+          description:
+            'Reads every Annotation.1 effect of a Timeline, a Clip or the effect alone; a layer spanning several ' +
+            'frames is drawn on each. An object whose id is on this reviewable already is replaced, so importing ' +
+            'a file twice changes nothing. 422 names each layer that cannot be read.',
+          params: Params,
+          body: OtioDocument,
+          response: { 200: ImportAnswer },
+        },
+      },
+      async (request) => exchange.importOtio(request.caller, request.params, request.body),
+    );
+
+    app.get(
+      `${BASE}/openrv`,
+      {
+        schema: {
+          summary:
+            "A reviewable's annotations as an OpenRV paint fragment (the RVPaint node of a session file)",
+          description:
+            'GTO text for sourceGroup000000_paint: a pen stroke per line drawn (figures along their outline) and a ' +
+            'text per text, frames numbered from 1 as RV numbers a movie\u2019s frames.',
+          params: Params,
+          produces: ['text/plain'],
+        },
+      },
+      async (request, reply) => {
+        const { fileName, text } = await exchange.openRv(request.caller, request.params);
+        reply.header('content-type', 'text/plain; charset=utf-8');
+        reply.header('content-disposition', `attachment; filename="${fileName}"`);
+        return text;
       },
     );
   };

@@ -81,3 +81,14 @@ export const Annotation = Type.Object({
 });
 export const AnnotationList = Type.Object({ annotations: Type.Array(Annotation) });
 export const Created = Type.Object({ id: Type.String() });
+
+export const OtioDocument = Type.Record(Type.String(), Type.Unknown(), {
+  description: 'An OTIO document: a Timeline, a Clip, or an Annotation.1 effect',
+});
+export const ImportAnswer = Type.Object({
+  created: Type.Integer(),
+  updated: Type.Integer(),
+  skipped: Type.Array(Type.String(), {
+    description: 'Schemas of layers that were not drawn (not ours to read)',
+  }),
+});

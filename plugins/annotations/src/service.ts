@@ -11,7 +11,7 @@ import {
 import type { ActivityFeed } from '@pipewright/plugin-activities/api';
 import type { EntityDirectory } from '@pipewright/plugin-entities/api';
 import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
-import type { ShapeValue } from './schemas.js';
+import type { AnnotationInput } from './interchange.js';
 import type { AnnotationRow, AnnotationStore, FrameFilter } from './store.js';
 
 /** Where an annotation lives: a reviewable (its activity) of a version of a project, as a route names them. */
@@ -19,13 +19,6 @@ export interface ReviewableRef {
   project_name: string;
   version_id: string;
   activity_id: string;
-}
-
-export interface AnnotationInput {
-  id?: string;
-  frame: number;
-  color: string;
-  shape: ShapeValue;
 }
 
 const plain = (id: string) => id.replaceAll('-', '');
@@ -123,14 +116,14 @@ export class AnnotationService {
   }
 
   /** The reviewable a route names: 404 unless the caller may read its version and it is one of the version's. */
-  private async reviewable(caller: RequestUser, where: ReviewableRef) {
+  async reviewable(caller: RequestUser, where: ReviewableRef) {
     const project = (await this.deps.projects.require(caller, where.project_name)).name;
     const version = await this.deps.entities.get(project, 'version', where.version_id, caller);
     if (!version) throw new NotFound(`Version ${where.version_id} not found in project ${project}`);
     const reviewables = await this.deps.activities.list(project, 'reviewable', [version.id]);
     const reviewable = reviewables.find((activity) => plain(activity.id) === plain(where.activity_id));
     if (!reviewable) throw new NotFound(`Reviewable ${where.activity_id} not found on version ${version.id}`);
-    return { project, versionId: plain(version.id), reviewableId: plain(reviewable.id) };
+    return { project, version, reviewable, versionId: plain(version.id), reviewableId: plain(reviewable.id) };
   }
 
   /** An annotation of the reviewable that the caller may change: theirs, or any for a manager. */

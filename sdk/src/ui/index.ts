@@ -15,7 +15,7 @@ export {
 } from './live.js';
 export { useLoaded, type Loaded, type LoadedOptions, type LiveReload } from './loading.js';
 export { NoProjectChosen } from './project-guard.js';
-export { callRoute, type RouteInit } from './route.js';
+export { callRoute, saveBlob, type RouteInit } from './route.js';
 export { ChoosableRow, Table } from './table.js';
 export { TabbedScreen, Tabs, useSearchParam, useTabParam, type TabSpec } from './tabs.js';
 export { exactTime, whenText } from './time.js';

@@ -16,6 +16,8 @@ export interface RouteInit {
   /** More request headers (x-file-name for an upload, say). */
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** How to read the answer: JSON unless given; a Blob for a file to save or show. */
+  parseAs?: 'json' | 'blob' | 'text';
 }
 
 type UntypedRequest = (
@@ -26,18 +28,19 @@ type UntypedRequest = (
 
 /**
  * Call a route outside the typed paths (an addon's own routes) as the screen's user; resolves to the JSON answer
- * (undefined for an empty one) and throws the client's ApiError for an error answer, like the typed calls.
+ * (undefined for an empty one), or a Blob or text as parseAs asks, and throws the client's ApiError for an error answer, like the typed calls.
  */
 export async function callRoute<T = unknown>(
   client: PipewrightClient,
   path: string,
-  { method = 'GET', body, contentType, headers = {}, signal }: RouteInit = {},
+  { method = 'GET', body, contentType, headers = {}, signal, parseAs = 'json' }: RouteInit = {},
 ): Promise<T> {
   const raw = typeof Blob !== 'undefined' && body instanceof Blob;
   const request = client.fetchClient.request as unknown as UntypedRequest;
   const { data, error, response } = await request(method.toLowerCase(), path, {
     body,
     signal,
+    parseAs,
     headers: raw
       ? { 'content-type': contentType || (body as Blob).type || 'application/octet-stream', ...headers }
       : headers,
@@ -46,4 +49,13 @@ export async function callRoute<T = unknown>(
   if (!response.ok)
     throw apiErrorFor({ status: response.status, method, url: response.url || path, body: error });
   return data as T;
+}
+
+/** Save content as the browser saves a download, under a file name. */
+export function saveBlob(blob: Blob, name: string): void {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
 }

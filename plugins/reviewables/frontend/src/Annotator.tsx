@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
-import { ErrorBox, useClient } from '@pipewright/sdk/ui';
+import { ErrorBox, saveBlob, useClient } from '@pipewright/sdk/ui';
 import { naturalSize, type AnnotatedMedia, type Picture } from './annotations';
+import { AnnotationFiles } from './AnnotationFiles';
 import { AnnotationLayer, type Tool } from './AnnotationLayer';
 import { renderFrame } from './frame-comment';
 import { FrameComment } from './FrameComment';
@@ -90,16 +91,9 @@ export function useAnnotator(
     onFrame.length && picture.current && svg.current ? renderFrame(picture.current, svg.current) : null;
 
   // The frame with its drawing, as a file of the picture's own size (frame-1017.png); or every annotated frame so.
-  const save = (blob: Blob, name: string) => {
-    const link = document.createElement('a');
-    link.href = URL.createObjectURL(blob);
-    link.download = name;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
-  };
   const saveFrame = async () => {
     const pictures = await drawing();
-    if (pictures) save(pictures.composite, `frame-${frame}.png`);
+    if (pictures) saveBlob(pictures.composite, `frame-${frame}.png`);
   };
   const [zipping, setZipping] = useState(false);
   const saveFrames = async () => {
@@ -109,7 +103,7 @@ export function useAnnotator(
       // Loaded when first asked for: the ZIP writer and the SVG renderer weigh more than the rest of the screen.
       const { annotatedFramesZip } = await import('./frames-zip');
       const zip = await annotatedFramesZip(picture.current, annotations.byFrame, show, frame);
-      save(zip, 'annotated-frames.zip');
+      saveBlob(zip, 'annotated-frames.zip');
     } finally {
       setZipping(false);
     }
@@ -172,6 +166,7 @@ export function useAnnotator(
       >
         {zipping ? 'Saving the frames…' : 'Save annotated frames (ZIP)'}
       </button>
+      <AnnotationFiles media={media} />
       <span className="muted" aria-label="Annotations on this frame">
         {onFrame.length ? `${onFrame.length} on this frame` : 'Nothing drawn on this frame'}
       </span>

@@ -79,3 +79,17 @@ export function moved(shape: Shape, dx: number, dy: number): Shape {
     to: [shape.to[0] + dx, shape.to[1] + dy],
   };
 }
+
+/** The reviewable's annotations as a file of an interchange format: OTIO, or an OpenRV paint fragment. */
+export const exportAnnotations = (
+  client: PipewrightClient,
+  media: AnnotatedMedia,
+  format: 'otio' | 'openrv',
+) => callRoute<Blob>(client, `${path(media)}/${format}`, { parseAs: 'blob' });
+
+/** Draw what an OTIO document holds; how many objects it added and replaced, and the layers it left out. */
+export const importOtio = (client: PipewrightClient, media: AnnotatedMedia, document: unknown) =>
+  callRoute<{ created: number; updated: number; skipped: string[] }>(client, `${path(media)}/otio`, {
+    method: 'POST',
+    body: document,
+  });

@@ -10,7 +10,7 @@ import {
   type Annotation,
 } from './annotations';
 
-const TOPICS = ['annotation.created', 'annotation.updated', 'annotation.deleted'];
+const TOPICS = ['annotation.created', 'annotation.updated', 'annotation.deleted', 'annotation.imported'];
 
 /**
  * A reviewable's annotations, kept up to date by live events (someone else drawing), with drawing, changing and
