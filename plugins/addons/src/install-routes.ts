@@ -59,10 +59,8 @@ export function installRoutes(installer: AddonInstaller) {
           response: { 204: { type: 'null' } },
         },
       },
-      async (request, reply) => {
-        const user = request.caller;
-        await installer.remove(user.name, request.params.addon_name);
-        return reply.code(204).send();
+      async (request) => {
+        await installer.remove(request.caller.name, request.params.addon_name);
       },
     );
 
@@ -77,10 +75,9 @@ export function installRoutes(installer: AddonInstaller) {
           response: { 204: { type: 'null' } },
         },
       },
-      async (request, reply) => {
-        const user = request.caller;
-        await installer.remove(user.name, request.params.addon_name, request.params.addon_version);
-        return reply.code(204).send();
+      async (request) => {
+        const { addon_name, addon_version } = request.params;
+        await installer.remove(request.caller.name, addon_name, addon_version);
       },
     );
   };

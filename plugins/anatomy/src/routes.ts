@@ -67,11 +67,10 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
         config: { access: 'manager' },
         schema: { summary: 'Delete an anatomy preset', params: PresetParams, response: { 204: NoContent } },
       },
-      async (request, reply) => {
+      async (request) => {
         const name = request.params.preset_name;
         requireStoredName(name, ['path', 'preset_name']);
         await presets.remove(name, request.caller.name);
-        return reply.code(204).send(null);
       },
     );
 

@@ -184,7 +184,7 @@ export function authRoutes(
       {
         schema: { summary: 'End one session of a user', params: SessionParams, response: { 204: NoContent } },
       },
-      async (request, reply) => {
+      async (request) => {
         requireSelfOrManager(request.caller, request.params.user_name);
         const owned = (await sessions.list(request.params.user_name)).some(
           (s) => s.id === request.params.session_id,
@@ -192,7 +192,6 @@ export function authRoutes(
         if (!owned || !(await sessions.close(request.params.session_id))) {
           throw new NotFound(`Session ${request.params.session_id} of ${request.params.user_name} not found`);
         }
-        return reply.code(204).send(null);
       },
     );
   };

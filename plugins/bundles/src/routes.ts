@@ -124,9 +124,8 @@ export function bundleRoutes(bundles: BundleService, projects: ProjectDirectory)
         config: { access: 'admin' },
         schema: { summary: 'Delete a bundle (admins)', params: BundleParams, response: { 204: NoContent } },
       },
-      async (request, reply) => {
+      async (request) => {
         await bundles.remove(request.params.bundle_name, { user: request.caller.name });
-        return reply.code(204).send(null);
       },
     );
 

@@ -39,9 +39,8 @@ export function connectRoutes(connect: ConnectService) {
         config: { access: 'admin' },
         schema: { summary: 'Forget the Ynput Cloud key (admins)', response: { 204: NoContent } },
       },
-      async (request, reply) => {
+      async (request) => {
         await connect.disconnect(request.caller.name);
-        return reply.code(204).send(null);
       },
     );
 

@@ -113,9 +113,8 @@ export function eventRoutes(ctx: Context) {
         config: { access: 'admin' },
         schema: { summary: 'Delete an event', params: EventParams, response: { 204: NoContent } },
       },
-      async (request, reply) => {
+      async (request) => {
         await log.remove(request.params.event_id);
-        return reply.code(204).send(null);
       },
     );
 

@@ -134,9 +134,8 @@ export function onboardingRoutes(ctx: AddonContext, { users, auth, attributes, s
         config: { access: 'admin' },
         schema: { summary: 'Dismiss the setup wizard (administrators)', response: { 204: NoContent } },
       },
-      async (request, reply) => {
+      async () => {
         await setFinished(true);
-        return reply.code(204).send(null);
       },
     );
 
@@ -146,9 +145,8 @@ export function onboardingRoutes(ctx: AddonContext, { users, auth, attributes, s
         config: { access: 'admin' },
         schema: { summary: 'Show the setup wizard again (administrators)', response: { 204: NoContent } },
       },
-      async (request, reply) => {
+      async () => {
         await setFinished(false);
-        return reply.code(204).send(null);
       },
     );
   };

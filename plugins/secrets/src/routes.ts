@@ -60,9 +60,8 @@ export function secretRoutes(secrets: SecretService) {
         config: { access: 'admin' },
         schema: { summary: 'Delete a secret (admins)', params: SecretParams, response: { 204: NoContent } },
       },
-      async (request, reply) => {
+      async (request) => {
         await secrets.remove(request.params.secret_name, request.caller.name);
-        return reply.code(204).send(null);
       },
     );
   };

@@ -33,7 +33,7 @@ export function bundleSettingsRoutes(
           response: { 204: Type.Null() },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const copy = request.body.copyVariant;
         if (copy) {
           const [from, to] = await Promise.all([
@@ -53,7 +53,6 @@ export function bundleSettingsRoutes(
             { user: request.caller.name },
           );
         }
-        return reply.code(204).send(null);
       },
     );
 

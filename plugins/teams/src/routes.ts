@@ -70,11 +70,10 @@ export function teamRoutes(teams: TeamService, projects: ProjectDirectory) {
         config: { access: 'manager' },
         schema: { summary: 'Delete a team (managers)', params: TeamParams, response: { 204: NoContent } },
       },
-      async (request, reply) => {
+      async (request) => {
         const project = await projects.requireFor(request);
         const { team_name } = request.params;
         await teams.remove(project.name, team_name, request.caller.name);
-        return reply.code(204).send(null);
       },
     );
 

@@ -134,13 +134,12 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
         bodyLimit: USER_BODY_LIMIT,
         schema: { summary: 'Create a user', params: UserParams, body: NewUser, response: { 204: NoContent } },
       },
-      async (request, reply) => {
+      async (request) => {
         requireRoleGrant(request.caller, request.body.data);
         if (request.body.password !== undefined)
           users.requirePassword(request.body.password, ['body', 'password']);
         const by = { user: request.caller.name };
         await users.create({ name: request.params.user_name, ...request.body }, by);
-        return reply.code(204).send(null);
       },
     );
 
@@ -171,14 +170,13 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
     app.delete(
       '/api/users/:user_name',
       { schema: { summary: 'Delete a user', params: UserParams, response: { 204: NoContent } } },
-      async (request, reply) => {
+      async (request) => {
         const target = await users.require(request.params.user_name);
         requireManagerOf(request.caller, target);
         if (target.name === request.caller.name)
           throw new Conflict('You cannot delete your own account', 'delete-self');
         refuseLosingLastAdmin(target, false, await users.activeAdmins(target.name));
         await users.remove(target.name, { user: request.caller.name });
-        return reply.code(204).send(null);
       },
     );
 
@@ -322,10 +320,9 @@ export function userRoutes(users: UserService, guesses: PasswordGuesses) {
     app.delete(
       '/api/users/:user_name/apikeys/:entity_id',
       { schema: { summary: 'Revoke an API key', params: ApiKeyParams, response: { 204: NoContent } } },
-      async (request, reply) => {
+      async (request) => {
         requireSelfOrAdmin(request.caller, request.params.user_name);
         await users.removeApiKey(request.params.user_name, request.params.entity_id);
-        return reply.code(204).send(null);
       },
     );
   };
