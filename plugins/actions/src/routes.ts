@@ -28,9 +28,11 @@ export function actionRoutes(actions: ActionService) {
         },
       },
       async (request) => {
-        const user = request.caller;
         const { mode, variant } = request.query;
-        return { variant, actions: await actions.list(toContext(request.body), user, variant, mode) };
+        return {
+          variant,
+          actions: await actions.list(toContext(request.body), request.caller, variant, mode),
+        };
       },
     );
 
@@ -44,10 +46,7 @@ export function actionRoutes(actions: ActionService) {
           response: { 200: ManageResponse },
         },
       },
-      async (request) => {
-        const user = request.caller;
-        return { actions: await actions.manage(user, request.query.variant) };
-      },
+      async (request) => ({ actions: await actions.manage(request.caller, request.query.variant) }),
     );
 
     app.post(
@@ -61,10 +60,8 @@ export function actionRoutes(actions: ActionService) {
           response: { 200: JsonObject },
         },
       },
-      async (request) => {
-        const user = request.caller;
-        return actions.config(request.query, toContext(request.body), user, request.body.value);
-      },
+      async (request) =>
+        actions.config(request.query, toContext(request.body), request.caller, request.body.value),
     );
 
     app.post(
@@ -78,9 +75,8 @@ export function actionRoutes(actions: ActionService) {
         },
       },
       async (request) => {
-        const user = request.caller;
         const serverUrl = `${request.protocol}://${request.host}`;
-        return actions.execute(request.query, toContext(request.body), user, serverUrl);
+        return actions.execute(request.query, toContext(request.body), request.caller, serverUrl);
       },
     );
 
@@ -112,8 +108,7 @@ export function actionRoutes(actions: ActionService) {
         },
       },
       async (request) => {
-        const user = request.caller;
-        await actions.abort(request.params.token, user, request.body.message);
+        await actions.abort(request.params.token, request.caller, request.body.message);
       },
     );
   };
