@@ -60,6 +60,15 @@ export const groups = [
     },
   },
   {
+    id: 'review',
+    title: 'Review',
+    description: 'Reviewing versions in the web app, and the annotations review tools trade.',
+    pages: {
+      review_reviewing: 'Reviewing',
+      review_annotations: 'Annotations and interchange',
+    },
+  },
+  {
     id: 'launcher',
     title: 'Launcher',
     pages: {
