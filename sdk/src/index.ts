@@ -30,3 +30,4 @@ export * from './user-view.js';
 export * from './deadlines.js';
 export * from './timestamps.js';
 export * from './loader-queries.js';
+export * from './operations.js';

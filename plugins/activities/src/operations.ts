@@ -2,6 +2,7 @@ import {
   BadRequest,
   camelizeKeys,
   operationFailure,
+  operationsAnswer,
   ValidationFailed,
   check,
   newId,
@@ -95,10 +96,7 @@ export class ActivityOperations {
         if (error !== rollback) throw error;
       }
     }
-    return {
-      operations: results,
-      success: results.length === operations.length && results.every((result) => result.success),
-    };
+    return operationsAnswer(results, operations);
   }
 
   private async prepare(

@@ -2,6 +2,7 @@ import {
   currentUnitOfWork,
   newId,
   operationFailure,
+  operationsAnswer,
   type Database,
   type EventBus,
   type RequestUser,
@@ -95,10 +96,7 @@ export class EntityProcessor {
         await this.together(await batch(), false, operations, results, progress);
       }
     }
-    return {
-      operations: results,
-      success: results.length === operations.length && results.every((r) => r.success),
-    };
+    return operationsAnswer(results, operations);
   }
 
   /**
