@@ -57,6 +57,14 @@ export interface MentionOption {
 
 const linkText = (label: string) => label.replace(/[[\]()]/g, '');
 
+/** What an entry for a mention of target (user:jane, task:<id>, ...) written as label shows and writes. */
+const mentionOf = (target: string, label: string, title = label) => ({
+  key: target,
+  title,
+  shown: `@${linkText(label)}`,
+  link: `[${linkText(label)}](${target})`,
+});
+
 /** Every mentionable person and entity, nearest first, as mention box entries. */
 export function mentionOptions(
   suggestions: Suggestions,
@@ -64,42 +72,34 @@ export function mentionOptions(
   const options: (MentionOption & { words: string; rank: number })[] = [];
   for (const user of suggestions.users)
     options.push({
-      key: `user:${user.name}`,
-      title: user.fullName || user.name,
+      ...mentionOf(`user:${user.name}`, user.fullName || user.name),
       detail: `person · ${user.name}`,
-      shown: `@${linkText(user.fullName || user.name)}`,
-      link: `[${linkText(user.fullName || user.name)}](user:${user.name})`,
       words: `${user.name} ${user.fullName ?? ''}`,
       // People first at equal relevance: they are mentioned far more often than entities.
       rank: user.relevance * 10 + 3,
     });
   for (const task of suggestions.tasks)
     options.push({
-      key: `task:${task.id}`,
-      title: task.label || task.name,
+      ...mentionOf(`task:${task.id}`, task.label || task.name),
       detail: `task · ${task.taskType}${task.parent ? ` in ${task.parent.name}` : ''}`,
-      shown: `@${linkText(task.label || task.name)}`,
-      link: `[${linkText(task.label || task.name)}](task:${task.id})`,
       words: `${task.name} ${task.label ?? ''} ${task.taskType} ${task.parent?.name ?? ''}`,
       rank: task.relevance * 10 + 2,
     });
   for (const folder of suggestions.folders)
     options.push({
-      key: `folder:${folder.id}`,
-      title: folder.label || folder.name,
+      ...mentionOf(`folder:${folder.id}`, folder.label || folder.name),
       detail: `folder · ${folder.folderType}`,
-      shown: `@${linkText(folder.label || folder.name)}`,
-      link: `[${linkText(folder.label || folder.name)}](folder:${folder.id})`,
       words: `${folder.name} ${folder.label ?? ''} ${folder.folderType}`,
       rank: folder.relevance * 10 + 1,
     });
   for (const version of suggestions.versions)
     options.push({
-      key: `version:${version.id}`,
-      title: `${version.parent?.name ?? 'version'} ${version.name}`,
+      ...mentionOf(
+        `version:${version.id}`,
+        `${version.parent?.name ?? ''} ${version.name}`.trim(),
+        `${version.parent?.name ?? 'version'} ${version.name}`,
+      ),
       detail: 'version',
-      shown: `@${linkText(`${version.parent?.name ?? ''} ${version.name}`.trim())}`,
-      link: `[${linkText(`${version.parent?.name ?? ''} ${version.name}`.trim())}](version:${version.id})`,
       words: `${version.name} ${version.parent?.name ?? ''}`,
       rank: version.relevance * 10,
     });
