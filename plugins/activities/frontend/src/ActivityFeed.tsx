@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LiveEvent } from '@pipewright/sdk/client';
 import type { ScreenProps, ScreenUser } from '@pipewright/sdk/screen';
-import { ErrorBox, exposedScreen, messageOf, useClient, useLoaded } from '@pipewright/sdk/ui';
+import { ErrorBox, exposedScreen, useClient, useLoaded } from '@pipewright/sdk/ui';
 import { ActivityItem, type ActivityActions } from './ActivityItem';
 import { ENTITY_TYPES, type Activity, type EntityType } from './activity';
 import { readFeed } from './activity-queries';
@@ -19,6 +19,7 @@ import {
 import { CommentBox } from './CommentBox';
 import { useHubListener, useLiveHub, useSettled, type LiveHub } from './live';
 import { mentionsIn } from './mentions';
+import { useOlderPages } from './older';
 import { readFolderPaths, type FolderPaths } from './paths';
 import { Watchers } from './Watchers';
 import './activities.css';
@@ -89,8 +90,7 @@ function EntityFeed({
   hub: LiveHub;
 }) {
   const client = useClient();
-  const [olderError, setOlderError] = useState<string | null>(null);
-  const [readingOlder, setReadingOlder] = useState(false);
+  const { readingOlder, olderError, setOlderError, readOlder: readOlderPage } = useOlderPages();
   const [suggestions, setSuggestions] = useState<Suggestions | null>(null);
   const suggestionsAsked = useRef(false);
   // How many of the newest activities are on screen: a reload after a live event reads as many again.
@@ -125,7 +125,7 @@ function EntityFeed({
   const reload = useCallback(() => {
     setOlderError(null);
     void readAgain();
-  }, [readAgain]);
+  }, [readAgain, setOlderError]);
 
   // Who watches the entity; unknown (no one) when it cannot be read.
   const watching = useLoaded(
@@ -159,8 +159,7 @@ function EntityFeed({
 
   const readOlder = async () => {
     if (!older) return;
-    setReadingOlder(true);
-    try {
+    await readOlderPage(async () => {
       const page = await readFeed(client, project, entityType, entityId, PAGE, older);
       setFeed((current) => {
         const shown = current?.activities ?? [];
@@ -170,11 +169,7 @@ function EntityFeed({
         };
       });
       void readPaths(page.activities);
-    } catch (failure) {
-      setOlderError(messageOf(failure));
-    } finally {
-      setReadingOlder(false);
-    }
+    });
   };
 
   const wantSuggestions = () => {

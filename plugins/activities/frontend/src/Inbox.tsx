@@ -1,13 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ScreenProps } from '@pipewright/sdk/screen';
-import {
-  ErrorBox,
-  exposedScreen,
-  liveStateOf,
-  messageOf,
-  useLiveEvents,
-  useLoaded,
-} from '@pipewright/sdk/ui';
+import { ErrorBox, exposedScreen, liveStateOf, useLiveEvents, useLoaded } from '@pipewright/sdk/ui';
 import type { Activity } from './activity';
 import { countUnread, readInbox, type InboxFilter } from './activity-queries';
 import { markMessages } from './activity-routes';
@@ -17,6 +10,7 @@ import { go, openableEntity, overviewLink } from './links';
 import { useSettled } from './live';
 import type { MentionRenderer } from './markdown';
 import { mentionsIn } from './mentions';
+import { useOlderPages } from './older';
 import { readFolderPaths, type FolderPaths } from './paths';
 import { ServerNotices, useServerNotices } from './ServerNotices';
 import './activities.css';
@@ -48,9 +42,8 @@ export default exposedScreen(function Inbox({ client, user }: ScreenProps) {
     activeOnly: true,
   });
   const [paths, setPaths] = useState<FolderPaths>(new Map());
-  const [olderError, setOlderError] = useState<string | null>(null);
   const [actionError, setActionError] = useState<unknown>(null);
-  const [readingOlder, setReadingOlder] = useState(false);
+  const { readingOlder, olderError, setOlderError, readOlder: readOlderPage } = useOlderPages();
   const shownCount = useRef(PAGE);
   const mentionsByProject = useRef(new Map<string, MentionRenderer>());
   const knownPaths = useRef<FolderPaths>(new Map());
@@ -85,7 +78,7 @@ export default exposedScreen(function Inbox({ client, user }: ScreenProps) {
     void readMessages();
     void readCount();
     void readNotices();
-  }, [readMessages, readCount, readNotices]);
+  }, [readMessages, readCount, readNotices, setOlderError]);
   useEffect(() => {
     if (messages) shownCount.current = messages.length;
   }, [messages]);
@@ -98,19 +91,14 @@ export default exposedScreen(function Inbox({ client, user }: ScreenProps) {
 
   const readOlder = async () => {
     if (!older) return;
-    setReadingOlder(true);
-    try {
+    await readOlderPage(async () => {
       const page = await readInbox(client, options, PAGE, older);
       setPage((current) => ({
         activities: [...page.activities, ...(current?.activities ?? [])],
         older: page.older,
       }));
       void readPaths(page.activities);
-    } catch (failure) {
-      setOlderError(messageOf(failure));
-    } finally {
-      setReadingOlder(false);
-    }
+    });
   };
 
   /** Mark messages (and notices from the server), shown at once and then confirmed by a fresh read. */
