@@ -25,8 +25,10 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
   // The schema as plain JSON: TypeBox marks its objects with symbols that have no place on the wire.
   const schemaDocument = JSON.parse(JSON.stringify(config.schema)) as Record<string, unknown>;
 
-  /** Remove images the configuration no longer points at. */
-  async function dropReplacedImages(before: ServerConfig): Promise<void> {
+  /** Change the configuration, then remove the images it no longer points at. */
+  async function changeConfig(change: () => Promise<void>): Promise<void> {
+    const before = await config.get();
+    await change();
     const after = await config.get();
     for (const [fileType, key] of Object.entries(CONFIG_FILE_TYPES) as [
       ConfigFileType,
@@ -75,9 +77,7 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
         },
       },
       async (request) => {
-        const before = await config.get();
-        await config.replace(request.body as ServerConfig, request.caller.name);
-        await dropReplacedImages(before);
+        await changeConfig(() => config.replace(request.body as ServerConfig, request.caller.name));
       },
     );
 
@@ -94,9 +94,7 @@ export function configRoutes(config: ServerConfigStore, files: ConfigFileStore) 
         },
       },
       async (request) => {
-        const before = await config.get();
-        await config.patch(request.body, request.caller.name);
-        await dropReplacedImages(before);
+        await changeConfig(() => config.patch(request.body, request.caller.name));
       },
     );
 
