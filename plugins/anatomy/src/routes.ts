@@ -5,6 +5,12 @@ import { AnatomyDocument, PresetList, PresetParams, RenamePreset, anatomyJsonSch
 /** The version of the anatomy model, as AYON 1.11 names it in its preset list. */
 const ANATOMY_MODEL_VERSION = '1.0.0';
 
+/** The preset a path names; "_" is refused: it addresses the anatomy in force, not a stored preset. */
+function storedPreset(params: { preset_name: string }): string {
+  requireStoredName(params.preset_name, ['path', 'preset_name']);
+  return params.preset_name;
+}
+
 export function anatomyRoutes(presets: AnatomyPresetService) {
   return async (app: AddonApp) => {
     app.get(
@@ -55,8 +61,7 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
         },
       },
       async (request) => {
-        const name = request.params.preset_name;
-        requireStoredName(name, ['path', 'preset_name']);
+        const name = storedPreset(request.params);
         await presets.put(name, presets.require(request.body, ['body']), request.caller.name);
       },
     );
@@ -68,9 +73,7 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
         schema: { summary: 'Delete an anatomy preset', params: PresetParams, response: { 204: NoContent } },
       },
       async (request) => {
-        const name = request.params.preset_name;
-        requireStoredName(name, ['path', 'preset_name']);
-        await presets.remove(name, request.caller.name);
+        await presets.remove(storedPreset(request.params), request.caller.name);
       },
     );
 
@@ -117,8 +120,7 @@ export function anatomyRoutes(presets: AnatomyPresetService) {
         },
       },
       async (request) => {
-        const name = request.params.preset_name;
-        requireStoredName(name, ['path', 'preset_name']);
+        const name = storedPreset(request.params);
         requireStoredName(request.body.name, ['body', 'name']);
         await presets.rename(name, request.body.name, request.caller.name);
       },
