@@ -6,7 +6,7 @@ import {
   isManagerOrAbove,
   NoContent,
   ProjectParams,
-  type RequestUser,
+  type ProjectRequest,
   type Static,
   Type,
   uploadStream,
@@ -41,9 +41,9 @@ function sendJpeg(reply: FastifyReply, image: Buffer) {
 /** The routes of /api/projects/{project_name}/files: upload, redirect, payload, info, previews and delete. */
 export function fileRoutes({ files, projects }: Deps) {
   /** The project (403 without access, 404 when missing) and the file in it (404). */
-  async function findFile(caller: RequestUser, projectName: string, id: string) {
-    const project = await projects.require(caller, projectName);
-    return files.require(project.name, id);
+  async function findFile(request: ProjectRequest & { params: { file_id: string } }) {
+    const project = await projects.requireFor(request);
+    return files.require(project.name, request.params.file_id);
   }
 
   /** Uploads read the raw body themselves, whatever its type: registered apart so other routes keep JSON. */
@@ -109,7 +109,7 @@ export function fileRoutes({ files, projects }: Deps) {
         },
       },
       async (request, reply) => {
-        const file = await findFile(request.caller, request.params.project_name, request.params.file_id);
+        const file = await findFile(request);
         return reply.redirect(`/api/projects/${file.project}/files/${file.id}/payload`, 302);
       },
     );
@@ -124,7 +124,7 @@ export function fileRoutes({ files, projects }: Deps) {
         },
       },
       async (request, reply) => {
-        const file = await findFile(request.caller, request.params.project_name, request.params.file_id);
+        const file = await findFile(request);
         return reply.code(200).headers(fileHeaders(file)).header('content-length', String(file.size)).send();
       },
     );
@@ -134,7 +134,7 @@ export function fileRoutes({ files, projects }: Deps) {
       request: FastifyRequest<{ Params: Static<typeof FileParams> }>,
       reply: FastifyReply,
     ) => {
-      const file = await findFile(request.caller, request.params.project_name, request.params.file_id);
+      const file = await findFile(request);
       let range: ByteRange | null;
       try {
         range = requestedRange(request.headers.range, file.size);
@@ -187,7 +187,7 @@ export function fileRoutes({ files, projects }: Deps) {
         },
       },
       async (request) => {
-        const file = await findFile(request.caller, request.params.project_name, request.params.file_id);
+        const file = await findFile(request);
         const mediaInfo = await files.knownMediaInfo(file.project, file.id);
         return {
           id: file.id,
@@ -213,7 +213,7 @@ export function fileRoutes({ files, projects }: Deps) {
         },
       },
       async (request, reply) => {
-        const file = await findFile(request.caller, request.params.project_name, request.params.file_id);
+        const file = await findFile(request);
         return sendJpeg(reply, await files.thumbnail(file.project, file.id));
       },
     );
@@ -229,7 +229,7 @@ export function fileRoutes({ files, projects }: Deps) {
         },
       },
       async (request, reply) => {
-        const file = await findFile(request.caller, request.params.project_name, request.params.file_id);
+        const file = await findFile(request);
         return sendJpeg(reply, await files.still(file.project, file.id, request.query.t));
       },
     );
@@ -244,7 +244,7 @@ export function fileRoutes({ files, projects }: Deps) {
         },
       },
       async (request) => {
-        const file = await findFile(request.caller, request.params.project_name, request.params.file_id);
+        const file = await findFile(request);
         if (!isManagerOrAbove(request.caller) && file.author !== request.caller.name) {
           throw new Forbidden('Only the uploader of a file or a manager may delete it');
         }
