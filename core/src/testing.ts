@@ -49,6 +49,8 @@ export interface TestResponse {
   headers: Record<string, unknown>;
   body: any;
   text: string;
+  /** The answer's bytes as sent (a PDF, an image). */
+  bytes: Buffer;
 }
 
 export interface RequestOptions {
@@ -151,7 +153,13 @@ export async function bootTestCore(options: {
       let parsed: unknown = undefined;
       if (response.body && /[/+]json\b/.test(String(response.headers['content-type'] ?? '')))
         parsed = JSON.parse(response.body);
-      return { status: response.statusCode, headers: response.headers, body: parsed, text: response.body };
+      return {
+        status: response.statusCode,
+        headers: response.headers,
+        body: parsed,
+        text: response.body,
+        bytes: response.rawPayload,
+      };
     },
   };
 }

@@ -301,6 +301,17 @@ export const WRITES: Record<string, Scenario> = {
     _c,
     ctx,
   ) => ({ path: annotationPath(ctx) }),
+  'GET /api/projects/{project_name}/lists/{list_id}/review-report': async (_c, ctx) => ({
+    path: {
+      list_id: await sharedList(ctx, 10, {
+        entityType: 'version',
+        items: [{ entityId: ctx.fixtures.version_id }],
+      }),
+    },
+  }),
+  'GET /api/projects/{project_name}/versions/{version_id}/review-report': (_c, ctx) => ({
+    path: { version_id: ctx.fixtures.version_id },
+  }),
   'POST /api/projects/{project_name}/{entity_type}/{entity_id}/activities': (_c, ctx) => ({
     path: { entity_type: 'tasks', entity_id: ctx.fixtures.task_id },
     body: { activityType: 'comment', body: 'probe' },

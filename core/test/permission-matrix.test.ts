@@ -71,6 +71,9 @@ const RULES: Record<string, Rule> = {
     'project',
   'GET /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/openrv':
     'project',
+  // Review reports: of a list its readers may read, of a version whoever reads it.
+  'GET /api/projects/{project_name}/lists/{list_id}/review-report': 'project',
+  'GET /api/projects/{project_name}/versions/{version_id}/review-report': 'project',
   // Activities: any project user comments and reads; editing and deleting are the author's (and admins').
   'POST /api/projects/{project_name}/{entity_type}/{entity_id}/activities': 'project',
   'PATCH /api/projects/{project_name}/activities/{activity_id}': 'project',
@@ -556,6 +559,7 @@ beforeAll(async () => {
       'websocket',
       'notices',
       'annotations',
+      'review-reports',
     ],
   });
   const users = core.services.get(usersRef);

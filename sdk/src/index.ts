@@ -28,6 +28,7 @@ export * from './unit-of-work.js';
 export * from './prepared.js';
 export * from './user-view.js';
 export * from './deadlines.js';
+export * from './review-frames.js';
 export * from './timestamps.js';
 export * from './loader-queries.js';
 export * from './operations.js';

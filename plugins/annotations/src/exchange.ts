@@ -104,6 +104,12 @@ export class AnnotationExchange {
     return { created, updated, skipped: read.skipped };
   }
 
+  /** A reviewable's media and annotations, as the annotations service offers them to other addons. */
+  async annotationsOf(caller: RequestUser, project_name: string, version_id: string, activity_id: string) {
+    const { media, drawn } = await this.read(caller, { project_name, version_id, activity_id });
+    return { media, annotations: drawn };
+  }
+
   private async read(caller: RequestUser, where: ReviewableRef) {
     const place = await this.annotations.reviewable(caller, where);
     const media = await reviewMedia(this.deps, place.project, place.version, place.reviewable);

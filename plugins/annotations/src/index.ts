@@ -4,6 +4,7 @@ import { entitiesRef } from '@pipewright/plugin-entities/api';
 import { filesRef } from '@pipewright/plugin-files/api';
 import { projectsRef } from '@pipewright/plugin-projects/api';
 import { projectMigrations } from './migrations.js';
+import { annotationsRef } from './api.js';
 import { AnnotationExchange } from './exchange.js';
 import { annotationRoutes } from './routes.js';
 import { AnnotationService } from './service.js';
@@ -20,6 +21,7 @@ export default defineAddon({
     const store = new AnnotationStore(ctx.db, ctx.projects.schemaName);
     const annotations = new AnnotationService(ctx.db, store, deps, ctx.events);
     const exchange = new AnnotationExchange(ctx.db, store, annotations, deps, ctx.events);
+    ctx.provide(annotationsRef, { read: (...args) => exchange.annotationsOf(...args) });
     await ctx.app.register(annotationRoutes(annotations, exchange));
   },
 });

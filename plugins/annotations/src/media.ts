@@ -1,3 +1,4 @@
+import { firstNumberOf, rangeOf } from '@pipewright/sdk';
 import type { EntityDirectory } from '@pipewright/plugin-entities/api';
 import type { ProjectFiles } from '@pipewright/plugin-files/api';
 
@@ -5,6 +6,8 @@ import type { ProjectFiles } from '@pipewright/plugin-files/api';
 export interface ReviewMedia {
   /** A name for the timeline and the clip: the reviewable's label, else its file's name. */
   name: string;
+  /** The reviewable's file, when it has one. */
+  fileId: string | null;
   fileName: string;
   /** Where a review tool fetches the media from, relative to the server (the reviewable's file). */
   url: string;
@@ -14,28 +17,6 @@ export interface ReviewMedia {
   /** The number of the media's first frame in the shot's numbering (annotations are keyed on these numbers). */
   firstFrame: number;
   frameCount: number;
-}
-
-const whole = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isFinite(value) ? Math.round(value) : null;
-
-/**
- * The media's first frame in the shot's numbering, by the review player's rule: media that is longer than the cut by
- * exactly its handles (as AYON's publish renders review media) starts at frameStart - handleStart, any other media
- * at frameStart (the version's, else its shot's; 1 when neither says).
- */
-export function firstFrameOf(
-  versionAttrib: Record<string, unknown>,
-  folderAttrib: Record<string, unknown>,
-  frames: number,
-): number {
-  const pick = (name: string) => whole(versionAttrib[name]) ?? whole(folderAttrib[name]);
-  const start = pick('frameStart') ?? 1;
-  const end = pick('frameEnd');
-  const before = Math.max(0, pick('handleStart') ?? 0);
-  const after = Math.max(0, pick('handleEnd') ?? 0);
-  const carriesHandles = end !== null && (before || after) && frames === end - start + 1 + before + after;
-  return carriesHandles ? start - before : start;
 }
 
 /** The media of a reviewable (the file attached to its activity), with the frame numbers the player shows. */
@@ -54,12 +35,13 @@ export async function reviewMedia(
   const label = reviewable.data.reviewableLabel;
   return {
     name: typeof label === 'string' && label ? label : (file?.name ?? 'review'),
+    fileId: file?.id ?? null,
     fileName: file?.name ?? 'review',
     url: file ? `/api/projects/${project}/files/${file.id}` : '',
     fps,
     width: info?.width ?? 1920,
     height: info?.height ?? 1080,
-    firstFrame: firstFrameOf(version.attrib ?? {}, folder?.attrib ?? {}, frameCount),
+    firstFrame: firstNumberOf(rangeOf(version.attrib ?? {}, folder?.attrib ?? {}), frameCount),
     frameCount,
   };
 }

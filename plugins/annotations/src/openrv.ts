@@ -34,16 +34,17 @@ function outlines(shape: Figure): Point[][] {
     return [around.map((a): Point => [cx + rx * Math.cos(a), cy + ry * Math.sin(a)])];
   }
   if (shape.kind === 'line') return [[shape.from, shape.to]];
-  // An arrow: its shaft and the two sides of its head at the tip.
+  // An arrow: its shaft and the two sides of its head, as the review player draws it (a fortieth of the height long,
+  // at least four line widths).
   const angle = Math.atan2(y2 - y1, x2 - x1);
-  const head = Math.max(shape.width * 4, Math.hypot(x2 - x1, y2 - y1) * 0.2);
+  const head = Math.max(1 / 40, 4 * shape.width);
   const side = (turn: number): Point => [
     x2 - head * Math.cos(angle + turn),
     y2 - head * Math.sin(angle + turn),
   ];
   return [
     [shape.from, shape.to],
-    [side(Math.PI / 6), [x2, y2], side(-Math.PI / 6)],
+    [side(0.45), [x2, y2], side(-0.45)],
   ];
 }
 

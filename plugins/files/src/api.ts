@@ -102,6 +102,11 @@ export interface ProjectFiles {
   thumbnail(project: string, id: string): Promise<Buffer>;
   /** A full-size JPEG of the video frame shown at a time in seconds (an image's only frame at 0). */
   still(project: string, id: string, seconds: number): Promise<Buffer>;
+  /**
+   * JPEGs of a video's frames by index (its first is 0; an image's only frame is 0), read in one pass, each at
+   * most maxSize pixels a side when given; an index past the end has no entry.
+   */
+  frames(project: string, id: string, indexes: number[], maxSize?: number): Promise<Map<number, Buffer>>;
 }
 
 /** The files service of the files addon. */

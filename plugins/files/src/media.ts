@@ -149,4 +149,35 @@ export class MediaTools {
     if (result.code !== 0 || result.stdout.length === 0) return null;
     return result.stdout;
   }
+
+  /**
+   * JPEGs of the frames at these indexes (the first frame is 0), in one pass over the video: ffmpeg's select
+   * filter counts decoded frames, so each picture is exactly its frame whatever the timestamps say.
+   */
+  async framesAt(source: string, indexes: number[], maxSize?: number): Promise<Map<number, Buffer>> {
+    const wanted = [...new Set(indexes.filter((n) => Number.isInteger(n) && n >= 0))].sort((a, b) => a - b);
+    if (!wanted.length) return new Map();
+    const filters = [`select='${wanted.map((n) => `eq(n,${n})`).join('+')}'`];
+    if (maxSize)
+      filters.push(`scale='min(${maxSize},iw)':'min(${maxSize},ih)':force_original_aspect_ratio=decrease`);
+    const result = await this.run('ffmpeg', [
+      ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', source, '-vf', filters.join(',')],
+      ...['-fps_mode', 'passthrough', '-frames:v', String(wanted.length), '-pix_fmt', 'yuvj420p'],
+      ...['-c:v', 'mjpeg', '-q:v', '3', '-f', 'image2pipe', 'pipe:1'],
+    ]);
+    if (result.code !== 0) return new Map();
+    // One JPEG after another: each starts with its SOI marker (FF D8 FF), which entropy-coded data never holds.
+    const starts: number[] = [];
+    for (
+      let at = result.stdout.indexOf('ffd8ff', 0, 'hex');
+      at >= 0;
+      at = result.stdout.indexOf('ffd8ff', at + 3, 'hex')
+    )
+      starts.push(at);
+    return new Map(
+      starts
+        .slice(0, wanted.length)
+        .map((start, i) => [wanted[i]!, result.stdout.subarray(start, starts[i + 1])]),
+    );
+  }
 }

@@ -161,9 +161,26 @@ export class FileService implements ProjectFiles {
     if (!isPictureType(record.contentType)) {
       throw new UnsupportedMedia(`File ${id} is ${record.contentType}: only videos and images have frames`);
     }
-    const image = await this.media.frame(await this.storage.mediaSource(upload(project, id)), seconds);
+    // ffmpeg answers the first frame at or after the time it seeks to; the frame shown at a time started before it.
+    // Seeking a quarter of a frame before that frame's start lands on it whatever the rounding of its timestamp.
+    const fps = seconds > 0 ? (await this.mediaInfo(project, id).catch(() => null))?.frameRate : null;
+    const at = fps ? Math.max(0, (Math.floor(seconds * fps + 1e-6) - 0.25) / fps) : seconds;
+    const image = await this.media.frame(await this.storage.mediaSource(upload(project, id)), at);
     if (!image) throw new NotFound(`File ${id} has no frame at ${seconds} s`);
     return image;
+  }
+
+  async frames(
+    project: string,
+    id: string,
+    indexes: number[],
+    maxSize?: number,
+  ): Promise<Map<number, Buffer>> {
+    const record = await this.require(project, id);
+    if (!isPictureType(record.contentType)) {
+      throw new UnsupportedMedia(`File ${id} is ${record.contentType}: only videos and images have frames`);
+    }
+    return this.media.framesAt(await this.storage.mediaSource(upload(project, id)), indexes, maxSize);
   }
 
   /** Remove every file of a deleted project (its records went with its schema). */

@@ -5,6 +5,7 @@ export { ClientProvider, exposedScreen, useClient } from './client.js';
 export { ConfirmButton, Field, Options, Panel, Saved, type FieldInputProps } from './controls.js';
 export { pathInScope, type FolderScope } from '../access.js';
 export { deadlineOf, DUE_SOON_DAYS, isOverdue, type Deadline } from '../deadlines.js';
+export { carriesHandles, firstNumberOf, rangeOf, timecode, type FrameRange } from '../review-frames.js';
 export { ErrorBox, messageOf, problemPlace, problemsOf, statusOf } from './errors.js';
 export {
   liveStateOf,
