@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import type { TestCore } from '@pipewright/core/testing';
@@ -69,7 +71,10 @@ const nav = (name: string) =>
 
 beforeAll(async () => {
   ({ core, base, token } = await startWebApp({
-    addons: ['graphql', 'websocket', 'teams', 'lists', 'files', 'thumbnails', 'activities', 'reviewables'],
+    addons: [
+      ...['graphql', 'websocket', 'teams', 'lists', 'files', 'thumbnails', 'activities', 'reviewables'],
+      'review-reports',
+    ],
     screens: ['lists', 'entities'],
     admin: ADMIN,
   }));
@@ -257,6 +262,18 @@ describe('entity lists', () => {
     await page.setViewportSize({ width: 1400, height: 700 });
     await screenshot(page, 'list-detail');
     await page.setViewportSize({ width: 1400, height: 900 });
+  });
+
+  it('saves the review report of a list of versions as a PDF', async () => {
+    const detail = page.getByRole('region', { name: 'List Dailies Friday' });
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      detail.getByRole('button', { name: 'Report (PDF)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('Dailies Friday.pdf');
+    const { stdout } = await promisify(execFile)('pdftotext', [(await download.path())!, '-']);
+    expect(stdout).toContain('Review: Dailies Friday');
+    expect(stdout).toMatch(/renderComp v002[\s\S]*renderLight v001/);
   });
 
   it('opens a list of versions in review and steps through it there', async () => {

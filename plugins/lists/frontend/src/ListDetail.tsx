@@ -13,6 +13,7 @@ import {
 } from './api';
 import { AddItems } from './AddItems';
 import { go, itemLink } from './links';
+import { ReviewReportButton } from './ReviewReport';
 
 /** One list: its name and kind, its items in order (reordered by dragging or the arrows), and what to do with it. */
 export function ListDetailView({
@@ -110,6 +111,7 @@ export function ListDetailView({
             Open in review
           </a>
         )}
+        {reviewable && <ReviewReportButton project={project} id={id} label={data.label} />}
         {!renaming && (
           <button type="button" onClick={() => setRenaming(true)}>
             Rename
