@@ -301,6 +301,10 @@ export const WRITES: Record<string, Scenario> = {
     _c,
     ctx,
   ) => ({ path: annotationPath(ctx) }),
+  'POST /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/live': (
+    _c,
+    ctx,
+  ) => ({ path: annotationPath(ctx), body: { ...probeAnnotation, id: 'd'.repeat(32) } }),
   'GET /api/projects/{project_name}/lists/{list_id}/review-report': async (_c, ctx) => ({
     path: {
       list_id: await sharedList(ctx, 10, {

@@ -71,6 +71,8 @@ const RULES: Record<string, Rule> = {
     'project',
   'GET /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/openrv':
     'project',
+  'POST /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/live':
+    'project',
   // Review reports: of a list its readers may read, of a version whoever reads it.
   'GET /api/projects/{project_name}/lists/{list_id}/review-report': 'project',
   'GET /api/projects/{project_name}/versions/{version_id}/review-report': 'project',

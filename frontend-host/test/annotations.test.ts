@@ -193,7 +193,7 @@ describe('annotations on review media', () => {
   it('stay on exactly their frame after a reload, whichever way the frame was reached', async () => {
     await shows(page, FIRST);
     const toolbar = page.getByRole('toolbar', { name: 'Annotation tools' });
-    await toolbar.getByRole('button', { name: 'Pen' }).click();
+    await toolbar.getByRole('button', { name: 'Pen', exact: true }).click();
     const frames = randomFrames(10, 20261130);
     const expected = new Map<number, number>();
     const ways = ['timeline', 'steps', 'timeline', 'steps'] as const;
@@ -304,7 +304,7 @@ describe('annotations on review media', () => {
       await shows(page, FIRST);
       await page
         .getByRole('toolbar', { name: 'Annotation tools' })
-        .getByRole('button', { name: 'Pen' })
+        .getByRole('button', { name: 'Pen', exact: true })
         .click();
       for (const frame of chosen.slice(0, 4)) {
         await reach(page, frame, 'timeline');
@@ -363,7 +363,7 @@ describe('annotations on review media', () => {
     await reach(page, frame, 'timeline');
     await page
       .getByRole('toolbar', { name: 'Annotation tools' })
-      .getByRole('button', { name: 'Pen' })
+      .getByRole('button', { name: 'Pen', exact: true })
       .click();
     await stroke(page, 0.4, 0.6);
     await page.getByLabel(`Comment on frame ${frame}`).fill('Soften this edge');
@@ -429,7 +429,7 @@ describe('annotations on review media', () => {
     await drawing.waitFor();
     await page
       .getByRole('toolbar', { name: 'Annotation tools' })
-      .getByRole('button', { name: 'Pen' })
+      .getByRole('button', { name: 'Pen', exact: true })
       .click();
     await stroke(page, 0.3, 0.3);
     await stroke(page, 0.6, 0.5);
@@ -507,7 +507,7 @@ describe('annotations on review media', () => {
       await reach(on, frame, 'timeline');
       await on
         .getByRole('toolbar', { name: 'Annotation tools' })
-        .getByRole('button', { name: 'Pen' })
+        .getByRole('button', { name: 'Pen', exact: true })
         .click();
     }
     const before = await countOn(page, frame);
@@ -553,4 +553,73 @@ describe('annotations on review media', () => {
     expect(left).toEqual(ids.filter((id) => id !== chosen));
     await screenshot(other.page, 'annotations-shared');
   }, 180_000);
+
+  it('shows a stroke to the others while it is drawn; reshapes a figure by its ends and retypes a text', async () => {
+    const other = sessions[1]!.page;
+    const frame = FIRST + 30;
+    for (const on of [page, other]) await reach(on, frame, 'timeline');
+    const before = await countOn(page, frame);
+    const tools = page.getByRole('toolbar', { name: 'Annotation tools' });
+    await tools.getByRole('button', { name: 'Pen', exact: true }).click();
+    const layer = page.getByRole('img', { name: `Annotations of frame ${frame}` });
+    const box = (await layer.boundingBox())!;
+    const at = (fx: number, fy: number) => [box.x + fx * box.width, box.y + fy * box.height] as const;
+    await page.mouse.move(...at(0.2, 0.5));
+    await page.mouse.down();
+    for (let i = 1; i <= 8; i++) {
+      await page.mouse.move(...at(0.2 + i * 0.05, 0.5 + (i % 2) * 0.05));
+      await page.waitForTimeout(40);
+    }
+    // The other sees the stroke while it is drawn, before anything is kept.
+    const drawnOnOther = other.locator(`svg[data-frame="${frame}"] [data-annotation-id]`);
+    await other.waitForFunction(
+      ([f, n]) => document.querySelectorAll(`svg[data-frame="${f}"] [data-annotation-id]`).length > n,
+      [frame, before] as const,
+    );
+    expect(await countOn(other, frame)).toBe(before);
+    await page.mouse.up();
+    await other.locator(`svg[data-frame="${frame}"][data-count="${before + 1}"]`).waitFor();
+    expect(await drawnOnOther.count()).toBe(before + 1);
+
+    // A thick rectangle and a text, drawn through the API; the rectangle's end dragged 40 px right and 30 px down.
+    const draw = async (shape: unknown) =>
+      (await api('POST', annotationsUrl(), { frame, color: '#00ccff', shape })).body.id as string;
+    const rectangle = await draw({ kind: 'rectangle', from: [-0.5, 0.3], to: [-0.1, -0.1], width: 0.03 });
+    const text = await draw({ kind: 'text', at: [0.1, -0.3], text: 'Too soft', size: 0.08 });
+    await page.locator(`svg[data-frame="${frame}"][data-count="${before + 3}"]`).waitFor();
+    await tools.getByRole('button', { name: 'Select', exact: true }).click();
+    const edge = (await page.locator(`[data-annotation-id="${rectangle}"] rect`).boundingBox())!;
+    await page.mouse.click(edge.x + 3, edge.y + edge.height / 2);
+    const end = (await page.getByLabel('Reshape from its end').boundingBox())!;
+    await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(end.x + end.width / 2 + 40, end.y + end.height / 2 + 30, { steps: 4 });
+    await page.mouse.up();
+    const one = async (id: string) =>
+      ((await api('GET', `${annotationsUrl()}?frame=${frame}`)).body.annotations as any[]).find(
+        (a) => a.id === id,
+      );
+    for (const until = Date.now() + 5000; (await one(rectangle)).shape.to[0] === -0.1 && Date.now() < until;)
+      await page.waitForTimeout(100);
+    const reshaped = (await one(rectangle)).shape;
+    expect(reshaped.from).toEqual([-0.5, 0.3]);
+    expect(reshaped.to[0]).toBeCloseTo(-0.1 + 40 / box.height, 2);
+    expect(reshaped.to[1]).toBeCloseTo(-0.1 - 30 / box.height, 2);
+
+    await page.locator(`[data-annotation-id="${text}"] text`).dblclick();
+    const field = page.getByLabel('Annotation text');
+    expect(await field.inputValue()).toBe('Too soft');
+    await field.fill('Too soft: sharpen');
+    await field.press('Enter');
+    await other
+      .locator(`[data-annotation-id="${text}"] text`)
+      .filter({ hasText: 'Too soft: sharpen' })
+      .waitFor();
+    expect((await one(text)).shape).toMatchObject({
+      kind: 'text',
+      at: [0.1, -0.3],
+      text: 'Too soft: sharpen',
+    });
+    expect(await countOn(page, frame)).toBe(before + 3);
+  }, 60_000);
 });

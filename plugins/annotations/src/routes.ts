@@ -1,6 +1,7 @@
 import { NoContent, type AddonApp } from '@pipewright/sdk';
 import {
   AnnotationCreate,
+  AnnotationDrawing,
   AnnotationList,
   AnnotationPatch,
   AnnotationQuery,
@@ -50,6 +51,25 @@ export function annotationRoutes(annotations: AnnotationService, exchange: Annot
       },
       async (request, reply) =>
         reply.code(201).send(await annotations.create(request.caller, request.params, request.body)),
+    );
+
+    app.post(
+      `${BASE}/live`,
+      {
+        schema: {
+          summary:
+            'Show an object to the others while it is being drawn (a stroke as it grows); nothing is kept',
+          description:
+            'Broadcast as annotation.drawing with the object in its summary. The drawing ends with its POST to ' +
+            'the annotations (same id); a client that stops sending is taken to have given up.',
+          params: Params,
+          body: AnnotationDrawing,
+          response: { 204: NoContent },
+        },
+      },
+      async (request) => {
+        await annotations.drawing(request.caller, request.params, request.body);
+      },
     );
 
     app.patch(

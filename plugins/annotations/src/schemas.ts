@@ -66,6 +66,7 @@ export const AnnotationCreate = Type.Object({
   color: Color,
   shape: Shape,
 });
+export const AnnotationDrawing = Type.Object({ ...AnnotationCreate.properties, id: Id });
 export const AnnotationPatch = Type.Partial(Type.Object({ frame: Frame, color: Color, shape: Shape }));
 
 export const Annotation = Type.Object({

@@ -115,6 +115,30 @@ export class AnnotationService {
     });
   }
 
+  /**
+   * An object while it is being drawn (a stroke as it grows), shown to the others on the frame at once; nothing is
+   * kept, and the object arrives for good with its POST.
+   */
+  async drawing(caller: RequestUser, where: ReviewableRef, input: Required<AnnotationInput>): Promise<void> {
+    if (caller.isGuest) throw new Forbidden('Guests cannot draw on review media');
+    const { project, versionId, reviewableId } = await this.reviewable(caller, where);
+    await this.events.emit({
+      topic: 'annotation.drawing',
+      project,
+      description: `Drawing on frame ${input.frame}`,
+      summary: {
+        versionId,
+        reviewableId,
+        annotationId: plain(input.id),
+        frame: input.frame,
+        color: input.color,
+        shape: input.shape,
+        author: caller.name,
+      },
+      store: false,
+    });
+  }
+
   /** The reviewable a route names: 404 unless the caller may read its version and it is one of the version's. */
   async reviewable(caller: RequestUser, where: ReviewableRef) {
     const project = (await this.deps.projects.require(caller, where.project_name)).name;

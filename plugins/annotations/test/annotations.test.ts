@@ -124,6 +124,20 @@ describe('annotations', () => {
     expect(await onFrame(artie, 1021)).toEqual([]);
   });
 
+  it('show an object being drawn to the others at once, and keep nothing of it', async () => {
+    const heard: any[] = [];
+    const stop = core.events.subscribe('annotation.drawing', async (event) => void heard.push(event));
+    const growing = { id: 'e'.repeat(32), frame: 1030, color: '#00ff00', shape: stroke(0.2) };
+    expect((await as(bea)('POST', `${base}/live`, growing)).status).toBe(204);
+    stop();
+    expect(heard.map((event) => event.summary)).toEqual([
+      expect.objectContaining({ annotationId: growing.id, frame: 1030, shape: growing.shape, author: 'bea' }),
+    ]);
+    expect(await onFrame(bea, 1030)).toEqual([]);
+    expect((await as(gus)('POST', `${base}/live`, growing)).status).toBe(403);
+    expect((await as(bea)('POST', `${base}/live`, { ...growing, id: undefined })).status).toBe(422);
+  });
+
   it('are for those who may read the version; guests only look; bad input is a 4xx', async () => {
     expect((await as(eve)('GET', base)).status).toBe(403);
     expect((await as(gus)('GET', base)).status).toBe(200);

@@ -3,9 +3,11 @@ import { drawing } from './annotation-shapes';
 import {
   moved,
   newAnnotationId,
+  reshaped,
   toPicture,
   toPixels,
   type Annotation,
+  type Handle,
   type Point,
   type Shape,
 } from './annotations';
@@ -21,6 +23,28 @@ export type Tool =
 const PEN = 0.006;
 const FIGURE = 0.004;
 const TEXT = 0.035;
+/** A reshaping handle's side, in pixels. */
+const HANDLE = 10;
+
+/** The dragged object where the drag has it: moved whole, or with one end of a figure moved. */
+function dragged({
+  annotation,
+  from,
+  to,
+  handle,
+}: {
+  annotation: Annotation;
+  from: Point;
+  to: Point;
+  handle?: Handle;
+}) {
+  const [dx, dy] = [to[0] - from[0], to[1] - from[1]];
+  if (!dx && !dy) return annotation;
+  return {
+    ...annotation,
+    shape: handle ? reshaped(annotation.shape, handle, dx, dy) : moved(annotation.shape, dx, dy),
+  };
+}
 
 export function AnnotationLayer({
   frame,
@@ -33,6 +57,8 @@ export function AnnotationLayer({
   onSelect,
   onDraw,
   onChange,
+  live = [],
+  onDrawing,
   svg,
 }: {
   /** The frame in the shot's numbering, which what is drawn now belongs to. */
@@ -45,15 +71,28 @@ export function AnnotationLayer({
   selected: string | null;
   onSelect(id: string | null): void;
   onDraw(annotation: Annotation): void;
-  /** An object moved with the Select tool. */
+  /** An object moved, reshaped or retyped with the Select tool. */
   onChange(annotation: Annotation): void;
+  /** What others are drawing on this frame right now. */
+  live?: Annotation[];
+  /** The object being drawn, each time it grows (to show the others). */
+  onDrawing?(annotation: Annotation): void;
   /** The drawing's element, for pictures of the frame. */
   svg: RefObject<SVGSVGElement | null>;
 }) {
   const [draft, setDraft] = useState<Annotation | null>(null);
-  const [typing, setTyping] = useState<{ at: [number, number]; text: string } | null>(null);
-  /** An object being dragged with the Select tool: where the drag started and where it is now. */
-  const [dragging, setDragging] = useState<{ annotation: Annotation; from: Point; to: Point } | null>(null);
+  /** A text being typed: a new one, or one drawn before (its annotation) being changed. */
+  const [typing, setTyping] = useState<{ at: Point; text: string; editing?: Annotation } | null>(null);
+  /**
+   * An object dragged with the Select tool: where the drag started and where it is now; with a handle, only that
+   * end of a figure moves.
+   */
+  const [dragging, setDragging] = useState<{
+    annotation: Annotation;
+    from: Point;
+    to: Point;
+    handle?: Handle;
+  } | null>(null);
 
   const point = (event: PointerEvent) => {
     const box = svg.current!.getBoundingClientRect();
@@ -66,14 +105,16 @@ export function AnnotationLayer({
     if (tool === 'view' || event.button !== 0) return;
     event.stopPropagation();
     if (tool === 'select') {
-      const id = (event.target as Element)
-        .closest('[data-annotation-id]')
-        ?.getAttribute('data-annotation-id');
+      const target = event.target as Element;
+      const handle = target.closest('[data-handle]')?.getAttribute('data-handle') as Handle | undefined;
+      const id = handle
+        ? selected
+        : target.closest('[data-annotation-id]')?.getAttribute('data-annotation-id');
       const hit = annotations.find((annotation) => annotation.id === id) ?? null;
       onSelect(hit?.id ?? null);
       if (hit) {
         svg.current!.setPointerCapture(event.pointerId);
-        setDragging({ annotation: hit, from: point(event), to: point(event) });
+        setDragging({ annotation: hit, from: point(event), to: point(event), handle });
       }
       return;
     }
@@ -96,21 +137,27 @@ export function AnnotationLayer({
     if (!draft) return;
     const at = point(event);
     const { shape } = draft;
-    if ('points' in shape)
-      setDraft({
-        ...draft,
-        shape: {
-          ...shape,
-          points: [...shape.points, [at[0], at[1], shape.kind === 'eraser' ? PEN * 4 : width(event)]],
-        },
-      });
-    else if ('from' in shape) setDraft({ ...draft, shape: { ...shape, to: at } });
+    const grown: Annotation | null =
+      'points' in shape
+        ? {
+            ...draft,
+            shape: {
+              ...shape,
+              points: [...shape.points, [at[0], at[1], shape.kind === 'eraser' ? PEN * 4 : width(event)]],
+            },
+          }
+        : 'from' in shape
+          ? { ...draft, shape: { ...shape, to: at } }
+          : null;
+    if (!grown) return;
+    setDraft(grown);
+    onDrawing?.(grown);
   };
   const up = () => {
     if (dragging) {
-      const [dx, dy] = [dragging.to[0] - dragging.from[0], dragging.to[1] - dragging.from[1]];
       setDragging(null);
-      if (dx || dy) onChange({ ...dragging.annotation, shape: moved(dragging.annotation.shape, dx, dy) });
+      const changed = dragged(dragging);
+      if (changed !== dragging.annotation) onChange(changed);
     }
     if (!draft) return;
     setDraft(null);
@@ -120,27 +167,34 @@ export function AnnotationLayer({
     onDraw(draft);
   };
   const typed = () => {
-    if (typing?.text.trim())
+    const text = typing?.text.trim();
+    const editing = typing?.editing;
+    if (text && editing && 'at' in editing.shape && editing.shape.text !== text)
+      onChange({ ...editing, shape: { ...editing.shape, text } });
+    else if (text && !editing)
       onDraw({
         id: newAnnotationId(),
         frame,
         color,
-        shape: { kind: 'text', at: typing.at, text: typing.text.trim(), size: TEXT },
+        shape: { kind: 'text', at: typing!.at, text, size: TEXT },
         author: null,
       });
     setTyping(null);
   };
-
-  const dragged = dragging && {
-    ...dragging.annotation,
-    shape: moved(
-      dragging.annotation.shape,
-      dragging.to[0] - dragging.from[0],
-      dragging.to[1] - dragging.from[1],
-    ),
+  // A double click on a text with the Select tool (its first click selected it) opens it for typing.
+  const retype = () => {
+    const text = tool === 'select' ? annotations.find((annotation) => annotation.id === selected) : undefined;
+    if (text && 'at' in text.shape) setTyping({ at: text.shape.at, text: text.shape.text, editing: text });
   };
-  const placed = dragged ? annotations.map((one) => (one.id === dragged.id ? dragged : one)) : annotations;
-  const shown = draft ? [...placed, draft] : placed;
+
+  const moving = dragging && dragged(dragging);
+  const placed = moving ? annotations.map((one) => (one.id === moving.id ? moving : one)) : annotations;
+  const others = live.filter((annotation) => annotation.frame === frame);
+  const shown = [...placed, ...others, ...(draft ? [draft] : [])].filter(
+    (annotation) => annotation.id !== typing?.editing?.id,
+  );
+  const chosen = tool === 'select' ? placed.find((annotation) => annotation.id === selected) : undefined;
+  const handles = chosen && 'from' in chosen.shape ? (['from', 'to'] as const) : [];
   const [tx, ty] = typing ? toPixels(typing.at, w, h) : [0, 0];
   return (
     <div className="pwr-annotation-layer" style={{ width: w, height: h }}>
@@ -160,8 +214,27 @@ export function AnnotationLayer({
           setDraft(null);
           setDragging(null);
         }}
+        onDoubleClick={retype}
       >
         {drawing(shown, w, h, selected)}
+        {handles.map((handle) => {
+          const [x, y] = toPixels((chosen!.shape as { [end in Handle]: Point })[handle], w, h);
+          return (
+            <rect
+              key={handle}
+              data-handle={handle}
+              fill="white"
+              stroke="#0a84ff"
+              strokeWidth={2}
+              style={{ cursor: 'crosshair' }}
+              aria-label={handle === 'from' ? 'Reshape from its start' : 'Reshape from its end'}
+              x={x - HANDLE / 2}
+              y={y - HANDLE / 2}
+              width={HANDLE}
+              height={HANDLE}
+            />
+          );
+        })}
       </svg>
       {typing && (
         <input

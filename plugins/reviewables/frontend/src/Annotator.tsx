@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { ErrorBox, saveBlob, useClient } from '@pipewright/sdk/ui';
 import { naturalSize, type AnnotatedMedia, type Picture } from './annotations';
 import { AnnotationFiles } from './AnnotationFiles';
@@ -6,6 +6,7 @@ import { AnnotationLayer, type Tool } from './AnnotationLayer';
 import { renderFrame } from './frame-comment';
 import { FrameComment } from './FrameComment';
 import { useAnnotations } from './use-annotations';
+import { useLiveDrawing } from './use-live-drawing';
 
 const TOOLS: [Tool, string][] = [
   ['view', 'View'],
@@ -63,6 +64,12 @@ export function useAnnotator(
 ): { overlay: ReactNode; toolbar: ReactNode } {
   const client = useClient();
   const annotations = useAnnotations(client, media);
+  // What others are drawing shows as it grows; what is drawn here shows to them so.
+  const kept = useMemo(
+    () => new Set([...annotations.byFrame.values()].flat().map((annotation) => annotation.id)),
+    [annotations.byFrame],
+  );
+  const drawingNow = useLiveDrawing(client, media, kept);
   const [tool, setTool] = useState<Tool>('view');
   const [color, setColor] = useState('#ff3b30');
   const [selected, setSelected] = useState<string | null>(null);
@@ -122,6 +129,8 @@ export function useAnnotator(
         onSelect={setSelected}
         onDraw={(annotation) => void annotations.add(annotation)}
         onChange={(annotation) => void annotations.change(annotation)}
+        live={drawingNow.live}
+        onDrawing={drawingNow.send}
         svg={svg}
       />
     </div>

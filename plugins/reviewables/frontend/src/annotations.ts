@@ -80,6 +80,23 @@ export function moved(shape: Shape, dx: number, dy: number): Shape {
   };
 }
 
+/** The end of a figure a handle drags: its start or its end (a box's two opposite corners). */
+export type Handle = 'from' | 'to';
+
+/** A figure with one end moved by dx, dy in picture space; other shapes as they are. */
+export function reshaped(shape: Shape, handle: Handle, dx: number, dy: number): Shape {
+  if (!('from' in shape)) return shape;
+  const [x, y] = shape[handle];
+  return { ...shape, [handle]: [x + dx, y + dy] };
+}
+
+/** Show an object to the others while it is being drawn; nothing is kept until it is drawn for good. */
+export const showDrawing = (
+  client: PipewrightClient,
+  media: AnnotatedMedia,
+  annotation: Omit<Annotation, 'author'>,
+) => callRoute(client, `${path(media)}/live`, { method: 'POST', body: annotation });
+
 /** The reviewable's annotations as a file of an interchange format: OTIO, or an OpenRV paint fragment. */
 export const exportAnnotations = (
   client: PipewrightClient,
