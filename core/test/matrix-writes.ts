@@ -212,6 +212,19 @@ async function ownAnnotation(caller: Caller, ctx: MatrixContext) {
   return { ...annotationPath(ctx), annotation_id: await asCallerOrAdmin(ctx, caller, url, probeAnnotation) };
 }
 
+/** A fresh list of the probe version that everyone on the project may read. */
+const versionList = (ctx: MatrixContext) =>
+  sharedList(ctx, 10, { entityType: 'version', items: [{ entityId: ctx.fixtures.version_id }] });
+
+/** A review session on a fresh list, joined first (so driven) by the caller where the caller may join. */
+async function sessionJoined(caller: Caller, ctx: MatrixContext) {
+  const list_id = await versionList(ctx);
+  const url = `${P}/lists/${list_id}/session/join`;
+  const own = await ctx.core.request('POST', url, { token: ctx.tokens[caller] });
+  if (own.status >= 300) await asAdmin(ctx, 'POST', url);
+  return { list_id };
+}
+
 /** A comment on the probe task by the caller where the caller may comment, else by the administrator. */
 async function ownComment(caller: Caller, ctx: MatrixContext): Promise<string> {
   return asCallerOrAdmin(ctx, caller, `${P}/tasks/${ctx.fixtures.task_id}/activities`, {
@@ -305,13 +318,28 @@ export const WRITES: Record<string, Scenario> = {
     _c,
     ctx,
   ) => ({ path: annotationPath(ctx), body: { ...probeAnnotation, id: 'd'.repeat(32) } }),
+  'GET /api/projects/{project_name}/lists/{list_id}/session': async (caller, ctx) => ({
+    path: await sessionJoined(caller, ctx),
+  }),
+  'POST /api/projects/{project_name}/lists/{list_id}/session/join': async (_c, ctx) => ({
+    path: { list_id: await versionList(ctx) },
+  }),
+  'POST /api/projects/{project_name}/lists/{list_id}/session/leave': async (caller, ctx) => ({
+    path: await sessionJoined(caller, ctx),
+  }),
+  'POST /api/projects/{project_name}/lists/{list_id}/session/commands': async (caller, ctx) => ({
+    path: await sessionJoined(caller, ctx),
+    body: { command: 'seek', frame: 1001 },
+  }),
+  'POST /api/projects/{project_name}/lists/{list_id}/session/driver': async (caller, ctx) => ({
+    path: await sessionJoined(caller, ctx),
+    body: { to: caller },
+  }),
+  'POST /api/projects/{project_name}/lists/{list_id}/session/request': async (caller, ctx) => ({
+    path: await sessionJoined(caller, ctx),
+  }),
   'GET /api/projects/{project_name}/lists/{list_id}/review-report': async (_c, ctx) => ({
-    path: {
-      list_id: await sharedList(ctx, 10, {
-        entityType: 'version',
-        items: [{ entityId: ctx.fixtures.version_id }],
-      }),
-    },
+    path: { list_id: await versionList(ctx) },
   }),
   'GET /api/projects/{project_name}/versions/{version_id}/review-report': (_c, ctx) => ({
     path: { version_id: ctx.fixtures.version_id },

@@ -73,6 +73,14 @@ const RULES: Record<string, Rule> = {
     'project',
   'POST /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/live':
     'project',
+  // Review sessions: whoever reads the list joins; the driver commands and hands control on.
+  'GET /api/projects/{project_name}/lists/{list_id}/session': 'project',
+  'POST /api/projects/{project_name}/lists/{list_id}/session/join': 'project',
+  'POST /api/projects/{project_name}/lists/{list_id}/session/leave': 'project',
+  'POST /api/projects/{project_name}/lists/{list_id}/session/commands': 'project',
+  'POST /api/projects/{project_name}/lists/{list_id}/session/driver': 'project',
+  'POST /api/projects/{project_name}/lists/{list_id}/session/request': 'project',
+  'GET /api/review-sessions/clock': 'user',
   // Review reports: of a list its readers may read, of a version whoever reads it.
   'GET /api/projects/{project_name}/lists/{list_id}/review-report': 'project',
   'GET /api/projects/{project_name}/versions/{version_id}/review-report': 'project',
@@ -562,6 +570,7 @@ beforeAll(async () => {
       'notices',
       'annotations',
       'review-reports',
+      'review-sessions',
     ],
   });
   const users = core.services.get(usersRef);

@@ -1,0 +1,94 @@
+// A review session's state, and how each command of its driver changes it. Playback is kept as where it started and
+// when (the server's clock), never as a running frame: every client works the frame out from its own clock,
+// corrected by its offset to the server's, so all of them show the same frame without a stream of updates.
+
+export type Role = 'driver' | 'reviewer' | 'viewer';
+
+export interface SessionState {
+  /** The version of the list on screen, and which of its reviewables (null: the first). */
+  versionId: string | null;
+  reviewableId: string | null;
+  /** The frame shown when paused, or the one playback started from (the shot's numbering). */
+  frame: number;
+  playing: boolean;
+  speed: number;
+  /** Server time (ms since the epoch) when playback started from frame; null when paused. */
+  startedAt: number | null;
+  /** The compare view as the player keeps it (side B, mode, wipe, offset), or null. */
+  compare: Record<string, unknown> | null;
+  /** Pan and zoom of the picture: zoom 1 fits it; x and y move its centre, in fractions of its size. */
+  view: { zoom: number; x: number; y: number };
+  /** Whether annotations are shown over the picture. */
+  annotations: boolean;
+  /** Who drives: the only one whose play, pause, seek and choices everyone follows. */
+  driver: string | null;
+  /** Everyone who joined, with their role. */
+  members: Record<string, Role>;
+}
+
+export type Command =
+  | { command: 'play'; frame: number; speed?: number }
+  | { command: 'pause'; frame: number }
+  | { command: 'seek'; frame: number }
+  | { command: 'select'; versionId: string; reviewableId?: string | null; frame?: number }
+  | { command: 'speed'; speed: number }
+  | { command: 'view'; view: SessionState['view'] }
+  | { command: 'compare'; compare: Record<string, unknown> | null }
+  | { command: 'annotations'; visible: boolean };
+
+export const started = (versionId: string | null, driver: string): SessionState => ({
+  versionId,
+  reviewableId: null,
+  frame: 1,
+  playing: false,
+  speed: 1,
+  startedAt: null,
+  compare: null,
+  view: { zoom: 1, x: 0, y: 0 },
+  annotations: true,
+  driver,
+  members: { [driver]: 'driver' },
+});
+
+/** The state after a driver's command, at server time now (ms). */
+export function applied(state: SessionState, command: Command, now: number): SessionState {
+  switch (command.command) {
+    case 'play':
+      return {
+        ...state,
+        frame: command.frame,
+        playing: true,
+        startedAt: now,
+        speed: command.speed ?? state.speed,
+      };
+    case 'pause':
+      return { ...state, frame: command.frame, playing: false, startedAt: null };
+    case 'seek':
+      return { ...state, frame: command.frame, startedAt: state.playing ? now : null };
+    case 'select':
+      return {
+        ...state,
+        versionId: command.versionId,
+        reviewableId: command.reviewableId ?? null,
+        frame: command.frame ?? state.frame,
+        playing: false,
+        startedAt: null,
+      };
+    case 'speed':
+      return { ...state, speed: command.speed };
+    case 'view':
+      return { ...state, view: command.view };
+    case 'compare':
+      return { ...state, compare: command.compare };
+    case 'annotations':
+      return { ...state, annotations: command.visible };
+  }
+}
+
+/** Control handed to a member: the old driver reviews on, the new one drives. */
+export function handedTo(state: SessionState, to: string): SessionState {
+  const members = { ...state.members };
+  if (state.driver && members[state.driver] === 'driver') members[state.driver] = 'reviewer';
+  members[to] = 'driver';
+  return { ...state, driver: to, members };
+}
