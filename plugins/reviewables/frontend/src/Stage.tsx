@@ -3,7 +3,8 @@ import { useClient } from '@pipewright/sdk/ui';
 import { streamUrl, type Reviewable } from './api';
 import type { AnnotatedMedia } from './annotations';
 import { useAnnotator } from './Annotator';
-import { describeMedia, titleOf } from './describe';
+import type { CompareSetup } from './Compare';
+import { describeMedia, isVideo, titleOf } from './describe';
 import type { FrameRange } from './frames';
 import { usePicture } from './pictures';
 import { VideoPlayer } from './VideoPlayer';
@@ -18,10 +19,9 @@ interface StageProps {
   versionId: string;
   /** Where a video's frames sit in the shot's numbering. */
   range: FrameRange;
+  /** Side B and how to compare, when a comparison is open (videos only). */
+  compare?: CompareSetup | null;
 }
-
-const isVideo = (r: Reviewable) =>
-  r.mediaInfo ? r.mediaInfo.duration > 0 : /^(video\/|application\/mxf)/i.test(r.mimetype);
 
 export function Stage(props: StageProps) {
   const client = useClient();
@@ -59,6 +59,7 @@ export function Stage(props: StageProps) {
           title={titleOf(reviewable)}
           range={props.range}
           annotate={annotate}
+          compare={props.compare ?? null}
           onFailed={onFailed}
         />
       ) : (

@@ -4,6 +4,7 @@ import type { ScreenProps, ScreenUser } from '@pipewright/sdk/screen';
 import { ErrorBox, useClient, useLoaded, useSearchParam } from '@pipewright/sdk/ui';
 import { readVersion, saveLabel, type Reviewable } from './api';
 import { titleOf } from './describe';
+import { useComparison } from './CompareBar';
 import { FileKindsNote } from './FileKindsNote';
 import { PLAIN_RANGE } from './frames';
 import { Stage } from './Stage';
@@ -67,6 +68,8 @@ export function VersionReview({
   const stage = useRef<HTMLDivElement>(null);
 
   const onStage = reviewables.find((r) => r.activityId === selected) ?? reviewables[0] ?? null;
+  // Side A of a comparison is the one on the stage; side B and the mode come from the address.
+  const comparison = useComparison({ token, project, versionId, version: listing.data, onStage });
 
   const select = useCallback(
     (activityId: string) => {
@@ -107,6 +110,7 @@ export function VersionReview({
               reviewable={onStage}
               versionId={versionId}
               range={range}
+              compare={comparison.setup}
             />
           ) : listing.data && !onStage ? (
             <div className="pw-empty pwr-empty">
@@ -117,6 +121,7 @@ export function VersionReview({
             <p className="muted">Loading the reviewables…</p>
           )}
         </div>
+        {comparison.bar}
         {listing.data && facts.data && (
           <FileKindsNote
             versionName={versionName}

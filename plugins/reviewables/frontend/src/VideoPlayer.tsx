@@ -2,6 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AnnotatedMedia } from './annotations';
 import { useAnnotator } from './Annotator';
 import type { MediaInfo } from './api';
+import { CompareLayer, type CompareSetup } from './Compare';
+import { CompareControls } from './CompareControls';
 import { firstNumberOf, mediaFrameAt, timeOfMediaFrame, type FrameRange } from './frames';
 import { usePlayerKeys } from './player-keys';
 import { lastFrame, timingOf } from './timecode';
@@ -36,9 +38,12 @@ export function VideoPlayer({
   title,
   range,
   annotate,
+  compare,
   onFailed,
 }: {
   src: string;
+  /** Side B and the way to compare, when a comparison is open: this player's transport drives both sides. */
+  compare: CompareSetup | null;
   /** The reviewable whose annotations are shown and drawn over the picture. */
   annotate: AnnotatedMedia;
   info: MediaInfo | null;
@@ -81,14 +86,30 @@ export function VideoPlayer({
     };
     if (frames) handle = element.requestVideoFrameCallback!(onFrame);
     const onSeeked = () => {
-      // Fired once the last of several quick seeks is done.
       if (element.seeking) return;
+      // Seeks go one at a time (see seekFrame): a step made meanwhile is sought now.
+      const wanted = target.current === null ? null : timeOfMediaFrame(target.current, now.current.fps);
+      if (wanted !== null && Math.abs(element.currentTime - wanted) > 1e-4) {
+        element.currentTime = wanted;
+        return;
+      }
       target.current = null;
       show(element.currentTime);
     };
     const onTime = () => !frames && show(element.currentTime);
     const onPlay = () => setPlaying(true);
-    const onPause = () => setPlaying(false);
+    const onEnded = () => setPlaying(false);
+    const onPause = () => {
+      setPlaying(false);
+      // A pause can leave the picture a frame ahead of the clock: it is put on the middle of the clock's frame,
+      // so the picture, the readout (and what is drawn on it) and a compared side all agree. Not after a seek's
+      // own pause: that one already goes to a frame.
+      if (element.seeking || target.current !== null) return;
+      const mediaFrame = mediaFrameAt(element.currentTime, now.current.fps);
+      target.current = mediaFrame;
+      element.currentTime = timeOfMediaFrame(mediaFrame, now.current.fps);
+      setFrame(mediaFrame);
+    };
     const onMeta = () => {
       setDuration(Number.isFinite(element.duration) ? element.duration : null);
       // Review starts on the first frame, shown whole: the middle of frame 0, not its edge.
@@ -107,7 +128,7 @@ export function VideoPlayer({
       ['timeupdate', onTime],
       ['play', onPlay],
       ['pause', onPause],
-      ['ended', onPause],
+      ['ended', onEnded],
       ['loadedmetadata', onMeta],
       ['ratechange', onRate],
       ['canplay', onReady],
@@ -153,7 +174,9 @@ export function VideoPlayer({
     const mediaFrame = Math.max(0, end === null ? wanted : Math.min(end, wanted));
     element.pause();
     target.current = mediaFrame;
-    element.currentTime = timeOfMediaFrame(mediaFrame, fps);
+    // One seek at a time: Chromium can leave a seek that replaces one under way unfinished, or the picture of an
+    // earlier frame on screen (quick steps, two videos compared). A seek under way goes on to this target once done.
+    if (!element.seeking) element.currentTime = timeOfMediaFrame(mediaFrame, fps);
     setFrame(mediaFrame);
   }, []);
 
@@ -176,12 +199,14 @@ export function VideoPlayer({
       new Promise<void>((resolve) => {
         const element = video.current;
         if (!element) return resolve();
-        const done = () => {
+        const finish = () => {
           clearTimeout(late);
           element.removeEventListener('seeked', done);
           resolve();
         };
-        const late = setTimeout(done, 5000);
+        // A seek that landed on an earlier target goes on to this one: not done yet.
+        const done = () => !element.seeking && finish();
+        const late = setTimeout(finish, 5000);
         element.addEventListener('seeked', done);
         seekFrame(number - firstNumber);
       }),
@@ -227,7 +252,11 @@ export function VideoPlayer({
 
   return (
     <div className="pwr-video">
-      <div className="pwr-picture-box">
+      <div
+        className={
+          compare ? `pwr-picture-box pwr-compare pwr-compare-${compare.state.mode}` : 'pwr-picture-box'
+        }
+      >
         <video
           ref={video}
           src={src}
@@ -236,6 +265,9 @@ export function VideoPlayer({
           aria-label={`Video: ${title}`}
           data-frame={frame}
         />
+        {compare && (
+          <CompareLayer setup={compare} a={video} lead={{ frame, playing, rate, fps: timing.fps }} />
+        )}
         {annotator.overlay}
       </div>
       <Transport
@@ -250,6 +282,7 @@ export function VideoPlayer({
         onStep={step}
         onToggle={toggle}
       />
+      {compare && <CompareControls setup={compare} firstNumber={firstNumber} frame={frame} />}
       {annotator.toolbar}
     </div>
   );

@@ -5,6 +5,10 @@ import type { Availability, Reviewable } from './api';
 
 export const titleOf = (reviewable: Reviewable) => reviewable.label || reviewable.filename;
 
+/** Whether a reviewable plays (a video, MXF included) rather than shows as one picture. */
+export const isVideo = (r: Reviewable) =>
+  r.mediaInfo ? r.mediaInfo.duration > 0 : /^(video\/|application\/mxf)/i.test(r.mimetype);
+
 const CODEC_NAMES: Record<string, string> = {
   h264: 'H.264',
   hevc: 'HEVC (H.265)',
