@@ -233,7 +233,39 @@ async function ownComment(caller: Caller, ctx: MatrixContext): Promise<string> {
   });
 }
 
+/** A list of the probe version that every project user reads and only managers change. */
+async function readOnlyVersionList(ctx: MatrixContext): Promise<string> {
+  return (
+    await asAdmin(ctx, 'POST', `${P}/lists`, {
+      entityType: 'version',
+      label: fresh('guest_list'),
+      access: { __everyone__: 10 },
+      items: [{ entityId: ctx.fixtures.version_id }],
+    })
+  ).id;
+}
+
+/** A guest link the administrator made to such a list: its id and token. */
+async function guestLink(ctx: MatrixContext): Promise<{ id: string; token: string }> {
+  return asAdmin(ctx, 'POST', `${P}/guest-links`, { listId: await readOnlyVersionList(ctx) });
+}
+
 export const WRITES: Record<string, Scenario> = {
+  // Guest links to a fresh list of the probe version that everyone reads and only managers change.
+  'POST /api/projects/{project_name}/guest-links': async (_c, ctx) => ({
+    body: { listId: await readOnlyVersionList(ctx) },
+  }),
+  'DELETE /api/projects/{project_name}/guest-links/{guest_link_id}': async (_c, ctx) => ({
+    path: { guest_link_id: (await guestLink(ctx)).id },
+  }),
+  'GET /api/projects/{project_name}/guest-links/{guest_link_id}/log': async (_c, ctx) => ({
+    path: { guest_link_id: (await guestLink(ctx)).id },
+  }),
+  'POST /api/guest/link': async (_c, ctx) => ({ body: { token: (await guestLink(ctx)).token }, status: 200 }),
+  'POST /api/guest/open': async (_c, ctx) => ({
+    body: { token: (await guestLink(ctx)).token, name: 'Probe Guest' },
+    status: 200,
+  }),
   'POST /api/addons/{addon_name}/{addon_version}/settings': () => ({ body: {} }),
   'POST /api/addons/{addon_name}/{addon_version}/overrides': () => ({
     body: { action: 'delete', path: ['x'] },
@@ -907,6 +939,9 @@ export const WRITES: Record<string, Scenario> = {
  * no addon in the matrix contributes actions or describes services, and a token is only issued by an execute.
  */
 export const WRITES_WITHOUT_SUCCESS: Record<string, number> = {
+  // A guest's writes need a guest session, which no caller of the matrix has.
+  'POST /api/guest/versions/{version_id}/comments': 401,
+  'POST /api/guest/versions/{version_id}/approve': 401,
   // Installing needs a zip body (plugins/addons/test/install.test.ts); nothing is installed to delete.
   'POST /api/addons/install': 400,
   'DELETE /api/addons/{addon_name}': 404,

@@ -84,6 +84,22 @@ const RULES: Record<string, Rule> = {
   // Review reports: of a list its readers may read, of a version whoever reads it.
   'GET /api/projects/{project_name}/lists/{list_id}/review-report': 'project',
   'GET /api/projects/{project_name}/versions/{version_id}/review-report': 'project',
+  // Guest links: made, revoked and their logs read by managers and whoever may change the list or version (the
+  // probe list is only readable to the others); listed for any project user (the links they may manage). Guests
+  // call /api/guest/... without an account: those routes are open, and refuse a missing session with 401.
+  'POST /api/projects/{project_name}/guest-links': 'manager',
+  'GET /api/projects/{project_name}/guest-links': 'project',
+  'DELETE /api/projects/{project_name}/guest-links/{guest_link_id}': 'manager',
+  'GET /api/projects/{project_name}/guest-links/{guest_link_id}/log': 'manager',
+  'POST /api/guest/link': 'public',
+  'POST /api/guest/open': 'public',
+  'GET /api/guest/items': 'public',
+  'GET /api/guest/files/{file_id}': 'public',
+  'GET /api/guest/live': 'public',
+  'GET /api/guest/versions/{version_id}/reviewables/{activity_id}/annotations': 'public',
+  'GET /api/guest/versions/{version_id}/comments': 'public',
+  'POST /api/guest/versions/{version_id}/comments': 'public',
+  'POST /api/guest/versions/{version_id}/approve': 'public',
   // Activities: any project user comments and reads; editing and deleting are the author's (and admins').
   'POST /api/projects/{project_name}/{entity_type}/{entity_id}/activities': 'project',
   'PATCH /api/projects/{project_name}/activities/{activity_id}': 'project',
@@ -482,6 +498,12 @@ function fillPath(path: string, project: string, method: string, given: Record<s
  * never issued, a file never uploaded, background operations never started), or a query is required.
  */
 const NOT_200: Record<string, number> = {
+  // Guest routes without a guest session (the matrix's callers have accounts, not guest links).
+  'GET /api/guest/items': 401,
+  'GET /api/guest/files/{file_id}': 401,
+  'GET /api/guest/live': 401,
+  'GET /api/guest/versions/{version_id}/reviewables/{activity_id}/annotations': 401,
+  'GET /api/guest/versions/{version_id}/comments': 401,
   // An entity without a thumbnail answers the placeholder image with 203.
   'GET /api/actions/take/{token}': 404,
   'GET /graphql': 400,
@@ -571,6 +593,7 @@ beforeAll(async () => {
       'annotations',
       'review-reports',
       'review-sessions',
+      'guest-links',
     ],
   });
   const users = core.services.get(usersRef);

@@ -1,0 +1,2 @@
+import { jestConfig } from '../../jest.preset.js';
+export default jestConfig('guest-links');
