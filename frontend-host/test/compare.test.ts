@@ -43,7 +43,7 @@ beforeAll(async () => {
   const made = Promise.all([clip('grey', false), clip('red', true)]);
   made.catch(() => undefined);
   ({ core, base, token } = await startWebApp({
-    addons: ['graphql', 'websocket', 'files', 'thumbnails', 'activities', 'reviewables'],
+    addons: ['graphql', 'websocket', 'files', 'thumbnails', 'activities', 'reviewables', 'annotations'],
     screens: ['reviewables'],
     admin: ADMIN,
   }));

@@ -49,6 +49,8 @@ function usePictureRect(element: RefObject<HTMLVideoElement | null>): PictureRec
   return rect;
 }
 
+const BOTTOM_LEFT: CSSProperties = { top: 'auto', right: 'auto', bottom: 6, left: 6 };
+
 /** How B is laid over A in each mode (side by side: beside it, in the flow). */
 function styleOfB(state: CompareState, rect: PictureRect): CSSProperties {
   switch (state.mode) {
@@ -105,7 +107,12 @@ export function CompareLayer({
         </span>
       )}
       {tagged('b') && (
-        <span className="pwr-compare-tag pwr-compare-tag-b" title={setup.bTitle}>
+        <span
+          className="pwr-compare-tag pwr-compare-tag-b"
+          title={setup.bTitle}
+          // Below a level divider B is at the bottom: so is its tag.
+          style={state.mode === 'wipe' && state.direction === 'v' ? BOTTOM_LEFT : undefined}
+        >
           B · {setup.bTitle}
         </span>
       )}
