@@ -27,6 +27,7 @@ export * from './event-rows.js';
 export * from './unit-of-work.js';
 export * from './prepared.js';
 export * from './user-view.js';
+export * from './attachment.js';
 export * from './deadlines.js';
 export * from './review-frames.js';
 export * from './timestamps.js';

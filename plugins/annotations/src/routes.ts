@@ -1,4 +1,4 @@
-import { NoContent, type AddonApp } from '@pipewright/sdk';
+import { attachment, NoContent, type AddonApp } from '@pipewright/sdk';
 import {
   AnnotationCreate,
   AnnotationDrawing,
@@ -117,7 +117,7 @@ export function annotationRoutes(annotations: AnnotationService, exchange: Annot
       },
       async (request, reply) => {
         const { fileName, document } = await exchange.otio(request.caller, request.params);
-        reply.header('content-disposition', `attachment; filename="${fileName}"`);
+        reply.header('content-disposition', attachment(fileName));
         return document;
       },
     );
@@ -156,7 +156,7 @@ export function annotationRoutes(annotations: AnnotationService, exchange: Annot
       async (request, reply) => {
         const { fileName, text } = await exchange.openRv(request.caller, request.params);
         reply.header('content-type', 'text/plain; charset=utf-8');
-        reply.header('content-disposition', `attachment; filename="${fileName}"`);
+        reply.header('content-disposition', attachment(fileName));
         return text;
       },
     );

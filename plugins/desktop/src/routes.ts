@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import {
+  attachment,
   BadRequest,
   NoContent,
   downloadUrl,
@@ -55,20 +56,6 @@ interface Area {
 }
 
 const TAGS = ['Desktop'];
-
-/**
- * An attachment named after the file, as AYON's file answers name it: quoted when the name needs no escaping,
- * otherwise percent-encoded UTF-8 (RFC 6266), since a file name may hold any character but a separator.
- */
-function attachment(filename: string): string {
-  const encoded = encodeURIComponent(filename).replace(
-    /[!'()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return encoded === filename
-    ? `attachment; filename="${filename}"`
-    : `attachment; filename*=utf-8''${encoded}`;
-}
 
 export function desktopRoutes({ bundleInstallerVersion, files, downloads, installers, packages }: Deps) {
   const areas: Area[] = [

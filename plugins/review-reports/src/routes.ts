@@ -1,4 +1,4 @@
-import type { AddonApp } from '@pipewright/sdk';
+import { attachment, type AddonApp } from '@pipewright/sdk';
 import { ListParams, VersionParams } from './schemas.js';
 import type { ReviewReports } from './service.js';
 
@@ -9,7 +9,7 @@ const DESCRIPTION =
 /** The answer's headers for a report: a PDF to save under its name. */
 const asDownload = (fileName: string) => ({
   'content-type': 'application/pdf',
-  'content-disposition': `attachment; filename="${fileName}"`,
+  'content-disposition': attachment(fileName),
 });
 
 /** Review reports as PDF files. */

@@ -1,0 +1,13 @@
+/**
+ * A Content-Disposition for a file to save, named as AYON's file answers name it: quoted when the name needs no
+ * escaping, otherwise percent-encoded UTF-8 (RFC 6266), since a file name may hold any character but a separator.
+ */
+export function attachment(filename: string): string {
+  const encoded = encodeURIComponent(filename).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return encoded === filename
+    ? `attachment; filename="${filename}"`
+    : `attachment; filename*=utf-8''${encoded}`;
+}
