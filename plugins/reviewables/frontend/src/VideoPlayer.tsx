@@ -103,8 +103,8 @@ export function VideoPlayer({
       setPlaying(false);
       // A pause can leave the picture a frame ahead of the clock: it is put on the middle of the clock's frame,
       // so the picture, the readout (and what is drawn on it) and a compared side all agree. Not after a seek's
-      // own pause: that one already goes to a frame.
-      if (element.seeking || target.current !== null) return;
+      // own pause (that one already goes to a frame), nor at the end (Play starts over from there).
+      if (element.seeking || element.ended || target.current !== null) return;
       const mediaFrame = mediaFrameAt(element.currentTime, now.current.fps);
       target.current = mediaFrame;
       element.currentTime = timeOfMediaFrame(mediaFrame, now.current.fps);
