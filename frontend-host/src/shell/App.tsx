@@ -6,6 +6,8 @@ import { Layout } from './Layout';
 import { Login } from './Login';
 import { Onboarding } from './Onboarding';
 import { ChooseNewPassword, ForgotPassword, RESET_PATH } from './PasswordReset';
+import { GuestReview } from './GuestReview';
+import { GUEST_PATH } from './guest-api';
 
 type State =
   | { kind: 'loading' }
@@ -21,11 +23,16 @@ function resetToken(): string | null {
   return location.pathname === RESET_PATH ? new URLSearchParams(location.search).get('token') : null;
 }
 
+/** A guest link's page needs no login; everything else is the studio's app. */
+export function App() {
+  return location.pathname === GUEST_PATH ? <GuestReview /> : <StudioApp />;
+}
+
 /**
  * Decides which face the app shows: onboarding, login (or the way to a new password), or the shell with its
  * screens.
  */
-export function App() {
+function StudioApp() {
   const [state, setState] = useState<State>({ kind: 'loading' });
   // One client per session: a new login gets a new one, so screens never mix two sessions' answers.
   const [client, setClient] = useState<PipewrightClient>(sessionClient);

@@ -14,6 +14,7 @@ import {
 import { AddItems } from './AddItems';
 import { go, itemLink } from './links';
 import { ReviewReportButton } from './ReviewReport';
+import { GuestLinksButton } from './GuestLinks';
 
 /** One list: its name and kind, its items in order (reordered by dragging or the arrows), and what to do with it. */
 export function ListDetailView({
@@ -112,6 +113,7 @@ export function ListDetailView({
           </a>
         )}
         {reviewable && <ReviewReportButton project={project} id={id} label={data.label} />}
+        {reviewable && <GuestLinksButton project={project} listId={id} />}
         {!renaming && (
           <button type="button" onClick={() => setRenaming(true)}>
             Rename
