@@ -66,6 +66,7 @@ export const groups = [
     pages: {
       review_reviewing: 'Reviewing',
       review_annotations: 'Annotations and interchange',
+      review_guest_links: 'Guest links',
     },
   },
   {

@@ -73,7 +73,7 @@ describe('routes', () => {
   });
 
   test('every docId has a page with its heading and an edit link to the docs source (main branch, website folder)', async () => {
-    expect(docIds).toHaveLength(31);
+    expect(docIds).toHaveLength(32);
     for (const docId of docIds) {
       const response = await visit(`/docs/${docId}`);
       expect(response?.status()).toBe(200);
@@ -104,7 +104,7 @@ describe('routes', () => {
 });
 
 describe('navigation', () => {
-  test('one sidebar named Dev lists all 31 pages in order, dev_introduction first', async () => {
+  test('one sidebar named Dev lists all 32 pages in order, dev_introduction first', async () => {
     await visit('/docs/dev_api_rest');
     const sidebar = page.locator('aside.nextra-sidebar');
     const separators = await sidebar.locator('li:not(:has(a))').allInnerTexts();
