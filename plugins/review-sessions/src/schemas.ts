@@ -7,6 +7,10 @@ const Frame = Type.Integer({
   maximum: 10_000_000,
   description: "In the shot's numbering",
 });
+const At = Type.Number({
+  description:
+    "When it happened by the server's clock (ms), as the driver reckons it; the last 5 s are believed",
+});
 const Speed = Type.Number({ exclusiveMinimum: 0, maximum: 8 });
 const View = Type.Object({
   zoom: Type.Number({ minimum: 0.1, maximum: 32 }),
@@ -16,9 +20,14 @@ const View = Type.Object({
 const Role = Type.Union([Type.Literal('driver'), Type.Literal('reviewer'), Type.Literal('viewer')]);
 
 export const Command = Type.Union([
-  Type.Object({ command: Type.Literal('play'), frame: Frame, speed: Type.Optional(Speed) }),
+  Type.Object({
+    command: Type.Literal('play'),
+    frame: Frame,
+    speed: Type.Optional(Speed),
+    at: Type.Optional(At),
+  }),
   Type.Object({ command: Type.Literal('pause'), frame: Frame }),
-  Type.Object({ command: Type.Literal('seek'), frame: Frame }),
+  Type.Object({ command: Type.Literal('seek'), frame: Frame, at: Type.Optional(At) }),
   Type.Object({
     command: Type.Literal('select'),
     versionId: Id,

@@ -27,9 +27,9 @@ export interface SessionState {
 }
 
 export type Command =
-  | { command: 'play'; frame: number; speed?: number }
+  | { command: 'play'; frame: number; speed?: number; at?: number }
   | { command: 'pause'; frame: number }
-  | { command: 'seek'; frame: number }
+  | { command: 'seek'; frame: number; at?: number }
   | { command: 'select'; versionId: string; reviewableId?: string | null; frame?: number }
   | { command: 'speed'; speed: number }
   | { command: 'view'; view: SessionState['view'] }
@@ -50,21 +50,28 @@ export const started = (versionId: string | null, driver: string): SessionState 
   members: { [driver]: 'driver' },
 });
 
-/** The state after a driver's command, at server time now (ms). */
+/** How far back a driver's own account of when it started playing is believed (its command was on the way). */
+const TRUSTED_MS = 5000;
+
+/**
+ * The state after a driver's command, at server time now (ms). Play and seek may say when they happened, by the
+ * server's clock as the driver reckons it: playback then counts from that moment, not from the command's arrival.
+ */
 export function applied(state: SessionState, command: Command, now: number): SessionState {
+  const since = (at?: number) => (at !== undefined && at <= now && at >= now - TRUSTED_MS ? at : now);
   switch (command.command) {
     case 'play':
       return {
         ...state,
         frame: command.frame,
         playing: true,
-        startedAt: now,
+        startedAt: since(command.at),
         speed: command.speed ?? state.speed,
       };
     case 'pause':
       return { ...state, frame: command.frame, playing: false, startedAt: null };
     case 'seek':
-      return { ...state, frame: command.frame, startedAt: state.playing ? now : null };
+      return { ...state, frame: command.frame, startedAt: state.playing ? since(command.at) : null };
     case 'select':
       return {
         ...state,

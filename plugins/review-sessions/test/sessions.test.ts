@@ -79,6 +79,13 @@ describe('review sessions', () => {
     expect(play.body).toMatchObject({ playing: true, frame: 1001, speed: 1 });
     expect(play.body.startedAt).toBeGreaterThanOrEqual(before);
     expect(play.body.startedAt).toBeLessThanOrEqual(play.body.serverTime);
+    // A play may say when it happened by the server's clock (the command was on its way): within the last 5 s.
+    const when = async (at: number) =>
+      (await as(artie)('POST', `${base}/commands`, { command: 'play', frame: 1001, at })).body.startedAt;
+    const past = Date.now() - 2000;
+    expect(await when(past)).toBe(past);
+    expect(await when(Date.now() - 60_000)).toBeGreaterThanOrEqual(past + 2000);
+    expect(await when(Date.now() + 60_000)).toBeLessThanOrEqual(Date.now());
     const pause = await as(artie)('POST', `${base}/commands`, { command: 'pause', frame: 1013 });
     expect(pause.body).toMatchObject({ playing: false, frame: 1013, startedAt: null });
     expect(

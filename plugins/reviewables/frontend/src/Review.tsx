@@ -1,6 +1,10 @@
 import type { ScreenProps } from '@pipewright/sdk/screen';
 import { exposedScreen, NoProjectChosen, useSearchParam } from '@pipewright/sdk/ui';
 import { versionLabel } from './browse';
+import { ReviewSessionContext } from './session-context';
+import { SessionBar } from './SessionBar';
+import { useReviewSession } from './use-review-session';
+import { useSessionVersion } from './use-session-place';
 import { useVersionPlace } from './use-version-place';
 import { VersionBrowser } from './VersionBrowser';
 import { VersionReview } from './VersionReview';
@@ -24,6 +28,11 @@ function ProjectReview({ client, token, user, project, Extension }: ScreenProps 
   );
   // A list of versions opened in review (?list=): the lists addon's strip steps through it above the stage.
   const [listId] = useSearchParam('list');
+  // Its synced review (?session=1): everyone in it sees what the driver shows.
+  const [synced, setSynced] = useSearchParam('session');
+  const session = useReviewSession(client, project, listId && synced ? listId : null, user.name);
+  const inSession = listId && synced ? session : null;
+  useSessionVersion(inSession, versionId, open);
 
   return (
     <section className="pw-screen pwr-screen">
@@ -44,6 +53,17 @@ function ProjectReview({ client, token, user, project, Extension }: ScreenProps 
           fallback={null}
         />
       )}
+      {listId && !synced && (
+        <p className="pwr-session-start">
+          <button type="button" onClick={() => setSynced('1')}>
+            Review together
+          </button>{' '}
+          <span className="muted pw-small">
+            Everyone who joins sees the same version and frame, played and paused by whoever drives.
+          </span>
+        </p>
+      )}
+      {inSession && <SessionBar session={inSession} me={user.name} onLeave={() => setSynced(null)} />}
       {placeError && <p className="error-box">{placeError}</p>}
       {browsing && (
         <VersionBrowser
@@ -62,15 +82,17 @@ function ProjectReview({ client, token, user, project, Extension }: ScreenProps 
       )}
       {/* Shown once the version is known to exist, so a stale link asks nothing more of it. */}
       {shown && (
-        <VersionReview
-          key={shown.version.id}
-          token={token}
-          user={user}
-          project={project}
-          versionId={shown.version.id}
-          versionName={versionLabel(shown.version)}
-          Extension={Extension}
-        />
+        <ReviewSessionContext.Provider value={inSession}>
+          <VersionReview
+            key={shown.version.id}
+            token={token}
+            user={user}
+            project={project}
+            versionId={shown.version.id}
+            versionName={versionLabel(shown.version)}
+            Extension={Extension}
+          />
+        </ReviewSessionContext.Provider>
       )}
       {versionId && !shown && !placeError && <p className="muted">Opening the version…</p>}
     </section>

@@ -7,11 +7,13 @@ import { titleOf } from './describe';
 import { useComparison } from './CompareBar';
 import { FileKindsNote } from './FileKindsNote';
 import { PLAIN_RANGE } from './frames';
+import { useSessionContext } from './session-context';
 import { Stage } from './Stage';
 import { Strip } from './Strip';
 import { UploadBar } from './UploadBar';
 import { useFileDrop } from './use-file-drop';
 import { useReviewableOrder } from './use-reviewable-order';
+import { useSessionReviewable } from './use-session-place';
 import { readVersionFacts } from './version-facts';
 
 /** Topics that change what a version's review shows: uploads, and reviewable activities deleted from the feed. */
@@ -70,6 +72,9 @@ export function VersionReview({
   const onStage = reviewables.find((r) => r.activityId === selected) ?? reviewables[0] ?? null;
   // Side A of a comparison is the one on the stage; side B and the mode come from the address.
   const comparison = useComparison({ token, project, versionId, version: listing.data, onStage });
+
+  // In a synced review, the reviewable on the stage is the session's.
+  useSessionReviewable(useSessionContext(), versionId, onStage?.activityId ?? null, setSelected);
 
   const select = useCallback(
     (activityId: string) => {

@@ -6,8 +6,10 @@ import { CompareLayer, type CompareSetup } from './Compare';
 import { CompareControls } from './CompareControls';
 import { firstNumberOf, mediaFrameAt, timeOfMediaFrame, type FrameRange } from './frames';
 import { usePlayerKeys } from './player-keys';
+import { useSessionContext } from './session-context';
 import { lastFrame, timingOf } from './timecode';
 import { Transport } from './Transport';
+import { useSessionSync } from './use-session-sync';
 
 // A video for review, with the habits of review tools: it opens paused on its first frame, frames are numbered
 // in the shot's range, stepping is frame-exact, and the keys work anywhere on the screen except while typing.
@@ -62,6 +64,8 @@ export function VideoPlayer({
   const timing = timingOf(info, duration);
   const last = lastFrame(timing);
   const firstNumber = firstNumberOf(range, timing.frames);
+  // In a synced review, the driver's player leads and every other follows it.
+  useSessionSync(video, useSessionContext(), timing.fps, firstNumber);
   // Seeks and steps are made once; they read the frame and the timing from here.
   const now = useRef({ frame, fps: timing.fps, last });
   now.current = { frame, fps: timing.fps, last };
