@@ -1,58 +1,9 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { annotationDrawing } from '@pipewright/sdk/ui';
 import type { GuestAnnotation, GuestReviewable } from './guest-api';
 
 // The guest's player: the reviewable in a <video> (or an image), play and pause, a frame back and forth, the frame
 // number as the studio's player numbers it, and what was drawn on that frame over the picture, read only.
-
-/** A point of the annotations' space (height-normalised, origin at the centre, y up) in pixels of a w by h picture. */
-const toPixels = ([x, y]: number[], w: number, h: number) => [w / 2 + x! * h, h / 2 - y! * h] as const;
-
-/** One drawn object, simply: strokes as polylines, figures by their ends, texts where they stand. */
-function Shape({ annotation, w, h }: { annotation: GuestAnnotation; w: number; h: number }): ReactNode {
-  const { shape, color } = annotation;
-  if (Array.isArray(shape.points)) {
-    const points = shape.points as number[][];
-    const width = (points.reduce((sum, p) => sum + (p[2] ?? 0.004), 0) / Math.max(1, points.length)) * h;
-    const line = points.map((p) => toPixels(p, w, h).join(',')).join(' ');
-    const erasing = shape.kind === 'eraser';
-    return erasing ? null : (
-      <polyline points={line} stroke={color} strokeWidth={width} fill="none" strokeLinecap="round" />
-    );
-  }
-  if (Array.isArray(shape.at)) {
-    const [x, y] = toPixels(shape.at, w, h);
-    return (
-      <text x={x} y={y} fill={color} fontSize={(shape.size ?? 0.03) * h} fontFamily="sans-serif">
-        {String(shape.text ?? '')}
-      </text>
-    );
-  }
-  if (!Array.isArray(shape.from) || !Array.isArray(shape.to)) return null;
-  const [x1, y1] = toPixels(shape.from, w, h);
-  const [x2, y2] = toPixels(shape.to, w, h);
-  const stroke = { stroke: color, strokeWidth: (shape.width ?? 0.004) * h, fill: 'none' };
-  if (shape.kind === 'rectangle')
-    return (
-      <rect
-        x={Math.min(x1, x2)}
-        y={Math.min(y1, y2)}
-        width={Math.abs(x2 - x1)}
-        height={Math.abs(y2 - y1)}
-        {...stroke}
-      />
-    );
-  if (shape.kind === 'ellipse')
-    return (
-      <ellipse
-        cx={(x1 + x2) / 2}
-        cy={(y1 + y2) / 2}
-        rx={Math.abs(x2 - x1) / 2}
-        ry={Math.abs(y2 - y1) / 2}
-        {...stroke}
-      />
-    );
-  return <line x1={x1} y1={y1} x2={x2} y2={y2} {...stroke} strokeLinecap="round" />;
-}
 
 export function GuestPlayer({
   reviewable,
@@ -141,11 +92,7 @@ export function GuestPlayer({
           />
         )}
         <svg viewBox={`0 0 ${w} ${h}`} aria-label="Annotations" role="img">
-          {shown.map((annotation) => (
-            <g key={annotation.id} data-annotation-id={annotation.id}>
-              <Shape annotation={annotation} w={w} h={h} />
-            </g>
-          ))}
+          {annotationDrawing(shown, w, h)}
         </svg>
       </div>
       {!isImage && (

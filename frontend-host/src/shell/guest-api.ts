@@ -1,5 +1,6 @@
 // The guest page's calls: /api/guest/... with the session that opening a link answered. Plain fetch: a guest has no
 // account, so the session client (and its "log in again" handling) has nothing to do here.
+import type { Annotation } from '@pipewright/sdk/ui';
 
 /** The guest page's own address; the link's token rides in the fragment, which browsers never send to a server. */
 export const GUEST_PATH = '/guest';
@@ -55,12 +56,8 @@ export interface GuestComment {
   createdAt: string;
 }
 
-export interface GuestAnnotation {
-  id: string;
-  frame: number;
-  color: string;
-  shape: Record<string, any>;
-}
+/** An annotation as the studio's player draws it (the sdk's shape), read only here. */
+export type GuestAnnotation = Annotation;
 
 async function call<T>(method: string, path: string, session: string | null, body?: unknown): Promise<T> {
   const headers: Record<string, string> = {};

@@ -1,5 +1,5 @@
 import { useState, type PointerEvent, type RefObject } from 'react';
-import { drawing } from './annotation-shapes';
+import { annotationDrawing } from '@pipewright/sdk/ui';
 import {
   moved,
   newAnnotationId,
@@ -216,7 +216,7 @@ export function AnnotationLayer({
         }}
         onDoubleClick={retype}
       >
-        {drawing(shown, w, h, selected)}
+        {annotationDrawing(shown, w, h, selected)}
         {handles.map((handle) => {
           const [x, y] = toPixels((chosen!.shape as { [end in Handle]: Point })[handle], w, h);
           return (

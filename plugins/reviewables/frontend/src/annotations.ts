@@ -1,23 +1,10 @@
 import type { PipewrightClient } from '@pipewright/sdk/client';
-import { callRoute } from '@pipewright/sdk/ui';
+import { callRoute, type Annotation, type Shape } from '@pipewright/sdk/ui';
 
-// Annotations as the annotations addon keeps them: one object per row, on an integer frame in the shot's
-// numbering, in picture space (normalised by the picture's height, origin at the centre, y up), so the same
-// numbers draw the same place at any size the picture is shown.
+// The annotations addon's routes, and what the player does with its objects (moving, reshaping). The objects and
+// their picture space are the sdk's (@pipewright/sdk/ui), which draws them too.
 
-export type Point = [x: number, y: number];
-export type Shape =
-  | { kind: 'stroke' | 'eraser'; points: [x: number, y: number, width: number][] }
-  | { kind: 'rectangle' | 'ellipse' | 'line' | 'arrow'; from: Point; to: Point; width: number }
-  | { kind: 'text'; at: Point; text: string; size: number };
-
-export interface Annotation {
-  id: string;
-  frame: number;
-  color: string;
-  shape: Shape;
-  author: string | null;
-}
+export { toPicture, toPixels, type Annotation, type Point, type Shape } from '@pipewright/sdk/ui';
 
 /** The reviewable annotations belong to. */
 export interface AnnotatedMedia {
@@ -49,16 +36,6 @@ export const removeAnnotation = (client: PipewrightClient, media: AnnotatedMedia
 
 /** A new object's id, chosen here so that a retried request cannot draw it twice. */
 export const newAnnotationId = () => crypto.randomUUID().replaceAll('-', '');
-
-/** Picture space to the pixels of a picture shown w by h, and back. */
-export const toPixels = ([x, y]: readonly number[], w: number, h: number): Point => [
-  w / 2 + x! * h,
-  h / 2 - y! * h,
-];
-export const toPicture = (px: number, py: number, w: number, h: number): Point => [
-  (px - w / 2) / h,
-  (h / 2 - py) / h,
-];
 
 /** The picture annotations are drawn on: a video's current frame, or an image. */
 export type Picture = HTMLVideoElement | HTMLImageElement;

@@ -1,7 +1,7 @@
 import { zipSync } from 'fflate';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { drawing } from './annotation-shapes';
+import { annotationDrawing } from '@pipewright/sdk/ui';
 import type { Annotation, Picture } from './annotations';
 import { naturalSize } from './annotations';
 
@@ -14,7 +14,7 @@ const markup = (annotations: Annotation[], w: number, h: number) =>
     createElement(
       'svg',
       { xmlns: 'http://www.w3.org/2000/svg', width: w, height: h, viewBox: `0 0 ${w} ${h}` },
-      drawing(annotations, w, h, null),
+      annotationDrawing(annotations, w, h, null),
     ),
   );
 

@@ -25,17 +25,11 @@ export function timingOf(info: MediaInfo | null, durationSeconds: number | null)
 /** The media's last frame (its first is 0), or null when the length is unknown. */
 export const lastFrame = (timing: Timing) => (timing.frames ? timing.frames - 1 : null);
 
-const two = (n: number) => String(n).padStart(2, '0');
-
 /**
- * HH:MM:SS:FF for a media frame (its first is 00:00:00:00), counting whole-number frames per second (non-drop-frame: 23.976 counts as 24,
- * as editorial timecode does).
+ * HH:MM:SS:FF for a media frame (its first is 00:00:00:00), non-drop-frame: the sdk's rule, which the review reports
+ * print too.
  */
-export function timecode(frame: number, fps: number): string {
-  const base = Math.max(1, Math.round(fps));
-  const seconds = Math.floor(frame / base);
-  return `${two(Math.floor(seconds / 3600))}:${two(Math.floor(seconds / 60) % 60)}:${two(seconds % 60)}:${two(frame % base)}`;
-}
+export { timecode } from '@pipewright/sdk/ui';
 
 /** 24, 23.976, 29.97: a frame rate as people write it. */
 export const fpsText = (fps: number) => String(Math.round(fps * 1000) / 1000);

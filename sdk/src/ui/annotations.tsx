@@ -1,8 +1,33 @@
 import type { ReactNode } from 'react';
-import { toPixels, type Annotation } from './annotations';
 
-// How annotations look: each object in the pixels of the picture as it is shown, and a frame's objects in the order
-// they were drawn, an eraser masking only what came before it.
+// Annotations of review media as the annotations addon keeps them, and how they look: one object per row, on an
+// integer frame in the shot's numbering, in picture space (normalised by the picture's height, origin at the
+// centre, y up), so the same numbers draw the same place at any size the picture is shown. The review player, the
+// exports it draws and the guest page all draw them with this one renderer.
+
+export type Point = [x: number, y: number];
+export type Shape =
+  | { kind: 'stroke' | 'eraser'; points: [x: number, y: number, width: number][] }
+  | { kind: 'rectangle' | 'ellipse' | 'line' | 'arrow'; from: Point; to: Point; width: number }
+  | { kind: 'text'; at: Point; text: string; size: number };
+
+export interface Annotation {
+  id: string;
+  frame: number;
+  color: string;
+  shape: Shape;
+  author: string | null;
+}
+
+/** Picture space to the pixels of a picture shown w by h, and back. */
+export const toPixels = ([x, y]: readonly number[], w: number, h: number): Point => [
+  w / 2 + x! * h,
+  h / 2 - y! * h,
+];
+export const toPicture = (px: number, py: number, w: number, h: number): Point => [
+  (px - w / 2) / h,
+  (h / 2 - py) / h,
+];
 
 /** One object drawn in pixels of a w by h picture. */
 function Drawn({ annotation, w, h, mask }: { annotation: Annotation; w: number; h: number; mask?: boolean }) {
@@ -85,7 +110,12 @@ function Drawn({ annotation, w, h, mask }: { annotation: Annotation; w: number; 
 }
 
 /** The frame's objects in the order they were drawn, each eraser masking what came before it. */
-export function drawing(annotations: Annotation[], w: number, h: number, selected: string | null): ReactNode {
+export function annotationDrawing(
+  annotations: Annotation[],
+  w: number,
+  h: number,
+  selected: string | null = null,
+): ReactNode {
   let content: ReactNode[] = [];
   annotations.forEach((annotation, index) => {
     if (annotation.shape.kind === 'eraser') {
