@@ -219,9 +219,9 @@ const versionList = (ctx: MatrixContext) =>
 /** A review session on a fresh list, joined first (so driven) by the caller where the caller may join. */
 async function sessionJoined(caller: Caller, ctx: MatrixContext) {
   const list_id = await versionList(ctx);
-  const url = `${P}/lists/${list_id}/session/join`;
-  const own = await ctx.core.request('POST', url, { token: ctx.tokens[caller] });
-  if (own.status >= 300) await asAdmin(ctx, 'POST', url);
+  const url = `${P}/lists/${list_id}/session`;
+  const own = await ctx.core.request('POST', url, { token: ctx.tokens[caller], body: { command: 'join' } });
+  if (own.status >= 300) await asAdmin(ctx, 'POST', url, { command: 'join' });
   return { list_id };
 }
 
@@ -353,22 +353,9 @@ export const WRITES: Record<string, Scenario> = {
   'GET /api/projects/{project_name}/lists/{list_id}/session': async (caller, ctx) => ({
     path: await sessionJoined(caller, ctx),
   }),
-  'POST /api/projects/{project_name}/lists/{list_id}/session/join': async (_c, ctx) => ({
-    path: { list_id: await versionList(ctx) },
-  }),
-  'POST /api/projects/{project_name}/lists/{list_id}/session/leave': async (caller, ctx) => ({
-    path: await sessionJoined(caller, ctx),
-  }),
-  'POST /api/projects/{project_name}/lists/{list_id}/session/commands': async (caller, ctx) => ({
+  'POST /api/projects/{project_name}/lists/{list_id}/session': async (caller, ctx) => ({
     path: await sessionJoined(caller, ctx),
     body: { command: 'seek', frame: 1001 },
-  }),
-  'POST /api/projects/{project_name}/lists/{list_id}/session/driver': async (caller, ctx) => ({
-    path: await sessionJoined(caller, ctx),
-    body: { to: caller },
-  }),
-  'POST /api/projects/{project_name}/lists/{list_id}/session/request': async (caller, ctx) => ({
-    path: await sessionJoined(caller, ctx),
   }),
   'GET /api/projects/{project_name}/lists/{list_id}/review-report': async (_c, ctx) => ({
     path: { list_id: await versionList(ctx) },

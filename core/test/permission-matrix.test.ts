@@ -75,11 +75,7 @@ const RULES: Record<string, Rule> = {
     'project',
   // Review sessions: whoever reads the list joins; the driver commands and hands control on.
   'GET /api/projects/{project_name}/lists/{list_id}/session': 'project',
-  'POST /api/projects/{project_name}/lists/{list_id}/session/join': 'project',
-  'POST /api/projects/{project_name}/lists/{list_id}/session/leave': 'project',
-  'POST /api/projects/{project_name}/lists/{list_id}/session/commands': 'project',
-  'POST /api/projects/{project_name}/lists/{list_id}/session/driver': 'project',
-  'POST /api/projects/{project_name}/lists/{list_id}/session/request': 'project',
+  'POST /api/projects/{project_name}/lists/{list_id}/session': 'project',
   'GET /api/review-sessions/clock': 'user',
   // Review reports: of a list its readers may read, of a version whoever reads it.
   'GET /api/projects/{project_name}/lists/{list_id}/review-report': 'project',

@@ -11,3 +11,22 @@ export function attachment(filename: string): string {
     ? `attachment; filename="${filename}"`
     : `attachment; filename*=utf-8''${encoded}`;
 }
+
+/** A file to save, as an export answers it. */
+export interface Download {
+  fileName: string;
+  contentType: string;
+  body: Buffer | string;
+}
+
+interface Reply {
+  header(name: string, value: string): Reply;
+  send(payload: unknown): unknown;
+}
+
+/** Answer a file for the browser to save under its name. */
+export const sendDownload = (reply: Reply, file: Download) =>
+  reply
+    .header('content-type', file.contentType)
+    .header('content-disposition', attachment(file.fileName))
+    .send(file.body);

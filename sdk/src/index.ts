@@ -30,6 +30,7 @@ export * from './user-view.js';
 export * from './attachment.js';
 export * from './deadlines.js';
 export * from './review-frames.js';
+export type * from './review-sessions.js';
 export * from './timestamps.js';
 export * from './loader-queries.js';
 export * from './operations.js';

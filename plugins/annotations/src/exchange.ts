@@ -5,6 +5,7 @@ import {
   newId,
   ValidationFailed,
   type Database,
+  type Download,
   type EventBus,
   type Problem,
   type RequestUser,
@@ -36,15 +37,23 @@ export class AnnotationExchange {
     private readonly events: EventBus,
   ) {}
 
-  async otio(caller: RequestUser, where: ReviewableRef) {
+  async otio(caller: RequestUser, where: ReviewableRef): Promise<Download> {
     const { place, media, drawn } = await this.read(caller, where);
     const about = { project: place.project, versionId: place.versionId, reviewableId: place.reviewableId };
-    return { fileName: `${fileSafe(media.name)}.otio`, document: toOtio(media, drawn, about) };
+    return {
+      fileName: `${fileSafe(media.name)}.otio`,
+      contentType: 'application/json',
+      body: JSON.stringify(toOtio(media, drawn, about)),
+    };
   }
 
-  async openRv(caller: RequestUser, where: ReviewableRef) {
+  async openRv(caller: RequestUser, where: ReviewableRef): Promise<Download> {
     const { media, drawn } = await this.read(caller, where);
-    return { fileName: `${fileSafe(media.name)}-paint.rv`, text: toOpenRv(media, drawn, caller.name) };
+    return {
+      fileName: `${fileSafe(media.name)}-paint.rv`,
+      contentType: 'text/plain; charset=utf-8',
+      body: toOpenRv(media, drawn, caller.name),
+    };
   }
 
   /**

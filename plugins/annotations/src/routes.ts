@@ -1,4 +1,4 @@
-import { attachment, NoContent, type AddonApp } from '@pipewright/sdk';
+import { NoContent, sendDownload, type AddonApp } from '@pipewright/sdk';
 import {
   AnnotationCreate,
   AnnotationDrawing,
@@ -115,11 +115,7 @@ export function annotationRoutes(annotations: AnnotationService, exchange: Annot
           produces: ['application/json'],
         },
       },
-      async (request, reply) => {
-        const { fileName, document } = await exchange.otio(request.caller, request.params);
-        reply.header('content-disposition', attachment(fileName));
-        return document;
-      },
+      async (request, reply) => sendDownload(reply, await exchange.otio(request.caller, request.params)),
     );
 
     app.post(
@@ -153,12 +149,7 @@ export function annotationRoutes(annotations: AnnotationService, exchange: Annot
           produces: ['text/plain'],
         },
       },
-      async (request, reply) => {
-        const { fileName, text } = await exchange.openRv(request.caller, request.params);
-        reply.header('content-type', 'text/plain; charset=utf-8');
-        reply.header('content-disposition', attachment(fileName));
-        return text;
-      },
+      async (request, reply) => sendDownload(reply, await exchange.openRv(request.caller, request.params)),
     );
   };
 }

@@ -1,4 +1,4 @@
-import { BadRequest, NotFound, type RequestUser } from '@pipewright/sdk';
+import { BadRequest, NotFound, type Download, type RequestUser } from '@pipewright/sdk';
 import type { EntityListDirectory } from '@pipewright/plugin-lists/api';
 import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
 import { renderReport } from './pdf.js';
@@ -6,6 +6,7 @@ import { versionReport, type ReportDeps, type VersionReport } from './report-dat
 
 /** A report holds at most this many versions: more is a list to split, not one document. */
 const MAX_VERSIONS = 200;
+const PDF = 'application/pdf';
 const fileSafe = (name: string) => name.replace(/[^\w.-]+/g, '_').slice(0, 80) || 'review';
 
 /**
@@ -17,7 +18,7 @@ export class ReviewReports {
     private readonly deps: ReportDeps & { projects: ProjectDirectory; lists: EntityListDirectory },
   ) {}
 
-  async ofList(caller: RequestUser, projectName: string, listId: string) {
+  async ofList(caller: RequestUser, projectName: string, listId: string): Promise<Download> {
     const project = (await this.deps.projects.require(caller, projectName)).name;
     const list = await this.deps.lists.get(caller, project, listId);
     if (list.entityType !== 'version')
@@ -34,15 +35,23 @@ export class ReviewReports {
       if (version) versions.push(await versionReport(this.deps, caller, project, version));
     }
     const cover = { title: `Review: ${list.label}`, project, by: caller.name, at: new Date() };
-    return { fileName: `${fileSafe(list.label)}.pdf`, pdf: await renderReport(cover, versions) };
+    return {
+      fileName: `${fileSafe(list.label)}.pdf`,
+      contentType: PDF,
+      body: await renderReport(cover, versions),
+    };
   }
 
-  async ofVersion(caller: RequestUser, projectName: string, versionId: string) {
+  async ofVersion(caller: RequestUser, projectName: string, versionId: string): Promise<Download> {
     const project = (await this.deps.projects.require(caller, projectName)).name;
     const version = await this.deps.entities.get(project, 'version', versionId, caller);
     if (!version) throw new NotFound(`Version ${versionId} not found in project ${project}`);
     const report = await versionReport(this.deps, caller, project, version);
     const cover = { title: `Review: ${report.title}`, project, by: caller.name, at: new Date() };
-    return { fileName: `${fileSafe(report.title)}.pdf`, pdf: await renderReport(cover, [report]) };
+    return {
+      fileName: `${fileSafe(report.title)}.pdf`,
+      contentType: PDF,
+      body: await renderReport(cover, [report]),
+    };
   }
 }

@@ -1,4 +1,4 @@
-import { Id, ProjectName, Type } from '@pipewright/sdk';
+import { Id, ProjectName, Type, type Static } from '@pipewright/sdk';
 
 export const SessionParams = Type.Object({ project_name: ProjectName, list_id: Id });
 
@@ -43,12 +43,21 @@ export const Command = Type.Union([
   Type.Object({ command: Type.Literal('annotations'), visible: Type.Boolean() }),
 ]);
 
-export const JoinQuery = Type.Object({
-  role: Type.Optional(Type.Union([Type.Literal('reviewer'), Type.Literal('viewer')])),
-});
-export const HandOffBody = Type.Object({
-  to: Type.String({ minLength: 1, description: 'A member of the session' }),
-});
+/** Taking part: join (as a reviewer, or a viewer who only watches), leave, hand control on, ask for it. */
+export const Membership = Type.Union([
+  Type.Object({
+    command: Type.Literal('join'),
+    role: Type.Optional(Type.Union([Type.Literal('reviewer'), Type.Literal('viewer')])),
+  }),
+  Type.Object({ command: Type.Literal('leave') }),
+  Type.Object({
+    command: Type.Literal('hand'),
+    to: Type.String({ minLength: 1, description: 'A member of the session' }),
+  }),
+  Type.Object({ command: Type.Literal('request') }),
+]);
+export const SessionAction = Type.Union([...Membership.anyOf, ...Command.anyOf]);
+export type SessionActionValue = Static<typeof SessionAction>;
 
 export const Session = Type.Object({
   listId: Type.String(),

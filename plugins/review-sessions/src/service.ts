@@ -10,6 +10,7 @@ import {
 } from '@pipewright/sdk';
 import type { EntityListDirectory } from '@pipewright/plugin-lists/api';
 import type { ProjectDirectory } from '@pipewright/plugin-projects/api';
+import type { SessionActionValue } from './schemas.js';
 import { applied, handedTo, started, type Command, type Role, type SessionState } from './state.js';
 import type { SessionStore } from './store.js';
 
@@ -38,8 +39,24 @@ export class ReviewSessions {
     return this.present(list.id, row.state, row.revision);
   }
 
+  /** What someone in the session does: take part, hand control on, ask for it, or (the driver) command. */
+  async act(caller: RequestUser, projectName: string, listId: string, action: SessionActionValue) {
+    switch (action.command) {
+      case 'join':
+        return this.join(caller, projectName, listId, action.role);
+      case 'leave':
+        return this.leave(caller, projectName, listId);
+      case 'hand':
+        return this.handOff(caller, projectName, listId, action.to);
+      case 'request':
+        return this.requestControl(caller, projectName, listId);
+      default:
+        return this.command(caller, projectName, listId, action);
+    }
+  }
+
   /** Take part: the first to join drives; guests only watch. */
-  async join(
+  private async join(
     caller: RequestUser,
     projectName: string,
     listId: string,
@@ -54,7 +71,7 @@ export class ReviewSessions {
     });
   }
 
-  async leave(caller: RequestUser, projectName: string, listId: string) {
+  private async leave(caller: RequestUser, projectName: string, listId: string) {
     const { project, list } = await this.list(caller, projectName, listId);
     return this.change(project, list.id, (state) => {
       if (!state) throw new NotFound(`Nobody has started a review session on ${list.label}`);
@@ -64,7 +81,7 @@ export class ReviewSessions {
   }
 
   /** A driver's command: play, pause, seek, what is shown, how. */
-  async command(caller: RequestUser, projectName: string, listId: string, command: Command) {
+  private async command(caller: RequestUser, projectName: string, listId: string, command: Command) {
     const { project, list } = await this.list(caller, projectName, listId);
     if (
       command.command === 'select' &&
@@ -87,7 +104,7 @@ export class ReviewSessions {
    * Control to a member: the driver hands it on, a manager may give it to anyone in the session, and a member may
    * take it while nobody drives.
    */
-  async handOff(caller: RequestUser, projectName: string, listId: string, to: string) {
+  private async handOff(caller: RequestUser, projectName: string, listId: string, to: string) {
     const { project, list } = await this.list(caller, projectName, listId);
     return this.change(project, list.id, (state) => {
       if (!state) throw new NotFound(`Nobody has started a review session on ${list.label}`);
@@ -102,10 +119,11 @@ export class ReviewSessions {
   }
 
   /** A member asks the driver for control: the driver's screen offers to hand it over. */
-  async requestControl(caller: RequestUser, projectName: string, listId: string) {
+  private async requestControl(caller: RequestUser, projectName: string, listId: string) {
     const { project, list } = await this.list(caller, projectName, listId);
     const row = await this.store.get(project, list.id);
     if (!row || !(caller.name in row.state.members)) throw new BadRequest('Join the session first');
+    const session = this.present(list.id, row.state, row.revision);
     await this.events.emit({
       topic: 'review_session.requested',
       project,
@@ -113,6 +131,7 @@ export class ReviewSessions {
       summary: { listId: list.id, from: caller.name, driver: row.state.driver },
       store: false,
     });
+    return session;
   }
 
   serverTime() {

@@ -88,8 +88,8 @@ describe('a review session on two server processes', () => {
   it('is shared through the database and Redis, and outlives a restart', async () => {
     const [a, b] = group.bases as [string, string];
     const onB = await listen(b);
-    await call(a, 'POST', `${base}/join`);
-    const play = await call(a, 'POST', `${base}/commands`, { command: 'play', frame: 1001 });
+    await call(a, 'POST', base, { command: 'join' });
+    const play = await call(a, 'POST', base, { command: 'play', frame: 1001 });
     await until(() => onB.some((state) => state.revision === play.revision));
     expect(onB.at(-1)).toMatchObject({
       playing: true,
@@ -99,7 +99,7 @@ describe('a review session on two server processes', () => {
     });
     expect(await call(b, 'GET', base)).toMatchObject({ revision: play.revision, startedAt: play.startedAt });
 
-    const paused = await call(b, 'POST', `${base}/commands`, { command: 'pause', frame: 1017 });
+    const paused = await call(b, 'POST', base, { command: 'pause', frame: 1017 });
     group.processes[0]!.kill('SIGKILL');
     await group.restart(0);
     expect(await call(a, 'GET', base)).toMatchObject({
@@ -108,7 +108,7 @@ describe('a review session on two server processes', () => {
       playing: false,
     });
     const onA = await listen(a);
-    const seek = await call(b, 'POST', `${base}/commands`, { command: 'seek', frame: 1003 });
+    const seek = await call(b, 'POST', base, { command: 'seek', frame: 1003 });
     await until(() => onA.some((state) => state.revision === seek.revision));
   }, 60_000);
 });

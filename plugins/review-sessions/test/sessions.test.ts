@@ -59,39 +59,39 @@ describe('review sessions', () => {
       async (event) => void heard.push(event.summary),
     );
     expect((await as(artie)('GET', base)).status).toBe(404);
-    const first = await as(artie)('POST', `${base}/join`);
+    const first = await as(artie)('POST', base, { command: 'join' });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({
       driver: 'artie',
       members: { artie: 'driver' },
       versionId: versions[0],
     });
-    expect((await as(bea)('POST', `${base}/join`)).body.members).toEqual({
+    expect((await as(bea)('POST', base, { command: 'join' })).body.members).toEqual({
       artie: 'driver',
       bea: 'reviewer',
     });
-    expect((await as(gus)('POST', `${base}/join?role=reviewer`)).body.members.gus).toBe('viewer');
-    expect((await as(eve)('POST', `${base}/join`)).status).toBe(403);
+    expect((await as(gus)('POST', base, { command: 'join', role: 'reviewer' })).body.members.gus).toBe(
+      'viewer',
+    );
+    expect((await as(eve)('POST', base, { command: 'join' })).status).toBe(403);
 
-    expect((await as(bea)('POST', `${base}/commands`, { command: 'play', frame: 1001 })).status).toBe(403);
+    expect((await as(bea)('POST', base, { command: 'play', frame: 1001 })).status).toBe(403);
     const before = Date.now();
-    const play = await as(artie)('POST', `${base}/commands`, { command: 'play', frame: 1001 });
+    const play = await as(artie)('POST', base, { command: 'play', frame: 1001 });
     expect(play.body).toMatchObject({ playing: true, frame: 1001, speed: 1 });
     expect(play.body.startedAt).toBeGreaterThanOrEqual(before);
     expect(play.body.startedAt).toBeLessThanOrEqual(play.body.serverTime);
     // A play may say when it happened by the server's clock (the command was on its way): within the last 5 s.
     const when = async (at: number) =>
-      (await as(artie)('POST', `${base}/commands`, { command: 'play', frame: 1001, at })).body.startedAt;
+      (await as(artie)('POST', base, { command: 'play', frame: 1001, at })).body.startedAt;
     const past = Date.now() - 2000;
     expect(await when(past)).toBe(past);
     expect(await when(Date.now() - 60_000)).toBeGreaterThanOrEqual(past + 2000);
     expect(await when(Date.now() + 60_000)).toBeLessThanOrEqual(Date.now());
-    const pause = await as(artie)('POST', `${base}/commands`, { command: 'pause', frame: 1013 });
+    const pause = await as(artie)('POST', base, { command: 'pause', frame: 1013 });
     expect(pause.body).toMatchObject({ playing: false, frame: 1013, startedAt: null });
-    expect(
-      (await as(artie)('POST', `${base}/commands`, { command: 'select', versionId: other })).status,
-    ).toBe(400);
-    const select = await as(artie)('POST', `${base}/commands`, {
+    expect((await as(artie)('POST', base, { command: 'select', versionId: other })).status).toBe(400);
+    const select = await as(artie)('POST', base, {
       command: 'select',
       versionId: versions[1],
       frame: 1020,
@@ -103,7 +103,7 @@ describe('review sessions', () => {
       { command: 'annotations', visible: false },
       { command: 'speed', speed: 0.5 },
     ])
-      expect((await as(artie)('POST', `${base}/commands`, command)).status).toBe(200);
+      expect((await as(artie)('POST', base, command)).status).toBe(200);
     const now = (await as(gus)('GET', base)).body;
     expect(now).toMatchObject({
       view: { zoom: 2, x: 0.1, y: -0.2 },
@@ -121,29 +121,27 @@ describe('review sessions', () => {
       { command: 'fly', frame: 1 },
       { command: 'speed', speed: 0 },
     ])
-      expect((await as(artie)('POST', `${base}/commands`, bad)).status).toBe(422);
+      expect((await as(artie)('POST', base, bad)).status).toBe(422);
   });
 
   it('pass control only when the driver or a manager hands it on, or to whoever takes it when nobody drives', async () => {
-    expect((await as(bea)('POST', `${base}/driver`, { to: 'bea' })).status).toBe(403);
-    expect((await as(artie)('POST', `${base}/driver`, { to: 'eve' })).status).toBe(400);
-    expect((await as(artie)('POST', `${base}/driver`, { to: 'gus' })).status).toBe(409);
-    const handed = await as(artie)('POST', `${base}/driver`, { to: 'bea' });
+    expect((await as(bea)('POST', base, { command: 'hand', to: 'bea' })).status).toBe(403);
+    expect((await as(artie)('POST', base, { command: 'hand', to: 'eve' })).status).toBe(400);
+    expect((await as(artie)('POST', base, { command: 'hand', to: 'gus' })).status).toBe(409);
+    const handed = await as(artie)('POST', base, { command: 'hand', to: 'bea' });
     expect(handed.body).toMatchObject({ driver: 'bea', members: { artie: 'reviewer', bea: 'driver' } });
-    expect((await as(artie)('POST', `${base}/commands`, { command: 'seek', frame: 1002 })).status).toBe(403);
-    expect((await as(bea)('POST', `${base}/commands`, { command: 'seek', frame: 1002 })).body.frame).toBe(
-      1002,
-    );
-    expect((await as(boss)('POST', `${base}/join`)).status).toBe(200);
-    expect((await as(boss)('POST', `${base}/driver`, { to: 'artie' })).body.driver).toBe('artie');
-    expect((await as(artie)('POST', `${base}/leave`)).body).toMatchObject({ driver: null });
-    expect((await as(bea)('POST', `${base}/driver`, { to: 'bea' })).body.driver).toBe('bea');
+    expect((await as(artie)('POST', base, { command: 'seek', frame: 1002 })).status).toBe(403);
+    expect((await as(bea)('POST', base, { command: 'seek', frame: 1002 })).body.frame).toBe(1002);
+    expect((await as(boss)('POST', base, { command: 'join' })).status).toBe(200);
+    expect((await as(boss)('POST', base, { command: 'hand', to: 'artie' })).body.driver).toBe('artie');
+    expect((await as(artie)('POST', base, { command: 'leave' })).body).toMatchObject({ driver: null });
+    expect((await as(bea)('POST', base, { command: 'hand', to: 'bea' })).body.driver).toBe('bea');
     const asked: any[] = [];
     const stop = core.events.subscribe(
       'review_session.requested',
       async (event) => void asked.push(event.summary),
     );
-    expect((await as(boss)('POST', `${base}/request`)).status).toBe(204);
+    expect((await as(boss)('POST', base, { command: 'request' })).body.driver).toBe('bea');
     stop();
     expect(asked).toEqual([expect.objectContaining({ from: 'boss', driver: 'bea' })]);
   });

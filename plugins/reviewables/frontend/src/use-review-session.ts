@@ -1,16 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LiveEvent, PipewrightClient } from '@pipewright/sdk/client';
 import { useLiveEvents } from '@pipewright/sdk/ui';
-import {
-  askForControl,
-  handControl,
-  joinSession,
-  leaveSession,
-  sampleClock,
-  sendCommand,
-  type SessionCommand,
-  type SessionState,
-} from './review-session';
+import { act, sampleClock, type SessionCommand, type SessionState } from './review-session';
 import { clockOffset, type ClockSample } from './session-time';
 
 /** Exchanges with the server's clock when joining, and how often the offset is measured again. */
@@ -45,7 +36,7 @@ export function useReviewSession(
     if (!listId) return;
     try {
       await measure();
-      newest(await joinSession(client, project, listId));
+      newest(await act(client, project, listId, { command: 'join' }));
       setError(null);
     } catch (failure) {
       setError((failure as Error).message);
@@ -59,7 +50,7 @@ export function useReviewSession(
     const again = setInterval(() => void measure().catch(() => undefined), CLOCK_AGAIN_MS);
     return () => {
       clearInterval(again);
-      void leaveSession(client, project, listId).catch(() => undefined);
+      void act(client, project, listId, { command: 'leave' }).catch(() => undefined);
     };
   }, [client, project, listId, join, measure]);
 
@@ -84,7 +75,7 @@ export function useReviewSession(
     async (next: SessionCommand) => {
       if (!listId || !driving) return;
       try {
-        newest(await sendCommand(client, project, listId, next));
+        newest(await act(client, project, listId, next));
       } catch (failure) {
         setError((failure as Error).message);
       }
@@ -96,7 +87,7 @@ export function useReviewSession(
       if (!listId) return;
       setAsking(null);
       try {
-        newest(await handControl(client, project, listId, to));
+        newest(await act(client, project, listId, { command: 'hand', to }));
       } catch (failure) {
         setError((failure as Error).message);
       }
@@ -104,7 +95,7 @@ export function useReviewSession(
     [client, project, listId, newest],
   );
   const ask = useCallback(
-    () => listId && void askForControl(client, project, listId),
+    () => listId && void act(client, project, listId, { command: 'request' }).catch(() => undefined),
     [client, project, listId],
   );
   /** The server's clock now, as this player reckons it. */
