@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { comparing, readCompare, writeCompare, type CompareState } from './compare-state';
+import { useSessionContext } from './session-context';
 
 /** The comparison of the review, kept in the address (see compare-state.ts). */
 export interface CompareAddress {
@@ -33,6 +34,25 @@ export function useCompare(thisVersion: string): CompareAddress {
     }, SETTLE_MS);
     return () => clearTimeout(write);
   }, [state]);
+
+  // In a synced review, the driver's comparison is everyone's: it goes to the session, and the others take it up.
+  const session = useSessionContext();
+  const driving = !!session?.driving;
+  const shared = session?.state?.compare ?? null;
+  const command = session?.command;
+  useEffect(() => {
+    if (!driving || !command || !session?.state) return;
+    const sent = setTimeout(() => {
+      if (JSON.stringify(state) !== JSON.stringify(shared))
+        void command({ command: 'compare', compare: state as unknown as Record<string, unknown> | null });
+    }, SETTLE_MS);
+    return () => clearTimeout(sent);
+  }, [driving, state]); // eslint-disable-line react-hooks/exhaustive-deps
+  const sharedKey = JSON.stringify(shared);
+  useEffect(() => {
+    if (!session?.state || driving) return;
+    setState(shared as unknown as CompareState | null);
+  }, [sharedKey, driving]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const start = useCallback(
     (versionId: string, activityId: string) => setState((before) => comparing(before, versionId, activityId)),
