@@ -190,24 +190,18 @@ function Card({
         <span className="muted pw-small">{shortFacts(reviewable)}</span>
         {move && (
           <span className="pwr-card-move">
-            <button
-              type="button"
-              disabled={!move.earlier}
-              onClick={move.earlier ?? undefined}
-              aria-label={`Move ${title} earlier`}
-              title="Move earlier"
-            >
-              ←
-            </button>
-            <button
-              type="button"
-              disabled={!move.later}
-              onClick={move.later ?? undefined}
-              aria-label={`Move ${title} later`}
-              title="Move later"
-            >
-              →
-            </button>
+            {(['earlier', 'later'] as const).map((way) => (
+              <button
+                key={way}
+                type="button"
+                disabled={!move[way]}
+                onClick={move[way] ?? undefined}
+                aria-label={`Move ${title} ${way}`}
+                title={`Move ${way}`}
+              >
+                {way === 'earlier' ? '←' : '→'}
+              </button>
+            ))}
           </span>
         )}
       </div>

@@ -58,31 +58,27 @@ export function useAnnotations(client: PipewrightClient, media: AnnotatedMedia) 
     },
     [set, reload],
   );
-  const add = useCallback(
-    (annotation: Annotation) =>
-      optimistic(
-        (current) => [...current, annotation],
-        () => drawAnnotation(client, media, annotation),
-        'Not saved',
-      ),
-    [optimistic, client, media],
-  );
-  const change = useCallback(
-    (annotation: Annotation) =>
-      optimistic(
-        (current) => current.map((one) => (one.id === annotation.id ? annotation : one)),
-        () => changeAnnotation(client, media, annotation),
-        'Not changed',
-      ),
-    [optimistic, client, media],
-  );
-  const remove = useCallback(
-    (id: string) =>
-      optimistic(
-        (current) => current.filter((annotation) => annotation.id !== id),
-        () => removeAnnotation(client, media, id),
-        'Not removed',
-      ),
+  const { add, change, remove } = useMemo(
+    () => ({
+      add: (annotation: Annotation) =>
+        optimistic(
+          (current) => [...current, annotation],
+          () => drawAnnotation(client, media, annotation),
+          'Not saved',
+        ),
+      change: (annotation: Annotation) =>
+        optimistic(
+          (current) => current.map((one) => (one.id === annotation.id ? annotation : one)),
+          () => changeAnnotation(client, media, annotation),
+          'Not changed',
+        ),
+      remove: (id: string) =>
+        optimistic(
+          (current) => current.filter((annotation) => annotation.id !== id),
+          () => removeAnnotation(client, media, id),
+          'Not removed',
+        ),
+    }),
     [optimistic, client, media],
   );
   return { byFrame, add, change, remove, error: error ?? loaded.error };
