@@ -210,6 +210,14 @@ describe('a write stopped dead at its commit, in every addon that emits', () => 
     });
     expectEvent('comment', 'activity.created', {});
 
+    // A guest link revoked: its event is what tells every process to close the guests' connections.
+    const dailies = (
+      await ok('POST', '/api/projects/crash/lists', { label: 'review', entityType: 'version' })
+    ).id;
+    const link = (await ok('POST', '/api/projects/crash/guest-links', { listId: dailies })).id;
+    await halted('DELETE', `/api/projects/crash/guest-links/${link}`);
+    expectEvent('guest link revoked', 'guest-link.revoked', { linkId: link });
+
     // Last: the server's copy of the project is stale after a stop (in a real crash it is gone with the process).
     await halted('PUT', '/api/projects/crash/links/types/blocks|folder|folder', {});
     expectEvent('link type', 'entity.project.changed', { name: 'crash', fields: ['linkTypes'] });

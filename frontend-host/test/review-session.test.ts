@@ -243,6 +243,15 @@ describe('a synced review session', () => {
       }
     }
 
+    // The driver hides the drawings for everyone, and shows them again; the others cannot.
+    await driver.getByRole('button', { name: 'Hide drawings' }).click();
+    for (const page of [slow, late]) {
+      await page.locator('svg[data-frame]').waitFor({ state: 'detached' });
+      expect(await page.getByRole('button', { name: 'Show drawings' }).isDisabled()).toBe(true);
+    }
+    await driver.getByRole('button', { name: 'Show drawings' }).click();
+    for (const page of [slow, late]) await page.locator('svg[data-frame]').waitFor();
+
     // The driver's comparison is everyone's.
     await driver.getByRole('button', { name: 'Compare…' }).click();
     await driver.getByRole('region', { name: 'Compare with' }).getByRole('button', { name: /Copy$/ }).click();

@@ -19,11 +19,12 @@ export interface Annotation {
   author: string | null;
 }
 
-/** Picture space to the pixels of a picture shown w by h, and back. */
+/** Picture space to the pixels of a picture shown w by h. */
 export const toPixels = ([x, y]: readonly number[], w: number, h: number): Point => [
   w / 2 + x! * h,
   h / 2 - y! * h,
 ];
+/** Pixels of a picture shown w by h to picture space. */
 export const toPicture = (px: number, py: number, w: number, h: number): Point => [
   (px - w / 2) / h,
   (h / 2 - py) / h,

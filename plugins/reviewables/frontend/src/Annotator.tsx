@@ -4,6 +4,7 @@ import { naturalSize, type AnnotatedMedia, type Picture } from './annotations';
 import { AnnotationFiles } from './AnnotationFiles';
 import { AnnotationLayer, type Tool } from './AnnotationLayer';
 import { renderFrame } from './frame-comment';
+import { useSessionContext } from './session-context';
 import { FrameComment } from './FrameComment';
 import { useAnnotations } from './use-annotations';
 import { useLiveDrawing } from './use-live-drawing';
@@ -70,6 +71,13 @@ export function useAnnotator(
     [annotations.byFrame],
   );
   const drawingNow = useLiveDrawing(client, media, kept);
+  // Drawings shown or hidden: here, or for everyone by the driver of a synced review.
+  const session = useSessionContext();
+  const [shownHere, setShownHere] = useState(true);
+  const shown = session?.state ? session.state.annotations : shownHere;
+  const mayHide = !session?.state || session.driving;
+  const setShown = (visible: boolean) =>
+    session?.state ? void session.command({ command: 'annotations', visible }) : setShownHere(visible);
   const [tool, setTool] = useState<Tool>('view');
   const [color, setColor] = useState('#ff3b30');
   const [selected, setSelected] = useState<string | null>(null);
@@ -116,7 +124,7 @@ export function useAnnotator(
     }
   };
 
-  const overlay = box.w > 0 && (
+  const overlay = box.w > 0 && shown && (
     <div className="pwr-annotation-place" style={{ left: box.x, top: box.y }}>
       <AnnotationLayer
         frame={frame}
@@ -137,6 +145,15 @@ export function useAnnotator(
   );
   const toolbar = (
     <div className="pwr-annotation-tools" role="toolbar" aria-label="Annotation tools">
+      <button
+        type="button"
+        aria-pressed={!shown}
+        disabled={!mayHide}
+        title={mayHide ? undefined : 'The driver of the session shows or hides the drawings'}
+        onClick={() => setShown(!shown)}
+      >
+        {shown ? 'Hide drawings' : 'Show drawings'}
+      </button>
       {TOOLS.map(([name, label]) => (
         <button key={name} type="button" aria-pressed={tool === name} onClick={() => setTool(name)}>
           {label}

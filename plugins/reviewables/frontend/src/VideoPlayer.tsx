@@ -105,11 +105,13 @@ export function VideoPlayer({
     const onEnded = () => setPlaying(false);
     const onPause = () => {
       setPlaying(false);
-      // A pause can leave the picture a frame ahead of the clock: it is put on the middle of the clock's frame,
-      // so the picture, the readout (and what is drawn on it) and a compared side all agree. Not after a seek's
-      // own pause (that one already goes to a frame), nor at the end (Play starts over from there).
+      // A pause can leave the clock a little behind the picture shown: the clock is put on the middle of the frame
+      // on screen (what the reviewer paused on), so the picture, the readout (and what is drawn on it) and a
+      // compared side all agree. Seeking back to the clock's frame instead left Chromium showing the later
+      // picture now and then. Not after a seek's own pause (that one already goes to a frame), nor at the end
+      // (Play starts over from there).
       if (element.seeking || element.ended || target.current !== null) return;
-      const mediaFrame = mediaFrameAt(element.currentTime, now.current.fps);
+      const mediaFrame = now.current.frame;
       target.current = mediaFrame;
       element.currentTime = timeOfMediaFrame(mediaFrame, now.current.fps);
       setFrame(mediaFrame);
