@@ -36,6 +36,9 @@ describe('notices', () => {
       body: 'Nothing more is sent until it is resumed.',
       link: '/addon/webhooks/webhooks_screens?webhook=abc',
     });
+    // With Redis, the events come back to this process's subscribers through it: a moment after the sends.
+    for (const end = Date.now() + 5000; heard.length < 2 && Date.now() < end;)
+      await new Promise((wait) => setTimeout(wait, 20));
     stop();
     expect(heard.map((event) => event.recipients)).toEqual([['artie'], ['artie']]);
     expect(heard[1]!.summary).toMatchObject({ isImportant: true, notice: 'webhook.paused' });
