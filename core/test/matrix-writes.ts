@@ -346,6 +346,14 @@ export const WRITES: Record<string, Scenario> = {
     _c,
     ctx,
   ) => ({ path: annotationPath(ctx) }),
+  'POST /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/openrv': (
+    _c,
+    ctx,
+  ) => ({
+    path: annotationPath(ctx),
+    body: 'GTOa (4)\n\nsourceGroup000000_paint : RVPaint (3)\n{\n}\n',
+    headers: { 'content-type': 'text/plain' },
+  }),
   'POST /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/live': (
     _c,
     ctx,

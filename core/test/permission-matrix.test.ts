@@ -71,6 +71,8 @@ const RULES: Record<string, Rule> = {
     'project',
   'GET /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/openrv':
     'project',
+  'POST /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/openrv':
+    'project',
   'POST /api/projects/{project_name}/versions/{version_id}/reviewables/{activity_id}/annotations/live':
     'project',
   // Review sessions: whoever reads the list joins; the driver commands and hands control on.

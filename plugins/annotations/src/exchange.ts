@@ -1,32 +1,32 @@
-import { Value } from '@sinclair/typebox/value';
 import {
   Forbidden,
-  isManagerOrAbove,
-  newId,
   ValidationFailed,
   type Database,
   type Download,
   type EventBus,
-  type Problem,
   type RequestUser,
 } from '@pipewright/sdk';
 import type { EntityDirectory } from '@pipewright/plugin-entities/api';
 import type { ProjectFiles } from '@pipewright/plugin-files/api';
-import type { Drawn } from './interchange.js';
-import { reviewMedia } from './media.js';
+import { schemaProblems, writeImported } from './import-write.js';
+import type { Drawn, FileRead } from './interchange.js';
+import { reviewMedia, type ReviewMedia } from './media.js';
 import { toOpenRv } from './openrv.js';
+import { fromOpenRv } from './openrv-read.js';
 import { toOtio } from './otio.js';
 import { fromOtio } from './otio-read.js';
-import { AnnotationCreate } from './schemas.js';
 import type { AnnotationService, ReviewableRef } from './service.js';
 import type { AnnotationStore } from './store.js';
 
 const plain = (id: string) => id.replaceAll('-', '');
 const fileSafe = (name: string) => name.replace(/[^\w.-]+/g, '_').slice(0, 80) || 'review';
+/** The formats a file is imported from, as the event and a refusal name them. */
+const OTIO = { name: 'OTIO', file: 'The OTIO document' };
+const OPENRV = { name: 'OpenRV', file: 'The OpenRV fragment' };
 
 /**
- * A reviewable's annotations in the formats review tools trade: OTIO with OpenRV's annotation schemas (export and
- * import) and an OpenRV paint fragment (export).
+ * A reviewable's annotations in the formats review tools trade, out and back in: OTIO with OpenRV's annotation
+ * schemas, and an OpenRV paint fragment (the RVPaint node of a session file).
  */
 export class AnnotationExchange {
   constructor(
@@ -56,61 +56,59 @@ export class AnnotationExchange {
     };
   }
 
-  /**
-   * Draw what an OTIO document holds, all of it or nothing. An object whose id is already on this reviewable is
-   * replaced (so importing a file again changes nothing), which takes the rights to change it.
-   */
+  /** Draw what an OTIO document holds (see importFile). */
   async importOtio(caller: RequestUser, where: ReviewableRef, document: unknown) {
+    return this.importFile(caller, where, OTIO, (media) => fromOtio(document, media));
+  }
+
+  /** Draw the strokes and texts of an OpenRV paint fragment or session file (see importFile). */
+  async importOpenRv(caller: RequestUser, where: ReviewableRef, fragment: string) {
+    return this.importFile(caller, where, OPENRV, (media, reviewableId) =>
+      fromOpenRv(fragment, media, reviewableId),
+    );
+  }
+
+  /**
+   * Draw what a file holds, all of it or nothing: every object is checked before any is written, then all are
+   * written in one transaction with one annotation.imported event. An object whose id is already on this reviewable
+   * is replaced (so importing a file again changes nothing), which takes the rights to change it.
+   */
+  private async importFile(
+    caller: RequestUser,
+    where: ReviewableRef,
+    format: { name: string; file: string },
+    readFile: (media: ReviewMedia, reviewableId: string) => FileRead,
+  ) {
     if (caller.isGuest) throw new Forbidden('Guests cannot draw on review media');
     const place = await this.annotations.reviewable(caller, where);
     const media = await reviewMedia(this.deps, place.project, place.version, place.reviewable);
-    const read = fromOtio(document, media);
-    const problems: Problem[] = [...read.problems];
-    read.annotations.forEach((annotation, index) => {
-      for (const error of Value.Errors(AnnotationCreate, annotation))
-        problems.push({
-          loc: ['body', 'annotations', index, ...error.path.split('/').filter(Boolean)],
-          msg: `Frame ${annotation.frame}: ${error.message}`,
-          type: 'value_error',
-        });
-    });
+    const read = readFile(media, place.reviewableId);
+    const problems = [...read.problems, ...read.annotations.flatMap(schemaProblems)];
     if (problems.length)
-      throw new ValidationFailed(problems, 'The OTIO document has annotations that cannot be read');
-    let created = 0;
-    let updated = 0;
+      throw new ValidationFailed(problems, `${format.file} has annotations that cannot be read`);
+    const counts = { created: 0, updated: 0 };
+    const kept = new Set<string>();
     await this.db.transaction().execute(async () => {
-      for (const { id, frame, color, shape } of read.annotations) {
-        const existing = id ? await this.store.get(place.project, id) : null;
-        if (existing && plain(existing.reviewable_id) === place.reviewableId) {
-          if (existing.author !== caller.name && !isManagerOrAbove(caller))
-            throw new Forbidden(
-              `Annotation ${id} is someone else's; only its author or a manager replaces it`,
-            );
-          await this.store.update(place.project, existing.id, { frame, color, shape });
-          updated++;
-          continue;
-        }
-        await this.store.insert(place.project, {
-          id: existing || !id ? newId() : id,
-          version_id: place.versionId,
-          reviewable_id: place.reviewableId,
-          frame,
-          kind: shape.kind,
-          color,
-          shape,
-          author: caller.name,
-        });
-        created++;
+      const taken = new Set<string>();
+      for (const object of read.annotations) {
+        const outcome = await writeImported(this.store, caller, place, object, taken);
+        if (typeof outcome === 'object') kept.add(outcome.kept);
+        else counts[outcome]++;
       }
       await this.events.emit({
         topic: 'annotation.imported',
         project: place.project,
-        description: `${created + updated} annotations imported from OTIO`,
-        summary: { versionId: place.versionId, reviewableId: place.reviewableId, created, updated },
+        description: `${counts.created + counts.updated} annotations imported from ${format.name}`,
+        summary: {
+          versionId: place.versionId,
+          reviewableId: place.reviewableId,
+          ...counts,
+          unchanged: kept.size,
+        },
         store: false,
       });
     });
-    return { created, updated, skipped: read.skipped };
+    return { ...counts, unchanged: kept.size, skipped: read.skipped };
   }
 
   /** A reviewable's media and annotations, as the annotations service offers them to other addons. */

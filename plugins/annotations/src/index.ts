@@ -12,7 +12,7 @@ import { AnnotationStore } from './store.js';
 
 // Vector annotations of review media: strokes with a width per point, rectangles, ellipses, lines, arrows and
 // texts, each an object of its own on an integer frame of a reviewable, in resolution-independent coordinates;
-// exported and imported as OTIO (OpenRV's annotation schemas) and exported as an OpenRV paint fragment.
+// exported and imported as OTIO (OpenRV's annotation schemas) and as an OpenRV paint fragment.
 export default defineAddon({
   ...addonPackage(import.meta.url),
   deps: { projects: projectsRef, entities: entitiesRef, activities: activitiesRef, files: filesRef },

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { Problem } from '@pipewright/sdk';
 import type { ShapeValue } from './schemas.js';
 
 /** An object to draw, as the API takes it (an id of its own keeps it across an export and an import). */
@@ -10,6 +12,29 @@ export interface AnnotationInput {
 
 /** An object as it is kept. */
 export type Drawn = Required<AnnotationInput>;
+
+/** An object read from a file, with what the import needs to place it and to name it in a problem. */
+export interface ImportedObject extends AnnotationInput {
+  /** The id to use when the file gives none, or its own is taken: one the same file always gives the same. */
+  fallbackId?: string;
+  /** A pen that may be the outline of one of our figures: an id naming a figure here keeps that figure as it is. */
+  outline?: boolean;
+  /** Where it is in the file, and how a problem with it is introduced (else its index and its frame). */
+  loc?: (string | number)[];
+  label?: string;
+}
+
+/** What a reader made of a file: the objects to draw, the parts it left out, what it could not read. */
+export interface FileRead {
+  annotations: ImportedObject[];
+  /** Parts of the file left out, by name: of a kind we do not draw, or not shown where it comes from. */
+  skipped: string[];
+  problems: Problem[];
+}
+
+/** A finite number, else null. */
+export const num = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
 
 const HEX_ID = /^[0-9a-f]{32}$/;
 
@@ -24,6 +49,14 @@ export function plainId(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const id = value.replaceAll('-', '').toLowerCase();
   return HEX_ID.test(id) ? id : undefined;
+}
+
+/** A name-based UUID (version 5, RFC 9562) in a namespace that is one of our ids: the same name, the same id. */
+export function nameBasedId(namespace: string, name: string): string {
+  const hash = createHash('sha1').update(Buffer.from(namespace, 'hex')).update(name).digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x50;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  return hash.subarray(0, 16).toString('hex');
 }
 
 /** '#rrggbb' as the formats' [r, g, b, a] floats. */

@@ -1,11 +1,12 @@
 import type { ReviewMedia } from './media.js';
-import { rgbaOf, type Drawn } from './interchange.js';
+import { dashedId, rgbaOf, type Drawn } from './interchange.js';
 import type { ShapeValue } from './schemas.js';
 
 // An OpenRV paint fragment: the RVPaint node of a session file (GTO text) with a pen stroke per drawn line and a
 // text per text, each frame listing its strokes in drawing order. RV keeps paint in the same space as ours
 // (normalised by the height, centred, y up), and numbers a movie's frames from 1. Rectangles, ellipses, lines and
-// arrows go as pen strokes along their outline, which every version of RV draws.
+// arrows go as pen strokes along their outline, which every version of RV draws. Each component carries our id
+// (`string pipewright`, a property RV keeps without reading it), so an import finds the object again.
 type Point = [number, number];
 type Figure = Extract<ShapeValue, { from: Point }>;
 
@@ -68,9 +69,10 @@ export function toOpenRv(media: ReviewMedia, annotations: Drawn[], user = 'pipew
   const components: string[][] = [];
   const order = new Map<number, string[]>();
   let id = 0;
-  const add = (kind: 'pen' | 'text', frame: number, body: string[]) => {
+  const add = (kind: 'pen' | 'text', frame: number, ours: string, body: string[]) => {
     const name = `${kind}:${++id}:${frame}:${author}`;
-    components.push([`    ${quoted(name)}`, '    {', ...body, '    }']);
+    const own = `        string pipewright = ${quoted(dashedId(ours))}`;
+    components.push([`    ${quoted(name)}`, '    {', ...body, own, '    }']);
     order.set(frame, [...(order.get(frame) ?? []), name]);
   };
   for (const annotation of annotations) {
@@ -78,9 +80,9 @@ export function toOpenRv(media: ReviewMedia, annotations: Drawn[], user = 'pipew
     const color = rgbaOf(annotation.color);
     const { shape } = annotation;
     if ('points' in shape) {
-      add('pen', frame, pen(color, shape.points, shape.kind === 'eraser' ? 1 : 0));
+      add('pen', frame, annotation.id, pen(color, shape.points, shape.kind === 'eraser' ? 1 : 0));
     } else if (shape.kind === 'text') {
-      add('text', frame, [
+      add('text', frame, annotation.id, [
         `        float[2] position = [ ${list(shape.at.map(f))} ]`,
         `        float[4] color = [ ${list(color.map(f))} ]`,
         '        float spacing = 0.8',
@@ -97,6 +99,7 @@ export function toOpenRv(media: ReviewMedia, annotations: Drawn[], user = 'pipew
         add(
           'pen',
           frame,
+          annotation.id,
           pen(
             color,
             line.map(([x, y]): [number, number, number] => [x, y, shape.width]),

@@ -1,6 +1,5 @@
-import type { Problem } from '@pipewright/sdk';
 import type { ReviewMedia } from './media.js';
-import { colorOf, plainId, type AnnotationInput } from './interchange.js';
+import { colorOf, num, plainId, type FileRead } from './interchange.js';
 import type { ShapeValue } from './schemas.js';
 
 // Reads the annotations of an OTIO document: every Annotation.1 effect anywhere in it (a timeline, a clip, or the
@@ -15,17 +14,8 @@ interface Space {
   cy: number;
 }
 
-export interface OtioRead {
-  annotations: AnnotationInput[];
-  /** Layers of a kind we do not draw (their schema names). */
-  skipped: string[];
-  problems: Problem[];
-}
-
 const MAX_FRAMES_A_LAYER = 1000;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null;
-const num = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isFinite(value) ? value : null;
 
 function spaceOf(clip: Json, aspect: number, outer: Space): Space {
   const references = isObject(clip.media_references) ? clip.media_references : {};
@@ -86,9 +76,10 @@ function framesOf(layer: Json): number[] | string {
   return Array.from({ length: count }, (_, i) => Math.round(start) + i);
 }
 
-export function fromOtio(document: unknown, media: ReviewMedia): OtioRead {
+/** The objects of an OTIO document; skipped names the schemas of layers we do not draw. */
+export function fromOtio(document: unknown, media: ReviewMedia): FileRead {
   const aspect = media.width / media.height;
-  const read: OtioRead = { annotations: [], skipped: [], problems: [] };
+  const read: FileRead = { annotations: [], skipped: [], problems: [] };
   let effectIndex = 0;
   const visit = (node: unknown, space: Space): void => {
     if (Array.isArray(node)) return node.forEach((child) => visit(child, space));

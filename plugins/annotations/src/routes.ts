@@ -1,4 +1,4 @@
-import { NoContent, sendDownload, type AddonApp } from '@pipewright/sdk';
+import { NoContent, sendDownload, type AddonApp, type TSchema } from '@pipewright/sdk';
 import {
   AnnotationCreate,
   AnnotationDrawing,
@@ -8,6 +8,7 @@ import {
   Created,
   ImportAnswer,
   OneParams,
+  OpenRvFragment,
   OtioDocument,
   Params,
 } from './schemas.js';
@@ -16,10 +17,31 @@ import type { AnnotationService } from './service.js';
 
 const BASE = '/api/projects/:project_name/versions/:version_id/reviewables/:activity_id/annotations';
 const ONE = `${BASE}/:annotation_id`;
+const IMPORT_LIMIT = 64 * 1024 * 1024;
+
+/** An export's route: the file is the answer, a download. */
+const exporting = (about: { summary: string; description: string; produces: string[] }) => ({
+  schema: { ...about, params: Params },
+});
+/** An import's route: the file is the body, the answer counts what became of its objects. */
+const importing = <Body extends TSchema>(
+  body: Body,
+  about: { summary: string; description: string; consumes?: string[] },
+) => ({
+  bodyLimit: IMPORT_LIMIT,
+  schema: { ...about, params: Params, body, response: { 200: ImportAnswer } },
+});
 
 /** A reviewable's annotations: read by frame, drawn, changed and removed one object at a time. */
 export function annotationRoutes(annotations: AnnotationService, exchange: AnnotationExchange) {
   return async (app: AddonApp) => {
+    // An OpenRV fragment is text: sent as text/plain (which Fastify reads already) or as a file of unknown type.
+    app.addContentTypeParser(
+      'application/octet-stream',
+      { parseAs: 'string', bodyLimit: IMPORT_LIMIT },
+      (_request, body, done) => done(null, body),
+    );
+
     app.get(
       BASE,
       {
@@ -103,52 +125,54 @@ export function annotationRoutes(annotations: AnnotationService, exchange: Annot
 
     app.get(
       `${BASE}/otio`,
-      {
-        schema: {
-          summary:
-            "A reviewable's annotations as OpenTimelineIO (a timeline of its clip with Annotation.1 effects)",
-          description:
-            'One Annotation.1 effect per annotated frame, its layers (Paint.1, Rectangle.1, Ellipse.1, Line.1, ' +
-            'Arrow.1, Text.1) in drawing order, as OpenRV reads them; positions in the image-bounds space of the ' +
-            'Open Review Initiative (16 units wide, centred, y up), frames in the shot\u2019s numbering.',
-          params: Params,
-          produces: ['application/json'],
-        },
-      },
+      exporting({
+        summary:
+          "A reviewable's annotations as OpenTimelineIO (a timeline of its clip with Annotation.1 effects)",
+        description:
+          'One Annotation.1 effect per annotated frame, its layers (Paint.1, Rectangle.1, Ellipse.1, Line.1, ' +
+          'Arrow.1, Text.1) in drawing order, as OpenRV reads them; positions in the image-bounds space of the ' +
+          'Open Review Initiative (16 units wide, centred, y up), frames in the shot\u2019s numbering.',
+        produces: ['application/json'],
+      }),
       async (request, reply) => sendDownload(reply, await exchange.otio(request.caller, request.params)),
     );
 
     app.post(
       `${BASE}/otio`,
-      {
-        bodyLimit: 64 * 1024 * 1024,
-        schema: {
-          summary: 'Draw the annotations of an OTIO document on the reviewable (all of them or none)',
-          description:
-            'Reads every Annotation.1 effect of a Timeline, a Clip or the effect alone; a layer spanning several ' +
-            'frames is drawn on each. An object whose id is on this reviewable already is replaced, so importing ' +
-            'a file twice changes nothing. 422 names each layer that cannot be read.',
-          params: Params,
-          body: OtioDocument,
-          response: { 200: ImportAnswer },
-        },
-      },
+      importing(OtioDocument, {
+        summary: 'Draw the annotations of an OTIO document on the reviewable (all of them or none)',
+        description:
+          'Reads every Annotation.1 effect of a Timeline, a Clip or the effect alone; a layer spanning several ' +
+          'frames is drawn on each. An object whose id is on this reviewable already is replaced, so importing ' +
+          'a file twice changes nothing. 422 names each layer that cannot be read.',
+      }),
       async (request) => exchange.importOtio(request.caller, request.params, request.body),
+    );
+
+    app.post(
+      `${BASE}/openrv`,
+      importing(OpenRvFragment, {
+        summary:
+          'Draw the strokes and texts of an OpenRV paint fragment or session file (all of them or none)',
+        description:
+          'The body is GTO text (text/plain): the RVPaint nodes of the file\u2019s first source are read, each pen ' +
+          'a stroke (mode 1 an eraser) and each text a text, RV\u2019s frame 1 the media\u2019s first frame. ' +
+          'Objects exported from here keep their ids; a figure exported as pens stays as it is. Importing a file ' +
+          'twice changes nothing. 422 names each component that cannot be read.',
+        consumes: ['text/plain', 'application/octet-stream'],
+      }),
+      async (request) => exchange.importOpenRv(request.caller, request.params, request.body),
     );
 
     app.get(
       `${BASE}/openrv`,
-      {
-        schema: {
-          summary:
-            "A reviewable's annotations as an OpenRV paint fragment (the RVPaint node of a session file)",
-          description:
-            'GTO text for sourceGroup000000_paint: a pen stroke per line drawn (figures along their outline) and a ' +
-            'text per text, frames numbered from 1 as RV numbers a movie\u2019s frames.',
-          params: Params,
-          produces: ['text/plain'],
-        },
-      },
+      exporting({
+        summary: "A reviewable's annotations as an OpenRV paint fragment (an RVPaint node, GTO text)",
+        description:
+          'GTO text for sourceGroup000000_paint: a pen stroke per line drawn (figures along their outline) and a ' +
+          'text per text, each carrying its id; frames numbered from 1 as RV numbers a movie\u2019s frames.',
+        produces: ['text/plain'],
+      }),
       async (request, reply) => sendDownload(reply, await exchange.openRv(request.caller, request.params)),
     );
   };

@@ -86,10 +86,20 @@ export const Created = Type.Object({ id: Type.String() });
 export const OtioDocument = Type.Record(Type.String(), Type.Unknown(), {
   description: 'An OTIO document: a Timeline, a Clip, or an Annotation.1 effect',
 });
+export const OpenRvFragment = Type.String({
+  description:
+    'GTO text: an RV session file, or its RVPaint node alone (as GET .../annotations/openrv answers it)',
+});
 export const ImportAnswer = Type.Object({
-  created: Type.Integer(),
-  updated: Type.Integer(),
+  created: Type.Integer({ description: 'Objects drawn anew' }),
+  updated: Type.Integer({ description: 'Objects of this reviewable replaced by their copy in the file' }),
+  unchanged: Type.Integer({
+    description:
+      'Objects of this reviewable the file holds only in part, kept as they are (a figure OpenRV holds as pens)',
+  }),
   skipped: Type.Array(Type.String(), {
-    description: 'Schemas of layers that were not drawn (not ours to read)',
+    description:
+      'What was not drawn: OTIO layers of other schemas; OpenRV components of other kinds, undone ' +
+      'strokes, and the paint of other sources',
   }),
 });

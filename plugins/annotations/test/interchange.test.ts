@@ -1,57 +1,16 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
+import { DRAWN, FIRST, reviewWorld, type ReviewWorld } from './review-world.js';
 
-// Annotations out to OTIO (OpenRV's annotation schemas) and an OpenRV paint fragment, and back in from OTIO. The
-// media is a real 1920x1080 clip at 24 fps uploaded as a reviewable of a shot that starts at frame 1001.
-const FIRST = 1001;
-let core: TestCore;
-let media: string;
-let boss: string;
+// Annotations out to OTIO (OpenRV's annotation schemas) and an OpenRV paint fragment, and back in from OTIO (the
+// OpenRV import has openrv.test.ts). The media is a real 1920x1080 clip at 24 fps uploaded as a reviewable of a
+// shot that starts at frame 1001.
+let world: ReviewWorld;
 let artie: string;
 let gus: string;
 let base: string;
-
-const as = (token: string) => (method: string, url: string, body?: unknown) =>
-  core.request(method, url, { token, body });
-
-/** One of each kind, on frames 1001, 1003 and 1024; the corners of the picture are (±8/9, ±0.5). */
-const DRAWN = [
-  {
-    frame: 1001,
-    color: '#ff3300',
-    shape: {
-      kind: 'stroke',
-      points: [
-        [-0.8, 0.4, 0.004],
-        [-0.5, 0.3, 0.009],
-        [-0.2, 0.35, 0.006],
-      ],
-    },
-  },
-  { frame: 1001, color: '#ffffff', shape: { kind: 'eraser', points: [[-0.5, 0.3, 0.02]] } },
-  {
-    frame: 1003,
-    color: '#00aaff',
-    shape: { kind: 'rectangle', from: [0.3, -0.2], to: [-0.1, 0.25], width: 0.003 },
-  },
-  {
-    frame: 1003,
-    color: '#00ff00',
-    shape: { kind: 'ellipse', from: [-16 / 18, -0.5], to: [16 / 18, 0.5], width: 0.002 },
-  },
-  { frame: 1003, color: '#ffff00', shape: { kind: 'line', from: [0, 0], to: [0.7, -0.45], width: 0.005 } },
-  { frame: 1024, color: '#ff00ff', shape: { kind: 'arrow', from: [0.1, 0.1], to: [0.6, 0.2], width: 0.004 } },
-  {
-    frame: 1024,
-    color: '#123456',
-    shape: { kind: 'text', at: [-0.3, -0.4], text: 'Fix "edge"\nhere', size: 0.04 },
-  },
-];
+let as: ReviewWorld['as'];
+let all: ReviewWorld['all'];
+let clear: ReviewWorld['clear'];
 
 /** Where a point of the picture shows on a 4096x2160 screen: a 1920x1080 frame fills 3840x2160 of it, centred. */
 const onScreen = ([x, y]: number[]) => [2048 + x! * 2160, 1080 - y! * 2160];
@@ -75,55 +34,10 @@ function pixels(shape: any): number[] {
 }
 
 beforeAll(async () => {
-  media = await mkdtemp(join(tmpdir(), 'annotations-interchange-'));
-  const clip = join(media, 'plate.mp4');
-  const made = promisify(execFile)('/usr/bin/ffmpeg', [
-    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=gray:s=1920x1080:r=24:d=1'],
-    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', clip],
-  ]);
-  core = await bootTestCore({ addons: ['annotations', 'reviewables', 'access', 'users'] });
-  boss = await seedUser(core, 'boss', { isManager: true });
-  artie = await seedUser(core, 'artie', { accessGroups: { show: ['artist'] } });
-  gus = await seedUser(core, 'gus', { isGuest: true, accessGroups: { show: ['artist'] } });
-  const make = async (path: string, body: unknown) => {
-    const res = await as(boss)('POST', path, body);
-    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
-    return res.body.id as string;
-  };
-  await make('/api/projects', { name: 'show', code: 'sh' });
-  const folder = await make('/api/projects/show/folders', {
-    name: 'sh010',
-    folderType: 'Shot',
-    attrib: { frameStart: FIRST },
-  });
-  const product = await make('/api/projects/show/products', {
-    name: 'plate',
-    productType: 'plate',
-    folderId: folder,
-  });
-  const version = await make('/api/projects/show/versions', { version: 1, productId: product });
-  await made;
-  const upload = await core.request(
-    'POST',
-    `/api/projects/show/versions/${version}/reviewables?label=plate%20v001`,
-    {
-      token: boss,
-      body: await readFile(clip),
-      headers: { 'content-type': 'video/mp4', 'x-file-name': 'plate.mp4' },
-    },
-  );
-  expect(upload.status).toBeLessThan(300);
-  base = `/api/projects/show/versions/${version}/reviewables/${upload.body.activityId}/annotations`;
+  world = await reviewWorld();
+  ({ artie, gus, base, as, all, clear } = world);
 }, 60_000);
-afterAll(async () => {
-  await core.close();
-  await rm(media, { recursive: true, force: true });
-});
-
-const all = async () => (await as(artie)('GET', base)).body.annotations as any[];
-const clear = async () => {
-  for (const { id } of await all()) expect((await as(boss)('DELETE', `${base}/${id}`)).status).toBe(204);
-};
+afterAll(() => world.close());
 
 describe('annotation interchange', () => {
   it('round-trip through OTIO: every object back on its frame, within 1 px of a 1920x1080 frame at 4096x2160', async () => {
@@ -169,7 +83,7 @@ describe('annotation interchange', () => {
     await clear();
     const imported = await as(artie)('POST', `${base}/otio`, timeline);
     expect(imported.status).toBe(200);
-    expect(imported.body).toEqual({ created: DRAWN.length, updated: 0, skipped: [] });
+    expect(imported.body).toEqual({ created: DRAWN.length, updated: 0, unchanged: 0, skipped: [] });
     const after = await all();
     expect(after.map((a) => [a.id, a.frame, a.color, a.shape.kind])).toEqual(
       before.map((a) => [a.id, a.frame, a.color, a.shape.kind]),
@@ -183,7 +97,7 @@ describe('annotation interchange', () => {
 
     // The same file again changes nothing: each object is replaced by itself.
     const again = await as(artie)('POST', `${base}/otio`, timeline);
-    expect(again.body).toEqual({ created: 0, updated: DRAWN.length, skipped: [] });
+    expect(again.body).toEqual({ created: 0, updated: DRAWN.length, unchanged: 0, skipped: [] });
     expect((await all()).map((a) => a.id)).toEqual(before.map((a) => a.id));
   });
 
@@ -217,7 +131,7 @@ describe('annotation interchange', () => {
       ],
     };
     const res = await as(artie)('POST', `${base}/otio`, effect);
-    expect(res.body).toEqual({ created: 3, updated: 0, skipped: ['Sticker.1'] });
+    expect(res.body).toEqual({ created: 3, updated: 0, unchanged: 0, skipped: ['Sticker.1'] });
     const held = await all();
     expect(held.map((a) => a.frame)).toEqual([1010, 1011, 1012]);
     expect(new Set(held.map((a) => a.id)).size).toBe(3);

@@ -81,9 +81,22 @@ export const exportAnnotations = (
   format: 'otio' | 'openrv',
 ) => callRoute<Blob>(client, `${path(media)}/${format}`, { parseAs: 'blob' });
 
-/** Draw what an OTIO document holds; how many objects it added and replaced, and the layers it left out. */
+/** What an import did: objects drawn anew, replaced, kept as they were, and the parts of the file it left out. */
+export interface ImportAnswer {
+  created: number;
+  updated: number;
+  unchanged: number;
+  skipped: string[];
+}
+
+/** Draw what an OTIO document holds. */
 export const importOtio = (client: PipewrightClient, media: AnnotatedMedia, document: unknown) =>
-  callRoute<{ created: number; updated: number; skipped: string[] }>(client, `${path(media)}/otio`, {
+  callRoute<ImportAnswer>(client, `${path(media)}/otio`, { method: 'POST', body: document });
+
+/** Draw the strokes and texts of an OpenRV paint fragment or session file, sent as the text it is. */
+export const importOpenRv = (client: PipewrightClient, media: AnnotatedMedia, file: Blob) =>
+  callRoute<ImportAnswer>(client, `${path(media)}/openrv`, {
     method: 'POST',
-    body: document,
+    body: file,
+    contentType: 'text/plain',
   });
