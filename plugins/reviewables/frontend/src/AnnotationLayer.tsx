@@ -94,9 +94,12 @@ export function AnnotationLayer({
     handle?: Handle;
   } | null>(null);
 
+  // The layer's box on screen is its w by h box panned and zoomed with the picture (use-view.ts): the pointer is
+  // scaled back to the layer's own pixels.
   const point = (event: PointerEvent) => {
     const box = svg.current!.getBoundingClientRect();
-    return toPicture(event.clientX - box.left, event.clientY - box.top, w, h);
+    const [sx, sy] = [box.width / w || 1, box.height / h || 1];
+    return toPicture((event.clientX - box.left) / sx, (event.clientY - box.top) / sy, w, h);
   };
   const width = (event: PointerEvent) =>
     PEN * (event.pressure > 0 && event.pointerType === 'pen' ? event.pressure * 2 : 1);

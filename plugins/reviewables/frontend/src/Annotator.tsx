@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { ErrorBox, saveBlob, useClient } from '@pipewright/sdk/ui';
-import { naturalSize, type AnnotatedMedia, type Picture } from './annotations';
+import type { AnnotatedMedia, Picture } from './annotations';
 import { AnnotationFiles } from './AnnotationFiles';
 import { AnnotationLayer, type Tool } from './AnnotationLayer';
 import { renderFrame } from './frame-comment';
@@ -8,6 +8,7 @@ import { useSessionContext } from './session-context';
 import { FrameComment } from './FrameComment';
 import { useAnnotations } from './use-annotations';
 import { useLiveDrawing } from './use-live-drawing';
+import { usePictureBox } from './use-picture-box';
 
 const TOOLS: [Tool, string][] = [
   ['view', 'View'],
@@ -20,36 +21,6 @@ const TOOLS: [Tool, string][] = [
   ['text', 'Text'],
   ['eraser', 'Eraser'],
 ];
-
-/** Where the picture sits in its element (object-fit: contain), in the element's pixels. */
-function usePictureBox(picture: RefObject<Picture | null>) {
-  const [box, setBox] = useState({ x: 0, y: 0, w: 0, h: 0 });
-  useEffect(() => {
-    const element = picture.current;
-    if (!element) return;
-    const measure = () => {
-      const { clientWidth: bw, clientHeight: bh } = element;
-      const { w: vw, h: vh } = naturalSize(element);
-      if (!vw || !vh) return;
-      const scale = Math.min(bw / vw, bh / vh);
-      const w = vw * scale;
-      const h = vh * scale;
-      setBox({ x: element.offsetLeft + (bw - w) / 2, y: element.offsetTop + (bh - h) / 2, w, h });
-    };
-    const observer = new ResizeObserver(measure);
-    observer.observe(element);
-    // A video knows its size with its metadata, an image once it has loaded.
-    element.addEventListener('loadedmetadata', measure);
-    element.addEventListener('load', measure);
-    measure();
-    return () => {
-      observer.disconnect();
-      element.removeEventListener('loadedmetadata', measure);
-      element.removeEventListener('load', measure);
-    };
-  }, [picture]);
-  return box;
-}
 
 /**
  * Drawing on a reviewable (a video's frame, or an image): the frame's annotations over the picture (overlay, placed in the picture's box) and the

@@ -6,6 +6,7 @@ import { isVideo } from './describe';
 import { usePicture } from './pictures';
 import { lastFrame, timingOf } from './timecode';
 import { useFrameLock, type Lead } from './use-frame-lock';
+import { usePictureBox } from './use-picture-box';
 import { WipeDivider, type PictureRect } from './WipeDivider';
 
 // Side B of a comparison, in the player's picture box beside or over side A's video. B is one element whatever the
@@ -26,27 +27,10 @@ export interface CompareSetup {
   project: string;
 }
 
-function usePictureRect(element: RefObject<HTMLVideoElement | null>): PictureRect {
-  const [rect, setRect] = useState<PictureRect>({ x: 0, y: 0, w: 0, h: 0 });
-  useEffect(() => {
-    const video = element.current;
-    if (!video) return;
-    const measure = () => {
-      const { clientWidth: bw, clientHeight: bh, videoWidth: vw, videoHeight: vh } = video;
-      if (!vw || !vh) return setRect({ x: 0, y: 0, w: bw, h: bh });
-      const scale = Math.min(bw / vw, bh / vh);
-      setRect({ x: (bw - vw * scale) / 2, y: (bh - vh * scale) / 2, w: vw * scale, h: vh * scale });
-    };
-    const observer = new ResizeObserver(measure);
-    observer.observe(video);
-    video.addEventListener('loadedmetadata', measure);
-    measure();
-    return () => {
-      observer.disconnect();
-      video.removeEventListener('loadedmetadata', measure);
-    };
-  }, [element]);
-  return rect;
+/** Where B shows: its viewport's style in the mode, and the pan and zoom of its picture. */
+interface PlaceOfB {
+  style: CSSProperties;
+  transform: string | undefined;
 }
 
 const BOTTOM_LEFT: CSSProperties = { top: 'auto', right: 'auto', bottom: 6, left: 6 };
@@ -77,14 +61,17 @@ export function CompareLayer({
   setup,
   a,
   lead,
+  transform,
 }: {
   setup: CompareSetup;
   /** Side A's video, which the transport drives. */
   a: RefObject<HTMLVideoElement | null>;
   lead: Lead;
+  /** A's pan and zoom, which B takes too. */
+  transform: string | undefined;
 }) {
   const { state, b } = setup;
-  const rect = usePictureRect(a);
+  const rect = usePictureBox(a);
 
   // Sound from one side only; A's own again once the comparison ends.
   useEffect(() => {
@@ -96,7 +83,8 @@ export function CompareLayer({
     };
   }, [a, state.audio]);
 
-  const style = styleOfB(state, rect);
+  // B's viewport is laid out (and wiped) as A's is; the picture in it is panned and zoomed as A's.
+  const place = { style: styleOfB(state, rect), transform };
   // The A/B toggle shows one picture at a time: only its tag.
   const tagged = (side: 'a' | 'b') => state.mode !== 'toggle' || state.showing === side;
   const labels = (
@@ -131,9 +119,9 @@ export function CompareLayer({
     <>
       {isVideo(b) ? (
         // Another B is another element: its frame lock starts over with its own length.
-        <FollowingVideo key={b.fileId} setup={setup} b={b} a={a} lead={lead} style={style} />
+        <FollowingVideo key={b.fileId} setup={setup} b={b} a={a} lead={lead} place={place} />
       ) : (
-        <StillB setup={setup} b={b} style={style} />
+        <StillB setup={setup} b={b} place={place} />
       )}
       {state.mode === 'wipe' && (
         <WipeDivider
@@ -154,13 +142,13 @@ function FollowingVideo({
   b,
   a,
   lead,
-  style,
+  place,
 }: {
   setup: CompareSetup;
   b: Reviewable;
   a: RefObject<HTMLVideoElement | null>;
   lead: Lead;
-  style: CSSProperties;
+  place: PlaceOfB;
 }) {
   const client = useClient();
   const video = useRef<HTMLVideoElement>(null);
@@ -175,26 +163,28 @@ function FollowingVideo({
   });
   const wanted = Math.max(0, lead.frame + offset);
   return (
-    <video
-      ref={video}
-      className="pwr-compare-b"
-      src={streamUrl(client, setup.token, setup.project, b.fileId)}
-      preload="auto"
-      playsInline
-      muted={audio !== 'b'}
-      style={style}
-      aria-label={`Video B: ${setup.bTitle}`}
-      data-frame={wanted}
-      onLoadedMetadata={(event) => {
-        const seconds = event.currentTarget.duration;
-        setDuration(Number.isFinite(seconds) ? seconds : 0);
-      }}
-    />
+    <div className="pwr-compare-b pwr-viewport" style={place.style}>
+      <video
+        ref={video}
+        className="pwr-compare-picture"
+        src={streamUrl(client, setup.token, setup.project, b.fileId)}
+        preload="auto"
+        playsInline
+        muted={audio !== 'b'}
+        style={{ transform: place.transform }}
+        aria-label={`Video B: ${setup.bTitle}`}
+        data-frame={wanted}
+        onLoadedMetadata={(event) => {
+          const seconds = event.currentTarget.duration;
+          setDuration(Number.isFinite(seconds) ? seconds : 0);
+        }}
+      />
+    </div>
   );
 }
 
 /** B as an image: the same picture on every frame of A. */
-function StillB({ setup, b, style }: { setup: CompareSetup; b: Reviewable; style: CSSProperties }) {
+function StillB({ setup, b, place }: { setup: CompareSetup; b: Reviewable; place: PlaceOfB }) {
   const client = useClient();
   const image = usePicture(client, setup.project, b.fileId, { kind: 'payload' });
   if (!image.src)
@@ -203,5 +193,14 @@ function StillB({ setup, b, style }: { setup: CompareSetup; b: Reviewable; style
         {image.error ? `Side B could not be read: ${image.error}` : 'Loading side B…'}
       </span>
     );
-  return <img className="pwr-compare-b" src={image.src} alt={`Image B: ${setup.bTitle}`} style={style} />;
+  return (
+    <div className="pwr-compare-b pwr-viewport" style={place.style}>
+      <img
+        className="pwr-compare-picture"
+        src={image.src}
+        alt={`Image B: ${setup.bTitle}`}
+        style={{ transform: place.transform }}
+      />
+    </div>
+  );
 }

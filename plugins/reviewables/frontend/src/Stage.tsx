@@ -7,6 +7,10 @@ import type { CompareSetup } from './Compare';
 import { describeMedia, isVideo, titleOf } from './describe';
 import type { FrameRange } from './frames';
 import { usePicture } from './pictures';
+import { useSpaceHold } from './player-keys';
+import { useView } from './use-view';
+import { ViewControls } from './ViewControls';
+import { ViewFrame } from './ViewFrame';
 import { VideoPlayer } from './VideoPlayer';
 
 // The selected reviewable, shown the best way the browser can: a video plays (with review controls), an image
@@ -115,19 +119,30 @@ function AnnotatedImage(props: {
 }) {
   const picture = useRef<HTMLImageElement>(null);
   const annotator = useAnnotator(props.annotate, picture, props.frame, 0);
+  const view = useView(picture, props.src);
   return (
     <div className="pwr-image">
       <div className="pwr-picture-frame">
-        <div className="pwr-picture-box">
-          <img
-            ref={picture}
-            className="pwr-picture"
-            src={props.src}
-            alt={props.alt}
-            onError={() => props.onFailed('This browser cannot show this image.')}
-          />
-          {annotator.overlay}
-        </div>
+        <ViewFrame
+          view={view}
+          space={useSpaceHold()}
+          picture={
+            <img
+              ref={picture}
+              className="pwr-picture"
+              src={props.src}
+              alt={props.alt}
+              // A drag pans it rather than carrying the image away.
+              draggable={false}
+              style={{ transform: view.transform }}
+              onError={() => props.onFailed('This browser cannot show this image.')}
+            />
+          }
+          drawings={annotator.overlay}
+        />
+      </div>
+      <div className="pwr-image-controls">
+        <ViewControls control={view} />
       </div>
       {annotator.toolbar}
     </div>

@@ -1,12 +1,10 @@
-import type { MouseEvent } from 'react';
+import type { ReactNode } from 'react';
 import { carriesHandles, firstNumberOf, isHandle, type FrameRange } from './frames';
+import { keepFocus, PlayerButton } from './PlayerButton';
 import { fpsText, timecode, type Timing } from './timecode';
 
 // The player's controls under the picture: transport buttons, a timeline in the shot's frame numbers with the
 // handle frames shaded, the timecode, and the frame readout (which says when a frame is a handle).
-
-/** The buttons keep the focus where it was, so Space and the arrows go on working the player after a click. */
-const keepFocus = (event: MouseEvent) => event.preventDefault();
 
 export function Transport({
   mediaFrame,
@@ -19,6 +17,7 @@ export function Transport({
   onSeek,
   onStep,
   onToggle,
+  children,
 }: {
   /** The media frame shown (0 for the first). */
   mediaFrame: number;
@@ -33,6 +32,8 @@ export function Transport({
   onSeek(mediaFrame: number): void;
   onStep(frames: number): void;
   onToggle(): void;
+  /** More controls at the row's end (the zoom). */
+  children?: ReactNode;
 }) {
   // Frame N of the media carries the number firstNumber + N; handles are marked only on media that holds them.
   const withHandles = carriesHandles(range, timing.frames);
@@ -45,16 +46,9 @@ export function Transport({
   const handles = withHandles ? `, handles ${range.handleStart} + ${range.handleEnd}` : '';
   const span = last === null ? 1 : Math.max(1, last + 1);
   const button = (label: string, title: string, text: string, onClick: () => void, disabled = false) => (
-    <button
-      type="button"
-      onMouseDown={keepFocus}
-      onClick={onClick}
-      title={title}
-      aria-label={label}
-      disabled={disabled}
-    >
+    <PlayerButton label={label} title={title} onClick={onClick} disabled={disabled}>
       {text}
-    </button>
+    </PlayerButton>
   );
   return (
     <div className="pwr-transport" role="group" aria-label="Playback">
@@ -126,6 +120,7 @@ export function Transport({
         {rate !== 1 ? ` · ×${rate}` : ''}
       </span>
       {waiting && <span className="muted pw-small">Loading…</span>}
+      {children}
     </div>
   );
 }

@@ -5,11 +5,15 @@ import type { MediaInfo } from './api';
 import { CompareLayer, type CompareSetup } from './Compare';
 import { CompareControls } from './CompareControls';
 import { firstNumberOf, mediaFrameAt, timeOfMediaFrame, type FrameRange } from './frames';
+import { playbackFailure } from './playback-failure';
 import { usePlayerKeys } from './player-keys';
 import { useSessionContext } from './session-context';
 import { lastFrame, timingOf } from './timecode';
 import { Transport } from './Transport';
 import { useSessionSync } from './use-session-sync';
+import { useView } from './use-view';
+import { ViewControls } from './ViewControls';
+import { ViewFrame } from './ViewFrame';
 
 // A video for review, with the habits of review tools: it opens paused on its first frame, frames are numbered
 // in the shot's range, stepping is frame-exact, and the keys work anywhere on the screen except while typing.
@@ -19,20 +23,6 @@ type VideoWithFrames = HTMLVideoElement & {
   requestVideoFrameCallback?(callback: (now: number, meta: { mediaTime: number }) => void): number;
   cancelVideoFrameCallback?(handle: number): void;
 };
-
-/** Why a browser could not play a video, for people. */
-function playbackFailure(error: MediaError | null): string {
-  switch (error?.code) {
-    case MediaError.MEDIA_ERR_NETWORK:
-      return 'The video could not be read from the server. Check the connection and choose it again.';
-    case MediaError.MEDIA_ERR_DECODE:
-      return 'This browser could not decode the video. A conversion to H.264 (8-bit 4:2:0, MP4) plays everywhere.';
-    case MediaError.MEDIA_ERR_SRC_NOT_SUPPORTED:
-      return 'This browser cannot play this file as it is. A conversion to H.264 (8-bit 4:2:0, MP4) plays everywhere.';
-    default:
-      return 'The video stopped with an error. Choose it again to retry.';
-  }
-}
 
 export function VideoPlayer({
   src,
@@ -245,7 +235,7 @@ export function VideoPlayer({
     element.playbackRate = 1;
   }, []);
 
-  usePlayerKeys({
+  const space = usePlayerKeys({
     toggle,
     step,
     second: Math.max(1, Math.round(timing.fps)),
@@ -256,26 +246,37 @@ export function VideoPlayer({
     stop,
   });
 
+  // Pan and zoom: one transform for the picture, side B and the drawings, so they stay on one another.
+  const view = useView(video, src);
+
   return (
     <div className="pwr-video">
-      <div
-        className={
-          compare ? `pwr-picture-box pwr-compare pwr-compare-${compare.state.mode}` : 'pwr-picture-box'
+      <ViewFrame
+        view={view}
+        space={space}
+        className={compare ? `pwr-compare pwr-compare-${compare.state.mode}` : ''}
+        picture={
+          <video
+            ref={video}
+            src={src}
+            preload="auto"
+            playsInline
+            aria-label={`Video: ${title}`}
+            data-frame={frame}
+            style={{ transform: view.transform }}
+          />
         }
+        drawings={annotator.overlay}
       >
-        <video
-          ref={video}
-          src={src}
-          preload="auto"
-          playsInline
-          aria-label={`Video: ${title}`}
-          data-frame={frame}
-        />
         {compare && (
-          <CompareLayer setup={compare} a={video} lead={{ frame, playing, rate, fps: timing.fps }} />
+          <CompareLayer
+            setup={compare}
+            a={video}
+            lead={{ frame, playing, rate, fps: timing.fps }}
+            transform={view.transform}
+          />
         )}
-        {annotator.overlay}
-      </div>
+      </ViewFrame>
       <Transport
         mediaFrame={frame}
         last={last}
@@ -287,7 +288,9 @@ export function VideoPlayer({
         onSeek={seekFrame}
         onStep={step}
         onToggle={toggle}
-      />
+      >
+        <ViewControls control={view} />
+      </Transport>
       {compare && <CompareControls setup={compare} firstNumber={firstNumber} frame={frame} />}
       {annotator.toolbar}
     </div>
