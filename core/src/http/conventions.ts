@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { addonRef, requireUser, runAsSender, Unauthorized, type Sender } from '@pipewright/sdk';
 import type { ServiceRegistry } from '../addons/context.js';
 import { readCookiesOnDemand } from './cookies.js';
+import { serializersOnFirstUse, validatorsOnFirstUse } from './compile-on-use.js';
 import { installErrorHandling, invalidInput } from './errors.js';
 import { inputProblems } from './input-checks.js';
 import { answerNoContent } from './no-content.js';
@@ -36,7 +37,8 @@ export async function applyHttpConventions(
   services: ServiceRegistry,
   identify: Identify,
 ): Promise<void> {
-  app.setValidatorCompiler(createValidatorCompiler());
+  app.setValidatorCompiler(validatorsOnFirstUse(createValidatorCompiler()));
+  app.setSerializerCompiler(serializersOnFirstUse());
   installErrorHandling(app);
   readEmptyJsonAsNoBody(app);
   readCookiesOnDemand(app);
