@@ -11,7 +11,8 @@ import { type BrowserSession, closeAll, logIn, openBrowser, startWebApp } from '
 // A guest link, end to end: the coordinator shares a list of versions from the lists screen; a fresh browser with no
 // login and no cookies opens the link, gives a name, sees exactly the list's versions, plays and steps the clip with
 // its annotation over the picture, and comments; the studio reads the comment under the guest's name. Revoked
-// through the API, the guest page says so and its video stops within a second.
+// through the API, the guest page says so and its video stops within a second. A version alone is shared from its
+// review screen.
 
 const ADMIN = { name: 'admin', password: 'a strong password' };
 let core: TestCore;
@@ -40,7 +41,7 @@ beforeAll(async () => {
       ...['graphql', 'websocket', 'lists', 'files', 'thumbnails', 'activities', 'reviewables'],
       ...['annotations', 'access', 'guest-links'],
     ],
-    screens: ['lists'],
+    screens: ['lists', 'reviewables'],
     admin: ADMIN,
   }));
   const create = async (path: string, body: unknown) => {
@@ -167,5 +168,29 @@ describe('guest links', () => {
     // A reload asks again and is refused.
     await page.reload();
     await page.getByRole('alert').filter({ hasText: 'revoked' }).waitFor();
+  }, 30_000);
+
+  it('share one version from its review screen', async () => {
+    const page = studio.page;
+    await page.goto(`${base}/addon/reviewables/reviewables_screens?project=demo&version=${v[2]}`);
+    await page.getByRole('button', { name: 'Share with a guest link…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Guest links' });
+    await dialog.getByLabel('Guests may comment').uncheck();
+    await dialog.getByRole('button', { name: 'Make link' }).click();
+    const url = await dialog.getByRole('textbox', { name: 'Guest link', exact: true }).inputValue();
+    await dialog.getByRole('list', { name: 'Links of this version' }).getByText('view only').waitFor();
+    const { links } = (await api('GET', `${P}/guest-links?versionId=${v[2]}`)).body;
+    expect(links).toEqual([expect.objectContaining({ canComment: false, active: true })]);
+
+    // A page of its own: the revoked link's page would take the new address as a change of its fragment alone.
+    const viewer = await guest.page.context().newPage();
+    await viewer.goto(url);
+    await viewer.getByLabel('Your name').fill('Clara Client');
+    await viewer.getByRole('button', { name: 'Open' }).click();
+    const versions = viewer.getByRole('navigation', { name: 'Versions' }).getByRole('button');
+    await versions.first().waitFor();
+    expect(await versions.allTextContents()).toEqual([expect.stringContaining('sh010 / compMain v003')]);
+    await viewer.locator('video').waitFor();
+    expect(await viewer.getByRole('region', { name: 'Comments' }).getByRole('textbox').count()).toBe(0);
   }, 30_000);
 });

@@ -5,6 +5,10 @@ import { addonFrontendConfig } from '@pipewright/sdk/rsbuild';
 export default defineConfig(
   addonFrontendConfig({
     name: 'lists_screens',
-    exposes: { './Lists': './src/Lists.tsx', './ListStrip': './src/ListStrip.tsx' },
+    exposes: {
+      './Lists': './src/Lists.tsx',
+      './ListStrip': './src/ListStrip.tsx',
+      './ShareVersion': './src/ShareVersion.tsx',
+    },
   }),
 );

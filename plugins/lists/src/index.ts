@@ -26,7 +26,7 @@ export default defineAddon({
     teams: teamsRef,
     users: usersRef,
   },
-  frontendModules: { lists_screens: ['./Lists', './ListStrip'] },
+  frontendModules: { lists_screens: ['./Lists', './ListStrip', './ShareVersion'] },
   frontendScopes: { project: { sidebar: 'Lists' } },
   migrations: { project: projectMigrations },
   async setup(ctx, deps) {

@@ -2,9 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { callRoute, ErrorBox, useClient, useLoaded } from '@pipewright/sdk/ui';
 import './guest-links.css';
 
-// Sharing a list of versions with people who have no account: a guest link with an optional expiry and password
-// and what guests may do (comment, download, approve). The link is shown once, to copy; the list's links can be
-// revoked, which ends what their guests have open at once.
+// Sharing a list of versions, or one version, with people who have no account: a guest link with an optional expiry
+// and password and what guests may do (comment, download, approve). The link is shown once, to copy; the links made
+// for the same list or version can be revoked, which ends what their guests have open at once.
 
 interface GuestLink {
   id: string;
@@ -25,25 +25,29 @@ const flagsOf = (link: GuestLink) =>
     .filter(Boolean)
     .join(', ') || 'view only';
 
-/** "Share with a guest link…" and, opened, the form and the list's links. */
-export function GuestLinksButton({ project, listId }: { project: string; listId: string }) {
+/** What a link holds: a list of versions or one version. */
+export type Shared = { listId: string } | { versionId: string };
+
+/** "Share with a guest link…" and, opened, the form and the links made for the same list or version. */
+export function GuestLinksButton({ project, shared }: { project: string; shared: Shared }) {
   const [open, setOpen] = useState(false);
   return (
     <>
       <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
         Share with a guest link…
       </button>
-      {open && <GuestLinksPanel project={project} listId={listId} onClose={() => setOpen(false)} />}
+      {open && <GuestLinksPanel project={project} shared={shared} onClose={() => setOpen(false)} />}
     </>
   );
 }
 
-function GuestLinksPanel({ project, listId, onClose }: { project: string; listId: string; onClose(): void }) {
+function GuestLinksPanel({ project, shared, onClose }: { project: string; shared: Shared; onClose(): void }) {
   const client = useClient();
   const base = `/api/projects/${encodeURIComponent(project)}/guest-links`;
+  const query = new URLSearchParams(shared).toString();
   const links = useLoaded(
-    () => callRoute<{ links: GuestLink[] }>(client, `${base}?listId=${listId}`),
-    [client, base, listId],
+    () => callRoute<{ links: GuestLink[] }>(client, `${base}?${query}`),
+    [client, base, query],
   );
   const [expires, setExpires] = useState('');
   const [password, setPassword] = useState('');
@@ -58,7 +62,7 @@ function GuestLinksPanel({ project, listId, onClose }: { project: string; listId
       const answer = await callRoute<{ url: string }>(client, base, {
         method: 'POST',
         body: {
-          listId,
+          ...shared,
           expiresAt: expires ? new Date(expires).toISOString() : null,
           password: password || null,
           ...flags,
@@ -133,7 +137,7 @@ function GuestLinksPanel({ project, listId, onClose }: { project: string; listId
         </p>
       )}
       <ErrorBox error={error ?? links.error} prefix="Guest links:" />
-      <ul aria-label="Links of this list">
+      <ul aria-label={'listId' in shared ? 'Links of this list' : 'Links of this version'}>
         {(links.data?.links ?? []).map((link) => (
           <li key={link.id}>
             <span>

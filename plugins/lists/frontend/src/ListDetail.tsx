@@ -113,7 +113,7 @@ export function ListDetailView({
           </a>
         )}
         {reviewable && <ReviewReportButton project={project} id={id} label={data.label} />}
-        {reviewable && <GuestLinksButton project={project} listId={id} />}
+        {reviewable && <GuestLinksButton project={project} shared={{ listId: id }} />}
         {!renaming && (
           <button type="button" onClick={() => setRenaming(true)}>
             Rename

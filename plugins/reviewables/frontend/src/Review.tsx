@@ -45,6 +45,7 @@ function ProjectReview({ client, token, user, project, Extension }: ScreenProps 
             {browsing ? 'Close the version list' : 'Choose another version'}
           </button>
         )}
+        {versionId && <Extension module="lists_screens/ShareVersion" props={{ versionId }} fallback={null} />}
       </header>
       {listId && (
         <Extension
