@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import type { TestCore } from '@pipewright/core/testing';
 import { activitiesRef } from '@pipewright/plugin-activities/api';
 import { type BrowserSession, closeAll, logIn, openBrowser, screenshot, startWebApp } from './browser';
-import { showsFrame } from './frames';
+import { countedClip, framesOf, randomFrames, showsFrame } from './frames';
 
 // Drawing on review media, frame-exact. The clip is made here by ffmpeg with its frame index burned in as a grey
 // level (4 levels a frame), so the test reads from the pixels which frame the picture shows. Objects are drawn with
@@ -46,20 +46,12 @@ const api = (method: string, url: string, body?: unknown) => core.request(method
 /** The versions of the clips at each rate, and their reviewables. */
 const clips = new Map<string, { version: string; reviewable: string }>();
 
-/** A 2 s clip whose frame index is burned in as its grey level. */
-function clip(name: string, rate: string) {
-  return promisify(execFile)('/usr/bin/ffmpeg', [
-    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
-    ...['-i', `color=c=black:s=320x180:r=${rate}:d=2`],
-    ...['-vf', `format=yuv420p,geq=lum='16+${LEVELS}*N':cb=128:cr=128`],
-    ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-crf', '1', join(media, `counted-${name}.mp4`)],
-  ]);
-}
-
 beforeAll(async () => {
   media = await mkdtemp(join(tmpdir(), 'annotations-e2e-'));
   const made = Promise.all([
-    ...CLIPS.map(({ name, rate }) => clip(name, rate)),
+    ...CLIPS.map(({ name, rate }) =>
+      countedClip(join(media, `counted-${name}.mp4`), { rate, seconds: 2, levels: LEVELS }),
+    ),
     promisify(execFile)('/usr/bin/ffmpeg', [
       ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
       ...['-i', 'testsrc=size=400x300', '-frames:v', '1', join(media, 'still.png')],
@@ -174,27 +166,12 @@ function cornerRed(png: Uint8Array): number {
   return line[8]!;
 }
 
-/** A seeded choice of distinct frames (mulberry32), so a failure can be run again as it was. */
-function randomFrames(count: number, seed: number, frames = FRAMES): number[] {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-  const chosen = new Set<number>();
-  while (chosen.size < count) chosen.add(FIRST + Math.floor(next() * frames));
-  return [...chosen];
-}
-
 describe('annotations on review media', () => {
   it('stay on exactly their frame after a reload, whichever way the frame was reached', async () => {
     await shows(page, FIRST);
     const toolbar = page.getByRole('toolbar', { name: 'Annotation tools' });
     await toolbar.getByRole('button', { name: 'Pen', exact: true }).click();
-    const frames = randomFrames(10, 20261130);
+    const frames = randomFrames(10, 20261130, FRAMES, FIRST);
     const expected = new Map<number, number>();
     const ways = ['timeline', 'steps', 'timeline', 'steps'] as const;
     for (const [i, frame] of frames.entries()) {
@@ -259,6 +236,9 @@ describe('annotations on review media', () => {
     });
     expect(drawn.status).toBe(201);
     expected.set(apiFrame, (expected.get(apiFrame) ?? 0) + 1);
+    // The page hears of it live, as everyone watching does.
+    await reach(page, apiFrame, 'timeline');
+    await page.locator(`svg[data-frame="${apiFrame}"][data-count="${expected.get(apiFrame)}"]`).waitFor();
 
     // The server holds each object on its frame, a whole number in the shot's numbering.
     const stored = (await api('GET', annotationsUrl())).body.annotations as { frame: number }[];
@@ -297,9 +277,9 @@ describe('annotations on review media', () => {
     for (const [i, { name, rate }] of RATES.entries()) {
       const at = clips.get(name)!;
       const [num, den = '1'] = rate.split('/');
-      const frames = Math.round((2 * Number(num)) / Number(den));
+      const frames = framesOf(rate, 2);
       // 40 frames of each clip, the first few drawn with the mouse, the rest through the API.
-      const chosen = randomFrames(40, 1000 + i, frames);
+      const chosen = randomFrames(40, 1000 + i, frames, FIRST);
       await page.goto(review(at.version));
       await shows(page, FIRST);
       await page

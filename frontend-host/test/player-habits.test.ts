@@ -1,13 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import type { TestCore } from '@pipewright/core/testing';
 import { type BrowserSession, closeAll, logIn, openBrowser, screenshot, startWebApp } from './browser';
-import { showsFrame, until } from './frames';
+import { countedClip, showsFrame, until } from './frames';
 
 // The review player keeps the habits of review tools (RV, Kitsu, AYON): it opens on the first frame, numbers frames
 // in the shot's frame numbers (a clip rendered with its handles starts at 999 for a cut from 1001) with the
@@ -30,11 +28,12 @@ const api = (method: string, url: string, body?: unknown) => core.request(method
 beforeAll(async () => {
   media = await mkdtemp(join(tmpdir(), 'player-e2e-'));
   // 2 s at 24 fps of grey whose level tells the frame (luma 16 + 4 per frame): the picture says which frame it is.
-  const made = promisify(execFile)('/usr/bin/ffmpeg', [
-    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
-    ...['-i', 'color=c=black:s=160x120:r=24:d=2', '-vf', "format=yuv420p,geq=lum='16+4*N':cb=128:cr=128"],
-    ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-crf', '1', join(media, 'counted.mp4')],
-  ]);
+  const made = countedClip(join(media, 'counted.mp4'), {
+    rate: '24',
+    seconds: 2,
+    levels: 4,
+    size: '160x120',
+  });
   made.catch(() => undefined);
   ({ core, base, token } = await startWebApp({
     addons: ['graphql', 'websocket', 'files', 'thumbnails', 'activities', 'reviewables'],

@@ -6,6 +6,7 @@ import { isVideo } from './describe';
 import { usePicture } from './pictures';
 import { lastFrame, timingOf } from './timecode';
 import { useFrameLock, type Lead } from './use-frame-lock';
+import { useReleasedVideo } from './use-released-video';
 import { usePictureBox } from './use-picture-box';
 import { WipeDivider, type PictureRect } from './WipeDivider';
 
@@ -152,6 +153,7 @@ function FollowingVideo({
 }) {
   const client = useClient();
   const video = useRef<HTMLVideoElement>(null);
+  useReleasedVideo(video);
   const [duration, setDuration] = useState<number | null>(null);
   const timing = timingOf(b.mediaInfo, duration);
   const { offset, audio } = setup.state;

@@ -10,6 +10,7 @@ import { usePlayerKeys } from './player-keys';
 import { useSessionContext } from './session-context';
 import { lastFrame, timingOf } from './timecode';
 import { Transport } from './Transport';
+import { useReleasedVideo } from './use-released-video';
 import { useSessionSync } from './use-session-sync';
 import { useView } from './use-view';
 import { ViewControls } from './ViewControls';
@@ -56,6 +57,7 @@ export function VideoPlayer({
   const firstNumber = firstNumberOf(range, timing.frames);
   // In a synced review, the driver's player leads and every other follows it.
   useSessionSync(video, useSessionContext(), timing.fps, firstNumber);
+  useReleasedVideo(video);
   // Seeks and steps are made once; they read the frame and the timing from here.
   const now = useRef({ frame, fps: timing.fps, last });
   now.current = { frame, fps: timing.fps, last };

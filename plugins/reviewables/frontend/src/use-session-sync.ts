@@ -24,7 +24,9 @@ function show(
   const target = frameAt(state, serverNow, fps) - firstNumber;
   if (!state.playing) {
     if (!element.paused) element.pause();
-    const index = Math.round(target);
+    // Within the media (another version's frame may lie past this one's end), so that a seek can reach it.
+    const last = Number.isFinite(element.duration) ? Math.ceil(element.duration * fps) - 1 : Infinity;
+    const index = Math.max(0, Math.min(last, Math.round(target)));
     if (mediaFrameAt(element.currentTime, fps) !== index && !element.seeking)
       element.currentTime = timeOfMediaFrame(index, fps);
     return;
@@ -99,8 +101,15 @@ export function useSessionSync(
     if (!element || driving || !state || !serverNow) return;
     const follow = () => show(element, state, serverNow(), fps, firstNumber);
     follow();
-    if (!state.playing) return;
-    const timer = setInterval(follow, CHECK_MS);
-    return () => clearInterval(timer);
+    // A player still loading puts itself on its first frame once it can: each seek that ends elsewhere than the
+    // session is followed by another (a seek under way is never replaced).
+    element.addEventListener('loadeddata', follow);
+    element.addEventListener('seeked', follow);
+    const timer = state.playing ? setInterval(follow, CHECK_MS) : undefined;
+    return () => {
+      clearInterval(timer);
+      element.removeEventListener('loadeddata', follow);
+      element.removeEventListener('seeked', follow);
+    };
   }, [video, driving, state, serverNow, fps, firstNumber]);
 }
