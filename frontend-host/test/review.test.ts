@@ -8,6 +8,7 @@ import type { Locator, Page } from 'playwright-core';
 import type { TestCore } from '@pipewright/core/testing';
 import { closeAll, openBrowser, screenshot, startWebApp, type BrowserSession } from './browser';
 import { filesRef } from '@pipewright/plugin-files/api';
+import { until } from './frames';
 
 // The review screen in the built app against a real server: a supervisor opens a version of a shot, uploads an
 // H.264 clip and a PNG through the screen, plays the clip and steps it frame by frame, puts the two in another
@@ -273,9 +274,12 @@ describe('the review screen', () => {
       .filter({ hasText: /^frame 1003$/ })
       .waitFor();
     await expect(timecode().textContent()).resolves.toBe('00:00:00:02');
-    // The picture really is at that frame: the element's time lies within frame 2 (1/24 s each).
-    const time = await video.evaluate((element) => (element as HTMLVideoElement).currentTime);
-    expect(Math.floor(time * 24)).toBe(2);
+    // The picture really comes to that frame: the element's time lies within frame 2 (1/24 s each) once its seeks,
+    // which run one at a time behind the readout, are done.
+    await until(
+      () => video.evaluate((element) => Math.floor((element as HTMLVideoElement).currentTime * 24)),
+      2,
+    );
     // Shift steps a second.
     await page.keyboard.press('Shift+ArrowRight');
     await expect(timecode().textContent()).resolves.toBe('00:00:01:02');
