@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import type { TestCore } from '@pipewright/core/testing';
 import { type BrowserSession, closeAll, logIn, openBrowser, startWebApp } from './browser';
+import { until } from './frames';
 import { seedReview, type SeededReview } from './seed-review';
 
 // Pan and zoom in the review player. What is checked is where the picture is on screen: the video's box as the
@@ -200,8 +201,11 @@ describe('pan and zoom in the review player', () => {
     const from: [number, number] = [before.port.x + 200, before.port.y + 150];
     await drag(page, from, 80, 30, 'left');
     await page.locator('svg[data-count="1"]').waitFor();
-    const { annotations } = (await core.request('GET', seeded.annotations, { token })).body;
-    const points = annotations[0].shape.points as number[][];
+    // The page shows the stroke at once; the server has it once the page's request is answered.
+    const stored = async () => (await core.request('GET', seeded.annotations, { token })).body.annotations;
+    await until(async () => (await stored()).length, 1);
+    const [{ shape }] = await stored();
+    const points = shape.points as number[][];
     // Picture space: x from the centre in picture heights, y up from the centre (sdk toPicture).
     const inPicture = ([x, y]: [number, number]) => [
       ((x - picture.x) / picture.w - 0.5) * (picture.w / picture.h),

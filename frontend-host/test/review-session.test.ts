@@ -1,13 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import type { TestCore } from '@pipewright/core/testing';
 import { type BrowserSession, closeAll, logIn, openBrowser, startWebApp } from './browser';
-import { pictureIndex } from './frames';
+import { countedClip, pictureIndex } from './frames';
+import { seedReview } from './seed-review';
 
 // A synced review with three people in three browsers: the driver plays, pauses and steps, and the others follow.
 // One of them has 150 ms of added round-trip latency on every request (75 ms each way, as a network adds it); the
@@ -39,71 +38,33 @@ const pages: Page[] = [];
 beforeAll(async () => {
   media = await mkdtemp(join(tmpdir(), 'review-session-'));
   const clip = join(media, 'counted.mp4');
-  const made = promisify(execFile)('/usr/bin/ffmpeg', [
-    ...[
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      `color=c=black:s=320x180:r=${FPS}:d=${SECONDS}`,
-    ],
-    ...['-vf', `format=yuv420p,geq=lum='16+${LEVELS}*N':cb=128:cr=128`],
-    ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-crf', '1', '-g', '12', clip],
-  ]);
+  const made = countedClip(clip, { rate: String(FPS), seconds: SECONDS, levels: LEVELS, gop: 12 });
+  made.catch(() => undefined);
   let token: string;
   ({ core, base, token } = await startWebApp({
     addons: [
-      'graphql',
-      'websocket',
-      'files',
-      'thumbnails',
-      'activities',
-      'reviewables',
-      'annotations',
-      'lists',
-      'review-sessions',
+      ...['graphql', 'websocket', 'files', 'thumbnails', 'activities', 'reviewables', 'annotations'],
+      ...['lists', 'review-sessions'],
     ],
     screens: ['reviewables'],
     admin: PEOPLE[0]!,
   }));
-  const call = (method: string, path: string, body?: unknown) => core.request(method, path, { token, body });
-  for (const { name, password } of PEOPLE.slice(1))
-    expect((await call('PUT', `/api/users/${name}`, { password, data: { isManager: true } })).status).toBe(
-      204,
-    );
-  expect((await call('POST', '/api/projects', { name: 'demo', code: 'dm' })).status).toBe(201);
-  const create = async (plural: string, body: unknown) =>
-    (await call('POST', `/api/projects/demo/${plural}`, body)).body.id;
-  const shot = await create('folders', { name: 'sh010', folderType: 'Shot', attrib: { frameStart: FIRST } });
-  const product = await create('products', { name: 'comp', productType: 'render', folderId: shot });
-  const version = await create('versions', { version: 1, productId: product });
   await made;
-  const upload = await core.request('POST', `/api/projects/demo/versions/${version}/reviewables`, {
-    token,
-    body: await readFile(clip),
-    headers: { 'content-type': 'video/mp4', 'x-file-name': 'counted.mp4' },
-  });
-  expect(upload.status).toBeLessThan(300);
-  annotations = `/api/projects/demo/versions/${version}/reviewables/${upload.body.activityId}/annotations`;
+  const seeded = await seedReview(core, token, { clip, first: FIRST, list: true, people: PEOPLE.slice(1) });
+  annotations = seeded.annotations;
   // A second take of the same clip, for the comparison the driver shares.
-  const copy = await core.request('POST', `/api/projects/demo/versions/${version}/reviewables?label=Copy`, {
-    token,
-    body: await readFile(clip),
-    headers: { 'content-type': 'video/mp4', 'x-file-name': 'copy.mp4' },
-  });
+  const copy = await core.request(
+    'POST',
+    `/api/projects/demo/versions/${seeded.version}/reviewables?label=Copy`,
+    {
+      token,
+      body: await readFile(clip),
+      headers: { 'content-type': 'video/mp4', 'x-file-name': 'copy.mp4' },
+    },
+  );
   expect(copy.status).toBeLessThan(300);
   api = (method, path, body) => core.request(method, path, { token, body });
-  const list = await create('lists', {
-    label: 'Dailies',
-    entityListType: 'review-session',
-    entityType: 'version',
-    access: { __everyone__: 20 },
-    items: [{ entityId: version }],
-  });
-  url = `${base}/addon/reviewables/reviewables_screens?project=demo&version=${version}&list=${list}&session=1`;
+  url = `${base}/addon/reviewables/reviewables_screens?project=demo&version=${seeded.version}&list=${seeded.list}&session=1`;
 }, 120_000);
 
 afterAll(async () => {
