@@ -2,7 +2,7 @@ import type { FastifySchemaCompiler, FastifySerializerCompiler, FastifySchemaVal
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 
 // A route's validators and serializers are built the first time the route needs them, not at boot: a server mounts
-// about two thousand schemas, most for routes a given process never answers, and building them all took half a
+// about a thousand schemas, most for routes a given process never answers, and building them all took half a
 // second of every boot (a test core's included) and the memory of their generated code.
 
 type Validator = ReturnType<FastifySchemaCompiler<any>> & {
