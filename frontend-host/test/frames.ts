@@ -86,10 +86,12 @@ export async function until<T>(read: () => Promise<T>, expected: T, timeout = 50
  * the decoder has presented it (a burst of seeks can keep Chromium's decoder busy for seconds on a loaded machine).
  */
 export async function showsFrame(page: Page, number: number, index: number, levels: number) {
+  // As long as the picture's wait below: after a reload the app and its video load again first.
   await page.waitForFunction(
     (text) =>
       new RegExp(`${text}\\b`).test(document.querySelector('[aria-label="Frame number"]')?.textContent ?? ''),
     `frame ${number}`,
+    { timeout: 30_000 },
   );
   await page.waitForFunction(
     () => {
