@@ -50,7 +50,7 @@ export function VideoPlayer({
   const [playing, setPlaying] = useState(false);
   const [rate, setRate] = useState(1);
   const [duration, setDuration] = useState<number | null>(null);
-  const [frame, setFrame] = useState(0);
+  const [frame, setShownFrame] = useState(0);
   const [waiting, setWaiting] = useState(true);
   const timing = timingOf(info, duration);
   const last = lastFrame(timing);
@@ -61,6 +61,11 @@ export function VideoPlayer({
   // Seeks and steps are made once; they read the frame and the timing from here.
   const now = useRef({ frame, fps: timing.fps, last });
   now.current = { frame, fps: timing.fps, last };
+  // The frame on screen is known at once to the next step: keys can come faster than renders on a busy machine.
+  const setFrame = useCallback((mediaFrame: number) => {
+    now.current.frame = mediaFrame;
+    setShownFrame(mediaFrame);
+  }, []);
   // The frame a seek is on its way to. Until the browser has finished seeking, frames it still presents from
   // before are not shown (they would pull the display back), and the next step counts from the target.
   const target = useRef<number | null>(null);
@@ -139,7 +144,7 @@ export function VideoPlayer({
       for (const [name, listener] of listeners) element.removeEventListener(name, listener);
       if (handle !== null) element.cancelVideoFrameCallback?.(handle);
     };
-  }, [src, onFailed]);
+  }, [src, onFailed, setFrame]);
 
   const toggle = useCallback(() => {
     const element = video.current;
@@ -165,18 +170,21 @@ export function VideoPlayer({
     toggle();
   }, [toggle]);
 
-  const seekFrame = useCallback((wanted: number) => {
-    const element = video.current;
-    if (!element) return;
-    const { fps, last: end } = now.current;
-    const mediaFrame = Math.max(0, end === null ? wanted : Math.min(end, wanted));
-    element.pause();
-    target.current = mediaFrame;
-    // One seek at a time: Chromium can leave a seek that replaces one under way unfinished, or the picture of an
-    // earlier frame on screen (quick steps, two videos compared). A seek under way goes on to this target once done.
-    if (!element.seeking) element.currentTime = timeOfMediaFrame(mediaFrame, fps);
-    setFrame(mediaFrame);
-  }, []);
+  const seekFrame = useCallback(
+    (wanted: number) => {
+      const element = video.current;
+      if (!element) return;
+      const { fps, last: end } = now.current;
+      const mediaFrame = Math.max(0, end === null ? wanted : Math.min(end, wanted));
+      element.pause();
+      target.current = mediaFrame;
+      // One seek at a time: Chromium can leave a seek that replaces one under way unfinished, or the picture of an
+      // earlier frame on screen (quick steps, two videos compared). A seek under way goes on to this target once done.
+      if (!element.seeking) element.currentTime = timeOfMediaFrame(mediaFrame, fps);
+      setFrame(mediaFrame);
+    },
+    [setFrame],
+  );
 
   // A link may name a frame in the shot's numbering (?frame=1017, as a comment on a frame links it): the player
   // goes there once the video is ready, and again when the address changes.
