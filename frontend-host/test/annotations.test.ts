@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import type { TestCore } from '@pipewright/core/testing';
 import { activitiesRef } from '@pipewright/plugin-activities/api';
 import { type BrowserSession, closeAll, logIn, openBrowser, screenshot, startWebApp } from './browser';
-import { countedClip, framesOf, randomFrames, showsFrame } from './frames';
+import { countedClip, framesOf, randomFrames, showsFrame, until } from './frames';
 
 // Drawing on review media, frame-exact. The clip is made here by ffmpeg with its frame index burned in as a grey
 // level (4 levels a frame), so the test reads from the pixels which frame the picture shows. Objects are drawn with
@@ -425,7 +425,8 @@ describe('annotations on review media', () => {
       .waitFor();
     await page.reload();
     await drawing.waitFor();
-    expect(await countOn(page, FIRST)).toBe(2);
+    // The layer is there before the annotations it shows are read.
+    await until(() => countOn(page, FIRST), 2);
     const [comment] = (await core.services.get(activitiesRef).list('demo', 'comment', [at.version])).filter(
       (a) => a.body.includes('off-centre'),
     );
