@@ -5,16 +5,21 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import { newId } from '@pipewright/sdk';
 
 // Test support (exported with the rest of @pipewright/core/testing): throwaway databases on a PostgreSQL server,
 // a Redis, and server processes of a test's own as `npm start` runs them, alone or deployed together.
 
+/** A client of a PostgreSQL server; the driver loads only when a test uses one (the PGlite pass never does). */
+async function postgresClient(connectionString: string) {
+  const { default: pg } = await import('pg');
+  return new pg.Client({ connectionString });
+}
+
 /** A throwaway database on the PostgreSQL server at serverUrl: its URL, and how to drop it. */
 export async function createTestDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `pwtest_${newId()}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
+  const admin = await postgresClient(serverUrl);
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
@@ -23,7 +28,7 @@ export async function createTestDatabase(serverUrl: string): Promise<{ url: stri
   return {
     url: url.toString(),
     async drop() {
-      const dropper = new pg.Client({ connectionString: serverUrl });
+      const dropper = await postgresClient(serverUrl);
       await dropper.connect();
       await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await dropper.end();
@@ -191,7 +196,7 @@ export async function serverProcessGroup(
 /** Rows of a query run straight on the database of a stopped server process (its PGlite files, or PostgreSQL). */
 export async function queryStoppedServer<T>(site: ServerProcessSite, query: string): Promise<T[]> {
   if (site.env.DATABASE_URL) {
-    const client = new pg.Client({ connectionString: site.env.DATABASE_URL });
+    const client = await postgresClient(site.env.DATABASE_URL);
     await client.connect();
     try {
       return (await client.query(query)).rows;

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { PGlite, types } from '@electric-sql/pglite';
 import { PGliteDialect, PostgresDialect } from 'kysely';
-import pg from 'pg';
 import { prepareMarkedStatements } from './prepared-statements.js';
 import { unitOfWorkDatabase, type Database } from '@pipewright/sdk';
 
@@ -66,6 +65,8 @@ export async function openPostgres(
   poolSize: number,
   options: { statementTimeoutMs?: number } = {},
 ): Promise<OpenDatabase> {
+  // Loaded only for a PostgreSQL server, as Redis is: a process on PGlite never needs the driver.
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
