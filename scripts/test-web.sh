@@ -9,11 +9,14 @@ cd "$(dirname "$0")/.."
 export NODE_OPTIONS="--experimental-vm-modules ${NODE_OPTIONS:-}"
 
 # What the browser suites read: the built web app (PIPEWRIGHT_WEB_BUILT=1 says it is built already), the web app's
-# own type check (the root one leaves it out) and the built docs site.
+# own type check (the root one leaves it out) and the built docs site (PIPEWRIGHT_WEB_CHECKED=1: both done, as CI's
+# setup does them).
 [ -n "${PIPEWRIGHT_WEB_BUILT:-}" ] || npm run build:web
-# The web app's type check (one core) runs beside the docs' build.
-npm run typecheck -w @pipewright/frontend-host &
-typecheck=$!
-npm run build -w @pipewright/docs
-wait "$typecheck"
+if [ -z "${PIPEWRIGHT_WEB_CHECKED:-}" ]; then
+  # The web app's type check (one core) runs beside the docs' build.
+  npm run typecheck -w @pipewright/frontend-host &
+  typecheck=$!
+  npm run build -w @pipewright/docs
+  wait "$typecheck"
+fi
 npx jest --maxWorkers=2 --selectProjects frontend-host docs "$@"
