@@ -9,21 +9,22 @@ export function inheritablePart(attrib: RawBuilder<unknown>, keys: string[]): Ra
 /**
  * Recompute folders.inherited (what each folder gets from its ancestor folders) for one subtree, or for every
  * folder of the project, in one recursive statement; only rows whose value changes are written. Project values are
- * not stored here but overlaid when read, so changing a project attribute rewrites nothing.
+ * not stored here but overlaid when read, so changing a project attribute rewrites nothing. Answers how many
+ * folders it rewrote.
  */
 export async function refreshInherited(
   db: Database,
   schema: string,
   keys: string[],
   rootId: string | null = null,
-): Promise<void> {
+): Promise<number> {
   const base = {};
   const folders = sql.table(`${schema}.folders`);
   // The value the subtree's top folder inherits: from its parent (already correct), or nothing for roots.
   const start = rootId
     ? sql`(SELECT coalesce((SELECT p.inherited || ${inheritablePart(sql`p.attrib`, keys)} FROM ${folders} p WHERE p.id = top.parent_id), ${JSON.stringify(base)}::jsonb))`
     : sql`${JSON.stringify(base)}::jsonb`;
-  await sql`
+  const written = await sql`
     WITH RECURSIVE tree(id, inh, eff) AS (
       SELECT top.id, ${start}, ${start} || ${inheritablePart(sql`top.attrib`, keys)}
       FROM ${folders} top WHERE ${rootId ? sql`top.id = ${rootId}` : sql`top.parent_id IS NULL`}
@@ -33,6 +34,7 @@ export async function refreshInherited(
     )
     UPDATE ${folders} f SET inherited = tree.inh FROM tree WHERE f.id = tree.id AND f.inherited IS DISTINCT FROM tree.inh
   `.execute(db);
+  return Number(written.numAffectedRows ?? 0);
 }
 
 /** The project values folders and tasks inherit: effective project attributes narrowed to the inheritable keys. */

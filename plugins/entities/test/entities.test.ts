@@ -473,6 +473,38 @@ describe('operations', () => {
     expect((await get('folders', c)).path).toBe('/ep10/sq01/sh01');
   });
 
+  it('renames a folder and then its child in one batch: the grandchildren follow both', async () => {
+    // The rows a batch updates are read together when it starts; the first rename must make the second read again.
+    const [a, b, c] = [newId(), newId(), newId()];
+    await ops([
+      { type: 'create', entityType: 'folder', entityId: a, data: { name: 'ep21' } },
+      { type: 'create', entityType: 'folder', entityId: b, data: { name: 'sq01', parentId: a } },
+      { type: 'create', entityType: 'folder', entityId: c, data: { name: 'sh01', parentId: b } },
+    ]);
+    const res = await ops([
+      { type: 'update', entityType: 'folder', entityId: a, data: { name: 'ep22' } },
+      { type: 'update', entityType: 'folder', entityId: b, data: { name: 'sq02' } },
+    ]);
+    expect(res.body.success).toBe(true);
+    expect((await get('folders', b)).path).toBe('/ep22/sq02');
+    expect((await get('folders', c)).path).toBe('/ep22/sq02/sh01');
+  });
+
+  it('answers 404 for an update of a folder an earlier delete of the batch took along', async () => {
+    const [a, b] = [newId(), newId()];
+    await ops([
+      { type: 'create', entityType: 'folder', entityId: a, data: { name: 'ep23' } },
+      { type: 'create', entityType: 'folder', entityId: b, data: { name: 'sq01', parentId: a } },
+    ]);
+    const res = await ops([
+      { type: 'delete', entityType: 'folder', entityId: a },
+      { type: 'update', entityType: 'folder', entityId: b, data: { label: 'gone' } },
+    ]);
+    expect(res.body.success).toBe(false);
+    expect(res.body.operations.at(-1)).toMatchObject({ entityId: b, success: false, status: 404 });
+    expect((await get('folders', a)).path).toBe('/ep23');
+  });
+
   it('rolls everything back when one fails and canFail is off, answering 200 with success false', async () => {
     const before = await core.db.selectFrom('events').select('id').execute();
     const res = await ops([

@@ -53,6 +53,11 @@ export interface Batch {
   fields: FieldChange[];
   /** Folders created earlier in this batch: later operations find their parents here instead of re-reading them. */
   created: Map<string, Row>;
+  /**
+   * Rows the batch's updates change, read and locked together when it starts (all-or-nothing batches only): each is
+   * taken once, and all are forgotten when a write may have changed others (a move, a rename, inheritance, a delete).
+   */
+  locked: Map<string, Row>;
   /** Rows waiting to be written together (all-or-nothing batches only). */
   pending: PendingRows | null;
   /** Buffered batches: the index of the operation creating each id the operations give. */

@@ -20,6 +20,8 @@ export async function remove(batch: Batch, spec: EntityTypeSpec, operation: Chan
   // A rename or move changes the paths of cached descendants too: forget them all.
   batch.created.clear();
   const current = await row(batch, spec.type, id, true);
+  // What lies below goes too: rows locked for later updates may be gone.
+  batch.locked.clear();
   await allow(batch, 'delete', () => folderOf(batch, spec.type, current));
   // Before anything is removed, so the hooks see everything the delete takes along; a refusal below rolls back.
   if (batch.deleteHooks.length) {

@@ -19,7 +19,7 @@ import { create } from './create.js';
 import { translate } from './db-errors.js';
 import { remove } from './delete.js';
 import { checkBatch, readOperation, type Change, type Operation } from './input.js';
-import { prefetchParents } from './rows.js';
+import { lockUpdated, prefetchParents } from './rows.js';
 import { update } from './update.js';
 
 export interface OperationResult {
@@ -114,7 +114,10 @@ export class EntityProcessor {
     const rollback = new Error('rollback');
     try {
       await this.transact(context, async () => {
-        if (buffered) await prefetchParents(context, operations);
+        if (buffered) {
+          await prefetchParents(context, operations);
+          await lockUpdated(context, operations);
+        }
         for (const [index, operation] of operations.entries()) {
           context.current = index;
           try {
@@ -163,6 +166,7 @@ export class EntityProcessor {
       changes: [],
       fields: [],
       created: new Map(),
+      locked: new Map(),
       pending: null,
       writing: null,
       buffered: false,

@@ -87,9 +87,11 @@ export async function update(batch: Batch, spec: EntityTypeSpec, operation: Chan
     await sql`UPDATE ${table(batch, spec)} f SET path = ${newPath} || substr(f.path, ${current.path.length + 1}) WHERE ${subtree('f', current.path)}`.execute(
       batch.db,
     );
+    batch.locked.clear();
   }
   if (spec.type === 'folder' && (changed.includes('attrib') || changed.includes('parentId'))) {
-    await refreshInherited(batch.db, batch.schema, batch.inheritable, id);
+    // Folders below that inherit anew may be locked for later updates (a shot's own change rewrites none).
+    if (await refreshInherited(batch.db, batch.schema, batch.inheritable, id)) batch.locked.clear();
   }
   const parentField = spec.parent?.field;
   const parentId = parentField
