@@ -82,7 +82,9 @@ export function VideoPlayer({
     let handle: number | null = null;
     const frames = !!element.requestVideoFrameCallback;
     const onFrame = (_now: number, meta: { mediaTime: number }) => {
-      show(meta.mediaTime);
+      // Paused, only seeks move the picture (onSeeked shows where they land): on a busy machine the callback of a
+      // picture presented before a seek can come after it landed, and would pull the frame (and the next step) back.
+      if (!element.paused) show(meta.mediaTime);
       handle = element.requestVideoFrameCallback!(onFrame);
     };
     if (frames) handle = element.requestVideoFrameCallback!(onFrame);
