@@ -82,12 +82,17 @@ export function MentionInput({
     if (mention && !suggestions) onWantSuggestions();
   };
 
-  const placeCaret = (at: number) =>
-    // Once React has written the new text into the box.
-    requestAnimationFrame(() => {
-      box.current?.focus();
-      box.current?.setSelectionRange(at, at);
-    });
+  // The caret goes where a change put it once React has written the new text into the box, in the same task: a
+  // later frame would be too late for a fast typist (the next keys would land at the end, the rest at the caret).
+  const caretWanted = useRef<number | null>(null);
+  const placeCaret = (at: number) => (caretWanted.current = at);
+  useLayoutEffect(() => {
+    const at = caretWanted.current;
+    if (at === null) return;
+    caretWanted.current = null;
+    box.current?.focus();
+    box.current?.setSelectionRange(at, at);
+  });
 
   const choose = (option: MentionOption) => {
     if (!typed) return;
