@@ -3,7 +3,15 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import type { TestCore } from '@pipewright/core/testing';
-import { closeAll, openBrowser, screenshot, startWebApp, type BrowserSession } from './browser';
+import {
+  closeAll,
+  holdSockets,
+  openBrowser,
+  screenshot,
+  serverReachable,
+  startWebApp,
+  type BrowserSession,
+} from './browser';
 
 // A coordinator makes a review session in the lists screen, fills it from the overview's selection with the
 // latest versions of two tasks, reorders it (arrows and drag and drop), renames it, removes an item, opens it in
@@ -97,6 +105,7 @@ beforeAll(async () => {
 
   session = await openBrowser(base);
   page = session.page;
+  await holdSockets(page);
 }, 120_000);
 
 afterAll(async () => {
@@ -316,6 +325,17 @@ describe('entity lists', () => {
     );
     expect(await itemsOf(ids.dailies)).toEqual([ids.compV2, ids.compV1]);
     await detail.getByText('2 items').waitFor();
+
+    // A change made while the connection is down is not heard: the screen reads again once it is back.
+    await serverReachable(page, false);
+    await api('PATCH', `/api/projects/demo/lists/${ids.dailies}/items`, {
+      mode: 'merge',
+      items: [{ entityId: ids.lightV1 }],
+    });
+    await page.waitForTimeout(1000);
+    await expect(detail.getByText('2 items').count()).resolves.toBe(1);
+    await serverReachable(page, true);
+    await detail.getByText('3 items').waitFor({ timeout: 15_000 });
 
     await detail.getByRole('button', { name: 'Delete list' }).click();
     await detail.getByRole('button', { name: 'Delete Dailies Friday' }).click();

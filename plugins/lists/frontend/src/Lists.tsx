@@ -29,6 +29,10 @@ function ProjectLists({ client, project }: ScreenProps & { project: string }) {
   // Lists change under the screen too (another user, the overview's Add to list): their events read them again.
   const [changes, setChanges] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
+  const readAgain = () => {
+    lists.reload();
+    setChanges((n) => n + 1);
+  };
   useLiveEvents({
     client,
     topics: ['entity_list.'],
@@ -39,9 +43,10 @@ function ProjectLists({ client, project }: ScreenProps & { project: string }) {
         choose(null);
         setNotice(`${String(event.summary.label)} was deleted${event.user ? ` by ${event.user}` : ''}.`);
       }
-      lists.reload();
-      setChanges((n) => n + 1);
+      readAgain();
     },
+    // Changes made while the connection was down were not heard.
+    onReconnect: readAgain,
   });
   return (
     <section className="pw-screen pwl-screen">
