@@ -51,6 +51,12 @@ beforeAll(async () => {
 });
 afterAll(() => core.close());
 
+/** Events go out once their change is committed, after the answer (with Redis between, a moment later): wait. */
+async function heardBy(check: () => boolean) {
+  const deadline = Date.now() + 5000;
+  while (!check() && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
+}
+
 describe('review sessions', () => {
   it('are driven by the first to join; the others follow every change, heard as events', async () => {
     const heard: any[] = [];
@@ -111,6 +117,7 @@ describe('review sessions', () => {
       annotations: false,
       speed: 0.5,
     });
+    await heardBy(() => heard.at(-1)?.revision === now.revision);
     stop();
     // Every change was one revision, heard in order, with the whole state.
     expect(heard.map((s) => s.revision)).toEqual(heard.map((_, i) => heard[0].revision + i));
@@ -142,6 +149,7 @@ describe('review sessions', () => {
       async (event) => void asked.push(event.summary),
     );
     expect((await as(boss)('POST', base, { command: 'request' })).body.driver).toBe('bea');
+    await heardBy(() => asked.length > 0);
     stop();
     expect(asked).toEqual([expect.objectContaining({ from: 'boss', driver: 'bea' })]);
   });
