@@ -170,6 +170,18 @@ export async function bootTestCore(options: {
   };
 }
 
+/**
+ * Wait until a condition holds, or fail: how a test waits for what follows an answer (events go out once their
+ * change is committed; with Redis between, a moment later; another process hears them later still).
+ */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`condition not reached in ${timeoutMs} ms`);
+    await new Promise((done) => setTimeout(done, 20));
+  }
+}
+
 /** The event once it has ended (neither pending nor in progress): how a test waits for a background job. */
 export async function endedEvent(core: TestCore, eventId: string, timeoutMs = 60_000) {
   const until = Date.now() + timeoutMs;

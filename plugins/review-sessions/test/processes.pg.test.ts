@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import WebSocket from 'ws';
-import { serverProcessGroup, type ServerProcessGroup } from '@pipewright/core/testing';
+import { eventually, serverProcessGroup, type ServerProcessGroup } from '@pipewright/core/testing';
 
 // A review session on two real server processes (`npm start`'s entry point) sharing one PostgreSQL database and one
 // Redis: a change made through one is heard by a player connected to the other, both answer the same state, and
@@ -35,13 +35,6 @@ async function listen(on: string) {
   await new Promise((ready) => setTimeout(ready, 300));
   return heard;
 }
-
-const until = async (check: () => boolean, ms = 2000) => {
-  for (const end = Date.now() + ms; !check();) {
-    if (Date.now() > end) throw new Error('not in time');
-    await new Promise((wait) => setTimeout(wait, 20));
-  }
-};
 
 beforeAll(async () => {
   group = await serverProcessGroup(2);
@@ -90,7 +83,7 @@ describe('a review session on two server processes', () => {
     const onB = await listen(b);
     await call(a, 'POST', base, { command: 'join' });
     const play = await call(a, 'POST', base, { command: 'play', frame: 1001 });
-    await until(() => onB.some((state) => state.revision === play.revision));
+    await eventually(() => onB.some((state) => state.revision === play.revision));
     expect(onB.at(-1)).toMatchObject({
       playing: true,
       frame: 1001,
@@ -109,6 +102,6 @@ describe('a review session on two server processes', () => {
     });
     const onA = await listen(a);
     const seek = await call(b, 'POST', base, { command: 'seek', frame: 1003 });
-    await until(() => onA.some((state) => state.revision === seek.revision));
+    await eventually(() => onA.some((state) => state.revision === seek.revision));
   }, 60_000);
 });

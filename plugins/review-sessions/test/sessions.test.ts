@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bootTestCore, seedUser, type TestCore } from '@pipewright/core/testing';
+import { bootTestCore, eventually, seedUser, type TestCore } from '@pipewright/core/testing';
 
 // A synced review session through its routes: who drives, what each command does to the state, hand-offs, and the
 // events every player follows. boss is a manager; artie and bea artists of show; gus a guest; eve has no access.
@@ -50,12 +50,6 @@ beforeAll(async () => {
   base = `/api/projects/show/lists/${list}/session`;
 });
 afterAll(() => core.close());
-
-/** Events go out once their change is committed, after the answer (with Redis between, a moment later): wait. */
-async function heardBy(check: () => boolean) {
-  const deadline = Date.now() + 5000;
-  while (!check() && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
-}
 
 describe('review sessions', () => {
   it('are driven by the first to join; the others follow every change, heard as events', async () => {
@@ -117,7 +111,7 @@ describe('review sessions', () => {
       annotations: false,
       speed: 0.5,
     });
-    await heardBy(() => heard.at(-1)?.revision === now.revision);
+    await eventually(() => heard.at(-1)?.revision === now.revision);
     stop();
     // Every change was one revision, heard in order, with the whole state.
     expect(heard.map((s) => s.revision)).toEqual(heard.map((_, i) => heard[0].revision + i));
@@ -149,7 +143,7 @@ describe('review sessions', () => {
       async (event) => void asked.push(event.summary),
     );
     expect((await as(boss)('POST', base, { command: 'request' })).body.driver).toBe('bea');
-    await heardBy(() => asked.length > 0);
+    await eventually(() => asked.length > 0);
     stop();
     expect(asked).toEqual([expect.objectContaining({ from: 'boss', driver: 'bea' })]);
   });

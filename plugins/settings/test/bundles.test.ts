@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { TestCore } from '@pipewright/core/testing';
+import { eventually, type TestCore } from '@pipewright/core/testing';
 import { DEMO_DEFAULTS } from './addons.js';
-import { PROJECT_USER, bootSettingsCore, createBundle, createProjects, eventually } from './fixtures.js';
+import { PROJECT_USER, bootSettingsCore, createBundle, createProjects } from './fixtures.js';
 
 // Settings read and moved by bundle: GET /api/settings, the deprecated listings, migrateSettingsByBundle, the
 // promotion of a staging bundle and a production bundle moving an addon to another version.

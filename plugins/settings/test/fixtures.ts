@@ -52,12 +52,3 @@ export async function createProjects(core: TestCore, token: string, ...names: st
     if (res.status !== 201) throw new Error(`project ${name}: ${res.status} ${res.text}`);
   }
 }
-
-/** Wait until a condition holds (event subscribers run after the request has answered). */
-export async function eventually(check: () => Promise<boolean>, timeoutMs = 5000) {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not reached in time');
-    await new Promise((done) => setTimeout(done, 25));
-  }
-}

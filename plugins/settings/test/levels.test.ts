@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { TestCore } from '@pipewright/core/testing';
+import { eventually, type TestCore } from '@pipewright/core/testing';
 import { DEMO_DEFAULTS } from './addons.js';
-import { PROJECT_USER, bootSettingsCore, createProjects, eventually } from './fixtures.js';
+import { PROJECT_USER, bootSettingsCore, createProjects } from './fixtures.js';
 
 // Defaults, studio, project and site levels of one addon version: what is stored and what callers read.
 let core: TestCore;
